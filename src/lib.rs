@@ -1,0 +1,19 @@
+//! errband: a symbolic prediction-error analyser for parallel-performance
+//! models.
+//!
+//! The exact core is a chain of small modules: [`num`] (exact rationals),
+//! [`linear`] (affine forms and constraints), [`lp`] (exact LP with float
+//! warm starts and certificates), [`poly`] (polyhedra: redundancy, vertices,
+//! projection) and [`qe`] (quantifier elimination for linear real
+//! arithmetic). [`lang`] holds the shared lexer, expression parser and
+//! diagnostics.
+//!
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod lang;
+pub mod linear;
+pub mod lp;
+pub mod num;
+pub mod poly;
+pub mod qe;

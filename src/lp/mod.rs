@@ -1,0 +1,558 @@
+//! Exact linear programming with certificates.
+//!
+//! `max`/`min c·x` subject to `<=`, `<`, `=` constraints (`>=`/`>` are stored
+//! negated in [`Constraint`]), variables free. Every answer carries a
+//! certificate that [`LpOutcome::verify`] checks in exact arithmetic:
+//! an optimum comes with its point and dual multipliers, infeasibility with
+//! Farkas (Motzkin, when strict rows are involved) multipliers, unboundedness
+//! with a feasible point and an improving ray.
+//!
+//! How it stays fast for many rows and few variables: constraint generation.
+//! A working set of rows is solved exactly (a microlp solve proposes the
+//! starting basis, the exact simplex certifies or repairs it); all rows are
+//! then checked at the exact optimum with a certified floating-point filter
+//! (exact arithmetic where the filter cannot decide) and the most violated are
+//! added. The working set stays small, so the cost is a few passes over the
+//! rows: linear in their number.
+
+mod float;
+pub(crate) mod simplex;
+
+use crate::linear::{Constraint, Kind};
+use crate::num::{to_f64, Rat};
+use num_traits::{One, Signed, Zero};
+use simplex::{Row, Solved};
+
+/// Optimisation direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sense {
+    /// Minimise the objective.
+    Minimize,
+    /// Maximise the objective.
+    Maximize,
+}
+
+/// Constraints prepared once (exact rows and their float copies) so several
+/// objectives can be optimised over the same set, as bands do.
+#[derive(Clone)]
+pub struct Prepared {
+    n: usize,
+    constraints: Vec<Constraint>,
+    rows: Vec<Row>,
+    strict: Vec<bool>,
+    float: std::sync::Arc<FloatCache>,
+}
+
+struct FloatCache {
+    rows: float::FloatRows,
+}
+
+impl Clone for FloatCache {
+    fn clone(&self) -> Self {
+        FloatCache { rows: float::FloatRows { a: self.rows.a.clone(), b: self.rows.b.clone(), scale: self.rows.scale.clone() } }
+    }
+}
+
+impl std::fmt::Debug for Prepared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Prepared({} rows, {} vars)", self.rows.len(), self.n)
+    }
+}
+
+/// The answer to an LP, with its certificate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LpOutcome {
+    /// A finite optimum (supremum/infimum when a strict row keeps it from being attained).
+    Optimal(Optimum),
+    /// No point satisfies the constraints.
+    Infeasible(Infeasibility),
+    /// The objective improves without bound.
+    Unbounded(Unboundedness),
+}
+
+/// A finite optimal value with its certificate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Optimum {
+    /// The optimal value (the supremum/infimum when `attained` is false).
+    pub value: Rat,
+    /// Whether some feasible point attains `value` (false only with strict rows).
+    pub attained: bool,
+    /// An optimal point; when not attained, an optimal point of the closure.
+    pub point: Vec<Rat>,
+    /// Multipliers `y`, one per constraint, `y_i >= 0` except on equalities,
+    /// with `Σ y_i a_i = c` (maximise) or `= -c` (minimise) and
+    /// `Σ y_i b_i = ±value`: an exact proof that no point does better.
+    pub duals: Vec<Rat>,
+}
+
+/// Proof of infeasibility: `y >= 0` (free on equalities) with `Σ y_i a_i = 0`
+/// and either `Σ y_i b_i < 0`, or `Σ y_i b_i = 0` with some strict row `y_i > 0`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Infeasibility {
+    /// One multiplier per constraint.
+    pub multipliers: Vec<Rat>,
+}
+
+/// Proof of unboundedness: a feasible point and a ray along which every
+/// constraint stays satisfied and the objective strictly improves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unboundedness {
+    /// A feasible point.
+    pub point: Vec<Rat>,
+    /// The improving direction.
+    pub ray: Vec<Rat>,
+}
+
+/// Why an LP could not be set up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LpError {
+    /// A constraint or the objective has the wrong number of coefficients.
+    #[error("constraint {index} has {got} coefficients, expected {expected}")]
+    Dimension {
+        /// Offending constraint (usize::MAX for the objective).
+        index: usize,
+        /// Its length.
+        got: usize,
+        /// The problem's variable count.
+        expected: usize,
+    },
+}
+
+impl Prepared {
+    /// Prepares `constraints` over `n` variables.
+    pub fn new(n: usize, constraints: Vec<Constraint>) -> Result<Self, LpError> {
+        for (i, c) in constraints.iter().enumerate() {
+            if c.a.len() != n {
+                return Err(LpError::Dimension { index: i, got: c.a.len(), expected: n });
+            }
+        }
+        let rows: Vec<Row> =
+            constraints.iter().map(|c| Row { a: c.a.clone(), b: c.b.clone(), eq: c.kind == Kind::Eq }).collect();
+        let strict = constraints.iter().map(|c| c.kind == Kind::Lt).collect();
+        let float = std::sync::Arc::new(FloatCache { rows: float::FloatRows::new(&rows) });
+        Ok(Prepared { n, constraints, rows, strict, float })
+    }
+
+    /// The constraints as given.
+    pub fn constraints(&self) -> &[Constraint] {
+        &self.constraints
+    }
+
+    /// Number of variables.
+    pub fn dim(&self) -> usize {
+        self.n
+    }
+
+    /// Optimises `objective` in direction `sense`.
+    pub fn optimize(&self, objective: &[Rat], sense: Sense) -> Result<LpOutcome, LpError> {
+        if objective.len() != self.n {
+            return Err(LpError::Dimension { index: usize::MAX, got: objective.len(), expected: self.n });
+        }
+        let c: Vec<Rat> = match sense {
+            Sense::Maximize => objective.to_vec(),
+            Sense::Minimize => objective.iter().map(|v| -v).collect(),
+        };
+        let signed = |v: Rat| if sense == Sense::Maximize { v } else { -v };
+        let any_strict = self.strict.iter().any(|&s| s);
+        // With strict rows, first decide (NNC) feasibility and get a strictly feasible point.
+        let mut interior: Option<Vec<Rat>> = None;
+        if any_strict {
+            match self.strict_feasible(None) {
+                Ok(x) => interior = Some(x),
+                Err(y) => return Ok(LpOutcome::Infeasible(Infeasibility { multipliers: y })),
+            }
+        }
+        match solve_rows(&self.rows, &self.float.rows, &c) {
+            Solved::Infeasible { y } => Ok(LpOutcome::Infeasible(Infeasibility { multipliers: y })),
+            Solved::Unbounded { x, d } => Ok(LpOutcome::Unbounded(Unboundedness { point: interior.unwrap_or(x), ray: d })),
+            Solved::Optimal { x, y, .. } => {
+                let v = dot(&c, &x);
+                let mut attained = true;
+                let mut point = x;
+                if any_strict {
+                    match self.strict_feasible(Some((&c, &v))) {
+                        Ok(p) => point = p,
+                        Err(_) => attained = false,
+                    }
+                }
+                Ok(LpOutcome::Optimal(Optimum { value: signed(v), attained, point, duals: y }))
+            }
+        }
+    }
+
+    /// Feasibility of the system with its strict rows (and optionally the
+    /// extra row `c·x >= v`): maximise `s` with `a·x + s <= b` on strict rows,
+    /// `s <= 1`. Returns a point satisfying all rows, or Motzkin multipliers.
+    fn strict_feasible(&self, at_least: Option<(&[Rat], &Rat)>) -> Result<Vec<Rat>, Vec<Rat>> {
+        let n = self.n;
+        let mut rows: Vec<Row> = Vec::with_capacity(self.rows.len() + 2);
+        for (r, &st) in self.rows.iter().zip(&self.strict) {
+            let mut a = r.a.clone();
+            a.push(if st { Rat::one() } else { Rat::zero() });
+            rows.push(Row { a, b: r.b.clone(), eq: r.eq });
+        }
+        if let Some((c, v)) = at_least {
+            let mut a: Vec<Rat> = c.iter().map(|q| -q).collect();
+            a.push(Rat::zero());
+            rows.push(Row { a, b: -v.clone(), eq: false });
+        }
+        let mut a = vec![Rat::zero(); n];
+        a.push(Rat::one());
+        rows.push(Row { a, b: Rat::one(), eq: false });
+        let mut obj = vec![Rat::zero(); n];
+        obj.push(Rat::one());
+        let fr = float::FloatRows::new(&rows);
+        match solve_rows(&rows, &fr, &obj) {
+            Solved::Optimal { x, y, .. } => {
+                if x[n].is_positive() {
+                    Ok(x[..n].to_vec())
+                } else {
+                    Err(y[..self.rows.len()].to_vec())
+                }
+            }
+            Solved::Infeasible { y } => Err(y[..self.rows.len()].to_vec()),
+            // s <= 1 bounds the objective.
+            Solved::Unbounded { x, .. } => Ok(x[..n].to_vec()),
+        }
+    }
+}
+
+/// Convenience: optimise once over `constraints`.
+pub fn optimize(n: usize, constraints: Vec<Constraint>, objective: &[Rat], sense: Sense) -> Result<LpOutcome, LpError> {
+    Prepared::new(n, constraints)?.optimize(objective, sense)
+}
+
+fn dot(a: &[Rat], x: &[Rat]) -> Rat {
+    let mut s = Rat::zero();
+    for (p, q) in a.iter().zip(x) {
+        if !p.is_zero() && !q.is_zero() {
+            s += p * q;
+        }
+    }
+    s
+}
+
+/// Rows up to this count are solved in one exact simplex run.
+const DIRECT_LIMIT: usize = 300;
+
+/// Sign of `b_i - a_i·x` (or `a_i·d` when `rhs` is false), decided by a float
+/// filter with a rigorous error bound and exactly when the filter cannot.
+fn certified_slack_sign(row: &Row, fa: &[f64], fb: f64, x: &[Rat], xf: &[f64], rhs: bool) -> (std::cmp::Ordering, f64) {
+    let mut s = if rhs { fb } else { 0.0 };
+    let mut mag = if rhs { fb.abs() } else { 0.0 };
+    for (a, v) in fa.iter().zip(xf) {
+        let t = a * v;
+        s -= t;
+        mag += t.abs();
+    }
+    if !rhs {
+        s = -s;
+    }
+    // Conversions are within 2 ulps and the sum adds at most n+1 roundings:
+    // 1e-12 relative is orders of magnitude above the worst case.
+    let bound = mag * 1e-12 + 1e-300;
+    if s > bound {
+        return (std::cmp::Ordering::Greater, s);
+    }
+    if s < -bound {
+        return (std::cmp::Ordering::Less, s);
+    }
+    let exact = if rhs { &row.b - dot(&row.a, x) } else { dot(&row.a, x) };
+    (exact.cmp(&Rat::zero()), s)
+}
+
+/// Rows violated at `x`, most violated (relative to row size) first.
+fn violated(rows: &[Row], fr: &float::FloatRows, x: &[Rat], skip: &[bool]) -> Vec<(f64, usize)> {
+    let xf: Vec<f64> = x.iter().map(to_f64).collect();
+    let mut out = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        if skip[i] {
+            continue;
+        }
+        let (ord, s) = certified_slack_sign(row, &fr.a[i], fr.b[i], x, &xf, true);
+        let bad = if row.eq { ord != std::cmp::Ordering::Equal } else { ord == std::cmp::Ordering::Less };
+        if bad {
+            out.push((s.abs() / fr.scale[i].max(1e-300), i));
+        }
+    }
+    out.sort_by(|p, q| q.0.total_cmp(&p.0).then(p.1.cmp(&q.1)));
+    out
+}
+
+/// Rows that block the direction `d` (`a_i·d > 0`), most blocking first.
+fn blocking(rows: &[Row], fr: &float::FloatRows, d: &[Rat], skip: &[bool]) -> Vec<(f64, usize)> {
+    let df: Vec<f64> = d.iter().map(to_f64).collect();
+    let mut out = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        if skip[i] {
+            continue;
+        }
+        let (ord, s) = certified_slack_sign(row, &fr.a[i], 0.0, d, &df, false);
+        let bad = if row.eq { ord != std::cmp::Ordering::Equal } else { ord == std::cmp::Ordering::Greater };
+        if bad {
+            out.push((s.abs() / fr.scale[i].max(1e-300), i));
+        }
+    }
+    out.sort_by(|p, q| q.0.total_cmp(&p.0).then(p.1.cmp(&q.1)));
+    out
+}
+
+/// Solves `max c·x` over all rows: directly when few, by constraint
+/// generation when many. Multipliers are indexed like `rows`.
+fn solve_rows(rows: &[Row], fr: &float::FloatRows, c: &[Rat]) -> Solved {
+    let m = rows.len();
+    let n = c.len();
+    if m <= DIRECT_LIMIT {
+        let all: Vec<usize> = (0..m).collect();
+        let hint = float::propose_tight_rows(fr, rows, &all, c).unwrap_or_default();
+        return simplex::solve(rows, c, &hint);
+    }
+    // Initial working set: equalities and evenly spread rows.
+    let mut in_w = vec![false; m];
+    let mut work: Vec<usize> = Vec::new();
+    for (i, r) in rows.iter().enumerate() {
+        if r.eq {
+            in_w[i] = true;
+            work.push(i);
+        }
+    }
+    let want = (8 * n + 16).min(m);
+    for s in 0..want {
+        let i = s * m / want;
+        if !in_w[i] {
+            in_w[i] = true;
+            work.push(i);
+        }
+    }
+    let per_round = (2 * n + 4).max(8);
+    loop {
+        let sub: Vec<Row> = work.iter().map(|&i| rows[i].clone()).collect();
+        let sub_fr = float::FloatRows {
+            a: work.iter().map(|&i| fr.a[i].clone()).collect(),
+            b: work.iter().map(|&i| fr.b[i]).collect(),
+            scale: work.iter().map(|&i| fr.scale[i]).collect(),
+        };
+        let all_sub: Vec<usize> = (0..sub.len()).collect();
+        let hint = float::propose_tight_rows(&sub_fr, &sub, &all_sub, c).unwrap_or_default();
+        let lift = |y: Vec<Rat>| {
+            let mut full = vec![Rat::zero(); m];
+            for (k, v) in y.into_iter().enumerate() {
+                full[work[k]] = v;
+            }
+            full
+        };
+        match simplex::solve(&sub, c, &hint) {
+            Solved::Infeasible { y } => return Solved::Infeasible { y: lift(y) },
+            Solved::Optimal { x, y, basis } => {
+                let viol = violated(rows, fr, &x, &in_w);
+                if viol.is_empty() {
+                    let basis = basis.into_iter().map(|k| work[k]).collect();
+                    return Solved::Optimal { x, y: lift(y), basis };
+                }
+                for &(_, i) in viol.iter().take(per_round) {
+                    in_w[i] = true;
+                    work.push(i);
+                }
+            }
+            Solved::Unbounded { x, d } => {
+                let block = blocking(rows, fr, &d, &in_w);
+                if block.is_empty() {
+                    // No row stops d: unbounded if the full system is feasible.
+                    if violated(rows, fr, &x, &in_w).is_empty() {
+                        return Solved::Unbounded { x, d };
+                    }
+                    let zero = vec![Rat::zero(); n];
+                    return match solve_rows(rows, fr, &zero) {
+                        Solved::Optimal { x, .. } => Solved::Unbounded { x, d },
+                        other => other,
+                    };
+                }
+                for &(_, i) in block.iter().take(per_round) {
+                    in_w[i] = true;
+                    work.push(i);
+                }
+                for &(_, i) in violated(rows, fr, &x, &in_w).iter().take(per_round) {
+                    if !in_w[i] {
+                        in_w[i] = true;
+                        work.push(i);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl LpOutcome {
+    /// Checks the certificate exactly against the problem it answers.
+    pub fn verify(&self, p: &Prepared, objective: &[Rat], sense: Sense) -> Result<(), String> {
+        let cons = &p.constraints;
+        let n = p.n;
+        let c: Vec<Rat> = match sense {
+            Sense::Maximize => objective.to_vec(),
+            Sense::Minimize => objective.iter().map(|v| -v).collect(),
+        };
+        let combo = |y: &[Rat]| -> Result<(Vec<Rat>, Rat), String> {
+            if y.len() != cons.len() {
+                return Err("wrong number of multipliers".into());
+            }
+            let mut s = vec![Rat::zero(); n];
+            let mut b = Rat::zero();
+            for (yi, k) in y.iter().zip(cons) {
+                if k.kind != Kind::Eq && yi.is_negative() {
+                    return Err("negative multiplier on an inequality".into());
+                }
+                if yi.is_zero() {
+                    continue;
+                }
+                for (sj, aj) in s.iter_mut().zip(&k.a) {
+                    *sj += yi * aj;
+                }
+                b += yi * &k.b;
+            }
+            Ok((s, b))
+        };
+        match self {
+            LpOutcome::Optimal(o) => {
+                let closed: Vec<Constraint> = cons.iter().map(|k| Constraint { kind: if k.kind == Kind::Lt { Kind::Le } else { k.kind }, ..k.clone() }).collect();
+                let feasible_closure = closed.iter().all(|k| k.holds_at(&o.point));
+                if !feasible_closure {
+                    return Err("optimal point violates a constraint".into());
+                }
+                if o.attained && !cons.iter().all(|k| k.holds_at(&o.point)) {
+                    return Err("attained optimum violates a strict constraint".into());
+                }
+                let v = dot(&c, &o.point);
+                let expected = if sense == Sense::Maximize { o.value.clone() } else { -o.value.clone() };
+                if v != expected {
+                    return Err("objective at the point differs from the value".into());
+                }
+                let (s, b) = combo(&o.duals)?;
+                if s != c {
+                    return Err("multipliers do not reproduce the objective".into());
+                }
+                if b != expected {
+                    return Err("dual bound differs from the value".into());
+                }
+                Ok(())
+            }
+            LpOutcome::Infeasible(inf) => {
+                let (s, b) = combo(&inf.multipliers)?;
+                if s.iter().any(|v| !v.is_zero()) {
+                    return Err("multipliers do not cancel the coefficients".into());
+                }
+                let strict_weight = inf.multipliers.iter().zip(cons).any(|(y, k)| k.kind == Kind::Lt && y.is_positive());
+                if b.is_negative() || (b.is_zero() && strict_weight) {
+                    Ok(())
+                } else {
+                    Err("multipliers do not prove infeasibility".into())
+                }
+            }
+            LpOutcome::Unbounded(u) => {
+                if !cons.iter().all(|k| k.holds_at(&u.point)) {
+                    return Err("unbounded certificate point is infeasible".into());
+                }
+                for k in cons {
+                    let ad = dot(&k.a, &u.ray);
+                    let ok = if k.kind == Kind::Eq { ad.is_zero() } else { !ad.is_positive() };
+                    if !ok {
+                        return Err("ray leaves the feasible set".into());
+                    }
+                }
+                if !dot(&c, &u.ray).is_positive() {
+                    return Err("ray does not improve the objective".into());
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::{frac, int};
+
+    fn le(a: &[i64], b: i64) -> Constraint {
+        Constraint::new(a.iter().map(|&v| int(v)).collect(), Kind::Le, int(b))
+    }
+    fn lt(a: &[i64], b: i64) -> Constraint {
+        Constraint::new(a.iter().map(|&v| int(v)).collect(), Kind::Lt, int(b))
+    }
+
+    fn check(n: usize, cons: Vec<Constraint>, c: &[i64], sense: Sense) -> LpOutcome {
+        let p = Prepared::new(n, cons).unwrap();
+        let c: Vec<Rat> = c.iter().map(|&v| int(v)).collect();
+        let out = p.optimize(&c, sense).unwrap();
+        out.verify(&p, &c, sense).unwrap();
+        out
+    }
+
+    #[test]
+    fn strict_rows_give_unattained_suprema() {
+        // max x st x < 1
+        match check(1, vec![lt(&[1], 1)], &[1], Sense::Maximize) {
+            LpOutcome::Optimal(o) => {
+                assert_eq!(o.value, int(1));
+                assert!(!o.attained);
+            }
+            other => panic!("{other:?}"),
+        }
+        // max x st x < 1, x <= 0: attained at 0.
+        match check(1, vec![lt(&[1], 1), le(&[1], 0)], &[1], Sense::Maximize) {
+            LpOutcome::Optimal(o) => assert!(o.attained && o.value.is_zero()),
+            other => panic!("{other:?}"),
+        }
+        // x < 0 and x >= 0: infeasible only because of strictness.
+        assert!(matches!(check(1, vec![lt(&[1], 0), le(&[-1], 0)], &[1], Sense::Minimize), LpOutcome::Infeasible(_)));
+    }
+
+    #[test]
+    fn equalities_and_minimisation() {
+        // min x + y st x + y = 3, x - y <= 1, x >= 0, y >= 0
+        let cons = vec![
+            Constraint::new(vec![int(1), int(1)], Kind::Eq, int(3)),
+            le(&[1, -1], 1),
+            le(&[-1, 0], 0),
+            le(&[0, -1], 0),
+        ];
+        match check(2, cons, &[1, 2], Sense::Minimize) {
+            LpOutcome::Optimal(o) => assert_eq!(o.value, int(4)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn many_rows_use_constraint_generation() {
+        // Chebyshev fit of y = x^2 on 2000 points by a line: min e.
+        let m = 2001; // odd, so the midpoint alternation point is on the grid
+        let mut cons = Vec::new();
+        for i in 0..m {
+            let x = frac(i, m as i64);
+            let y = &x * &x;
+            // |c0 + c1 x - y| <= e, variables (c0, c1, e)
+            cons.push(Constraint::new(vec![int(1), x.clone(), int(-1)], Kind::Le, y.clone()));
+            cons.push(Constraint::new(vec![int(-1), -x.clone(), int(-1)], Kind::Le, -y.clone()));
+        }
+        let p = Prepared::new(3, cons).unwrap();
+        let c = vec![int(0), int(0), int(1)];
+        let out = p.optimize(&c, Sense::Minimize).unwrap();
+        out.verify(&p, &c, Sense::Minimize).unwrap();
+        match out {
+            // Best line for x^2 on [0, 1 - 1/m]: e = (max x)^2 / 8.
+            LpOutcome::Optimal(o) => assert_eq!(o.value, frac((m - 1) as i64 * (m - 1) as i64, 8 * (m * m) as i64)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn unbounded_with_many_rows() {
+        let mut cons = Vec::new();
+        for i in 0..1000 {
+            cons.push(le(&[-1, -i], 5));
+        }
+        match check(2, cons, &[1, 1], Sense::Maximize) {
+            LpOutcome::Unbounded(_) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -1,0 +1,542 @@
+//! Exact simplex for the inequality form `max c·x  s.t.  a_i·x <= b_i`,
+//! `a_i·x = b_i`, with few variables and (after constraint generation) a
+//! moderate number of rows.
+//!
+//! A basis is a set of `n` linearly independent rows; its vertex is where they
+//! are tight and its dual multipliers solve `A_B^T y = c`. Primal simplex on
+//! this form moves from vertex to vertex. Dantzig's rule is used until the
+//! first degenerate pivot and Bland's smallest-index rule from then on, so the
+//! method never cycles (degenerate vertices are the normal case for residual
+//! systems). All arithmetic is exact.
+
+use crate::num::Rat;
+use num_traits::{Signed, Zero};
+
+/// One row `a·x <= b` (or `= b` when `eq`).
+#[derive(Debug, Clone)]
+pub(crate) struct Row {
+    pub a: Vec<Rat>,
+    pub b: Rat,
+    pub eq: bool,
+}
+
+/// Result of the exact solve on a row set.
+#[derive(Debug, Clone)]
+pub(crate) enum Solved {
+    /// Optimal vertex `x` with multipliers `y` (one per row; zero off basis).
+    Optimal { x: Vec<Rat>, y: Vec<Rat>, basis: Vec<usize> },
+    /// Feasible point `x` and ray `d` with `a_i·d <= 0` (`= 0` on equalities) and `c·d > 0`.
+    Unbounded { x: Vec<Rat>, d: Vec<Rat> },
+    /// Farkas multipliers: `y >= 0` on inequalities, `Σ y_i a_i = 0`, `Σ y_i b_i < 0`.
+    Infeasible { y: Vec<Rat> },
+}
+
+fn dot(a: &[Rat], x: &[Rat]) -> Rat {
+    let mut s = Rat::zero();
+    for (p, q) in a.iter().zip(x) {
+        if !p.is_zero() && !q.is_zero() {
+            s += p * q;
+        }
+    }
+    s
+}
+
+/// Basis with its inverse kept as columns: `a_{B[l]}·cols[j] = δ_lj`.
+struct Basis {
+    rows: Vec<usize>,
+    cols: Vec<Vec<Rat>>,
+}
+
+impl Basis {
+    /// Inverts the matrix of the given rows by Gauss–Jordan; `None` if singular.
+    fn new(rows: Vec<usize>, all: &[Row], n: usize) -> Option<Basis> {
+        // Solve A_B * X = I; X's columns are the inverse's columns.
+        let mut m: Vec<Vec<Rat>> = rows.iter().map(|&r| all[r].a.clone()).collect();
+        let mut inv: Vec<Vec<Rat>> = (0..n)
+            .map(|i| (0..n).map(|j| if i == j { Rat::from_integer(1.into()) } else { Rat::zero() }).collect())
+            .collect();
+        for col in 0..n {
+            let piv = (col..n).find(|&r| !m[r][col].is_zero())?;
+            m.swap(col, piv);
+            inv.swap(col, piv);
+            let p = m[col][col].clone();
+            for v in m[col].iter_mut() {
+                *v /= &p;
+            }
+            for v in inv[col].iter_mut() {
+                *v /= &p;
+            }
+            for r in 0..n {
+                if r != col && !m[r][col].is_zero() {
+                    let f = m[r][col].clone();
+                    let (mrow, mcol) = (m[col].clone(), inv[col].clone());
+                    for (v, w) in m[r].iter_mut().zip(&mrow) {
+                        *v -= &f * w;
+                    }
+                    for (v, w) in inv[r].iter_mut().zip(&mcol) {
+                        *v -= &f * w;
+                    }
+                }
+            }
+        }
+        // inv = A_B^{-1}; its column j is cols[j].
+        let cols = (0..n).map(|j| (0..n).map(|i| inv[i][j].clone()).collect()).collect();
+        Some(Basis { rows, cols })
+    }
+
+    fn vertex(&self, all: &[Row], n: usize) -> Vec<Rat> {
+        let mut x = vec![Rat::zero(); n];
+        for (k, &r) in self.rows.iter().enumerate() {
+            if all[r].b.is_zero() {
+                continue;
+            }
+            for i in 0..n {
+                x[i] += &self.cols[k][i] * &all[r].b;
+            }
+        }
+        x
+    }
+
+    /// `y_B` with `A_B^T y_B = c`: `y_k = c·cols[k]`.
+    fn duals(&self, c: &[Rat]) -> Vec<Rat> {
+        self.cols.iter().map(|col| dot(c, col)).collect()
+    }
+
+    /// Replaces basis position `k` by row `i` (whose `a_i·cols[k]` is `alpha != 0`).
+    fn pivot(&mut self, k: usize, i: usize, row: &Row) {
+        let alpha = dot(&row.a, &self.cols[k]);
+        let ck: Vec<Rat> = self.cols[k].iter().map(|v| v / &alpha).collect();
+        for j in 0..self.cols.len() {
+            if j == k {
+                continue;
+            }
+            let f = dot(&row.a, &self.cols[j]);
+            if !f.is_zero() {
+                for (v, w) in self.cols[j].iter_mut().zip(&ck) {
+                    *v -= &f * w;
+                }
+            }
+        }
+        self.cols[k] = ck;
+        self.rows[k] = i;
+    }
+}
+
+/// Picks a basis: rows in `prefer` order (equalities must come first), keeping
+/// each that is independent of those already kept. Returns fewer than `n`
+/// rows when the row set does not have full column rank.
+pub(crate) fn independent_rows(all: &[Row], prefer: &[usize], n: usize) -> Vec<usize> {
+    // Incremental row echelon form.
+    let mut echelon: Vec<(usize, Vec<Rat>)> = Vec::new(); // (pivot column, reduced row)
+    let mut chosen = Vec::new();
+    for &r in prefer {
+        if chosen.len() == n {
+            break;
+        }
+        let mut v = all[r].a.clone();
+        for (pc, e) in &echelon {
+            if !v[*pc].is_zero() {
+                let f = &v[*pc] / &e[*pc];
+                for (x, y) in v.iter_mut().zip(e) {
+                    *x -= &f * y;
+                }
+            }
+        }
+        if let Some(pc) = v.iter().position(|x| !x.is_zero()) {
+            echelon.push((pc, v));
+            chosen.push(r);
+        }
+    }
+    chosen
+}
+
+/// A basis of the null space of the rows (vectors `v` with `a_i·v = 0` for all i).
+pub(crate) fn null_space(all: &[Row], n: usize) -> Vec<Vec<Rat>> {
+    // Reduced row echelon form of the stacked rows.
+    let mut rref: Vec<Vec<Rat>> = Vec::new();
+    let mut pivots: Vec<usize> = Vec::new();
+    for row in all {
+        let mut v = row.a.clone();
+        for (e, &pc) in rref.iter().zip(&pivots) {
+            if !v[pc].is_zero() {
+                let f = v[pc].clone();
+                for (x, y) in v.iter_mut().zip(e) {
+                    *x -= &f * y;
+                }
+            }
+        }
+        if let Some(pc) = v.iter().position(|x| !x.is_zero()) {
+            let p = v[pc].clone();
+            for x in v.iter_mut() {
+                *x /= &p;
+            }
+            for e in rref.iter_mut() {
+                if !e[pc].is_zero() {
+                    let f = e[pc].clone();
+                    for (x, y) in e.iter_mut().zip(&v) {
+                        *x -= &f * y;
+                    }
+                }
+            }
+            rref.push(v);
+            pivots.push(pc);
+            if pivots.len() == n {
+                return Vec::new();
+            }
+        }
+    }
+    let free: Vec<usize> = (0..n).filter(|c| !pivots.contains(c)).collect();
+    free.iter()
+        .map(|&fc| {
+            let mut v = vec![Rat::zero(); n];
+            v[fc] = Rat::from_integer(1.into());
+            for (e, &pc) in rref.iter().zip(&pivots) {
+                v[pc] = -e[fc].clone();
+            }
+            v
+        })
+        .collect()
+}
+
+enum Phase2 {
+    Optimal(Basis),
+    Unbounded(Vec<Rat>, Vec<Rat>),
+}
+
+/// Primal simplex from a feasible basis.
+fn phase2(all: &[Row], c: &[Rat], mut basis: Basis, n: usize) -> Phase2 {
+    let mut x = basis.vertex(all, n);
+    let mut bland = false;
+    let mut in_basis = vec![false; all.len()];
+    for &r in &basis.rows {
+        in_basis[r] = true;
+    }
+    loop {
+        let y = basis.duals(c);
+        // Leaving position: an inequality row with a negative multiplier.
+        let mut leave: Option<usize> = None;
+        for k in 0..n {
+            let r = basis.rows[k];
+            if all[r].eq || !y[k].is_negative() {
+                continue;
+            }
+            leave = match leave {
+                None => Some(k),
+                Some(l) if bland && r < basis.rows[l] => Some(k),
+                Some(l) if !bland && y[k] < y[l] => Some(k),
+                keep => keep,
+            };
+        }
+        let Some(k) = leave else { return Phase2::Optimal(basis) };
+        let d: Vec<Rat> = basis.cols[k].iter().map(|v| -v).collect();
+        // Ratio test over non-basic rows.
+        let mut best: Option<(Rat, usize)> = None;
+        for (i, row) in all.iter().enumerate() {
+            if in_basis[i] {
+                continue;
+            }
+            let alpha = dot(&row.a, &d);
+            if !alpha.is_positive() {
+                continue;
+            }
+            let t = (&row.b - dot(&row.a, &x)) / &alpha;
+            best = match best {
+                None => Some((t, i)),
+                Some((bt, bi)) => {
+                    if t < bt || (t == bt && i < bi) {
+                        Some((t, i))
+                    } else {
+                        Some((bt, bi))
+                    }
+                }
+            };
+        }
+        let Some((t, i)) = best else { return Phase2::Unbounded(x, d) };
+        if t.is_zero() {
+            bland = true;
+        } else {
+            for (xv, dv) in x.iter_mut().zip(&d) {
+                *xv += &t * dv;
+            }
+        }
+        in_basis[basis.rows[k]] = false;
+        in_basis[i] = true;
+        basis.pivot(k, i, &all[i]);
+        if t.is_zero() {
+            x = basis.vertex(all, n);
+        }
+    }
+}
+
+/// Solves `max c·x` over `all` exactly, starting from a basis built from the
+/// rows in `hint` (e.g. rows a float solver found tight).
+pub(crate) fn solve(all: &[Row], c: &[Rat], hint: &[usize]) -> Solved {
+    let n = c.len();
+    let m = all.len();
+    // Rows and null-space completion: a vertex needs n independent rows.
+    let mut rows: Vec<Row> = all.to_vec();
+    let null = null_space(all, n);
+    let mut lineal_dir: Option<Vec<Rat>> = None;
+    for v in &null {
+        if !dot(c, v).is_zero() && lineal_dir.is_none() {
+            let s = dot(c, v);
+            lineal_dir = Some(if s.is_positive() { v.clone() } else { v.iter().map(|q| -q).collect() });
+        }
+        rows.push(Row { a: v.clone(), b: Rat::zero(), eq: true });
+    }
+    // Preferred order: equalities (real then artificial), then the hint, then the rest.
+    let mut prefer: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].eq).collect();
+    for &h in hint {
+        if h < m && !rows[h].eq && !prefer.contains(&h) {
+            prefer.push(h);
+        }
+    }
+    let mut seen = vec![false; rows.len()];
+    for &p in &prefer {
+        seen[p] = true;
+    }
+    prefer.extend((0..rows.len()).filter(|&i| !seen[i]));
+    let b0 = independent_rows(&rows, &prefer, n);
+    // Equalities not in b0 are linear combinations of the kept ones; check
+    // their consistency through phase 1 like any other row.
+    let Some(basis) = Basis::new(b0.clone(), &rows, n) else {
+        unreachable_basis()
+    };
+    let x0 = basis.vertex(&rows, n);
+    let mut worst: Option<(Rat, usize)> = None;
+    for (i, row) in rows.iter().enumerate() {
+        if b0.contains(&i) {
+            continue;
+        }
+        let s = dot(&row.a, &x0) - &row.b;
+        let viol = if row.eq { s.abs() } else { s };
+        if viol.is_positive() && worst.as_ref().is_none_or(|(w, _)| viol > *w) {
+            worst = Some((viol, i));
+        }
+    }
+    let basis = if worst.is_none() {
+        basis
+    } else {
+        match phase1(&rows, &b0, n) {
+            Ok(b) => b,
+            Err(y) => {
+                let mut y = y;
+                y.truncate(m);
+                return Solved::Infeasible { y };
+            }
+        }
+    };
+    let x_feas = basis.vertex(&rows, n);
+    if let Some(d) = lineal_dir {
+        return Solved::Unbounded { x: x_feas, d };
+    }
+    match phase2(&rows, c, basis, n) {
+        Phase2::Optimal(b) => {
+            let x = b.vertex(&rows, n);
+            let yb = b.duals(c);
+            let mut y = vec![Rat::zero(); m];
+            for (k, &r) in b.rows.iter().enumerate() {
+                if r < m {
+                    y[r] = yb[k].clone();
+                }
+            }
+            let basis = b.rows.iter().copied().filter(|&r| r < m).collect();
+            Solved::Optimal { x, y, basis }
+        }
+        Phase2::Unbounded(x, d) => Solved::Unbounded { x, d },
+    }
+}
+
+#[cold]
+fn unreachable_basis() -> ! {
+    // independent_rows returns n independent rows once the null space is
+    // completed, so the matrix is invertible by construction.
+    panic!("internal error: basis of independent rows is singular")
+}
+
+/// Phase 1: finds a feasible basis, or Farkas multipliers (indexed like `rows`).
+///
+/// Rows of `b0` stay hard; every other inequality gets the slack variable
+/// `t >= 0` (`a_i·x - t <= b_i`); equalities outside `b0` become two such
+/// inequalities. Minimising `t` from the vertex of `b0` with `t` at the worst
+/// violation either reaches `t = 0` or proves infeasibility.
+fn phase1(rows: &[Row], b0: &[usize], n: usize) -> Result<Basis, Vec<Rat>> {
+    let m = rows.len();
+    let zero = Rat::zero();
+    let one = Rat::from_integer(1.into());
+    // Augmented rows over (x, t); remember the original row and its sign.
+    let mut aug: Vec<Row> = Vec::new();
+    let mut origin: Vec<(usize, bool)> = Vec::new(); // (row, negated)
+    for (i, row) in rows.iter().enumerate() {
+        let hard = b0.contains(&i);
+        let mut a = row.a.clone();
+        if hard {
+            a.push(zero.clone());
+            aug.push(Row { a, b: row.b.clone(), eq: row.eq });
+            origin.push((i, false));
+        } else {
+            a.push(-one.clone());
+            aug.push(Row { a, b: row.b.clone(), eq: false });
+            origin.push((i, false));
+            if row.eq {
+                let mut na: Vec<Rat> = row.a.iter().map(|v| -v).collect();
+                na.push(-one.clone());
+                aug.push(Row { a: na, b: -row.b.clone(), eq: false });
+                origin.push((i, true));
+            }
+        }
+    }
+    let t_row = aug.len();
+    let mut ta = vec![zero.clone(); n];
+    ta.push(-one.clone());
+    aug.push(Row { a: ta, b: zero.clone(), eq: false });
+    origin.push((usize::MAX, false));
+
+    // Start: the vertex of b0 with t at the worst violation.
+    let tmp_b = match Basis::new(b0.to_vec(), rows, n) {
+        Some(b) => b,
+        None => unreachable_basis(),
+    };
+    let x0 = tmp_b.vertex(rows, n);
+    let mut worst: Option<(Rat, usize)> = None;
+    for (j, row) in aug.iter().enumerate() {
+        if j == t_row || b0.contains(&origin[j].0) {
+            continue;
+        }
+        let v = dot(&row.a[..n], &x0) - &row.b;
+        if worst.as_ref().is_none_or(|(w, _)| v > *w) {
+            worst = Some((v, j));
+        }
+    }
+    let Some((_, wj)) = worst else { return Ok(tmp_b) };
+    let mut start: Vec<usize> = b0.iter().map(|&i| origin.iter().position(|o| o.0 == i && !o.1).unwrap_or(0)).collect();
+    start.push(wj);
+    let basis = match Basis::new(start, &aug, n + 1) {
+        Some(b) => b,
+        None => unreachable_basis(),
+    };
+    let mut c = vec![zero.clone(); n + 1];
+    c[n] = -one.clone();
+    let Phase2::Optimal(opt) = phase2(&aug, &c, basis, n + 1) else {
+        // t >= 0 bounds the objective: phase 1 is never unbounded.
+        unreachable_basis()
+    };
+    let xt = opt.vertex(&aug, n + 1);
+    if xt[n].is_positive() {
+        // Farkas multipliers from the phase-1 duals.
+        let yb = opt.duals(&c);
+        let mut y = vec![Rat::zero(); m];
+        for (k, &j) in opt.rows.iter().enumerate() {
+            let (i, neg) = origin[j];
+            if i == usize::MAX {
+                continue;
+            }
+            if neg {
+                y[i] -= &yb[k];
+            } else {
+                y[i] += &yb[k];
+            }
+        }
+        return Err(y);
+    }
+    // t = 0: drop the t row from the basis (pivoting it in first if needed).
+    let mut b = opt;
+    if !b.rows.contains(&t_row) {
+        let k = (0..=n)
+            .find(|&k| !dot(&aug[t_row].a, &b.cols[k]).is_zero() && origin[b.rows[k]].0 != usize::MAX && !b0.contains(&origin[b.rows[k]].0))
+            .or_else(|| (0..=n).find(|&k| !dot(&aug[t_row].a, &b.cols[k]).is_zero()));
+        match k {
+            Some(k) => b.pivot(k, t_row, &aug[t_row]),
+            None => unreachable_basis(),
+        }
+    }
+    let mut rows_x: Vec<usize> = Vec::new();
+    for &j in &b.rows {
+        if j != t_row {
+            rows_x.push(origin[j].0);
+        }
+    }
+    match Basis::new(rows_x, rows, n) {
+        Some(bx) => Ok(bx),
+        None => unreachable_basis(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::{frac, int};
+
+    fn row(a: &[i64], b: i64) -> Row {
+        Row { a: a.iter().map(|&v| int(v)).collect(), b: int(b), eq: false }
+    }
+
+    #[test]
+    fn small_lp_optimum_and_duals() {
+        // max x + y st x <= 2, y <= 3, x + y <= 4, -x <= 0, -y <= 0
+        let rows = vec![row(&[1, 0], 2), row(&[0, 1], 3), row(&[1, 1], 4), row(&[-1, 0], 0), row(&[0, -1], 0)];
+        let c = vec![int(1), int(1)];
+        match solve(&rows, &c, &[]) {
+            Solved::Optimal { x, y, .. } => {
+                assert_eq!(dot(&c, &x), int(4));
+                let mut s = [int(0), int(0)];
+                for (r, yi) in rows.iter().zip(&y) {
+                    assert!(!yi.is_negative());
+                    s[0] += yi * &r.a[0];
+                    s[1] += yi * &r.a[1];
+                }
+                assert_eq!(s.to_vec(), c);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn detects_infeasible_with_farkas() {
+        let rows = vec![row(&[1], 1), row(&[-1], -2)];
+        match solve(&rows, &[int(1)], &[]) {
+            Solved::Infeasible { y } => {
+                let sa: Rat = rows.iter().zip(&y).map(|(r, yi)| yi * &r.a[0]).sum();
+                let sb: Rat = rows.iter().zip(&y).map(|(r, yi)| yi * &r.b).sum();
+                assert!(sa.is_zero() && sb.is_negative());
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn detects_unbounded_and_lineality() {
+        let rows = vec![row(&[-1, 0], 0)];
+        match solve(&rows, &[int(1), int(0)], &[]) {
+            Solved::Unbounded { d, .. } => assert!(d[0].is_positive()),
+            other => panic!("{other:?}"),
+        }
+        // y free and in the objective.
+        match solve(&rows, &[int(0), frac(-1, 2)], &[]) {
+            Solved::Unbounded { d, .. } => assert!(d[1].is_negative()),
+            other => panic!("{other:?}"),
+        }
+        // y free but not in the objective: optimum exists.
+        match solve(&rows, &[int(-1), int(0)], &[]) {
+            Solved::Optimal { x, .. } => assert_eq!(x[0], int(0)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn degenerate_cube_corner_does_not_cycle() {
+        // Many constraints tight at the origin.
+        let mut rows = vec![];
+        for i in 1..20 {
+            rows.push(row(&[i, 20 - i, 1], 0));
+        }
+        rows.push(row(&[1, 1, 1], 1));
+        rows.push(row(&[-1, 0, 0], 0));
+        rows.push(row(&[0, -1, 0], 0));
+        rows.push(row(&[0, 0, -1], 0));
+        match solve(&rows, &[int(0), int(0), int(1)], &[]) {
+            Solved::Optimal { x, .. } => assert_eq!(x[2], int(0)),
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -1,0 +1,445 @@
+//! Exact numbers: the one numeric type of the exact core, its parsing from
+//! decimal text and its printing.
+//!
+//! Every number errband reads (CSV cells, model and formula literals) is parsed
+//! from its *text* into an exact rational: `897.09` is 89709/100 and
+//! `1.9312e-7` is 19312/10^11. Nothing in the exact core is ever built from an
+//! `f64`. The only conversion to floating point is [`to_f64`], used to propose
+//! LP bases and to draw plots.
+
+use num_bigint::{BigInt, Sign};
+use num_integer::Integer;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+use std::fmt;
+
+/// An exact rational number (arbitrary-precision numerator and denominator,
+/// always in lowest terms with a positive denominator).
+pub type Rat = num_rational::BigRational;
+
+/// Limits applied while parsing numeric text, so that hostile input cannot
+/// make the exact core allocate without bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NumLimits {
+    /// Largest accepted magnitude of a decimal exponent (`1e-7` has 7).
+    pub max_exponent: u32,
+    /// Largest accepted number of digits in one literal.
+    pub max_digits: usize,
+}
+
+impl Default for NumLimits {
+    fn default() -> Self {
+        NumLimits { max_exponent: 4000, max_digits: 4000 }
+    }
+}
+
+/// Why a piece of text is not an exact number.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NumError {
+    /// The text is empty.
+    #[error("empty number")]
+    Empty,
+    /// The text is not a decimal, scientific or fraction literal.
+    #[error("`{0}` is not a number (expected e.g. 12, -0.0088823, 1.9312e-7 or 14244/5)")]
+    Syntax(String),
+    /// NaN and infinities have no exact value.
+    #[error("`{0}` is not a finite number")]
+    NotFinite(String),
+    /// `p/0`.
+    #[error("`{0}` divides by zero")]
+    ZeroDenominator(String),
+    /// The exponent or the digit count exceeds [`NumLimits`].
+    #[error("`{text}` exceeds the limit of {limit} {what}")]
+    TooLarge {
+        /// The offending literal (truncated when long).
+        text: String,
+        /// What was too large ("exponent" or "digits").
+        what: &'static str,
+        /// The limit in force.
+        limit: usize,
+    },
+}
+
+fn shorten(s: &str) -> String {
+    if s.chars().count() > 40 {
+        let head: String = s.chars().take(37).collect();
+        format!("{head}...")
+    } else {
+        s.to_string()
+    }
+}
+
+/// Parses an exact rational from text with the default [`NumLimits`].
+///
+/// Accepts integers (`12`), decimals (`-0.0088823`, `.5`, `5.`), scientific
+/// notation (`1.9312e-7`, `2E+3`) and fractions of two such numbers
+/// (`14244/5`, `1.5/3`). Surrounding whitespace is ignored.
+pub fn parse_rat(text: &str) -> Result<Rat, NumError> {
+    parse_rat_with(text, NumLimits::default())
+}
+
+/// [`parse_rat`] with explicit limits.
+pub fn parse_rat_with(text: &str, limits: NumLimits) -> Result<Rat, NumError> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(NumError::Empty);
+    }
+    if let Some((num, den)) = t.split_once('/') {
+        let n = parse_decimal(num.trim(), t, limits)?;
+        let d = parse_decimal(den.trim(), t, limits)?;
+        if d.is_zero() {
+            return Err(NumError::ZeroDenominator(shorten(t)));
+        }
+        return Ok(n / d);
+    }
+    parse_decimal(t, t, limits)
+}
+
+fn parse_decimal(s: &str, whole: &str, limits: NumLimits) -> Result<Rat, NumError> {
+    let lower = s.to_ascii_lowercase();
+    let unsigned = lower.trim_start_matches(['+', '-']);
+    if matches!(unsigned, "nan" | "inf" | "infinity") {
+        return Err(NumError::NotFinite(shorten(whole)));
+    }
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    let mut negative = false;
+    if i < bytes.len() && (bytes[i] == b'+' || bytes[i] == b'-') {
+        negative = bytes[i] == b'-';
+        i += 1;
+    }
+    let mut digits = String::new();
+    let mut frac_len: usize = 0;
+    let mut seen_digit = false;
+    let mut seen_point = false;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c.is_ascii_digit() {
+            digits.push(c as char);
+            seen_digit = true;
+            if seen_point {
+                frac_len += 1;
+            }
+        } else if c == b'.' && !seen_point {
+            seen_point = true;
+        } else if c == b'_' && seen_digit {
+            // digit separators as in Rust literals: 1_000_000
+        } else {
+            break;
+        }
+        i += 1;
+    }
+    if !seen_digit {
+        return Err(NumError::Syntax(shorten(whole)));
+    }
+    let mut exp: i64 = 0;
+    if i < bytes.len() && (bytes[i] == b'e' || bytes[i] == b'E') {
+        i += 1;
+        let start = i;
+        if i < bytes.len() && (bytes[i] == b'+' || bytes[i] == b'-') {
+            i += 1;
+        }
+        let dstart = i;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        if dstart == i {
+            return Err(NumError::Syntax(shorten(whole)));
+        }
+        let etext = &s[start..i];
+        let e: i64 = match etext.parse() {
+            Ok(e) => e,
+            Err(_) => {
+                return Err(NumError::TooLarge {
+                    text: shorten(whole),
+                    what: "exponent",
+                    limit: limits.max_exponent as usize,
+                })
+            }
+        };
+        exp = e;
+    }
+    if i != bytes.len() {
+        return Err(NumError::Syntax(shorten(whole)));
+    }
+    let significant = digits.trim_start_matches('0').len();
+    if significant > limits.max_digits {
+        return Err(NumError::TooLarge { text: shorten(whole), what: "digits", limit: limits.max_digits });
+    }
+    let total_exp = exp - frac_len as i64;
+    if exp.unsigned_abs() > u64::from(limits.max_exponent)
+        || total_exp.unsigned_abs() > u64::from(limits.max_exponent) + limits.max_digits as u64
+    {
+        return Err(NumError::TooLarge {
+            text: shorten(whole),
+            what: "exponent",
+            limit: limits.max_exponent as usize,
+        });
+    }
+    let mut mantissa: BigInt = digits.parse().map_err(|_| NumError::Syntax(shorten(whole)))?;
+    if negative {
+        mantissa = -mantissa;
+    }
+    Ok(scale_pow10(Rat::from_integer(mantissa), total_exp))
+}
+
+/// `x * 10^e` exactly.
+pub fn scale_pow10(x: Rat, e: i64) -> Rat {
+    let p = pow10(e.unsigned_abs());
+    if e >= 0 {
+        x * Rat::from_integer(p)
+    } else {
+        x / Rat::from_integer(p)
+    }
+}
+
+/// `10^e` as a big integer.
+pub fn pow10(e: u64) -> BigInt {
+    num_traits::pow::pow(BigInt::from(10u32), e as usize)
+}
+
+/// The exact fraction text of `x`: `-1101248/81125`, `3`, `0`.
+pub fn fmt_fraction(x: &Rat) -> String {
+    if x.denom().is_one() {
+        x.numer().to_string()
+    } else {
+        format!("{}/{}", x.numer(), x.denom())
+    }
+}
+
+/// floor(log10 |x|) for x != 0, computed exactly.
+fn decimal_exponent(x: &Rat) -> i64 {
+    let a = x.abs();
+    // Estimate from bit lengths, then correct by exact comparison.
+    let bits = a.numer().bits() as i64 - a.denom().bits() as i64;
+    let mut e = ((bits as f64) * std::f64::consts::LOG10_2).floor() as i64;
+    loop {
+        let lo = scale_pow10(Rat::one(), e);
+        if a < lo {
+            e -= 1;
+            continue;
+        }
+        let hi = scale_pow10(Rat::one(), e + 1);
+        if a >= hi {
+            e += 1;
+            continue;
+        }
+        return e;
+    }
+}
+
+/// Rounds a non-negative rational to the nearest integer, ties to even.
+fn round_half_even(x: &Rat) -> BigInt {
+    let (q, r) = x.numer().div_rem(x.denom());
+    let twice = &r * 2u32;
+    match twice.cmp(x.denom()) {
+        std::cmp::Ordering::Less => q,
+        std::cmp::Ordering::Greater => q + 1u32,
+        std::cmp::Ordering::Equal => {
+            if q.is_even() {
+                q
+            } else {
+                q + 1u32
+            }
+        }
+    }
+}
+
+/// A correctly rounded decimal view of `x` with at most `sig` significant
+/// digits (round half to even; trailing zeros dropped). Plain notation for
+/// moderate magnitudes, scientific (`-7.96273e-8`) otherwise.
+pub fn fmt_sig(x: &Rat, sig: usize) -> String {
+    let sig = sig.max(1);
+    if x.is_zero() {
+        return "0".to_string();
+    }
+    let mut e = decimal_exponent(x);
+    let scaled = scale_pow10(x.abs(), sig as i64 - 1 - e);
+    let mut q = round_half_even(&scaled);
+    if q == pow10(sig as u64) {
+        q = pow10(sig as u64 - 1);
+        e += 1;
+    }
+    let mut digits = q.to_string();
+    debug_assert_eq!(digits.len(), sig);
+    while digits.len() > 1 && digits.ends_with('0') {
+        digits.pop();
+    }
+    let sign = if x.is_negative() { "-" } else { "" };
+    let plain = (-5..sig.max(7) as i64).contains(&e);
+    if plain {
+        if e < 0 {
+            format!("{sign}0.{}{}", "0".repeat((-e - 1) as usize), digits)
+        } else {
+            let int_len = e as usize + 1;
+            if digits.len() <= int_len {
+                format!("{sign}{}{}", digits, "0".repeat(int_len - digits.len()))
+            } else {
+                format!("{sign}{}.{}", &digits[..int_len], &digits[int_len..])
+            }
+        }
+    } else {
+        let mant = if digits.len() > 1 { format!("{}.{}", &digits[..1], &digits[1..]) } else { digits };
+        format!("{sign}{mant}e{e}")
+    }
+}
+
+/// A correctly rounded decimal view of `x` with exactly `places` digits after
+/// the point (round half to even), e.g. for tables with a fixed layout.
+pub fn fmt_fixed(x: &Rat, places: usize) -> String {
+    let scaled = scale_pow10(x.abs(), places as i64);
+    let q = round_half_even(&scaled).to_string();
+    let sign = if x.is_negative() && q.chars().any(|c| c != '0') { "-" } else { "" };
+    if places == 0 {
+        return format!("{sign}{q}");
+    }
+    let padded = if q.len() <= places { format!("{}{}", "0".repeat(places + 1 - q.len()), q) } else { q };
+    let (int, frac) = padded.split_at(padded.len() - places);
+    format!("{sign}{int}.{frac}")
+}
+
+/// How a rational is shown to a person.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NumFormat {
+    /// Exact fraction `p/q`.
+    #[default]
+    Exact,
+    /// Correctly rounded decimal with this many significant digits.
+    Decimal(usize),
+}
+
+impl NumFormat {
+    /// Formats `x` in this style.
+    pub fn show(&self, x: &Rat) -> String {
+        match self {
+            NumFormat::Exact => fmt_fraction(x),
+            NumFormat::Decimal(n) => fmt_sig(x, *n),
+        }
+    }
+}
+
+/// Nearest-ish `f64` of `x` (exact within one or two ulps); for float
+/// proposals and plotting only, never fed back into the exact core.
+pub fn to_f64(x: &Rat) -> f64 {
+    if let (Some(n), Some(d)) = (x.numer().to_f64(), x.denom().to_f64()) {
+        if n.is_finite() && d.is_finite() && d != 0.0 {
+            return n / d;
+        }
+    }
+    // Huge numerator or denominator: shift both to 64 significant bits.
+    let nb = x.numer().bits() as i64;
+    let db = x.denom().bits() as i64;
+    let ns = (nb - 64).max(0);
+    let ds = (db - 64).max(0);
+    let n = (x.numer().abs() >> ns as usize).to_f64().unwrap_or(0.0);
+    let d = (x.denom() >> ds as usize).to_f64().unwrap_or(1.0);
+    let v = (n / d) * 2f64.powi((ns - ds).clamp(-2000, 2000) as i32);
+    if x.numer().sign() == Sign::Minus {
+        -v
+    } else {
+        v
+    }
+}
+
+/// An integer as a rational.
+pub fn int(n: i64) -> Rat {
+    Rat::from_integer(BigInt::from(n))
+}
+
+/// `n/d` as a rational. Panics only when `d == 0`, which callers never pass.
+pub fn frac(n: i64, d: i64) -> Rat {
+    Rat::new(BigInt::from(n), BigInt::from(d))
+}
+
+/// Least common multiple of the denominators of `xs` (1 for an empty list).
+pub fn lcm_denoms<'a>(xs: impl IntoIterator<Item = &'a Rat>) -> BigInt {
+    xs.into_iter().fold(BigInt::one(), |acc, x| acc.lcm(x.denom()))
+}
+
+/// Wrapper that displays a rational as an exact fraction.
+pub struct Exact<'a>(pub &'a Rat);
+
+impl fmt::Display for Exact<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&fmt_fraction(self.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(s: &str) -> Rat {
+        parse_rat(s).unwrap()
+    }
+
+    #[test]
+    fn parses_the_issue_literals_exactly() {
+        assert_eq!(r("12"), int(12));
+        assert_eq!(r("-0.0088823"), frac(-88823, 10_000_000));
+        assert_eq!(r("1.9312e-7"), Rat::new(19312.into(), pow10(11)));
+        assert_eq!(r("14244/5"), frac(14244, 5));
+        assert_eq!(r("897.09"), frac(89709, 100));
+        assert_eq!(r(" +2E+3 "), int(2000));
+        assert_eq!(r(".5"), frac(1, 2));
+        assert_eq!(r("5."), int(5));
+        assert_eq!(r("1.5/3"), frac(1, 2));
+        assert_eq!(r("1_000"), int(1000));
+    }
+
+    #[test]
+    fn rejects_non_numbers_with_reasons() {
+        assert!(matches!(parse_rat("abc"), Err(NumError::Syntax(_))));
+        assert!(matches!(parse_rat("1e"), Err(NumError::Syntax(_))));
+        assert!(matches!(parse_rat("1.2.3"), Err(NumError::Syntax(_))));
+        assert!(matches!(parse_rat("NaN"), Err(NumError::NotFinite(_))));
+        assert!(matches!(parse_rat("-inf"), Err(NumError::NotFinite(_))));
+        assert!(matches!(parse_rat("1/0"), Err(NumError::ZeroDenominator(_))));
+        assert!(matches!(parse_rat(""), Err(NumError::Empty)));
+        assert!(matches!(parse_rat("1e999999999999999999999"), Err(NumError::TooLarge { .. })));
+        assert!(matches!(parse_rat("1e100000"), Err(NumError::TooLarge { .. })));
+        let long = "9".repeat(100_000);
+        assert!(matches!(parse_rat(&long), Err(NumError::TooLarge { .. })));
+    }
+
+    #[test]
+    fn prints_fractions_canonically() {
+        assert_eq!(fmt_fraction(&frac(1101248, 81125)), "1101248/81125");
+        assert_eq!(fmt_fraction(&frac(-6, 3)), "-2");
+        assert_eq!(fmt_fraction(&int(0)), "0");
+    }
+
+    #[test]
+    fn rounds_correctly_to_significant_digits() {
+        assert_eq!(fmt_sig(&frac(1101248, 81125), 6), "13.5747");
+        assert_eq!(fmt_sig(&r("-7.962725e-8"), 6), "-7.96272e-8"); // tie to even
+        assert_eq!(fmt_sig(&r("-7.962735e-8"), 6), "-7.96274e-8");
+        assert_eq!(fmt_sig(&r("0.0003184"), 6), "0.0003184");
+        assert_eq!(fmt_sig(&r("9.99999"), 3), "10");
+        assert_eq!(fmt_sig(&r("999999.5"), 6), "1000000");
+        assert_eq!(fmt_sig(&r("99999999.5"), 6), "1e8");
+        assert_eq!(fmt_sig(&frac(1, 3), 4), "0.3333");
+        assert_eq!(fmt_sig(&frac(2, 3), 4), "0.6667");
+        assert_eq!(fmt_sig(&int(26022), 6), "26022");
+        assert_eq!(fmt_sig(&int(-120), 2), "-120");
+        assert_eq!(fmt_sig(&r("1.9312e-7"), 10), "1.9312e-7");
+        assert_eq!(fmt_sig(&r("123456789"), 3), "1.23e8");
+        assert_eq!(fmt_sig(&r("0.000012345"), 3), "0.0000123");
+    }
+
+    #[test]
+    fn fixed_places_round_half_even() {
+        assert_eq!(fmt_fixed(&r("2.345"), 2), "2.34");
+        assert_eq!(fmt_fixed(&r("2.355"), 2), "2.36");
+        assert_eq!(fmt_fixed(&r("-0.001"), 2), "0.00");
+        assert_eq!(fmt_fixed(&r("-1.5"), 0), "-2");
+        assert_eq!(fmt_fixed(&r("0.05"), 3), "0.050");
+    }
+
+    #[test]
+    fn f64_view_is_close() {
+        assert_eq!(to_f64(&frac(1, 4)), 0.25);
+        let huge = Rat::new(pow10(400) + 1u32, pow10(399));
+        assert!((to_f64(&huge) - 10.0).abs() < 1e-12);
+        assert!((to_f64(&-huge) + 10.0).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,3 @@
+//! Quantifier elimination for linear real arithmetic.
+pub mod formula;
+pub mod syntax;
