@@ -29,8 +29,20 @@ impl FloatRows {
 /// infeasible (the exact solver decides those cases on its own).
 pub(crate) fn propose_tight_rows(fr: &FloatRows, rows: &[Row], subset: &[usize], c: &[Rat]) -> Option<Vec<usize>> {
     let n = c.len();
+    // microlp can loop forever on free variables whose optimal face is
+    // unbounded (seen with 2 variables and 32 rows), so the proposal is made
+    // inside a box far larger than the data's scale. The box never reaches
+    // the exact solver: a proposal cut by it is just a worse starting basis.
+    let mut big = 1.0f64;
+    for &i in subset {
+        let amin = fr.a[i].iter().filter(|v| **v != 0.0).fold(f64::INFINITY, |m, v| m.min(v.abs()));
+        if amin.is_finite() {
+            big = big.max(fr.b[i].abs() / amin);
+        }
+    }
+    let big = (big * 1e6).min(1e30);
     let mut vars = ProblemVariables::new();
-    let xs: Vec<_> = (0..n).map(|_| vars.add(variable())).collect();
+    let xs: Vec<_> = (0..n).map(|_| vars.add(variable().min(-big).max(big))).collect();
     let objective: Expression = xs.iter().zip(c).map(|(x, cj)| to_f64(cj) * *x).sum();
     let mut model = vars.maximise(objective).using(microlp);
     for &i in subset {

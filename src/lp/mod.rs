@@ -16,6 +16,7 @@
 //! rows: linear in their number.
 
 mod float;
+#[doc(hidden)]
 pub(crate) mod simplex;
 
 use crate::linear::{Constraint, Kind};
@@ -83,6 +84,9 @@ pub struct Optimum {
     /// with `Σ y_i a_i = c` (maximise) or `= -c` (minimise) and
     /// `Σ y_i b_i = ±value`: an exact proof that no point does better.
     pub duals: Vec<Rat>,
+    /// Indices of linearly independent constraints tight at `point` that
+    /// define it (the final simplex basis; empty for a non-attained optimum).
+    pub basis: Vec<usize>,
 }
 
 /// Proof of infeasibility: `y >= 0` (free on equalities) with `Σ y_i a_i = 0`
@@ -165,7 +169,7 @@ impl Prepared {
         match solve_rows(&self.rows, &self.float.rows, &c) {
             Solved::Infeasible { y } => Ok(LpOutcome::Infeasible(Infeasibility { multipliers: y })),
             Solved::Unbounded { x, d } => Ok(LpOutcome::Unbounded(Unboundedness { point: interior.unwrap_or(x), ray: d })),
-            Solved::Optimal { x, y, .. } => {
+            Solved::Optimal { x, y, basis } => {
                 let v = dot(&c, &x);
                 let mut attained = true;
                 let mut point = x;
@@ -175,7 +179,8 @@ impl Prepared {
                         Err(_) => attained = false,
                     }
                 }
-                Ok(LpOutcome::Optimal(Optimum { value: signed(v), attained, point, duals: y }))
+                let basis = if attained { basis } else { Vec::new() };
+                Ok(LpOutcome::Optimal(Optimum { value: signed(v), attained, point, duals: y, basis }))
             }
         }
     }
@@ -333,6 +338,9 @@ fn solve_rows(rows: &[Row], fr: &float::FloatRows, c: &[Rat]) -> Solved {
             scale: work.iter().map(|&i| fr.scale[i]).collect(),
         };
         let all_sub: Vec<usize> = (0..sub.len()).collect();
+        if std::env::var_os("ERRBAND_TRACE").is_some() {
+            eprintln!("lp round: {} rows in the working set", work.len());
+        }
         let hint = float::propose_tight_rows(&sub_fr, &sub, &all_sub, c).unwrap_or_default();
         let lift = |y: Vec<Rat>| {
             let mut full = vec![Rat::zero(); m];

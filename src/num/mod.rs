@@ -355,6 +355,36 @@ pub fn lcm_denoms<'a>(xs: impl IntoIterator<Item = &'a Rat>) -> BigInt {
     xs.into_iter().fold(BigInt::one(), |acc, x| acc.lcm(x.denom()))
 }
 
+/// Mathematica's `Rationalize[x, tol]`, exactly: the first convergent of
+/// the continued fraction of `x` that lies within `tol` of `x` (for `tol = 0`,
+/// `x` itself). Papers' programs rationalise their constants this way, so
+/// reproducing their digits needs the same rule.
+pub fn rationalize(x: &Rat, tol: &Rat) -> Rat {
+    let tol = tol.abs();
+    if x.is_negative() {
+        return -rationalize(&-x.clone(), &tol);
+    }
+    // Convergents h_k/k_k of x = [a0; a1, a2, ...].
+    let (mut h0, mut h1) = (BigInt::zero(), BigInt::one());
+    let (mut k0, mut k1) = (BigInt::one(), BigInt::zero());
+    let mut y = x.clone();
+    loop {
+        let a = y.floor().to_integer();
+        let h2 = &a * &h1 + &h0;
+        let k2 = &a * &k1 + &k0;
+        let c = Rat::new(h2.clone(), k2.clone());
+        if (&c - x).abs() <= tol {
+            return c;
+        }
+        let frac = &y - Rat::from_integer(a);
+        if frac.is_zero() {
+            return c; // unreachable: the last convergent equals x
+        }
+        y = Rat::one() / frac;
+        (h0, h1, k0, k1) = (h1, h2, k1, k2);
+    }
+}
+
 /// Wrapper that displays a rational as an exact fraction.
 pub struct Exact<'a>(pub &'a Rat);
 
@@ -433,6 +463,19 @@ mod tests {
         assert_eq!(fmt_fixed(&r("-0.001"), 2), "0.00");
         assert_eq!(fmt_fixed(&r("-1.5"), 0), "-2");
         assert_eq!(fmt_fixed(&r("0.05"), 3), "0.050");
+    }
+
+    #[test]
+    fn rationalize_follows_mathematica() {
+        // Seed 003's program: Rationalize[0.0088823, 0.00000001], Rationalize[1.9312*10^-7, 1*10^-12];
+        // these values reproduce every digit of its Fig. 2(b).
+        assert_eq!(rationalize(&r("0.0088823"), &r("1e-8")), frac(12, 1351));
+        assert_eq!(rationalize(&r("1.9312e-7"), &r("1e-12")), frac(1, 5178127));
+        assert_eq!(rationalize(&r("-0.0088823"), &r("1e-8")), frac(-12, 1351));
+        assert_eq!(rationalize(&r("17.9745"), &int(0)), r("17.9745"));
+        assert_eq!(rationalize(&r("0.3"), &r("0.5")), int(0));
+        assert_eq!(rationalize(&r("3.14159"), &r("0.001")), frac(333, 106)); // 22/7 is 0.00127 away
+        assert_eq!(rationalize(&r("0.333"), &r("0.001")), frac(1, 3));
     }
 
     #[test]

@@ -1,1 +1,516 @@
-//! Polyhedra.
+//! Convex polyhedra given by linear constraints (possibly strict, i.e. not
+//! necessarily closed): emptiness, generators (vertices, rays, lines),
+//! a minimal constraint form without redundancy, and projection.
+//!
+//! Bounded, unbounded, empty and lower-dimensional sets are all handled:
+//! lower-dimensional sets come back with explicit equalities, unbounded ones
+//! with rays and lines.
+
+mod dd;
+
+use crate::linear::{Constraint, Kind, VarId};
+use crate::lp::{LpOutcome, Prepared, Sense};
+use crate::num::Rat;
+use dd::{Cone, IVec};
+use num_bigint::BigInt;
+use num_traits::{One, Signed, Zero};
+
+/// A conjunction of linear constraints over `n` variables.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Polyhedron {
+    n: usize,
+    constraints: Vec<Constraint>,
+}
+
+/// The generators of a polyhedron's closure: it equals
+/// `conv(vertices) + cone(rays) + span(lines)`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Generators {
+    /// Vertices (when `lines` is non-empty, these are vertices of the
+    /// intersection with the orthogonal complement of the lines).
+    pub vertices: Vec<Vec<Rat>>,
+    /// Extreme rays (directions in which the set is unbounded).
+    pub rays: Vec<Vec<Rat>>,
+    /// A basis of the lineality space.
+    pub lines: Vec<Vec<Rat>>,
+}
+
+/// A polyhedron without redundant constraints.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Minimal {
+    /// True when the set is empty (then the other fields are empty).
+    pub empty: bool,
+    /// Independent equalities describing the affine hull.
+    pub equalities: Vec<Constraint>,
+    /// Irredundant inequalities (`<=` or `<`), one per facet, plus strict
+    /// constraints that cut away a lower-dimensional face.
+    pub inequalities: Vec<Constraint>,
+    /// Generators of the closure.
+    pub generators: Generators,
+}
+
+impl Minimal {
+    /// All constraints: equalities first.
+    pub fn constraints(&self) -> Vec<Constraint> {
+        self.equalities.iter().chain(&self.inequalities).cloned().collect()
+    }
+}
+
+fn to_ints(xs: &[Rat]) -> Vec<BigInt> {
+    let den = crate::num::lcm_denoms(xs);
+    xs.iter().map(|x| (x * Rat::from_integer(den.clone())).to_integer()).collect()
+}
+
+/// Homogeneous row `(a, -b)` of `a·x <= b`, primitive integer.
+fn homog(a: &[Rat], b: &Rat) -> IVec {
+    let mut v: Vec<Rat> = a.to_vec();
+    v.push(-b.clone());
+    IVec::new(to_ints(&v))
+}
+
+fn rat_vec(v: &[BigInt]) -> Vec<Rat> {
+    v.iter().map(|x| Rat::from_integer(x.clone())).collect()
+}
+
+fn rank(vectors: &[Vec<Rat>]) -> usize {
+    let rows: Vec<crate::lp::simplex::Row> =
+        vectors.iter().map(|v| crate::lp::simplex::Row { a: v.clone(), b: Rat::zero(), eq: false }).collect();
+    let n = vectors.first().map_or(0, Vec::len);
+    let order: Vec<usize> = (0..rows.len()).collect();
+    crate::lp::simplex::independent_rows(&rows, &order, n).len()
+}
+
+impl Polyhedron {
+    /// The set of points satisfying all `constraints` (each over `n` variables).
+    pub fn new(n: usize, constraints: Vec<Constraint>) -> Polyhedron {
+        Polyhedron { n, constraints }
+    }
+
+    /// The whole space.
+    pub fn universe(n: usize) -> Polyhedron {
+        Polyhedron { n, constraints: Vec::new() }
+    }
+
+    /// Number of variables.
+    pub fn dim(&self) -> usize {
+        self.n
+    }
+
+    /// The constraints as given.
+    pub fn constraints(&self) -> &[Constraint] {
+        &self.constraints
+    }
+
+    fn prepared(&self) -> Prepared {
+        match Prepared::new(self.n, self.constraints.clone()) {
+            Ok(p) => p,
+            // Every constraint is built over self.n variables.
+            Err(e) => panic!("internal error: {e}"),
+        }
+    }
+
+    /// Whether no point satisfies the constraints (strict ones included).
+    pub fn is_empty(&self) -> bool {
+        if self.constraints.iter().any(|c| c.is_trivial() && !c.trivial_truth()) {
+            return true;
+        }
+        let zero = vec![Rat::zero(); self.n];
+        matches!(self.prepared().optimize(&zero, Sense::Maximize), Ok(LpOutcome::Infeasible(_)))
+    }
+
+    /// Whether the point satisfies every constraint.
+    pub fn contains(&self, x: &[Rat]) -> bool {
+        self.constraints.iter().all(|c| c.holds_at(x))
+    }
+
+    /// Exact double description of the closure. Rows are fed seeds first
+    /// (those defining LP optima along each axis), then in rounds of the
+    /// most violated, so few rows ever enter the cone.
+    fn cone(&self, prepared: Option<&Prepared>) -> Cone {
+        let n = self.n;
+        let mut rows: Vec<IVec> = Vec::with_capacity(self.constraints.len() * 2);
+        for c in &self.constraints {
+            rows.push(homog(&c.a, &c.b));
+            if c.kind == Kind::Eq {
+                let neg: Vec<Rat> = c.a.iter().map(|v| -v).collect();
+                rows.push(homog(&neg, &-c.b.clone()));
+            }
+        }
+        let row_of = |k: usize| -> usize {
+            // index of constraint for homogeneous row k
+            let mut r = 0;
+            let mut i = 0;
+            for c in &self.constraints {
+                let w = if c.kind == Kind::Eq { 2 } else { 1 };
+                if k < r + w {
+                    return i;
+                }
+                r += w;
+                i += 1;
+            }
+            i
+        };
+        let _ = row_of;
+        let mut cone = Cone::universe(n + 1);
+        let mut t = vec![BigInt::zero(); n + 1];
+        t[n] = BigInt::from(-1);
+        cone.add(&IVec::new(t), usize::MAX);
+        let mut done = vec![false; rows.len()];
+        // Seeds: basis rows of the LP optima along each axis (when many rows).
+        if rows.len() > 64 {
+            if let Some(p) = prepared {
+                let mut first_row = Vec::with_capacity(self.constraints.len());
+                let mut r = 0;
+                for c in &self.constraints {
+                    first_row.push(r);
+                    r += if c.kind == Kind::Eq { 2 } else { 1 };
+                }
+                for j in 0..n {
+                    let mut e = vec![Rat::zero(); n];
+                    e[j] = Rat::one();
+                    for sense in [Sense::Maximize, Sense::Minimize] {
+                        if let Ok(LpOutcome::Optimal(o)) = p.optimize(&e, sense) {
+                            for &ci in &o.basis {
+                                let k = first_row[ci];
+                                let w = if self.constraints[ci].kind == Kind::Eq { 2 } else { 1 };
+                                for kk in k..k + w {
+                                    if !done[kk] {
+                                        done[kk] = true;
+                                        cone.add(&rows[kk], kk);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let batch = 16;
+        loop {
+            let mut cand: Vec<(f64, usize)> = Vec::new();
+            for (k, h) in rows.iter().enumerate() {
+                if done[k] {
+                    continue;
+                }
+                if cone.implies(h) {
+                    done[k] = true;
+                    continue;
+                }
+                cand.push((cone.violation(h), k));
+            }
+            if cand.is_empty() {
+                break;
+            }
+            // Most violated first; later candidates are often implied by the
+            // time their turn comes, and `add` then skips them cheaply.
+            cand.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            let take = cand.len().max(batch);
+            for &(_, k) in cand.iter().take(take) {
+                done[k] = true;
+                cone.add(&rows[k], k);
+            }
+        }
+        cone
+    }
+
+    fn generators_of(&self, cone: &Cone) -> Generators {
+        let n = self.n;
+        let mut g = Generators::default();
+        for r in &cone.rays {
+            let t = &r.v[n];
+            if t.is_positive() {
+                let tr = Rat::from_integer(t.clone());
+                g.vertices.push(r.v[..n].iter().map(|x| Rat::from_integer(x.clone()) / &tr).collect());
+            } else {
+                g.rays.push(rat_vec(&r.v[..n]));
+            }
+        }
+        for l in &cone.lines {
+            g.lines.push(rat_vec(&l.v[..n]));
+        }
+        if g.vertices.is_empty() {
+            return Generators::default();
+        }
+        sort_points(&mut g.vertices);
+        sort_points(&mut g.rays);
+        g
+    }
+
+    /// Vertices, extreme rays and lines of the closure (all empty when the
+    /// closure is empty).
+    pub fn generators(&self) -> Generators {
+        let p = self.prepared();
+        let cone = self.cone(Some(&p));
+        self.generators_of(&cone)
+    }
+
+    /// The same set without redundant constraints, with its generators.
+    pub fn minimize(&self) -> Minimal {
+        let n = self.n;
+        let empty = Minimal { empty: true, equalities: vec![], inequalities: vec![], generators: Generators::default() };
+        if self.is_empty() {
+            return empty;
+        }
+        let prepared = self.prepared();
+        let cone = self.cone(Some(&prepared));
+        let gens = self.generators_of(&cone);
+        // Homogeneous generators: (v, 1), (r, 0), (l, 0).
+        let mut hg: Vec<Vec<Rat>> = Vec::new();
+        for v in &gens.vertices {
+            let mut w = v.clone();
+            w.push(Rat::one());
+            hg.push(w);
+        }
+        for r in &gens.rays {
+            let mut w = r.clone();
+            w.push(Rat::zero());
+            hg.push(w);
+        }
+        let mut lines_h: Vec<Vec<Rat>> = Vec::new();
+        for l in &gens.lines {
+            let mut w = l.clone();
+            w.push(Rat::zero());
+            lines_h.push(w);
+        }
+        let all_h: Vec<Vec<Rat>> = hg.iter().chain(&lines_h).cloned().collect();
+        let cone_dim = rank(&all_h);
+        // Affine hull: equations (a, -b) orthogonal to every homogeneous generator.
+        let hull_rows: Vec<crate::lp::simplex::Row> =
+            all_h.iter().map(|v| crate::lp::simplex::Row { a: v.clone(), b: Rat::zero(), eq: true }).collect();
+        let eqs = crate::lp::simplex::null_space(&hull_rows, n + 1);
+        let equalities: Vec<Constraint> = eqs
+            .iter()
+            .filter(|v| v[..n].iter().any(|x| !x.is_zero()))
+            .map(|v| Constraint::new(v[..n].to_vec(), Kind::Eq, -v[n].clone()).normalized())
+            .map(canonical_sign)
+            .collect();
+        // Facets: constraints whose tight generators span a cone of dimension cone_dim - 1.
+        let mut facets: Vec<(Vec<bool>, Constraint)> = Vec::new();
+        let mut strict_faces: Vec<usize> = Vec::new();
+        for (ci, c) in self.constraints.iter().enumerate() {
+            if c.kind == Kind::Eq {
+                continue;
+            }
+            let mut a = c.a.clone();
+            a.push(-c.b.clone());
+            let tight: Vec<bool> = hg.iter().map(|g| dot(&a, g).is_zero()).collect();
+            if tight.iter().all(|&t| t) {
+                // Implicit equality; the hull equations carry it. A strict one would make the set empty.
+                continue;
+            }
+            if !tight.iter().zip(&hg).any(|(&t, g)| t && g[n].is_positive()) {
+                continue; // misses the closure
+            }
+            let mut span: Vec<Vec<Rat>> = hg.iter().zip(&tight).filter(|(_, &t)| t).map(|(g, _)| g.clone()).collect();
+            span.extend(lines_h.iter().cloned());
+            if rank(&span) + 1 == cone_dim {
+                match facets.iter_mut().find(|(t, _)| *t == tight) {
+                    Some((_, kept)) => {
+                        if c.kind == Kind::Lt && kept.kind == Kind::Le {
+                            *kept = c.clone();
+                        }
+                    }
+                    None => facets.push((tight, c.clone())),
+                }
+            } else if c.kind == Kind::Lt {
+                strict_faces.push(ci);
+            }
+        }
+        let mut inequalities: Vec<Constraint> = facets.into_iter().map(|(_, c)| c.normalized()).collect();
+        // Strict constraints touching a lower-dimensional face: keep those the
+        // rest does not already imply (exact LP on `rest and not c`).
+        for ci in strict_faces {
+            let c = &self.constraints[ci];
+            let mut rest: Vec<Constraint> = equalities.clone();
+            rest.extend(inequalities.iter().cloned());
+            rest.extend(self.constraints.iter().enumerate().filter(|(j, d)| *j != ci && d.kind == Kind::Lt).map(|(_, d)| d.clone()));
+            let neg: Vec<Rat> = c.a.iter().map(|v| -v).collect();
+            rest.push(Constraint::new(neg, Kind::Le, -c.b.clone()));
+            if !Polyhedron::new(n, rest).is_empty() {
+                inequalities.push(c.normalized());
+            }
+        }
+        inequalities.sort_by(|a, b| cmp_constraints(a, b));
+        inequalities.dedup();
+        Minimal { empty: false, equalities, inequalities, generators: gens }
+    }
+
+    /// The projection onto the variables `keep` (in that order): the set of
+    /// their values for which the other variables can be chosen. Exact,
+    /// strict constraints kept strict. Fourier–Motzkin, one variable at a
+    /// time, with redundancy removed after each step.
+    pub fn project(&self, keep: &[VarId]) -> Polyhedron {
+        let n = self.n;
+        let mut cons: Vec<Constraint> = self.minimize_or_empty();
+        let eliminate: Vec<VarId> = (0..n).filter(|v| !keep.contains(v)).collect();
+        for &v in &eliminate {
+            cons = fm_step(cons, v, n);
+            let p = Polyhedron::new(n, cons);
+            cons = p.minimize_or_empty();
+        }
+        // Re-index onto `keep`.
+        let cons = cons
+            .into_iter()
+            .map(|c| Constraint::new(keep.iter().map(|&k| c.a[k].clone()).collect(), c.kind, c.b))
+            .collect();
+        Polyhedron::new(keep.len(), cons)
+    }
+
+    /// Minimal constraints, or the single `0 <= -1` when empty.
+    fn minimize_or_empty(&self) -> Vec<Constraint> {
+        let m = self.minimize();
+        if m.empty {
+            vec![Constraint::new(vec![Rat::zero(); self.n], Kind::Le, -Rat::one())]
+        } else {
+            m.constraints()
+        }
+    }
+}
+
+/// One Fourier–Motzkin step eliminating `v` (equalities are substituted first).
+fn fm_step(cons: Vec<Constraint>, v: VarId, n: usize) -> Vec<Constraint> {
+    if let Some(e) = cons.iter().find(|c| c.kind == Kind::Eq && !c.a[v].is_zero()).cloned() {
+        // x_v = (b - Σ_{j≠v} a_j x_j) / a_v
+        return cons
+            .into_iter()
+            .filter(|c| *c != e)
+            .map(|c| {
+                if c.a[v].is_zero() {
+                    return c;
+                }
+                let f = &c.a[v] / &e.a[v];
+                let a: Vec<Rat> = c.a.iter().zip(&e.a).map(|(x, y)| x - &f * y).collect();
+                Constraint::new(a, c.kind, &c.b - &f * &e.b)
+            })
+            .collect();
+    }
+    let (mut lower, mut upper, mut rest) = (Vec::new(), Vec::new(), Vec::new());
+    for c in cons {
+        if c.a[v].is_positive() {
+            upper.push(c);
+        } else if c.a[v].is_negative() {
+            lower.push(c);
+        } else {
+            rest.push(c);
+        }
+    }
+    for u in &upper {
+        for l in &lower {
+            // u: a_v x_v + ... <= b_u (a_v > 0);  l: a'_v x_v + ... <= b_l (a'_v < 0)
+            let fu = -l.a[v].clone();
+            let fl = u.a[v].clone();
+            let a: Vec<Rat> = (0..n).map(|j| if j == v { Rat::zero() } else { &fu * &u.a[j] + &fl * &l.a[j] }).collect();
+            let b = &fu * &u.b + &fl * &l.b;
+            let kind = if u.kind == Kind::Lt || l.kind == Kind::Lt { Kind::Lt } else { Kind::Le };
+            rest.push(Constraint::new(a, kind, b).normalized());
+        }
+    }
+    rest
+}
+
+fn dot(a: &[Rat], b: &[Rat]) -> Rat {
+    let mut s = Rat::zero();
+    for (x, y) in a.iter().zip(b) {
+        if !x.is_zero() && !y.is_zero() {
+            s += x * y;
+        }
+    }
+    s
+}
+
+/// Equalities with the first non-zero coefficient positive, for stable output.
+fn canonical_sign(c: Constraint) -> Constraint {
+    match c.a.iter().find(|x| !x.is_zero()) {
+        Some(f) if f.is_negative() => Constraint::new(c.a.iter().map(|x| -x).collect(), c.kind, -c.b),
+        _ => c,
+    }
+}
+
+fn cmp_constraints(a: &Constraint, b: &Constraint) -> std::cmp::Ordering {
+    a.a.cmp(&b.a).then_with(|| a.b.cmp(&b.b)).then_with(|| a.kind.cmp(&b.kind))
+}
+
+fn sort_points(ps: &mut [Vec<Rat>]) {
+    ps.sort();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::{frac, int};
+
+    fn le(a: &[i64], b: i64) -> Constraint {
+        Constraint::new(a.iter().map(|&v| int(v)).collect(), Kind::Le, int(b))
+    }
+
+    #[test]
+    fn triangle_with_redundant_rows() {
+        let p = Polyhedron::new(2, vec![le(&[-1, 0], 0), le(&[0, -1], 0), le(&[1, 1], 1), le(&[1, 0], 5), le(&[2, 2], 3)]);
+        let m = p.minimize();
+        assert!(!m.empty);
+        assert_eq!(m.inequalities.len(), 3);
+        assert_eq!(m.generators.vertices, vec![vec![int(0), int(0)], vec![int(0), int(1)], vec![int(1), int(0)]]);
+    }
+
+    #[test]
+    fn unbounded_lower_dimensional_and_empty() {
+        // x >= 0, x <= 0 (implicit equality), y free: a line.
+        let p = Polyhedron::new(2, vec![le(&[-1, 0], 0), le(&[1, 0], 0)]);
+        let m = p.minimize();
+        assert_eq!(m.equalities.len(), 1);
+        assert!(m.inequalities.is_empty());
+        assert_eq!(m.generators.lines.len(), 1);
+        // A quadrant: two rays.
+        let q = Polyhedron::new(2, vec![le(&[-1, 0], 0), le(&[0, -1], 0)]).minimize();
+        assert_eq!(q.generators.rays.len(), 2);
+        assert_eq!(q.generators.vertices, vec![vec![int(0), int(0)]]);
+        assert!(Polyhedron::new(1, vec![le(&[1], 0), le(&[-1], -1)]).minimize().empty);
+    }
+
+    #[test]
+    fn strict_constraints_survive_when_they_cut_a_face() {
+        // x >= 0, y >= 0, x + y > 0: the quadrant minus the origin.
+        let c = Constraint::new(vec![int(-1), int(-1)], Kind::Lt, int(0));
+        let m = Polyhedron::new(2, vec![le(&[-1, 0], 0), le(&[0, -1], 0), c.clone()]).minimize();
+        assert_eq!(m.inequalities.len(), 3);
+        // x < 1 and x <= 1: one strict facet.
+        let m = Polyhedron::new(1, vec![Constraint::new(vec![int(1)], Kind::Lt, int(1)), le(&[1], 1), le(&[-1], 0)]).minimize();
+        assert_eq!(m.inequalities.iter().filter(|c| c.kind == Kind::Lt).count(), 1);
+        assert_eq!(m.inequalities.len(), 2);
+    }
+
+    #[test]
+    fn projection_of_a_square_pyramid() {
+        // |x| + |y| <= z, z <= 1 projected to (x, y): the diamond |x| + |y| <= 1.
+        let mut cons = vec![];
+        for (sx, sy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+            cons.push(le(&[sx, sy, -1], 0));
+        }
+        cons.push(le(&[0, 0, 1], 1));
+        let p = Polyhedron::new(3, cons).project(&[0, 1]);
+        let m = p.minimize();
+        assert_eq!(m.inequalities.len(), 4);
+        assert!(p.contains(&[frac(1, 2), frac(1, 2)]));
+        assert!(!p.contains(&[frac(1, 2), frac(2, 3)]));
+    }
+
+    #[test]
+    fn many_rows_enumerate_fast_and_exactly() {
+        // |c0 + c1*x_i - x_i^2| <= 1/4 for 5000 points: a polygon.
+        let m = 1000;
+        let mut cons = vec![];
+        for i in 0..m {
+            let x = frac(i, m as i64);
+            let y = &x * &x;
+            cons.push(Constraint::new(vec![int(1), x.clone()], Kind::Le, &y + frac(1, 4)));
+            cons.push(Constraint::new(vec![int(-1), -x.clone()], Kind::Le, frac(1, 4) - &y));
+        }
+        let p = Polyhedron::new(2, cons);
+        let g = p.generators();
+        assert!(g.rays.is_empty() && g.lines.is_empty());
+        assert!(g.vertices.len() >= 3);
+        for v in &g.vertices {
+            assert!(p.contains(v));
+        }
+    }
+}

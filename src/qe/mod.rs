@@ -1,3 +1,214 @@
 //! Quantifier elimination for linear real arithmetic.
+//!
+//! [`parse_problem`] reads a formula file; [`solve`] eliminates its
+//! quantifiers exactly and returns a [`QeResult`]: a union of convex pieces
+//! in the free variables, simplified (no redundant constraints, subsumed
+//! pieces dropped, complementary pieces merged, `true`/`false` recognised),
+//! each also in cylindrical form for the chosen variable order.
+//!
+//! ```
+//! use errband::qe;
+//! use errband::num::NumFormat;
+//! let p = qe::parse_problem("exists y: x <= y and y <= 3", "example.qe").unwrap();
+//! let r = qe::solve(&p, &qe::Options::default()).unwrap();
+//! assert_eq!(r.to_text(NumFormat::Exact), "x <= 3");
+//! ```
+
+mod cylinder;
+mod eliminate;
 pub mod formula;
+pub mod output;
 pub mod syntax;
+
+pub use cylinder::{Cell, LevelBound, Side};
+pub use eliminate::{ElimError, MAX_PIECES};
+pub use formula::{Atom, Formula, Problem, Rel};
+pub use syntax::parse_problem;
+
+use crate::linear::{Constraint, Kind, VarId, VarTable};
+use crate::num::{NumFormat, Rat};
+use crate::poly::{Minimal, Polyhedron};
+
+/// Options for [`solve`].
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Variable order for the cylindrical form, outermost first; free
+    /// variables not listed follow in order of first appearance.
+    pub order: Vec<String>,
+}
+
+/// Why a QE problem could not be solved.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum QeError {
+    /// `--order` names a variable the formula does not have.
+    #[error("--order names `{0}`, which does not occur in the formula")]
+    UnknownVariable(String),
+    /// `--order` names a variable that is bound by a quantifier.
+    #[error("--order names `{0}`, which is bound by a quantifier (only free variables remain in the result)")]
+    NotFree(String),
+    /// Elimination hit a resource limit.
+    #[error(transparent)]
+    Elim(#[from] ElimError),
+}
+
+/// One convex piece of the result.
+#[derive(Debug, Clone)]
+pub struct Piece {
+    /// Irredundant constraints and generators, over the result variables.
+    pub minimal: Minimal,
+    /// Cylindrical cells for the result's variable order.
+    pub cells: Vec<Cell>,
+}
+
+/// A quantifier-free equivalent of the input, over its free variables.
+#[derive(Debug, Clone)]
+pub struct QeResult {
+    /// The free variables, in the cylindrical order (outermost first).
+    pub vars: VarTable,
+    /// Index of each result variable in the problem's variable table.
+    pub origin: Vec<VarId>,
+    /// The convex pieces (their union is the result; none means `false`).
+    pub pieces: Vec<Piece>,
+}
+
+impl QeResult {
+    /// True when the result is `true` (one piece without constraints).
+    pub fn is_true(&self) -> bool {
+        self.pieces.iter().any(|p| p.minimal.constraints().is_empty())
+    }
+    /// True when the result is `false`.
+    pub fn is_false(&self) -> bool {
+        self.pieces.is_empty()
+    }
+    /// Truth value at a point giving one value per result variable.
+    pub fn holds_at(&self, x: &[Rat]) -> bool {
+        self.pieces.iter().any(|p| p.minimal.constraints().iter().all(|c| c.holds_at(x)))
+    }
+    /// The result as a formula over [`QeResult::vars`].
+    pub fn to_formula(&self) -> Formula {
+        output::as_formula(self)
+    }
+    /// Plain text in cylindrical form, one cell per line.
+    pub fn to_text(&self, fmt: NumFormat) -> String {
+        output::text(self, fmt)
+    }
+}
+
+/// Eliminates the quantifiers of `p`.
+pub fn solve(p: &Problem, opts: &Options) -> Result<QeResult, QeError> {
+    let n = p.vars.len();
+    let free = p.formula.free_vars(n);
+    // Result variable order.
+    let mut order: Vec<VarId> = Vec::new();
+    for name in &opts.order {
+        let v = p.vars.lookup(name).ok_or_else(|| QeError::UnknownVariable(name.clone()))?;
+        if !free.contains(&v) {
+            return Err(QeError::NotFree(name.clone()));
+        }
+        if !order.contains(&v) {
+            order.push(v);
+        }
+    }
+    for &v in &free {
+        if !order.contains(&v) {
+            order.push(v);
+        }
+    }
+    let vars = VarTable::from_names(order.iter().map(|&v| p.vars.name(v).to_string()));
+    let d = order.len();
+    let dnf = eliminate::eliminate(&p.formula, n)?;
+    // Re-index every piece onto the ordered free variables.
+    let mut polys: Vec<Polyhedron> = dnf
+        .into_iter()
+        .map(|piece| {
+            let cons = piece
+                .into_iter()
+                .map(|c| Constraint::new(order.iter().map(|&v| c.a[v].clone()).collect(), c.kind, c.b))
+                .collect();
+            Polyhedron::new(d, cons)
+        })
+        .collect();
+    polys = simplify(polys, d);
+    let pieces = polys
+        .into_iter()
+        .map(|poly| {
+            let minimal = poly.minimize();
+            let canonical = Polyhedron::new(d, minimal.constraints());
+            let cells = if minimal.constraints().is_empty() { vec![] } else { cylinder::cylinder(&canonical) };
+            Piece { minimal, cells }
+        })
+        .collect();
+    Ok(QeResult { vars, origin: order, pieces })
+}
+
+/// Minimises every piece, drops empty and subsumed ones, merges pieces that
+/// differ in one complementary constraint, and collapses to `true` when a
+/// piece is the whole space.
+fn simplify(polys: Vec<Polyhedron>, d: usize) -> Vec<Polyhedron> {
+    let mut ps: Vec<Polyhedron> = Vec::new();
+    for p in polys {
+        let m = p.minimize();
+        if m.empty {
+            continue;
+        }
+        let q = Polyhedron::new(d, m.constraints());
+        if q.constraints().is_empty() {
+            return vec![q];
+        }
+        ps.push(q);
+    }
+    loop {
+        let mut changed = false;
+        // Subsumption.
+        let mut i = 0;
+        while i < ps.len() {
+            let sub = (0..ps.len()).any(|j| j != i && cylinder::subset(&ps[i], &ps[j]) && (j < i || !cylinder::subset(&ps[j], &ps[i])));
+            if sub {
+                ps.remove(i);
+                changed = true;
+            } else {
+                i += 1;
+            }
+        }
+        // Complementary merge: S ∪ {c} and S ∪ {not c}.
+        'outer: for i in 0..ps.len() {
+            for j in i + 1..ps.len() {
+                if let Some(merged) = merge_pair(&ps[i], &ps[j], d) {
+                    let m = merged.minimize();
+                    let q = Polyhedron::new(d, m.constraints());
+                    if q.constraints().is_empty() {
+                        return vec![q];
+                    }
+                    ps[i] = q;
+                    ps.remove(j);
+                    changed = true;
+                    break 'outer;
+                }
+            }
+        }
+        if !changed {
+            return ps;
+        }
+    }
+}
+
+fn complement_of(c: &Constraint) -> Option<Constraint> {
+    let neg: Vec<Rat> = c.a.iter().map(|v| -v).collect();
+    match c.kind {
+        Kind::Le => Some(Constraint::new(neg, Kind::Lt, -c.b.clone()).normalized()),
+        Kind::Lt => Some(Constraint::new(neg, Kind::Le, -c.b.clone()).normalized()),
+        Kind::Eq => None,
+    }
+}
+
+fn merge_pair(a: &Polyhedron, b: &Polyhedron, d: usize) -> Option<Polyhedron> {
+    let na: Vec<Constraint> = a.constraints().iter().map(Constraint::normalized).collect();
+    let nb: Vec<Constraint> = b.constraints().iter().map(Constraint::normalized).collect();
+    let only_a: Vec<&Constraint> = na.iter().filter(|c| !nb.contains(c)).collect();
+    let only_b: Vec<&Constraint> = nb.iter().filter(|c| !na.contains(c)).collect();
+    if only_a.len() == 1 && only_b.len() == 1 && complement_of(only_a[0]).as_ref() == Some(only_b[0]) {
+        let common: Vec<Constraint> = na.iter().filter(|c| nb.contains(c)).cloned().collect();
+        return Some(Polyhedron::new(d, common));
+    }
+    None
+}

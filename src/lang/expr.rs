@@ -1,0 +1,1060 @@
+//! Arithmetic expressions: the AST, a token cursor with a Pratt parser shared
+//! by every errband input language, and exact linearisation of an
+//! expression into an affine form ([`LinExpr`]) with located errors for
+//! anything non-linear.
+
+use super::diag::Diagnostic;
+use super::lexer::{lex, Tok, Token};
+use crate::linear::{LinExpr, VarId};
+use crate::num::{parse_rat, Rat};
+use num_bigint::BigInt;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+use std::fmt;
+use std::ops::Range;
+
+/// Deepest nesting (parentheses, prefix signs, `^` chains, call arguments)
+/// the parser accepts, so that hostile input cannot overflow the stack.
+pub const MAX_NESTING: usize = 64;
+
+/// Deepest expression tree the parser builds (a sum of `n` terms is `n`
+/// deep), so that recursive consumers of [`Expr`] (drop, clone, printing)
+/// stay within the stack.
+pub const MAX_EXPR_DEPTH: usize = 1000;
+
+/// Largest `|n|` accepted in `base^n` for a constant base.
+pub const MAX_POW_EXPONENT: u64 = 10_000;
+
+/// Largest size (numerator + denominator bits) of the result of a constant
+/// power.
+pub const MAX_POW_BITS: u64 = 200_000;
+
+/// A binary operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `^` (right-associative)
+    Pow,
+}
+
+impl BinOp {
+    /// The operator text.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Pow => "^",
+        }
+    }
+
+    /// Left and right binding power (higher binds tighter).
+    fn binding_power(self) -> (u8, u8) {
+        match self {
+            BinOp::Add | BinOp::Sub => (1, 2),
+            BinOp::Mul | BinOp::Div => (3, 4),
+            BinOp::Pow => (8, 7),
+        }
+    }
+
+    fn from_tok(t: &Tok) -> Option<BinOp> {
+        Some(match t {
+            Tok::Plus => BinOp::Add,
+            Tok::Minus => BinOp::Sub,
+            Tok::Star => BinOp::Mul,
+            Tok::Slash => BinOp::Div,
+            Tok::Caret => BinOp::Pow,
+            _ => return None,
+        })
+    }
+}
+
+/// Binding power of the operand of a prefix `-` (or `+`): below `^`, above
+/// `*`, so `-x^2` is `-(x^2)` and `-x*y` is `(-x)*y`.
+const PREFIX_BP: u8 = 5;
+
+/// The shape of an expression node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExprKind {
+    /// An exact number literal.
+    Num(Rat),
+    /// A name (constant, variable or parameter, depending on the language).
+    Name(String),
+    /// `-e`
+    Neg(Box<Expr>),
+    /// `l op r`
+    Bin(BinOp, Box<Expr>, Box<Expr>),
+    /// `f(args)`
+    Call(String, Vec<Expr>),
+}
+
+/// An expression with the byte span of its source text (parentheses around
+/// it included).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expr {
+    /// The node.
+    pub kind: ExprKind,
+    /// Byte offsets of its text.
+    pub span: Range<usize>,
+}
+
+impl Expr {
+    /// A node with its span.
+    pub fn new(kind: ExprKind, span: Range<usize>) -> Self {
+        Expr { kind, span }
+    }
+
+    /// Every name used as a value (not as a function name), in source order,
+    /// with its span; repeated names appear repeatedly.
+    pub fn names(&self) -> Vec<(&str, Range<usize>)> {
+        let mut out = Vec::new();
+        self.collect_names(&mut out);
+        out
+    }
+
+    fn collect_names<'e>(&'e self, out: &mut Vec<(&'e str, Range<usize>)>) {
+        match &self.kind {
+            ExprKind::Num(_) => {}
+            ExprKind::Name(n) => out.push((n, self.span.clone())),
+            ExprKind::Neg(e) => e.collect_names(out),
+            ExprKind::Bin(_, l, r) => {
+                l.collect_names(out);
+                r.collect_names(out);
+            }
+            ExprKind::Call(_, args) => args.iter().for_each(|a| a.collect_names(out)),
+        }
+    }
+
+    fn prec(&self) -> u8 {
+        match &self.kind {
+            ExprKind::Bin(op, ..) => op.binding_power().0,
+            ExprKind::Neg(_) => PREFIX_BP,
+            ExprKind::Num(r) if !r.is_integer() => 3, // printed as p/q
+            ExprKind::Num(r) if r.is_negative() => PREFIX_BP,
+            _ => 10,
+        }
+    }
+}
+
+/// Infix text with the parentheses precedence needs (numbers as exact
+/// fractions), e.g. `a*(1/10 + dc1)`.
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fn sub(f: &mut fmt::Formatter<'_>, e: &Expr, need_parens: bool) -> fmt::Result {
+            if need_parens {
+                write!(f, "({e})")
+            } else {
+                write!(f, "{e}")
+            }
+        }
+        match &self.kind {
+            ExprKind::Num(r) => write!(f, "{}", crate::num::fmt_fraction(r)),
+            ExprKind::Name(n) => f.write_str(n),
+            ExprKind::Neg(e) => {
+                f.write_str("-")?;
+                sub(f, e, e.prec() <= PREFIX_BP)
+            }
+            ExprKind::Bin(op, l, r) => {
+                let (lbp, rbp) = op.binding_power();
+                // Left operand: needs parens when it binds looser than `op`
+                // (or equally, for the right-associative `^`).
+                let lp = if *op == BinOp::Pow { l.prec() <= lbp } else { l.prec() < lbp };
+                sub(f, l, lp)?;
+                let sep = if matches!(op, BinOp::Add | BinOp::Sub) { " " } else { "" };
+                write!(f, "{sep}{}{sep}", op.symbol())?;
+                let rp = if *op == BinOp::Pow { r.prec() < lbp && r.prec() != PREFIX_BP } else { r.prec() < rbp };
+                sub(f, r, rp)
+            }
+            ExprKind::Call(name, args) => {
+                write!(f, "{name}(")?;
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{a}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// A cursor over a token list, with the shared expression parser.
+///
+/// The token list always ends with [`Tok::Eof`]; reading past it keeps
+/// returning `Eof`. Identifiers registered as keywords (see
+/// [`Parser::with_keywords`]) are never parsed as names inside expressions.
+#[derive(Debug, Clone)]
+pub struct Parser<'a> {
+    tokens: Vec<Token>,
+    pos: usize,
+    file: &'a str,
+    source: &'a str,
+    keywords: &'a [&'a str],
+    depth: usize,
+}
+
+impl<'a> Parser<'a> {
+    /// Lexes `source` and returns a cursor at its first token.
+    pub fn new(source: &'a str, file: &'a str) -> Result<Self, Diagnostic> {
+        Ok(Self::from_tokens(lex(source, file)?, source, file))
+    }
+
+    /// A cursor over already-lexed tokens of `source` (an `Eof` token is
+    /// appended when missing).
+    pub fn from_tokens(mut tokens: Vec<Token>, source: &'a str, file: &'a str) -> Self {
+        if tokens.last().map(|t| &t.tok) != Some(&Tok::Eof) {
+            tokens.push(Token { tok: Tok::Eof, span: source.len()..source.len() });
+        }
+        Parser { tokens, pos: 0, file, source, keywords: &[], depth: 0 }
+    }
+
+    /// Declares reserved words: they end an expression instead of being read
+    /// as names (`x < 1 and y < 2`).
+    pub fn with_keywords(mut self, keywords: &'a [&'a str]) -> Self {
+        self.keywords = keywords;
+        self
+    }
+
+    /// True when `word` is a declared keyword.
+    pub fn is_keyword(&self, word: &str) -> bool {
+        self.keywords.contains(&word)
+    }
+
+    /// The file name used in diagnostics.
+    pub fn file(&self) -> &'a str {
+        self.file
+    }
+
+    /// The source text.
+    pub fn source(&self) -> &'a str {
+        self.source
+    }
+
+    /// The source text of `span` (empty if the span is not valid).
+    pub fn text(&self, span: &Range<usize>) -> &'a str {
+        self.source.get(span.clone()).unwrap_or("")
+    }
+
+    /// Current position, for backtracking with [`Parser::restore`].
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Goes back to a position returned by [`Parser::position`].
+    pub fn restore(&mut self, pos: usize) {
+        self.pos = pos.min(self.tokens.len() - 1);
+    }
+
+    /// The current token.
+    pub fn peek_token(&self) -> &Token {
+        &self.tokens[self.pos.min(self.tokens.len() - 1)]
+    }
+
+    /// The current token's kind.
+    pub fn peek(&self) -> &Tok {
+        &self.peek_token().tok
+    }
+
+    /// The kind of the token `n` places ahead (`Eof` past the end).
+    pub fn peek_nth(&self, n: usize) -> &Tok {
+        &self.tokens[(self.pos + n).min(self.tokens.len() - 1)].tok
+    }
+
+    /// Returns the current token and advances (never past `Eof`).
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Token {
+        let t = self.peek_token().clone();
+        if self.pos + 1 < self.tokens.len() {
+            self.pos += 1;
+        }
+        t
+    }
+
+    /// True at the end of input.
+    pub fn at_eof(&self) -> bool {
+        *self.peek() == Tok::Eof
+    }
+
+    /// Advances past the current token when it is `tok`.
+    pub fn eat(&mut self, tok: &Tok) -> bool {
+        if self.peek() == tok {
+            self.next();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Consumes `tok` or fails with "expected `tok`, found ...".
+    pub fn expect(&mut self, tok: &Tok) -> Result<Token, Diagnostic> {
+        if self.peek() == tok {
+            Ok(self.next())
+        } else {
+            Err(self.unexpected(&tok.describe()))
+        }
+    }
+
+    /// True when the current token is the identifier `word`.
+    pub fn at_ident(&self, word: &str) -> bool {
+        matches!(self.peek(), Tok::Ident(s) if s == word)
+    }
+
+    /// Advances past the identifier `word` when it is current.
+    pub fn eat_ident(&mut self, word: &str) -> bool {
+        if self.at_ident(word) {
+            self.next();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Consumes an identifier (which may be a keyword) and returns its text
+    /// and span, or fails with "expected {what}, found ...".
+    pub fn expect_ident(&mut self, what: &str) -> Result<(String, Range<usize>), Diagnostic> {
+        match self.peek_token().clone() {
+            Token { tok: Tok::Ident(s), span } => {
+                self.next();
+                Ok((s, span))
+            }
+            _ => Err(self.unexpected(what)),
+        }
+    }
+
+    /// A diagnostic at `span` in this file.
+    pub fn error(&self, span: Range<usize>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(self.file, span, message)
+    }
+
+    /// "expected {what}, found {current token}" at the current token.
+    pub fn unexpected(&self, what: &str) -> Diagnostic {
+        let t = self.peek_token();
+        let found = match &t.tok {
+            Tok::Ident(s) if self.is_keyword(s) => format!("keyword `{s}`"),
+            other => other.describe(),
+        };
+        self.error(t.span.clone(), format!("expected {what}, found {found}"))
+    }
+
+    /// Parses one arithmetic expression: `+ -` (left), `* /` (left), prefix
+    /// `-` and `+`, `^` (right-associative, binding tighter than prefix
+    /// minus), numbers, names, calls `f(a, b)` and parentheses. Implicit
+    /// multiplication (`2x`) is an error.
+    pub fn parse_expr(&mut self) -> Result<Expr, Diagnostic> {
+        self.expr_bp(0).map(|(e, _)| e)
+    }
+
+    // The functions on the recursive path below are kept small (errors are
+    // built in separate functions) so that each nesting level costs little
+    // stack, also in debug builds.
+
+    /// Pratt loop; returns the expression and its tree depth.
+    fn expr_bp(&mut self, min_bp: u8) -> Result<(Expr, usize), Diagnostic> {
+        if self.depth >= MAX_NESTING {
+            return Err(self.too_deep(self.peek_token().span.clone(), MAX_NESTING, "nested levels"));
+        }
+        self.depth += 1;
+        let r = self.expr_bp_inner(min_bp);
+        self.depth -= 1;
+        r
+    }
+
+    #[inline(never)]
+    fn too_deep(&self, span: Range<usize>, limit: usize, what: &str) -> Diagnostic {
+        self.error(span, "expression is nested too deeply").with_help(format!("the limit is {limit} {what}"))
+    }
+
+    fn expr_bp_inner(&mut self, min_bp: u8) -> Result<(Expr, usize), Diagnostic> {
+        let (mut lhs, mut depth) = self.prefix()?;
+        loop {
+            let op = match BinOp::from_tok(self.peek()) {
+                Some(op) => op,
+                None => {
+                    self.check_implicit_mul(&lhs)?;
+                    break;
+                }
+            };
+            let (lbp, rbp) = op.binding_power();
+            if lbp < min_bp {
+                break;
+            }
+            let op_span = self.next().span;
+            let (rhs, rdepth) = self.expr_bp(rbp)?;
+            depth = depth.max(rdepth) + 1;
+            if depth > MAX_EXPR_DEPTH {
+                return Err(self.too_deep(op_span, MAX_EXPR_DEPTH, "operators in a row"));
+            }
+            let span = lhs.span.start..rhs.span.end;
+            lhs = Expr::new(ExprKind::Bin(op, Box::new(lhs), Box::new(rhs)), span);
+        }
+        Ok((lhs, depth))
+    }
+
+    /// Operands: prefix sign, number, name, call or parenthesised expression.
+    fn prefix(&mut self) -> Result<(Expr, usize), Diagnostic> {
+        match self.peek() {
+            Tok::Minus | Tok::Plus => self.signed(),
+            Tok::Num(_) => self.number(),
+            Tok::Ident(name) if !self.is_keyword(name) => self.name_or_call(),
+            Tok::LParen => self.parenthesised(),
+            _ => Err(self.unexpected("an expression")),
+        }
+    }
+
+    fn signed(&mut self) -> Result<(Expr, usize), Diagnostic> {
+        let sign = self.next();
+        let (e, d) = self.expr_bp(PREFIX_BP)?;
+        let span = sign.span.start..e.span.end;
+        if sign.tok == Tok::Plus {
+            return Ok((Expr::new(e.kind, span), d));
+        }
+        Ok((Expr::new(ExprKind::Neg(Box::new(e)), span), d + 1))
+    }
+
+    fn parenthesised(&mut self) -> Result<(Expr, usize), Diagnostic> {
+        let open = self.next().span;
+        let (e, d) = self.expr_bp(0)?;
+        let close = self.expect_close("`)`")?;
+        Ok((Expr::new(e.kind, open.start..close.end), d))
+    }
+
+    #[inline(never)]
+    fn number(&mut self) -> Result<(Expr, usize), Diagnostic> {
+        let t = self.next();
+        let text = t.tok.symbol();
+        match parse_rat(text) {
+            Ok(r) => Ok((Expr::new(ExprKind::Num(r), t.span), 1)),
+            Err(e) => Err(self.error(t.span.clone(), "invalid number").with_label(e.to_string())),
+        }
+    }
+
+    fn name_or_call(&mut self) -> Result<(Expr, usize), Diagnostic> {
+        let t = self.next();
+        let name = match t.tok {
+            Tok::Ident(name) => name,
+            _ => return Err(self.error(t.span, "expected a name")),
+        };
+        if *self.peek() != Tok::LParen {
+            return Ok((Expr::new(ExprKind::Name(name), t.span), 1));
+        }
+        self.next();
+        let mut args = Vec::new();
+        let mut depth = 1;
+        if *self.peek() != Tok::RParen {
+            loop {
+                let (a, d) = self.expr_bp(0)?;
+                depth = depth.max(d + 1);
+                args.push(a);
+                if !self.eat(&Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        let close = self.expect_close("`,` or `)`")?;
+        Ok((Expr::new(ExprKind::Call(name, args), t.span.start..close.end), depth))
+    }
+
+    #[inline(never)]
+    fn expect_close(&mut self, what: &str) -> Result<Range<usize>, Diagnostic> {
+        if *self.peek() == Tok::RParen {
+            Ok(self.next().span)
+        } else {
+            Err(self.unexpected(what))
+        }
+    }
+
+    /// After a complete operand, a number, a name or `(` means a missing
+    /// operator, most likely an intended multiplication.
+    fn check_implicit_mul(&self, lhs: &Expr) -> Result<(), Diagnostic> {
+        match self.peek() {
+            Tok::Num(_) | Tok::LParen => Err(self.implicit_mul(lhs)),
+            Tok::Ident(s) if !self.is_keyword(s) => Err(self.implicit_mul(lhs)),
+            _ => Ok(()),
+        }
+    }
+
+    #[inline(never)]
+    fn implicit_mul(&self, lhs: &Expr) -> Diagnostic {
+        let t = self.peek_token();
+        let right = match &t.tok {
+            Tok::LParen => "(...)".to_string(),
+            other => other.symbol().to_string(),
+        };
+        let left = self.text(&lhs.span);
+        let short = left.chars().count() <= 30 && !left.contains('\n');
+        let help = if short {
+            format!("to multiply, write `{left}*{right}`")
+        } else {
+            "to multiply, write `*` between the factors".to_string()
+        };
+        let (message, label) = if lhs.span.end == t.span.start && short {
+            (format!("missing `*` between `{left}` and `{right}`"), "implicit multiplication is not allowed")
+        } else {
+            (format!("expected an operator before {}", t.tok.describe()), "expected an operator here")
+        };
+        self.error(t.span.clone(), message).with_label(label).with_help(help)
+    }
+}
+
+/// What a name stands for during linearisation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NameValue {
+    /// An exact constant.
+    Const(Rat),
+    /// A variable of the affine form.
+    Var(VarId),
+}
+
+/// Evaluates `e` exactly as an affine form over `nvars` variables.
+///
+/// `+ -` always; `*` needs a constant factor; `/` needs a non-zero constant
+/// divisor; `^` needs a constant integer exponent (a constant base is
+/// raised exactly within [`MAX_POW_EXPONENT`] and [`MAX_POW_BITS`]; a
+/// non-constant base only to the powers 0 and 1). Calls and unknown names
+/// (`env` returns `None`) are errors. Error labels quote sub-expressions
+/// re-printed from the tree; [`linearize_in`] quotes the source instead.
+pub fn linearize(
+    e: &Expr,
+    env: &dyn Fn(&str) -> Option<NameValue>,
+    nvars: usize,
+    file: &str,
+) -> Result<LinExpr, Diagnostic> {
+    Lin { env, nvars, file, source: None }.go(e)
+}
+
+/// [`linearize`], quoting the text of `source` (the text `e` was parsed
+/// from) in error labels.
+pub fn linearize_in(
+    e: &Expr,
+    env: &dyn Fn(&str) -> Option<NameValue>,
+    nvars: usize,
+    file: &str,
+    source: &str,
+) -> Result<LinExpr, Diagnostic> {
+    Lin { env, nvars, file, source: Some(source) }.go(e)
+}
+
+struct Lin<'a> {
+    env: &'a dyn Fn(&str) -> Option<NameValue>,
+    nvars: usize,
+    file: &'a str,
+    source: Option<&'a str>,
+}
+
+impl Lin<'_> {
+    fn err(&self, span: Range<usize>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(self.file, span, message)
+    }
+
+    fn text(&self, e: &Expr) -> String {
+        match self.source.and_then(|s| s.get(e.span.clone())) {
+            Some(t) => t.to_string(),
+            None if e.prec() < 3 => format!("({e})"),
+            None => e.to_string(),
+        }
+    }
+
+    /// Post-order evaluation with an explicit stack (no recursion, so long
+    /// sums cannot overflow the call stack).
+    fn go(&self, root: &Expr) -> Result<LinExpr, Diagnostic> {
+        enum Step<'e> {
+            Visit(&'e Expr),
+            Apply(&'e Expr),
+        }
+        let mut work = vec![Step::Visit(root)];
+        let mut vals: Vec<LinExpr> = Vec::new();
+        while let Some(step) = work.pop() {
+            match step {
+                Step::Visit(e) => match &e.kind {
+                    ExprKind::Num(r) => vals.push(LinExpr::constant(self.nvars, r.clone())),
+                    ExprKind::Name(n) => vals.push(self.name(n, e)?),
+                    ExprKind::Call(name, args) => {
+                        if exact_function_arity(name) != Some(args.len()) {
+                            return Err(self.call(name, e));
+                        }
+                        work.push(Step::Apply(e));
+                        for a in args.iter().rev() {
+                            work.push(Step::Visit(a));
+                        }
+                    }
+                    ExprKind::Neg(x) => {
+                        work.push(Step::Apply(e));
+                        work.push(Step::Visit(x));
+                    }
+                    ExprKind::Bin(_, l, r) => {
+                        work.push(Step::Apply(e));
+                        work.push(Step::Visit(r));
+                        work.push(Step::Visit(l));
+                    }
+                },
+                Step::Apply(e) => {
+                    let v = match &e.kind {
+                        ExprKind::Call(name, args) => {
+                            let mut vs = Vec::with_capacity(args.len());
+                            for _ in args {
+                                vs.push(vals.pop().ok_or_else(|| self.internal(e))?);
+                            }
+                            vs.reverse();
+                            self.exact_call(e, name, args, vs)?
+                        }
+                        ExprKind::Neg(_) => {
+                            let a = vals.pop().ok_or_else(|| self.internal(e))?;
+                            a.scale(&-Rat::one())
+                        }
+                        ExprKind::Bin(op, l, r) => {
+                            let b = vals.pop().ok_or_else(|| self.internal(e))?;
+                            let a = vals.pop().ok_or_else(|| self.internal(e))?;
+                            self.binary(e, *op, l, r, a, b)?
+                        }
+                        _ => return Err(self.internal(e)),
+                    };
+                    vals.push(v);
+                }
+            }
+        }
+        match (vals.pop(), vals.is_empty()) {
+            (Some(v), true) => Ok(v.resized(self.nvars)),
+            _ => Err(self.internal(root)),
+        }
+    }
+
+    fn internal(&self, e: &Expr) -> Diagnostic {
+        self.err(e.span.clone(), "internal error: unbalanced expression evaluation")
+    }
+
+    fn name(&self, n: &str, e: &Expr) -> Result<LinExpr, Diagnostic> {
+        match (self.env)(n) {
+            Some(NameValue::Const(c)) => Ok(LinExpr::constant(self.nvars, c)),
+            Some(NameValue::Var(v)) if v < self.nvars => Ok(LinExpr::var(self.nvars, v)),
+            Some(NameValue::Var(_)) => {
+                Err(self.err(e.span.clone(), format!("internal error: variable `{n}` has no slot")))
+            }
+            None => Err(self.err(e.span.clone(), format!("unknown name `{n}`"))),
+        }
+    }
+
+    /// Exact functions of constants: `rationalize(x, tol)` (Mathematica's
+    /// `Rationalize`, so papers' programs can be reproduced), `abs`, `min`, `max`.
+    fn exact_call(&self, e: &Expr, name: &str, args: &[Expr], vs: Vec<LinExpr>) -> Result<LinExpr, Diagnostic> {
+        for (a, v) in args.iter().zip(&vs) {
+            if !v.is_constant() {
+                return Err(self
+                    .err(a.span.clone(), format!("`{name}` needs a constant argument"))
+                    .with_label("contains a variable"));
+            }
+        }
+        let c: Vec<Rat> = vs.into_iter().map(|v| v.constant).collect();
+        let value = match name {
+            "rationalize" => {
+                if c[1].is_negative() {
+                    return Err(self.err(args[1].span.clone(), "the tolerance of `rationalize` must not be negative"));
+                }
+                crate::num::rationalize(&c[0], &c[1])
+            }
+            "abs" => c[0].abs(),
+            "min" => c[0].clone().min(c[1].clone()),
+            "max" => c[0].clone().max(c[1].clone()),
+            _ => return Err(self.call(name, e)),
+        };
+        Ok(LinExpr::constant(self.nvars, value))
+    }
+
+    fn call(&self, name: &str, e: &Expr) -> Diagnostic {
+        match exact_function_arity(name) {
+            Some(k) => self
+                .err(e.span.clone(), format!("`{name}` takes {k} argument{}", if k == 1 { "" } else { "s" }))
+                .with_label(format!("call of `{name}`")),
+            None => self
+                .err(e.span.clone(), "functions are not allowed here")
+                .with_label(format!("call of `{name}`"))
+                .with_help(format!("known functions: rationalize(x, tol), abs(x), min(x, y), max(x, y); to multiply, write `{name}*(...)`")),
+        }
+    }
+
+    fn binary(&self, e: &Expr, op: BinOp, l: &Expr, r: &Expr, a: LinExpr, b: LinExpr) -> Result<LinExpr, Diagnostic> {
+        match op {
+            BinOp::Add => Ok(a.add(&b)),
+            BinOp::Sub => Ok(a.sub(&b)),
+            BinOp::Mul => {
+                if a.is_constant() {
+                    Ok(b.scale(&a.constant))
+                } else if b.is_constant() {
+                    Ok(a.scale(&b.constant))
+                } else {
+                    Err(self.nonlinear_product(e))
+                }
+            }
+            BinOp::Div => {
+                if !b.is_constant() {
+                    Err(self
+                        .err(r.span.clone(), "division by an expression containing a variable")
+                        .with_label("this divisor is not a constant")
+                        .with_help("only division by a non-zero constant is linear"))
+                } else if b.constant.is_zero() {
+                    Err(self.err(r.span.clone(), "division by zero").with_label("this divisor is zero"))
+                } else {
+                    Ok(a.scale(&b.constant.recip()))
+                }
+            }
+            BinOp::Pow => self.power(e, l, r, a, b),
+        }
+    }
+
+    /// Error for a product of two non-constant factors, pointing at the
+    /// first two non-constant factors of the (unparenthesised) product chain.
+    fn nonlinear_product(&self, e: &Expr) -> Diagnostic {
+        let mut factors = Vec::new();
+        flatten_product(e, &mut factors);
+        let var_factors: Vec<&Expr> =
+            factors.into_iter().filter(|f| self.go(f).map(|v| !v.is_constant()).unwrap_or(true)).collect();
+        let (f1, f2) = match (var_factors.first(), var_factors.get(1)) {
+            (Some(f1), Some(f2)) => (*f1, *f2),
+            _ => match &e.kind {
+                ExprKind::Bin(_, l, r) => (&**l, &**r),
+                _ => (e, e),
+            },
+        };
+        self.err(f1.span.start..f2.span.end, "a product of two variables is not linear")
+            .with_label(format!("{} * {}", self.text(f1), self.text(f2)))
+            .with_help("each term may contain at most one variable, multiplied by constants")
+    }
+
+    fn power(&self, e: &Expr, l: &Expr, r: &Expr, base: LinExpr, ex: LinExpr) -> Result<LinExpr, Diagnostic> {
+        if !ex.is_constant() {
+            return Err(self
+                .err(r.span.clone(), "the exponent must be a constant")
+                .with_label("this exponent contains a variable"));
+        }
+        let k = &ex.constant;
+        if !k.is_integer() {
+            return Err(self
+                .err(r.span.clone(), "the exponent must be an integer")
+                .with_label(format!("this is {}", crate::num::fmt_fraction(k))));
+        }
+        let n: &BigInt = k.numer();
+        if !base.is_constant() {
+            return if n.is_zero() {
+                Ok(LinExpr::constant(self.nvars, Rat::one()))
+            } else if n.is_one() {
+                Ok(base)
+            } else {
+                Err(self
+                    .err(e.span.clone(), "a power of a variable is not linear")
+                    .with_label(format!("{} is not a constant", self.text(l)))
+                    .with_help("only the powers 0 and 1 of a variable are linear"))
+            };
+        }
+        let mag = n.abs().to_u64().filter(|&m| m <= MAX_POW_EXPONENT);
+        let too_large = |limit: String| {
+            self.err(e.span.clone(), format!("exponent too large (limit {limit})"))
+                .with_label(format!("{} ^ {}", self.text(l), self.text(r)))
+        };
+        let m = match mag {
+            Some(m) => m,
+            None => return Err(too_large(format!("|exponent| <= {MAX_POW_EXPONENT}"))),
+        };
+        let b = &base.constant;
+        let bits = (b.numer().bits() + b.denom().bits()).saturating_mul(m);
+        if bits > MAX_POW_BITS {
+            return Err(too_large(format!("{MAX_POW_BITS} bits in the result")));
+        }
+        if b.is_zero() && n.is_negative() {
+            return Err(self
+                .err(e.span.clone(), "zero raised to a negative power")
+                .with_label("the base is zero"));
+        }
+        // m <= MAX_POW_EXPONENT, so it fits in u32.
+        let m32 = u32::try_from(m).unwrap_or(u32::MAX);
+        let num = num_traits::Pow::pow(b.numer(), m32);
+        let den = num_traits::Pow::pow(b.denom(), m32);
+        let p = if n.is_negative() { Rat::new(den, num) } else { Rat::new(num, den) };
+        Ok(LinExpr::constant(self.nvars, p))
+    }
+}
+
+/// The factors of a chain of `*` (not looking inside parentheses, which
+/// show as a span wider than the operands').
+fn flatten_product<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Bin(BinOp::Mul, l, r) if e.span == (l.span.start..r.span.end) => {
+            flatten_product(l, out);
+            flatten_product(r, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// Number of arguments of the exact functions allowed on constants.
+fn exact_function_arity(name: &str) -> Option<usize> {
+    match name {
+        "rationalize" | "min" | "max" => Some(2),
+        "abs" => Some(1),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::{frac, int, pow10};
+
+    fn parse(s: &str) -> Result<Expr, Diagnostic> {
+        let mut p = Parser::new(s, "t")?;
+        let e = p.parse_expr()?;
+        p.expect(&Tok::Eof)?;
+        Ok(e)
+    }
+
+    fn sexpr(e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Num(r) => crate::num::fmt_fraction(r),
+            ExprKind::Name(n) => n.clone(),
+            ExprKind::Neg(x) => format!("(neg {})", sexpr(x)),
+            ExprKind::Bin(op, l, r) => format!("({} {} {})", op.symbol(), sexpr(l), sexpr(r)),
+            ExprKind::Call(f, args) => {
+                let a: Vec<String> = args.iter().map(sexpr).collect();
+                format!("(call {} {})", f, a.join(" "))
+            }
+        }
+    }
+
+    fn sx(s: &str) -> String {
+        sexpr(&parse(s).unwrap())
+    }
+
+    #[test]
+    fn precedence_and_associativity() {
+        assert_eq!(sx("1+2*3^2"), "(+ 1 (* 2 (^ 3 2)))");
+        assert_eq!(sx("-x^2"), "(neg (^ x 2))");
+        assert_eq!(sx("-x*y"), "(* (neg x) y)");
+        assert_eq!(sx("2^3^2"), "(^ 2 (^ 3 2))");
+        assert_eq!(sx("2^-1"), "(^ 2 (neg 1))");
+        assert_eq!(sx("2^-x*3"), "(* (^ 2 (neg x)) 3)");
+        assert_eq!(sx("a-b-c"), "(- (- a b) c)");
+        assert_eq!(sx("a/b/c"), "(/ (/ a b) c)");
+        assert_eq!(sx("a-b*c+d"), "(+ (- a (* b c)) d)");
+        assert_eq!(sx("(a-b)*c"), "(* (- a b) c)");
+        assert_eq!(sx("--x"), "(neg (neg x))");
+        assert_eq!(sx("+x"), "x");
+        assert_eq!(sx("f(x, 2*y) + g()"), "(+ (call f x (* 2 y)) (call g ))");
+        assert_eq!(sx("1.9312e-7"), "1207/6250000000");
+        assert_eq!(sx("14244/5"), "(/ 14244 5)");
+    }
+
+    #[test]
+    fn spans_cover_parentheses() {
+        let e = parse(" (a + b) * c").unwrap();
+        assert_eq!(e.span, 1..12);
+        match &e.kind {
+            ExprKind::Bin(BinOp::Mul, l, _) => assert_eq!(l.span, 1..8),
+            _ => panic!("not a product"),
+        }
+    }
+
+    #[test]
+    fn display_round_trips() {
+        for s in ["1 + 2*3^2", "-x^2", "(-x)^2", "2^3^2", "(2^3)^2", "a - (b - c)", "a/(b*c)", "-(a + b)", "2^-1", "f(x, y)"] {
+            let e = parse(s).unwrap();
+            let printed = e.to_string();
+            let back = parse(&printed).unwrap();
+            assert_eq!(sexpr(&back), sexpr(&e), "{s} -> {printed}");
+        }
+        assert_eq!(parse("a*(1/10 + b)").unwrap().to_string(), "a*(1/10 + b)");
+    }
+
+    #[test]
+    fn implicit_multiplication_is_an_error() {
+        let e = parse("3 + 2x").unwrap_err();
+        assert_eq!(e.span, 5..6);
+        assert_eq!(e.message, "missing `*` between `2` and `x`");
+        assert_eq!(e.help.as_deref(), Some("to multiply, write `2*x`"));
+        let e = parse("(a+1)(b)").unwrap_err();
+        assert_eq!(e.span, 5..6);
+        assert!(e.help.unwrap().contains("(a+1)*(...)"));
+        let e = parse("2 x").unwrap_err();
+        assert_eq!(e.message, "expected an operator before `x`");
+        assert!(e.help.unwrap().contains("2*x"));
+        // a keyword ends the expression instead
+        let mut p = Parser::new("x + 1 and y", "t").unwrap().with_keywords(&["and"]);
+        let e = p.parse_expr().unwrap();
+        assert_eq!(sexpr(&e), "(+ x 1)");
+        assert!(p.at_ident("and"));
+    }
+
+    #[test]
+    fn syntax_errors_are_located() {
+        let e = parse("1 + ").unwrap_err();
+        assert_eq!((e.span, e.message.as_str()), (4..4, "expected an expression, found end of input"));
+        let e = parse("(1 + 2").unwrap_err();
+        assert_eq!(e.message, "expected `)`, found end of input");
+        let e = parse("1 + 1e99999").unwrap_err();
+        assert_eq!(e.span, 4..11);
+        assert_eq!(e.message, "invalid number");
+        let mut p = Parser::new("x + and", "t").unwrap().with_keywords(&["and"]);
+        let e = p.parse_expr().unwrap_err();
+        assert_eq!(e.message, "expected an expression, found keyword `and`");
+    }
+
+    #[test]
+    fn deep_nesting_is_rejected_not_overflowed() {
+        let deep = format!("{}x{}", "(".repeat(100_000), ")".repeat(100_000));
+        assert!(parse(&deep).unwrap_err().message.contains("nested too deeply"));
+        let long = vec!["x"; 100_000].join("+");
+        assert!(parse(&long).unwrap_err().message.contains("nested too deeply"));
+        let minus = format!("{}x", "-".repeat(100_000));
+        assert!(parse(&minus).is_err());
+        let pow = vec!["2"; 100_000].join("^");
+        assert!(parse(&pow).is_err());
+        // within the limit everything works, including dropping the tree
+        let ok = vec!["x"; MAX_EXPR_DEPTH].join("+");
+        let e = parse(&ok).unwrap();
+        let r = linearize(&e, &env, 3, "t").unwrap();
+        assert_eq!(r.coeffs[0], int(MAX_EXPR_DEPTH as i64));
+        assert!(sexpr(&parse(&e.to_string()).unwrap()) == sexpr(&e.clone()));
+        assert_eq!(e.names().len(), MAX_EXPR_DEPTH);
+        let nested = format!("{}x{}", "(-".repeat(MAX_NESTING / 2 - 1), ")".repeat(MAX_NESTING / 2 - 1));
+        assert!(linearize(&parse(&nested).unwrap(), &env, 3, "t").is_ok());
+    }
+
+    fn env(n: &str) -> Option<NameValue> {
+        Some(match n {
+            "x" => NameValue::Var(0),
+            "y" => NameValue::Var(1),
+            "z" => NameValue::Var(2),
+            "dc1" => NameValue::Var(0),
+            "dc2" => NameValue::Var(1),
+            "a" => NameValue::Const(int(26022)),
+            "C1" => NameValue::Const(parse_rat("0.0088823").ok()?),
+            "C2" => NameValue::Const(parse_rat("1.9312e-7").ok()?),
+            _ => return None,
+        })
+    }
+
+    fn lin(s: &str) -> Result<LinExpr, Diagnostic> {
+        let e = parse(s)?;
+        linearize_in(&e, &env, 3, "t", s)
+    }
+
+    #[test]
+    fn linearises_exactly() {
+        let l = lin("2*x - (y - 3)/4 + 2^-2 + x*3^2").unwrap();
+        assert_eq!(l.coeffs, vec![int(11), frac(-1, 4), int(0)]);
+        assert_eq!(l.constant, int(1));
+        let l = lin("(x + 1)^1 + y^0 + 0^0 + (-2/3)^3").unwrap();
+        assert_eq!(l.coeffs, vec![int(1), int(0), int(0)]);
+        assert_eq!(l.constant, int(3) + frac(-8, 27));
+        assert_eq!(lin("-x^2 - x^1").unwrap_err().message, "a power of a variable is not linear");
+        assert_eq!(lin("(1/2)^-3").unwrap().constant, int(8));
+        assert_eq!(lin("(-2)^-1").unwrap().constant, frac(-1, 2));
+    }
+
+    #[test]
+    fn eq6_line_has_exact_coefficients() {
+        let s = "14244/5 - a*(1/10 + C1 + dc1 + (C2 + dc2)*(10 - 1)^2)";
+        let l = lin(s).unwrap();
+        let a = int(26022);
+        let c1 = frac(88823, 10_000_000);
+        let c2 = Rat::new(BigInt::from(19312), pow10(11));
+        assert_eq!(l.coeffs, vec![-a.clone(), -a.clone() * int(81), int(0)]);
+        let k = frac(14244, 5) - &a * (frac(1, 10) + &c1 + &c2 * int(81));
+        assert_eq!(l.constant, k);
+        // a*C2*(10-1)^2 = 26022*19312/10^11*81
+        let term = lin("a*(C2)*(10-1)^2").unwrap().constant;
+        assert_eq!(term, Rat::new(BigInt::from(26022i64 * 19312 * 81), pow10(11)));
+    }
+
+    #[test]
+    fn product_of_variables_is_rejected_with_carets_on_it() {
+        let src = "    -emax <= a*dc1*dc2 <= emax";
+        let start = src.find("a*dc1").unwrap();
+        let e = parse(&src[start..start + 9]).unwrap();
+        // shift spans so they index into `src`
+        let e = shift(e, start);
+        let d = linearize_in(&e, &env, 3, "eq6.qe", src).unwrap_err();
+        assert_eq!(
+            d.render(src),
+            "error: a product of two variables is not linear\n \
+             --> eq6.qe:1:16\n  \
+             |\n\
+             1 |     -emax <= a*dc1*dc2 <= emax\n  \
+             |                ^^^^^^^ dc1 * dc2\n  \
+             = help: each term may contain at most one variable, multiplied by constants"
+        );
+        // parenthesised factors are quoted whole; without a source the tree is printed
+        let d = lin("2*(x + 1)*(3*y)").unwrap_err();
+        assert_eq!(d.label, "(x + 1) * (3*y)");
+        assert_eq!(d.span, 2..15);
+        let e = parse("(x + 1)*(y/2)").unwrap();
+        assert_eq!(linearize(&e, &env, 3, "t").unwrap_err().label, "(x + 1) * y/2");
+        // a product that cancels is fine: (x - x)*y = 0
+        assert!(lin("(x - x)*y").unwrap().coeffs.iter().all(Zero::is_zero));
+    }
+
+    fn shift(e: Expr, by: usize) -> Expr {
+        let span = e.span.start + by..e.span.end + by;
+        let kind = match e.kind {
+            ExprKind::Neg(x) => ExprKind::Neg(Box::new(shift(*x, by))),
+            ExprKind::Bin(op, l, r) => ExprKind::Bin(op, Box::new(shift(*l, by)), Box::new(shift(*r, by))),
+            ExprKind::Call(f, args) => ExprKind::Call(f, args.into_iter().map(|a| shift(a, by)).collect()),
+            k => k,
+        };
+        Expr::new(kind, span)
+    }
+
+    #[test]
+    fn division_errors() {
+        let d = lin("1 + 2/(x+1)").unwrap_err();
+        assert_eq!((d.message.as_str(), d.span.clone()), ("division by an expression containing a variable", 6..11));
+        let d = lin("x/(2-2)").unwrap_err();
+        assert_eq!((d.message.as_str(), d.span.clone()), ("division by zero", 2..7));
+        assert_eq!(lin("x/(1/3)").unwrap().coeffs[0], int(3));
+    }
+
+    #[test]
+    fn power_errors_and_limits() {
+        let t = std::time::Instant::now();
+        let d = lin("2^100000000").unwrap_err();
+        assert!(d.message.starts_with("exponent too large (limit"), "{}", d.message);
+        let d = lin("3^(10^4000)").unwrap_err();
+        assert!(d.message.starts_with("exponent too large"));
+        let d = lin("(2^10000)^10000").unwrap_err();
+        assert!(d.message.starts_with("exponent too large"));
+        let d = lin("(2^30)^10000").unwrap_err();
+        assert!(d.message.starts_with("exponent too large"), "{}", d.message);
+        assert_eq!(lin("(1/3)^-10000").unwrap().constant.numer().bits(), 15850);
+        assert!(t.elapsed() < std::time::Duration::from_secs(2));
+        assert_eq!(lin("2^10000").unwrap().constant.numer().bits(), 10001);
+        let d = lin("0^-1").unwrap_err();
+        assert_eq!((d.message.as_str(), d.span.clone()), ("zero raised to a negative power", 0..4));
+        assert_eq!(lin("2^x").unwrap_err().message, "the exponent must be a constant");
+        assert_eq!(lin("2^(1/2)").unwrap_err().message, "the exponent must be an integer");
+    }
+
+    #[test]
+    fn calls_and_unknown_names() {
+        assert_eq!(lin("rationalize(0.0088823, 1e-8)").unwrap().constant, crate::num::frac(12, 1351));
+        assert_eq!(lin("abs(-2) + max(1, 3) - min(1, 3)").unwrap().constant, crate::num::int(4));
+        assert!(lin("abs(x)").is_err());
+        let d = lin("1 + f(x)").unwrap_err();
+        assert_eq!((d.message.as_str(), d.span.clone()), ("functions are not allowed here", 4..8));
+        let d = lin("x + w").unwrap_err();
+        assert_eq!((d.message.as_str(), d.span.clone()), ("unknown name `w`", 4..5));
+        let d = lin("x").unwrap();
+        assert_eq!(d.dim(), 3);
+    }
+
+    #[test]
+    fn names_in_source_order() {
+        let e = parse("b*f(c, a) - b").unwrap();
+        let names: Vec<&str> = e.names().into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, vec!["b", "c", "a", "b"]);
+    }
+}

@@ -1,0 +1,275 @@
+//! Double description (Motzkin's method) for homogeneous cones
+//! `{z : h_i·z <= 0}`, exact over primitive integer vectors.
+//!
+//! Constraints are added one at a time. A constraint that every current
+//! generator already satisfies is implied by the ones before it and is
+//! skipped; the test uses a float filter with a rigorous error bound and
+//! falls back to exact arithmetic when the filter cannot decide, so the
+//! common case costs a few float multiplications per generator. Adjacency
+//! uses the combinatorial test on zero sets.
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{Signed, ToPrimitive, Zero};
+use std::cmp::Ordering;
+
+/// A primitive integer vector with its float view.
+#[derive(Debug, Clone)]
+pub(crate) struct IVec {
+    pub v: Vec<BigInt>,
+    pub f: Vec<f64>,
+}
+
+impl IVec {
+    pub fn new(mut v: Vec<BigInt>) -> IVec {
+        let mut g = BigInt::zero();
+        for x in &v {
+            g = g.gcd(x);
+        }
+        if !g.is_zero() && g != BigInt::from(1) {
+            for x in v.iter_mut() {
+                *x = &*x / &g;
+            }
+        }
+        let f = v.iter().map(big_to_f64).collect();
+        IVec { v, f }
+    }
+    pub fn is_zero(&self) -> bool {
+        self.v.iter().all(Zero::is_zero)
+    }
+}
+
+pub(crate) fn big_to_f64(x: &BigInt) -> f64 {
+    match x.to_f64() {
+        Some(f) if f.is_finite() => f,
+        _ => {
+            if x.is_negative() {
+                f64::MIN
+            } else {
+                f64::MAX
+            }
+        }
+    }
+}
+
+fn dot(a: &[BigInt], b: &[BigInt]) -> BigInt {
+    let mut s = BigInt::zero();
+    for (x, y) in a.iter().zip(b) {
+        if !x.is_zero() && !y.is_zero() {
+            s += x * y;
+        }
+    }
+    s
+}
+
+/// Sign of `h·g`, filtered.
+fn sign(h: &IVec, g: &IVec) -> Ordering {
+    let mut s = 0.0f64;
+    let mut mag = 0.0f64;
+    for (a, b) in h.f.iter().zip(&g.f) {
+        let t = a * b;
+        s += t;
+        mag += t.abs();
+    }
+    if mag.is_finite() {
+        let bound = mag * 1e-12;
+        if s > bound {
+            return Ordering::Greater;
+        }
+        if s < -bound {
+            return Ordering::Less;
+        }
+    }
+    dot(&h.v, &g.v).cmp(&BigInt::zero())
+}
+
+/// Cone generators: extreme rays, each with the set of kept constraints it
+/// makes tight, and a basis of the lineality space.
+#[derive(Debug, Clone)]
+pub(crate) struct Cone {
+    pub dim: usize,
+    pub rays: Vec<IVec>,
+    pub zero: Vec<Vec<u32>>,
+    pub lines: Vec<IVec>,
+    /// Indices (caller's numbering) of the constraints that were kept.
+    pub kept: Vec<usize>,
+}
+
+/// Zero sets are sorted lists of kept-constraint positions: in low dimension
+/// a generator is tight at few constraints, so lists beat bitsets.
+fn intersect(a: &[u32], b: &[u32]) -> Vec<u32> {
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            Ordering::Less => i += 1,
+            Ordering::Greater => j += 1,
+            Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out
+}
+
+fn subset(a: &[u32], b: &[u32]) -> bool {
+    if a.len() > b.len() {
+        return false;
+    }
+    let mut j = 0;
+    for x in a {
+        while j < b.len() && b[j] < *x {
+            j += 1;
+        }
+        if j == b.len() || b[j] != *x {
+            return false;
+        }
+        j += 1;
+    }
+    true
+}
+
+impl Cone {
+    /// The whole space `R^dim`.
+    pub fn universe(dim: usize) -> Cone {
+        let lines = (0..dim)
+            .map(|i| IVec::new((0..dim).map(|j| BigInt::from(u8::from(i == j))).collect()))
+            .collect();
+        Cone { dim, rays: Vec::new(), zero: Vec::new(), lines, kept: Vec::new() }
+    }
+
+    /// Whether every generator satisfies `h·z <= 0` (so adding `h` changes nothing).
+    pub fn implies(&self, h: &IVec) -> bool {
+        self.lines.iter().all(|l| sign(h, l) == Ordering::Equal) && self.rays.iter().all(|r| sign(h, r) != Ordering::Greater)
+    }
+
+    /// Largest float violation `h·r / |h|` over the rays (0 when implied).
+    pub fn violation(&self, h: &IVec) -> f64 {
+        let hn: f64 = h.f.iter().map(|x| x * x).sum::<f64>().sqrt().max(1e-300);
+        let mut worst = 0.0f64;
+        for l in &self.lines {
+            let s: f64 = h.f.iter().zip(&l.f).map(|(a, b)| a * b).sum();
+            if s != 0.0 {
+                return f64::INFINITY;
+            }
+        }
+        for r in &self.rays {
+            let rn: f64 = r.f.iter().map(|x| x * x).sum::<f64>().sqrt().max(1e-300);
+            let s: f64 = h.f.iter().zip(&r.f).map(|(a, b)| a * b).sum::<f64>() / (hn * rn);
+            worst = worst.max(s);
+        }
+        worst
+    }
+
+    /// Intersects with `h·z <= 0`; `id` is the caller's index of `h`.
+    /// Returns false (and changes nothing) when `h` is implied.
+    pub fn add(&mut self, h: &IVec, id: usize) -> bool {
+        if h.is_zero() {
+            return false;
+        }
+        let k = self.kept.len();
+        // A line not orthogonal to h: pivot it out, it becomes a ray.
+        if let Some(li) = self.lines.iter().position(|l| sign(h, l) != Ordering::Equal) {
+            let l = self.lines.swap_remove(li);
+            let hl = dot(&h.v, &l.v);
+            let fix = |g: &IVec| -> IVec {
+                let hg = dot(&h.v, &g.v);
+                if hg.is_zero() {
+                    return g.clone();
+                }
+                // g' = hl*g - hg*l  (h·g' = 0); keep orientation of g when hl > 0.
+                let s = if hl.is_positive() { BigInt::from(1) } else { BigInt::from(-1) };
+                IVec::new(g.v.iter().zip(&l.v).map(|(a, b)| &s * (&hl * a - &hg * b)).collect())
+            };
+            self.lines = self.lines.iter().map(fix).collect();
+            self.rays = self.rays.iter().map(fix).collect();
+            for z in self.zero.iter_mut() {
+                z.push(k as u32);
+            }
+            let newray = if hl.is_positive() { IVec::new(l.v.iter().map(|x| -x).collect()) } else { l };
+            // The old line was tight at every kept constraint, so is the new ray.
+            let z: Vec<u32> = (0..k as u32).collect();
+            self.rays.push(newray);
+            self.zero.push(z);
+            self.kept.push(id);
+            return true;
+        }
+        let signs: Vec<Ordering> = self.rays.iter().map(|r| sign(h, r)).collect();
+        if !signs.contains(&Ordering::Greater) {
+            return false;
+        }
+        let d = self.dim - self.lines.len();
+        let mut new_rays = Vec::new();
+        let mut new_zero = Vec::new();
+        let pos: Vec<usize> = (0..self.rays.len()).filter(|&i| signs[i] == Ordering::Greater).collect();
+        let neg: Vec<usize> = (0..self.rays.len()).filter(|&i| signs[i] == Ordering::Less).collect();
+        for &p in &pos {
+            for &q in &neg {
+                let common = intersect(&self.zero[p], &self.zero[q]);
+                if common.len() + 2 < d {
+                    continue;
+                }
+                let adjacent = (0..self.rays.len()).all(|r| r == p || r == q || !subset(&common, &self.zero[r]));
+                if !adjacent {
+                    continue;
+                }
+                let hp = dot(&h.v, &self.rays[p].v);
+                let hq = dot(&h.v, &self.rays[q].v);
+                let v: Vec<BigInt> =
+                    self.rays[q].v.iter().zip(&self.rays[p].v).map(|(a, b)| &hp * a - &hq * b).collect();
+                let mut z = common;
+                z.push(k as u32);
+                new_rays.push(IVec::new(v));
+                new_zero.push(z);
+            }
+        }
+        let mut rays = Vec::new();
+        let mut zero = Vec::new();
+        for i in 0..self.rays.len() {
+            match signs[i] {
+                Ordering::Greater => {}
+                Ordering::Equal => {
+                    let mut z = self.zero[i].clone();
+                    z.push(k as u32);
+                    rays.push(self.rays[i].clone());
+                    zero.push(z);
+                }
+                Ordering::Less => {
+                    rays.push(self.rays[i].clone());
+                    zero.push(self.zero[i].clone());
+                }
+            }
+        }
+        rays.extend(new_rays);
+        zero.extend(new_zero);
+        self.rays = rays;
+        self.zero = zero;
+        self.kept.push(id);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn iv(v: &[i64]) -> IVec {
+        IVec::new(v.iter().map(|&x| BigInt::from(x)).collect())
+    }
+
+    #[test]
+    fn square_has_four_vertices() {
+        // x <= 1, -x <= 1, y <= 1, -y <= 1, t >= 0 in homogeneous form (x, y, t).
+        let mut c = Cone::universe(3);
+        c.add(&iv(&[0, 0, -1]), 0);
+        for (i, h) in [[1, 0, -1], [-1, 0, -1], [0, 1, -1], [0, -1, -1]].iter().enumerate() {
+            assert!(c.add(&iv(h), i + 1));
+        }
+        assert!(c.lines.is_empty());
+        assert_eq!(c.rays.len(), 4);
+        assert!(c.rays.iter().all(|r| r.v[2] == BigInt::from(1)));
+        // An implied constraint is skipped.
+        assert!(!c.add(&iv(&[1, 1, -3]), 9));
+    }
+}

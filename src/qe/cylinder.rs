@@ -1,0 +1,318 @@
+//! Cylindrical form of a convex piece, for a variable order: the outer
+//! variable's range split at its critical values, and in each cell the bounds
+//! of every inner variable as linear expressions in the outer ones (the
+//! shape of Mathematica's `Reduce` output, paper Fig. 2(b), without
+//! redundant constraints).
+//!
+//! Critical values of the outer variable are the outer coordinates of the
+//! vertices of the projection onto the two outermost variables; between them
+//! the second variable has one lower and one upper bounding expression.
+//! Deeper variables get the bounds that are not redundant within the cell
+//! (several may remain: `max(..) <= y3 <= min(..)`). Adjacent cells whose
+//! descriptions agree are merged.
+
+use crate::linear::{Constraint, Kind, LinExpr};
+use crate::num::Rat;
+use crate::poly::Polyhedron;
+use num_traits::{Signed, Zero};
+
+/// One side of a variable's range: `expr` (in the outer variables), strict or not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Side {
+    /// The bounding expression.
+    pub expr: LinExpr,
+    /// True for `<`, false for `<=`.
+    pub strict: bool,
+}
+
+/// The range of one variable in a cell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LevelBound {
+    /// The variable equals this expression.
+    Point(LinExpr),
+    /// `max(lower) REL var REL min(upper)`; an empty side is unbounded.
+    Range {
+        /// Lower bounds (all must hold).
+        lower: Vec<Side>,
+        /// Upper bounds (all must hold).
+        upper: Vec<Side>,
+    },
+}
+
+/// One cell: a bound for each variable, outermost first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cell {
+    /// `levels[j]` bounds the j-th variable of the order in terms of the earlier ones.
+    pub levels: Vec<LevelBound>,
+}
+
+impl Cell {
+    /// The constraints the cell stands for.
+    pub fn constraints(&self, d: usize) -> Vec<Constraint> {
+        let mut out = Vec::new();
+        for (j, lb) in self.levels.iter().enumerate() {
+            let v = LinExpr::var(d, j);
+            match lb {
+                LevelBound::Point(e) => out.push(Constraint::from_forms(&v, Kind::Eq, e)),
+                LevelBound::Range { lower, upper } => {
+                    for s in lower {
+                        out.push(Constraint::from_forms(&s.expr, if s.strict { Kind::Lt } else { Kind::Le }, &v));
+                    }
+                    for s in upper {
+                        out.push(Constraint::from_forms(&v, if s.strict { Kind::Lt } else { Kind::Le }, &s.expr));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Bounds of variable `j` from the minimal form of `q` (constraints with a
+/// non-zero coefficient on `j`, solved for it).
+fn level_bound(q: &Polyhedron, j: usize, d: usize) -> Option<(LevelBound, Vec<Constraint>)> {
+    let m = q.minimize();
+    if m.empty {
+        return None;
+    }
+    let solve_for = |c: &Constraint| -> LinExpr {
+        // a_j y_j + Σ_{i != j} a_i y_i REL b  ->  y_j REL (b - Σ a_i y_i) / a_j
+        let mut e = LinExpr::constant(d, c.b.clone());
+        for (i, a) in c.a.iter().enumerate() {
+            if i != j && !a.is_zero() {
+                e.coeffs[i] = -a.clone();
+            }
+        }
+        e.scale(&(Rat::from_integer(1.into()) / &c.a[j]))
+    };
+    if let Some(eq) = m.equalities.iter().find(|c| !c.a[j].is_zero()) {
+        return Some((LevelBound::Point(solve_for(eq)), vec![eq.clone()]));
+    }
+    let mut lower = Vec::new();
+    let mut upper = Vec::new();
+    let mut used = Vec::new();
+    for c in &m.inequalities {
+        if c.a[j].is_zero() {
+            continue;
+        }
+        let side = Side { expr: solve_for(c), strict: c.kind == Kind::Lt };
+        if c.a[j].is_positive() {
+            upper.push(side);
+        } else {
+            lower.push(side);
+        }
+        used.push(c.clone());
+    }
+    Some((LevelBound::Range { lower, upper }, used))
+}
+
+/// Whether two polyhedra over the same variables are the same set.
+fn same_set(a: &Polyhedron, b: &Polyhedron) -> bool {
+    subset(a, b) && subset(b, a)
+}
+
+/// `a ⊆ b`: every constraint of `b` is implied by `a`.
+pub(crate) fn subset(a: &Polyhedron, b: &Polyhedron) -> bool {
+    let n = a.dim();
+    for c in b.constraints() {
+        let neg: Vec<Rat> = c.a.iter().map(|v| -v).collect();
+        let negations: Vec<Constraint> = match c.kind {
+            Kind::Le => vec![Constraint::new(neg, Kind::Lt, -c.b.clone())],
+            Kind::Lt => vec![Constraint::new(neg, Kind::Le, -c.b.clone())],
+            Kind::Eq => vec![
+                Constraint::new(c.a.clone(), Kind::Lt, c.b.clone()),
+                Constraint::new(neg, Kind::Lt, -c.b.clone()),
+            ],
+        };
+        for nc in negations {
+            let mut cons = a.constraints().to_vec();
+            cons.push(nc);
+            if !Polyhedron::new(n, cons).is_empty() {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+fn lift(p: &Polyhedron, d: usize) -> Vec<Constraint> {
+    p.constraints()
+        .iter()
+        .map(|c| {
+            let mut a = c.a.clone();
+            a.resize(d, Rat::zero());
+            Constraint::new(a, c.kind, c.b.clone())
+        })
+        .collect()
+}
+
+/// Endpoint of an outer interval: value and strictness.
+type End = Option<(Rat, bool)>;
+
+struct OuterCell {
+    lo: End,
+    hi: End,
+    chain: Vec<LevelBound>,
+}
+
+fn outer_constraints(lo: &End, hi: &End, d: usize) -> Vec<Constraint> {
+    let v = LinExpr::var(d, 0);
+    let mut out = Vec::new();
+    if let Some((l, s)) = lo {
+        out.push(Constraint::from_forms(&LinExpr::constant(d, l.clone()), if *s { Kind::Lt } else { Kind::Le }, &v));
+    }
+    if let Some((h, s)) = hi {
+        out.push(Constraint::from_forms(&v, if *s { Kind::Lt } else { Kind::Le }, &LinExpr::constant(d, h.clone())));
+    }
+    out
+}
+
+/// The inner levels (1..d) of the cell `outer` of `p`, or None when empty.
+fn chain(p: &Polyhedron, projections: &[Polyhedron], outer: Vec<Constraint>, d: usize) -> Option<Vec<LevelBound>> {
+    let mut cell = outer;
+    let mut levels = Vec::new();
+    for j in 1..d {
+        let mut cons = lift(&projections[j], d);
+        cons.extend(cell.iter().cloned());
+        let (lb, used) = level_bound(&Polyhedron::new(d, cons), j, d)?;
+        cell.extend(used);
+        levels.push(lb);
+    }
+    let _ = p;
+    Some(levels)
+}
+
+/// Cylindrical cells of the non-empty convex set `p` (variables already in
+/// the wanted order, outermost = variable 0).
+pub(crate) fn cylinder(p: &Polyhedron) -> Vec<Cell> {
+    let d = p.dim();
+    if d == 0 {
+        return vec![Cell { levels: vec![] }];
+    }
+    // projections[j] = projection onto variables 0..=j (over j+1 variables).
+    let mut projections: Vec<Polyhedron> = Vec::with_capacity(d);
+    let mut cur = p.clone();
+    let mut rev = vec![cur.clone()];
+    for j in (0..d - 1).rev() {
+        let keep: Vec<usize> = (0..=j).collect();
+        cur = cur.project(&keep);
+        rev.push(cur.clone());
+    }
+    rev.reverse();
+    projections.extend(rev);
+    // Outer variable: its range and critical values.
+    let (outer_bound, _) = match level_bound(&projections[0], 0, 1) {
+        Some(x) => x,
+        None => return vec![],
+    };
+    let (lo, hi): (End, End) = match &outer_bound {
+        LevelBound::Point(e) => {
+            let v = e.constant.clone();
+            let outer = outer_constraints(&Some((v.clone(), false)), &Some((v.clone(), false)), d);
+            return match chain(p, &projections, outer, d) {
+                Some(mut levels) => {
+                    levels.insert(0, LevelBound::Point(LinExpr::constant(d, v)));
+                    vec![Cell { levels }]
+                }
+                None => vec![],
+            };
+        }
+        LevelBound::Range { lower, upper } => (
+            lower.iter().map(|s| (s.expr.constant.clone(), s.strict)).max_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1))),
+            upper.iter().map(|s| (s.expr.constant.clone(), s.strict)).min_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1))),
+        ),
+    };
+    let mut crit: Vec<Rat> = Vec::new();
+    if d >= 2 {
+        for v in projections[1].generators().vertices {
+            let x = v[0].clone();
+            let inside_lo = lo.as_ref().is_none_or(|(l, _)| x > *l);
+            let inside_hi = hi.as_ref().is_none_or(|(h, _)| x < *h);
+            if inside_lo && inside_hi {
+                crit.push(x);
+            }
+        }
+    }
+    crit.sort();
+    crit.dedup();
+    // Cells in order: [lo point], (lo, c1), c1, (c1, c2), ..., (ck, hi), [hi point].
+    let mut pieces: Vec<(End, End)> = Vec::new();
+    if let Some((l, false)) = &lo {
+        pieces.push((Some((l.clone(), false)), Some((l.clone(), false))));
+    }
+    let mut prev = lo.clone().map(|(l, _)| (l, true));
+    for c in &crit {
+        pieces.push((prev.clone(), Some((c.clone(), true))));
+        pieces.push((Some((c.clone(), false)), Some((c.clone(), false))));
+        prev = Some((c.clone(), true));
+    }
+    pieces.push((prev, hi.clone().map(|(h, _)| (h, true))));
+    if let Some((h, false)) = &hi {
+        pieces.push((Some((h.clone(), false)), Some((h.clone(), false))));
+    }
+    let mut cells: Vec<OuterCell> = Vec::new();
+    for (clo, chi) in pieces {
+        let outer = outer_constraints(&clo, &chi, d);
+        let Some(ch) = chain(p, &projections, outer, d) else { continue };
+        cells.push(OuterCell { lo: clo, hi: chi, chain: ch });
+    }
+    // Merge neighbours that describe the same set. Cells alternate between
+    // open intervals and points, so a neighbour shares exactly one end value.
+    let mut merged: Vec<OuterCell> = Vec::new();
+    for c in cells {
+        if let Some(last) = merged.last_mut() {
+            if let (Some((h, _)), Some((l, _))) = (&last.hi, &c.lo) {
+                if h == l {
+                    let x = l.clone();
+                    if is_point(&c) {
+                        // (a, x) + {x}  ->  (a, x]  when the left description holds at x.
+                        if describes_slice(p, &last.chain, &x, d) {
+                            last.hi = Some((x, false));
+                            continue;
+                        }
+                    } else if is_point(last) {
+                        // {x} + (x, b)  ->  [x, b)
+                        if describes_slice(p, &c.chain, &x, d) {
+                            *last = OuterCell { lo: Some((x, false)), hi: c.hi, chain: c.chain };
+                            continue;
+                        }
+                    } else if last.chain == c.chain {
+                        // (a, x] + (x, b)  ->  (a, b)
+                        last.hi = c.hi;
+                        continue;
+                    }
+                }
+            }
+        }
+        merged.push(c);
+    }
+    merged
+        .into_iter()
+        .map(|c| {
+            let first = match (&c.lo, &c.hi) {
+                (Some((a, false)), Some((b, false))) if a == b => LevelBound::Point(LinExpr::constant(d, a.clone())),
+                _ => LevelBound::Range {
+                    lower: c.lo.iter().map(|(v, s)| Side { expr: LinExpr::constant(d, v.clone()), strict: *s }).collect(),
+                    upper: c.hi.iter().map(|(v, s)| Side { expr: LinExpr::constant(d, v.clone()), strict: *s }).collect(),
+                },
+            };
+            let mut levels = vec![first];
+            levels.extend(c.chain);
+            Cell { levels }
+        })
+        .collect()
+}
+
+fn is_point(c: &OuterCell) -> bool {
+    matches!((&c.lo, &c.hi), (Some((a, false)), Some((b, false))) if a == b)
+}
+
+/// Whether `chain` (inner levels) at outer value `x` describes `p`'s slice there.
+fn describes_slice(p: &Polyhedron, chain: &[LevelBound], x: &Rat, d: usize) -> bool {
+    let mut at = outer_constraints(&Some((x.clone(), false)), &Some((x.clone(), false)), d);
+    let mut full = vec![LevelBound::Point(LinExpr::constant(d, x.clone()))];
+    full.extend(chain.iter().cloned());
+    let from_chain = Polyhedron::new(d, Cell { levels: full }.constraints(d));
+    at.extend(p.constraints().iter().cloned());
+    same_set(&from_chain, &Polyhedron::new(d, at))
+}

@@ -1,0 +1,178 @@
+//! Quantifier elimination by disjunctive normal form and exact projection.
+//!
+//! A quantifier-free formula becomes a union of convex pieces (conjunctions
+//! of `<=`, `<`, `=` constraints; `!=` splits into `<` or `>`). `exists`
+//! projects every piece (Fourier–Motzkin with exact redundancy removal in
+//! [`crate::poly`]); `forall x: F` is `not exists x: not F`. Empty pieces are
+//! dropped as soon as they appear, so conjunctions of disjunctions stay small.
+
+use super::formula::{Atom, Formula, Rel};
+use crate::linear::{Constraint, Kind, VarId};
+use crate::num::Rat;
+use crate::poly::Polyhedron;
+
+/// Limit on the number of convex pieces kept at any step, so that formulas
+/// whose normal form explodes end with a clear error instead of exhausting
+/// memory.
+pub const MAX_PIECES: usize = 20_000;
+
+/// Why elimination stopped.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ElimError {
+    /// The disjunctive normal form grew past [`MAX_PIECES`].
+    #[error("the formula's disjunctive normal form exceeds {0} convex pieces")]
+    TooManyPieces(usize),
+}
+
+/// A union of convex pieces over `n` variables.
+pub(crate) type Dnf = Vec<Vec<Constraint>>;
+
+fn atom_pieces(a: &Atom) -> Dnf {
+    match a.to_constraint() {
+        Some(c) => {
+            if c.is_trivial() {
+                return if c.trivial_truth() { vec![vec![]] } else { vec![] };
+            }
+            vec![vec![c]]
+        }
+        None => {
+            let lt = Atom { expr: a.expr.clone(), rel: Rel::Lt }.to_constraint();
+            let gt = Atom { expr: a.expr.clone(), rel: Rel::Gt }.to_constraint();
+            [lt, gt].into_iter().flatten().map(|c| vec![c]).filter(|p| !trivially_false(p)).collect()
+        }
+    }
+}
+
+fn trivially_false(p: &[Constraint]) -> bool {
+    p.iter().any(|c| c.is_trivial() && !c.trivial_truth())
+}
+
+/// Drops empty pieces and constraints without variables that hold.
+fn prune(d: Dnf, n: usize) -> Dnf {
+    d.into_iter()
+        .filter_map(|p| {
+            if trivially_false(&p) {
+                return None;
+            }
+            let p: Vec<Constraint> = p.into_iter().filter(|c| !c.is_trivial()).collect();
+            if p.len() > 1 && Polyhedron::new(n, p.clone()).is_empty() {
+                return None;
+            }
+            Some(p)
+        })
+        .collect()
+}
+
+fn and(a: Dnf, b: Dnf, n: usize) -> Result<Dnf, ElimError> {
+    if a.len().saturating_mul(b.len()) > MAX_PIECES * 4 {
+        return Err(ElimError::TooManyPieces(MAX_PIECES));
+    }
+    let mut out = Vec::new();
+    for p in &a {
+        for q in &b {
+            let mut r = p.clone();
+            r.extend(q.iter().cloned());
+            out.push(r);
+        }
+    }
+    let out = prune(out, n);
+    if out.len() > MAX_PIECES {
+        return Err(ElimError::TooManyPieces(MAX_PIECES));
+    }
+    Ok(out)
+}
+
+fn negate_constraint(c: &Constraint) -> Dnf {
+    let neg: Vec<Rat> = c.a.iter().map(|v| -v).collect();
+    match c.kind {
+        Kind::Le => vec![vec![Constraint::new(neg, Kind::Lt, -c.b.clone())]],
+        Kind::Lt => vec![vec![Constraint::new(neg, Kind::Le, -c.b.clone())]],
+        Kind::Eq => vec![
+            vec![Constraint::new(c.a.clone(), Kind::Lt, c.b.clone())],
+            vec![Constraint::new(neg, Kind::Lt, -c.b.clone())],
+        ],
+    }
+}
+
+/// `not (P_1 or ... or P_k)` = `and_j (or_{c in P_j} not c)`.
+fn complement(d: Dnf, n: usize) -> Result<Dnf, ElimError> {
+    let mut acc: Dnf = vec![vec![]];
+    for p in d {
+        let mut alt: Dnf = Vec::new();
+        for c in &p {
+            alt.extend(negate_constraint(c));
+        }
+        acc = and(acc, alt, n)?;
+        if acc.is_empty() {
+            break;
+        }
+    }
+    Ok(acc)
+}
+
+/// Removes `vars` from every piece by exact projection (result still over `n` variables).
+fn project_out(d: Dnf, vars: &[VarId], n: usize) -> Dnf {
+    let keep: Vec<VarId> = (0..n).filter(|v| !vars.contains(v)).collect();
+    let mut out = Vec::new();
+    for p in d {
+        if p.iter().all(|c| vars.iter().all(|&v| c.a[v] == Rat::from_integer(0.into()))) {
+            out.push(p);
+            continue;
+        }
+        let proj = Polyhedron::new(n, p).project(&keep);
+        let lifted: Vec<Constraint> = proj
+            .constraints()
+            .iter()
+            .map(|c| {
+                let mut a = vec![Rat::from_integer(0.into()); n];
+                for (k, &v) in keep.iter().enumerate() {
+                    a[v] = c.a[k].clone();
+                }
+                Constraint::new(a, c.kind, c.b.clone())
+            })
+            .collect();
+        out.push(lifted);
+    }
+    prune(out, n)
+}
+
+/// Eliminates all quantifiers; the result is a union of convex pieces in the
+/// free variables (still indexed over all `n` variables).
+pub(crate) fn eliminate(f: &Formula, n: usize) -> Result<Dnf, ElimError> {
+    Ok(match f {
+        Formula::True => vec![vec![]],
+        Formula::False => vec![],
+        Formula::Atom(a) => atom_pieces(a),
+        Formula::And(fs) => {
+            let mut acc: Dnf = vec![vec![]];
+            for g in fs {
+                acc = and(acc, eliminate(g, n)?, n)?;
+                if acc.is_empty() {
+                    break;
+                }
+            }
+            acc
+        }
+        Formula::Or(fs) => {
+            let mut acc = Vec::new();
+            for g in fs {
+                acc.extend(eliminate(g, n)?);
+                if acc.len() > MAX_PIECES {
+                    return Err(ElimError::TooManyPieces(MAX_PIECES));
+                }
+            }
+            acc
+        }
+        Formula::Not(g) => complement(eliminate(g, n)?, n)?,
+        Formula::Implies(a, b) => {
+            let mut na = complement(eliminate(a, n)?, n)?;
+            na.extend(eliminate(b, n)?);
+            na
+        }
+        Formula::Exists(vs, g) => project_out(eliminate(g, n)?, vs, n),
+        Formula::Forall(vs, g) => {
+            let not_g = complement(eliminate(g, n)?, n)?;
+            complement(project_out(not_g, vs, n), n)?
+        }
+    })
+}
