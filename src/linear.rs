@@ -263,8 +263,7 @@ impl Constraint {
     pub fn normalized(&self) -> Constraint {
         use num_integer::Integer;
         let den = crate::num::lcm_denoms(self.a.iter().chain(std::iter::once(&self.b)));
-        let ints: Vec<num_bigint::BigInt> =
-            self.a.iter().map(|c| (c * Rat::from_integer(den.clone())).to_integer()).collect();
+        let ints: Vec<num_bigint::BigInt> = self.a.iter().map(|c| c.numer() * (&den / c.denom())).collect();
         let mut g = num_bigint::BigInt::zero();
         for i in &ints {
             g = g.gcd(i);

@@ -535,7 +535,7 @@ mod tests {
         let m = 2001; // odd, so the midpoint alternation point is on the grid
         let mut cons = Vec::new();
         for i in 0..m {
-            let x = frac(i, m as i64);
+            let x = frac(i, m);
             let y = &x * &x;
             // |c0 + c1 x - y| <= e, variables (c0, c1, e)
             cons.push(Constraint::new(vec![int(1), x.clone(), int(-1)], Kind::Le, y.clone()));
@@ -547,7 +547,7 @@ mod tests {
         out.verify(&p, &c, Sense::Minimize).unwrap();
         match out {
             // Best line for x^2 on [0, 1 - 1/m]: e = (max x)^2 / 8.
-            LpOutcome::Optimal(o) => assert_eq!(o.value, frac((m - 1) as i64 * (m - 1) as i64, 8 * (m * m) as i64)),
+            LpOutcome::Optimal(o) => assert_eq!(o.value, frac((m - 1) * (m - 1), 8 * m * m)),
             other => panic!("{other:?}"),
         }
     }

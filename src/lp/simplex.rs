@@ -90,8 +90,8 @@ impl Basis {
             if all[r].b.is_zero() {
                 continue;
             }
-            for i in 0..n {
-                x[i] += &self.cols[k][i] * &all[r].b;
+            for (xi, ci) in x.iter_mut().zip(&self.cols[k]) {
+                *xi += ci * &all[r].b;
             }
         }
         x

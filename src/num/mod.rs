@@ -385,6 +385,13 @@ pub fn rationalize(x: &Rat, tol: &Rat) -> Rat {
     }
 }
 
+/// The integers `x_i * L` for `L` the least common denominator: the same
+/// direction as `xs`, scaled to integers without any gcd work per entry.
+pub fn common_denominator_ints(xs: &[Rat]) -> Vec<BigInt> {
+    let den = lcm_denoms(xs);
+    xs.iter().map(|x| x.numer() * (&den / x.denom())).collect()
+}
+
 /// Wrapper that displays a rational as an exact fraction.
 pub struct Exact<'a>(pub &'a Rat);
 

@@ -226,8 +226,8 @@ impl Cone {
         }
         let mut rays = Vec::new();
         let mut zero = Vec::new();
-        for i in 0..self.rays.len() {
-            match signs[i] {
+        for (i, sign) in signs.iter().enumerate() {
+            match sign {
                 Ordering::Greater => {}
                 Ordering::Equal => {
                     let mut z = self.zero[i].clone();

@@ -57,8 +57,7 @@ impl Minimal {
 }
 
 fn to_ints(xs: &[Rat]) -> Vec<BigInt> {
-    let den = crate::num::lcm_denoms(xs);
-    xs.iter().map(|x| (x * Rat::from_integer(den.clone())).to_integer()).collect()
+    crate::num::common_denominator_ints(xs)
 }
 
 /// Homogeneous row `(a, -b)` of `a·x <= b`, primitive integer.
@@ -70,14 +69,6 @@ fn homog(a: &[Rat], b: &Rat) -> IVec {
 
 fn rat_vec(v: &[BigInt]) -> Vec<Rat> {
     v.iter().map(|x| Rat::from_integer(x.clone())).collect()
-}
-
-fn rank(vectors: &[Vec<Rat>]) -> usize {
-    let rows: Vec<crate::lp::simplex::Row> =
-        vectors.iter().map(|v| crate::lp::simplex::Row { a: v.clone(), b: Rat::zero(), eq: false }).collect();
-    let n = vectors.first().map_or(0, Vec::len);
-    let order: Vec<usize> = (0..rows.len()).collect();
-    crate::lp::simplex::independent_rows(&rows, &order, n).len()
 }
 
 impl Polyhedron {
@@ -248,35 +239,25 @@ impl Polyhedron {
     pub fn minimize(&self) -> Minimal {
         let n = self.n;
         let empty = Minimal { empty: true, equalities: vec![], inequalities: vec![], generators: Generators::default() };
-        if self.is_empty() {
+        if self.constraints.iter().any(|c| c.is_trivial() && !c.trivial_truth()) {
             return empty;
         }
-        let prepared = self.prepared();
-        let cone = self.cone(Some(&prepared));
+        let big = self.constraints.len() > 64;
+        let prepared = big.then(|| self.prepared());
+        let cone = self.cone(prepared.as_ref());
         let gens = self.generators_of(&cone);
-        // Homogeneous generators: (v, 1), (r, 0), (l, 0).
-        let mut hg: Vec<Vec<Rat>> = Vec::new();
-        for v in &gens.vertices {
-            let mut w = v.clone();
-            w.push(Rat::one());
-            hg.push(w);
+        // The closure is empty exactly when the cone has no generator with t > 0;
+        // a non-empty closure can still be emptied by strict rows.
+        if gens.vertices.is_empty() || (self.constraints.iter().any(|c| c.kind == Kind::Lt) && self.is_empty()) {
+            return empty;
         }
-        for r in &gens.rays {
-            let mut w = r.clone();
-            w.push(Rat::zero());
-            hg.push(w);
-        }
-        let mut lines_h: Vec<Vec<Rat>> = Vec::new();
-        for l in &gens.lines {
-            let mut w = l.clone();
-            w.push(Rat::zero());
-            lines_h.push(w);
-        }
-        let all_h: Vec<Vec<Rat>> = hg.iter().chain(&lines_h).cloned().collect();
-        let cone_dim = rank(&all_h);
         // Affine hull: equations (a, -b) orthogonal to every homogeneous generator.
-        let hull_rows: Vec<crate::lp::simplex::Row> =
-            all_h.iter().map(|v| crate::lp::simplex::Row { a: v.clone(), b: Rat::zero(), eq: true }).collect();
+        let hull_rows: Vec<crate::lp::simplex::Row> = cone
+            .rays
+            .iter()
+            .chain(&cone.lines)
+            .map(|g| crate::lp::simplex::Row { a: rat_vec(&g.v), b: Rat::zero(), eq: true })
+            .collect();
         let eqs = crate::lp::simplex::null_space(&hull_rows, n + 1);
         let equalities: Vec<Constraint> = eqs
             .iter()
@@ -284,36 +265,55 @@ impl Polyhedron {
             .map(|v| Constraint::new(v[..n].to_vec(), Kind::Eq, -v[n].clone()).normalized())
             .map(canonical_sign)
             .collect();
-        // Facets: constraints whose tight generators span a cone of dimension cone_dim - 1.
+        // Facets, combinatorially: a row's face is the set of generators it
+        // makes tight; the facets are the maximal proper faces. Only rows the
+        // cone kept can define facets of the closure (the others were implied
+        // by kept rows when their turn came); strict rows are all examined,
+        // since one implied in the closure may still cut a lower face.
+        let mut row_owner: Vec<usize> = Vec::with_capacity(self.constraints.len() * 2);
+        for (ci, c) in self.constraints.iter().enumerate() {
+            row_owner.push(ci);
+            if c.kind == Kind::Eq {
+                row_owner.push(ci);
+            }
+        }
+        let mut candidate = vec![false; self.constraints.len()];
+        for &k in &cone.kept {
+            if let Some(&ci) = row_owner.get(k) {
+                candidate[ci] = true;
+            }
+        }
+        let is_point: Vec<bool> = cone.rays.iter().map(|r| r.v[n].is_positive()).collect();
+        let mut faces: Vec<(Vec<bool>, usize)> = Vec::new();
+        for (ci, c) in self.constraints.iter().enumerate() {
+            if c.kind == Kind::Eq || !(candidate[ci] || c.kind == Kind::Lt) {
+                continue;
+            }
+            let h = homog(&c.a, &c.b);
+            let tight: Vec<bool> = cone.rays.iter().map(|g| int_dot(&h.v, &g.v).is_zero()).collect();
+            if tight.iter().all(|&t| t) || !tight.iter().zip(&is_point).any(|(&t, &p)| t && p) {
+                continue; // an implicit equality (carried by the hull), or misses the closure
+            }
+            faces.push((tight, ci));
+        }
+        let strictly_inside = |a: &[bool], b: &[bool]| a != b && a.iter().zip(b).all(|(&x, &y)| !x || y);
         let mut facets: Vec<(Vec<bool>, Constraint)> = Vec::new();
         let mut strict_faces: Vec<usize> = Vec::new();
-        for (ci, c) in self.constraints.iter().enumerate() {
-            if c.kind == Kind::Eq {
-                continue;
-            }
-            let mut a = c.a.clone();
-            a.push(-c.b.clone());
-            let tight: Vec<bool> = hg.iter().map(|g| dot(&a, g).is_zero()).collect();
-            if tight.iter().all(|&t| t) {
-                // Implicit equality; the hull equations carry it. A strict one would make the set empty.
-                continue;
-            }
-            if !tight.iter().zip(&hg).any(|(&t, g)| t && g[n].is_positive()) {
-                continue; // misses the closure
-            }
-            let mut span: Vec<Vec<Rat>> = hg.iter().zip(&tight).filter(|(_, &t)| t).map(|(g, _)| g.clone()).collect();
-            span.extend(lines_h.iter().cloned());
-            if rank(&span) + 1 == cone_dim {
-                match facets.iter_mut().find(|(t, _)| *t == tight) {
-                    Some((_, kept)) => {
-                        if c.kind == Kind::Lt && kept.kind == Kind::Le {
-                            *kept = c.clone();
-                        }
-                    }
-                    None => facets.push((tight, c.clone())),
+        for (tight, ci) in &faces {
+            let c = &self.constraints[*ci];
+            if faces.iter().any(|(other, _)| strictly_inside(tight, other)) {
+                if c.kind == Kind::Lt {
+                    strict_faces.push(*ci);
                 }
-            } else if c.kind == Kind::Lt {
-                strict_faces.push(ci);
+                continue;
+            }
+            match facets.iter_mut().find(|(t, _)| t == tight) {
+                Some((_, kept)) => {
+                    if c.kind == Kind::Lt && kept.kind == Kind::Le {
+                        *kept = c.clone();
+                    }
+                }
+                None => facets.push((tight.clone(), c.clone())),
             }
         }
         let mut inequalities: Vec<Constraint> = facets.into_iter().map(|(_, c)| c.normalized()).collect();
@@ -330,7 +330,7 @@ impl Polyhedron {
                 inequalities.push(c.normalized());
             }
         }
-        inequalities.sort_by(|a, b| cmp_constraints(a, b));
+        inequalities.sort_by(cmp_constraints);
         inequalities.dedup();
         Minimal { empty: false, equalities, inequalities, generators: gens }
     }
@@ -408,8 +408,8 @@ fn fm_step(cons: Vec<Constraint>, v: VarId, n: usize) -> Vec<Constraint> {
     rest
 }
 
-fn dot(a: &[Rat], b: &[Rat]) -> Rat {
-    let mut s = Rat::zero();
+fn int_dot(a: &[BigInt], b: &[BigInt]) -> BigInt {
+    let mut s = BigInt::zero();
     for (x, y) in a.iter().zip(b) {
         if !x.is_zero() && !y.is_zero() {
             s += x * y;
@@ -500,7 +500,7 @@ mod tests {
         let m = 1000;
         let mut cons = vec![];
         for i in 0..m {
-            let x = frac(i, m as i64);
+            let x = frac(i, m);
             let y = &x * &x;
             cons.push(Constraint::new(vec![int(1), x.clone()], Kind::Le, &y + frac(1, 4)));
             cons.push(Constraint::new(vec![int(-1), -x.clone()], Kind::Le, frac(1, 4) - &y));

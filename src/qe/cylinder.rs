@@ -169,10 +169,14 @@ fn outer_constraints(lo: &End, hi: &End, d: usize) -> Vec<Constraint> {
 
 /// The inner levels (1..d) of the cell `outer` of `p`, or None when empty.
 fn chain(p: &Polyhedron, projections: &[Polyhedron], outer: Vec<Constraint>, d: usize) -> Option<Vec<LevelBound>> {
-    let mut cell = outer;
+    // The closed cell has the same facets as the open one (a constraint that
+    // only touches an end point is redundant in both), and keeps the work
+    // free of strict rows, whose emptiness tests need extra LPs.
+    let mut cell: Vec<Constraint> =
+        outer.into_iter().map(|c| if c.kind == Kind::Lt { Constraint { kind: Kind::Le, ..c } } else { c }).collect();
     let mut levels = Vec::new();
-    for j in 1..d {
-        let mut cons = lift(&projections[j], d);
+    for (j, proj) in projections.iter().enumerate().take(d).skip(1) {
+        let mut cons = lift(proj, d);
         cons.extend(cell.iter().cloned());
         let (lb, used) = level_bound(&Polyhedron::new(d, cons), j, d)?;
         cell.extend(used);
@@ -212,7 +216,7 @@ pub(crate) fn cylinder(p: &Polyhedron) -> Vec<Cell> {
             return match chain(p, &projections, outer, d) {
                 Some(mut levels) => {
                     levels.insert(0, LevelBound::Point(LinExpr::constant(d, v)));
-                    vec![Cell { levels }]
+                    vec![substitute_points(Cell { levels })]
                 }
                 None => vec![],
             };
@@ -258,6 +262,11 @@ pub(crate) fn cylinder(p: &Polyhedron) -> Vec<Cell> {
     }
     // Merge neighbours that describe the same set. Cells alternate between
     // open intervals and points, so a neighbour shares exactly one end value.
+    // For a closed set the slice at a critical value is the limit of the
+    // neighbouring slices (the bounds are continuous), so point cells always
+    // merge; with strict rows this is checked.
+    let closed = p.constraints().iter().all(|c| c.kind != Kind::Lt);
+    let slice_ok = |chain: &[LevelBound], x: &Rat| closed || describes_slice(p, chain, x, d);
     let mut merged: Vec<OuterCell> = Vec::new();
     for c in cells {
         if let Some(last) = merged.last_mut() {
@@ -266,13 +275,13 @@ pub(crate) fn cylinder(p: &Polyhedron) -> Vec<Cell> {
                     let x = l.clone();
                     if is_point(&c) {
                         // (a, x) + {x}  ->  (a, x]  when the left description holds at x.
-                        if describes_slice(p, &last.chain, &x, d) {
+                        if slice_ok(&last.chain, &x) {
                             last.hi = Some((x, false));
                             continue;
                         }
                     } else if is_point(last) {
                         // {x} + (x, b)  ->  [x, b)
-                        if describes_slice(p, &c.chain, &x, d) {
+                        if slice_ok(&c.chain, &x) {
                             *last = OuterCell { lo: Some((x, false)), hi: c.hi, chain: c.chain };
                             continue;
                         }
@@ -298,9 +307,33 @@ pub(crate) fn cylinder(p: &Polyhedron) -> Vec<Cell> {
             };
             let mut levels = vec![first];
             levels.extend(c.chain);
-            Cell { levels }
+            substitute_points(Cell { levels })
         })
         .collect()
+}
+
+/// Replaces outer variables fixed to a value by that value in the inner
+/// bounds, so a point prints as numbers (`dc2 = 9.5e-9 and dc1 = 5.6e-5`).
+fn substitute_points(mut cell: Cell) -> Cell {
+    let d = cell.levels.len();
+    for j in 0..d {
+        let LevelBound::Point(e) = &cell.levels[j] else { continue };
+        if !e.is_constant() {
+            continue;
+        }
+        let value = LinExpr::constant(e.dim(), e.constant.clone());
+        for later in cell.levels.iter_mut().skip(j + 1) {
+            match later {
+                LevelBound::Point(f) => *f = f.substitute(j, &value),
+                LevelBound::Range { lower, upper } => {
+                    for s in lower.iter_mut().chain(upper.iter_mut()) {
+                        s.expr = s.expr.substitute(j, &value);
+                    }
+                }
+            }
+        }
+    }
+    cell
 }
 
 fn is_point(c: &OuterCell) -> bool {

@@ -75,7 +75,9 @@ fn and(a: Dnf, b: Dnf, n: usize) -> Result<Dnf, ElimError> {
             out.push(r);
         }
     }
-    let out = prune(out, n);
+    // A conjunction of single pieces stays one piece; its emptiness is
+    // decided once, when it is projected or simplified.
+    let out = if out.len() > 1 { prune(out, n) } else { out };
     if out.len() > MAX_PIECES {
         return Err(ElimError::TooManyPieces(MAX_PIECES));
     }

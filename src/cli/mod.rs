@@ -1,0 +1,102 @@
+//! The command line: clap arguments, validated into library calls, results
+//! rendered, errors mapped to exit codes (0 ok, 1 analysis impossible,
+//! 2 usage or input error). No analysis happens here.
+
+mod qe_cmd;
+
+use clap::{Parser, Subcommand};
+use std::ffi::OsString;
+use std::io::Write;
+
+/// Exit code: success.
+pub const EXIT_OK: i32 = 0;
+/// Exit code: the input is fine but the analysis cannot be done (a limit was hit).
+pub const EXIT_ANALYSIS: i32 = 1;
+/// Exit code: usage or input error.
+pub const EXIT_INPUT: i32 = 2;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "errband",
+    version,
+    about = "Symbolic prediction-error analyser for parallel-performance models",
+    long_about = "errband fits run-time models exactly, computes the smallest residual bound e_max, the region of parameter \
+perturbations allowed by a residual threshold, and the error band of extrapolated predictions. All numbers are exact \
+rationals; decimals shown are correctly rounded views.\n\nExit codes: 0 ok, 1 analysis impossible, 2 usage or input error."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Eliminate quantifiers from a formula of linear real arithmetic.
+    Qe(qe_cmd::QeArgs),
+}
+
+/// An error that ends the run: message and exit code.
+#[derive(Debug)]
+pub struct Failure {
+    /// Text for stderr (may span several lines, e.g. a rendered diagnostic).
+    pub message: String,
+    /// Process exit code.
+    pub code: i32,
+}
+
+impl Failure {
+    fn input(message: impl Into<String>) -> Failure {
+        Failure { message: message.into(), code: EXIT_INPUT }
+    }
+    fn analysis(message: impl Into<String>) -> Failure {
+        Failure { message: message.into(), code: EXIT_ANALYSIS }
+    }
+}
+
+/// Runs errband with these arguments, writing results to `out`; returns the exit code.
+pub fn run<I, T>(args: I, out: &mut dyn Write, err: &mut dyn Write) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_INPUT } else { EXIT_OK };
+            let text = e.render().to_string();
+            if code == EXIT_OK {
+                let _ = write!(out, "{text}");
+            } else {
+                let _ = write!(err, "{text}");
+            }
+            return code;
+        }
+    };
+    let result = match cli.command {
+        Command::Qe(a) => qe_cmd::run(a, out),
+    };
+    match result {
+        Ok(()) => EXIT_OK,
+        Err(f) => {
+            let msg = f.message.trim_end();
+            if msg.starts_with("error") {
+                let _ = writeln!(err, "{msg}");
+            } else {
+                let _ = writeln!(err, "errband: {msg}");
+            }
+            f.code
+        }
+    }
+}
+
+/// Reads a file, or standard input for `-`.
+fn read_input(path: &str) -> Result<String, Failure> {
+    if path == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| Failure::input(format!("cannot read standard input: {e}")))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path).map_err(|e| Failure::input(format!("cannot read `{path}`: {e}")))
+    }
+}

@@ -1,0 +1,111 @@
+//! `errband qe FILE|-`: eliminate quantifiers and print the result.
+
+use super::{read_input, Failure};
+use crate::num::NumFormat;
+use crate::qe::{self, output, QeError};
+use clap::{Args, ValueEnum};
+use std::io::Write;
+
+/// Output syntax of the result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Cylindrical form in errband's own syntax, one cell per line.
+    Text,
+    /// JSON: variables, minimal constraints, cells (and vertices with --vertices).
+    Json,
+    /// One SMT-LIB2 term, to check `input <=> output` with any SMT solver.
+    Smtlib,
+    /// Mathematica syntax (`&&`, `||`, `==`).
+    Mathematica,
+}
+
+/// Syntax for `--emit-problem`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Emit {
+    /// An SMT-LIB2 script declaring the free variables and asserting the formula.
+    Smtlib,
+    /// A Mathematica `Reduce` call.
+    Mathematica,
+}
+
+/// Arguments of `errband qe`.
+#[derive(Args, Debug)]
+pub struct QeArgs {
+    /// Formula file (`-` for standard input).
+    pub file: String,
+    /// Variable order of the cylindrical form, outermost first (e.g. `--order dc2,dc1`).
+    #[arg(long, value_delimiter = ',')]
+    pub order: Vec<String>,
+    /// List the vertices (and rays, lines) of each convex piece.
+    #[arg(long)]
+    pub vertices: bool,
+    /// Output syntax of the result.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Print the input problem in this syntax instead of solving it.
+    #[arg(long, value_enum)]
+    pub emit_problem: Option<Emit>,
+    /// Show numbers as correctly rounded decimals with N significant digits (default: exact fractions).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub decimal: Option<u32>,
+}
+
+/// Runs the command.
+pub fn run(a: QeArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let source = read_input(&a.file)?;
+    let name = if a.file == "-" { "<stdin>" } else { a.file.as_str() };
+    let problem = qe::parse_problem(&source, name).map_err(|d| Failure::input(d.render(&source)))?;
+    let fmt = a.decimal.map_or(NumFormat::Exact, |n| NumFormat::Decimal(n as usize));
+    let write = |out: &mut dyn Write, s: String| -> Result<(), Failure> {
+        writeln!(out, "{s}").map_err(|e| Failure::analysis(format!("cannot write output: {e}")))
+    };
+    if let Some(emit) = a.emit_problem {
+        let text = match emit {
+            Emit::Smtlib => output::smt_problem(&problem, name),
+            Emit::Mathematica => output::mma_problem(&problem, &a.order),
+        };
+        return write(out, text.trim_end().to_string());
+    }
+    let opts = qe::Options { order: a.order.clone() };
+    let result = qe::solve(&problem, &opts).map_err(|e| match e {
+        QeError::Elim(_) => Failure::analysis(e.to_string()),
+        _ => Failure::input(e.to_string()),
+    })?;
+    let text = match a.format {
+        Format::Text => {
+            let mut s = output::text(&result, fmt);
+            if a.vertices {
+                s.push_str(&vertices_text(&result, fmt));
+            }
+            s
+        }
+        Format::Json => serde_json::to_string_pretty(&output::json(&result, fmt, a.vertices))
+            .map_err(|e| Failure::analysis(format!("cannot encode JSON: {e}")))?,
+        Format::Smtlib => output::smt_result(&result),
+        Format::Mathematica => output::mma_result(&result),
+    };
+    write(out, text)
+}
+
+fn vertices_text(r: &qe::QeResult, fmt: NumFormat) -> String {
+    let names = r.vars.names().join(", ");
+    let point = |v: &Vec<crate::num::Rat>| format!("({})", v.iter().map(|x| fmt.show(x)).collect::<Vec<_>>().join(", "));
+    let mut s = String::new();
+    for (i, p) in r.pieces.iter().enumerate() {
+        let g = &p.minimal.generators;
+        s.push_str(&format!("\n\n# piece {}: {} vertices of ({names})", i + 1, g.vertices.len()));
+        for v in &g.vertices {
+            s.push_str(&format!("\nvertex {}", point(v)));
+        }
+        for v in &g.rays {
+            s.push_str(&format!("\nray    {}", point(v)));
+        }
+        for v in &g.lines {
+            s.push_str(&format!("\nline   {}", point(v)));
+        }
+        if g.vertices.is_empty() && r.vars.is_empty() {
+            s.push_str("\n(no free variables)");
+        }
+    }
+    s
+}
