@@ -7,6 +7,7 @@
 //! with rays and lines.
 
 mod dd;
+mod polygon;
 
 use crate::linear::{Constraint, Kind, VarId};
 use crate::lp::{LpOutcome, Prepared, Sense};
@@ -27,7 +28,9 @@ pub struct Polyhedron {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Generators {
     /// Vertices (when `lines` is non-empty, these are vertices of the
-    /// intersection with the orthogonal complement of the lines).
+    /// intersection with the orthogonal complement of the lines). Sorted
+    /// lexicographically, except for bounded polygons with many rows, whose
+    /// vertices come in counter-clockwise order.
     pub vertices: Vec<Vec<Rat>>,
     /// Extreme rays (directions in which the set is unbounded).
     pub rays: Vec<Vec<Rat>>,
@@ -230,9 +233,27 @@ impl Polyhedron {
     /// Vertices, extreme rays and lines of the closure (all empty when the
     /// closure is empty).
     pub fn generators(&self) -> Generators {
+        if let Some(m) = self.fast_polygon() {
+            return m.generators;
+        }
+        self.generators_dd()
+    }
+
+    /// Generators by double description only (the general path).
+    pub(crate) fn generators_dd(&self) -> Generators {
         let p = self.prepared();
         let cone = self.cone(Some(&p));
         self.generators_of(&cone)
+    }
+
+    /// Many rows in two variables, bounded and full-dimensional: the
+    /// O(m log m) polygon path.
+    fn fast_polygon(&self) -> Option<Minimal> {
+        if self.n == 2 && self.constraints.len() > 64 {
+            polygon::minimal_polygon(&self.constraints)
+        } else {
+            None
+        }
     }
 
     /// The same set without redundant constraints, with its generators.
@@ -241,6 +262,9 @@ impl Polyhedron {
         let empty = Minimal { empty: true, equalities: vec![], inequalities: vec![], generators: Generators::default() };
         if self.constraints.iter().any(|c| c.is_trivial() && !c.trivial_truth()) {
             return empty;
+        }
+        if let Some(m) = self.fast_polygon() {
+            return m;
         }
         let big = self.constraints.len() > 64;
         let prepared = big.then(|| self.prepared());
@@ -492,6 +516,29 @@ mod tests {
         assert_eq!(m.inequalities.len(), 4);
         assert!(p.contains(&[frac(1, 2), frac(1, 2)]));
         assert!(!p.contains(&[frac(1, 2), frac(2, 3)]));
+    }
+
+    #[test]
+    fn polygon_path_agrees_with_double_description() {
+        // Noisy residual rows |c0 + c1 x_i - y_i| <= 1/5 with y_i = x_i^2 + noise.
+        let m = 300;
+        let mut cons = vec![];
+        let mut seed: i64 = 12345;
+        for i in 0..m {
+            seed = (seed * 1103515245 + 12345) % 2147483648;
+            let x = frac(i, m);
+            let y = &x * &x + frac(seed % 1000 - 500, 10_000);
+            cons.push(Constraint::new(vec![int(1), x.clone()], Kind::Le, &y + frac(1, 5)));
+            cons.push(Constraint::new(vec![int(-1), -x.clone()], Kind::Le, frac(1, 5) - &y));
+        }
+        let p = Polyhedron::new(2, cons);
+        let mut fast = p.generators().vertices;
+        let slow = p.generators_dd().vertices;
+        fast.sort();
+        assert_eq!(fast, slow);
+        assert!(fast.len() >= 3);
+        let m = p.minimize();
+        assert_eq!(m.inequalities.len(), fast.len());
     }
 
     #[test]

@@ -1,0 +1,156 @@
+//! Bounded full-dimensional polygons with many rows, in O(m log m).
+//!
+//! With an interior point `z` (found by an exact LP), the row `a·x <= b`
+//! maps to the dual point `a / (b - a·z)`; the polygon's facets are exactly
+//! the vertices of the dual points' convex hull, in cyclic order, and the
+//! polygon is bounded exactly when `z`'s dual (the origin) lies strictly
+//! inside that hull. Sorting uses float keys with exact tie-breaking and the
+//! hull uses a filtered exact orientation test, so the result is exact.
+
+use super::{Generators, Minimal};
+use crate::linear::{Constraint, Kind};
+use crate::lp::{LpOutcome, Prepared, Sense};
+use crate::num::{to_f64, Rat};
+use num_bigint::BigInt;
+use num_traits::{One, Signed, Zero};
+use std::cmp::Ordering;
+
+/// A dual point `(x/w, y/w)` kept homogeneous with `w > 0`: integer
+/// arithmetic only, no gcd per row. (All points may be scaled by the same
+/// positive factor without changing the hull, so the interior point's common
+/// denominator is dropped.)
+struct DualPoint {
+    x: BigInt,
+    y: BigInt,
+    w: BigInt,
+    fx: f64,
+    fy: f64,
+    row: usize,
+}
+
+fn ratio_f64(n: &BigInt, d: &BigInt) -> f64 {
+    to_f64(&Rat::new(n.clone(), d.clone()))
+}
+
+/// Compares `a/wa` with `b/wb` (`wa, wb > 0`), float first.
+fn cmp_coord(a: &BigInt, wa: &BigInt, fa: f64, b: &BigInt, wb: &BigInt, fb: f64) -> Ordering {
+    let scale = fa.abs().max(fb.abs());
+    if (fa - fb).abs() > scale * 1e-12 {
+        return fa.total_cmp(&fb);
+    }
+    (a * wb).cmp(&(b * wa))
+}
+
+/// Sign of the cross product (b - a) × (c - a): positive for a left turn.
+fn orientation(a: &DualPoint, b: &DualPoint, c: &DualPoint) -> Ordering {
+    let (ux, uy, vx, vy) = (b.fx - a.fx, b.fy - a.fy, c.fx - a.fx, c.fy - a.fy);
+    let det = ux * vy - uy * vx;
+    let mag = (ux * vy).abs() + (uy * vx).abs();
+    let bound = mag * 1e-10 + (a.fx.abs() + a.fy.abs() + b.fx.abs() + b.fy.abs() + c.fx.abs() + c.fy.abs()).powi(2) * 1e-14;
+    if det > bound {
+        return Ordering::Greater;
+    }
+    if det < -bound {
+        return Ordering::Less;
+    }
+    // det [[ax ay aw] [bx by bw] [cx cy cw]] has the sign of the cross
+    // product times aw·bw·cw > 0.
+    let d = &a.x * (&b.y * &c.w - &b.w * &c.y) - &a.y * (&b.x * &c.w - &b.w * &c.x) + &a.w * (&b.x * &c.y - &b.y * &c.x);
+    d.cmp(&BigInt::zero())
+}
+
+/// The minimal form of a bounded, full-dimensional polygon given by `<=`
+/// rows, or `None` when the set is not of that kind (the caller falls back
+/// to double description).
+pub(crate) fn minimal_polygon(cons: &[Constraint]) -> Option<Minimal> {
+    if cons.iter().any(|c| c.kind != Kind::Le || c.a.len() != 2) {
+        return None;
+    }
+    // Interior point: max s with a·x + s <= b, s <= 1.
+    let mut rows: Vec<Constraint> = cons
+        .iter()
+        .map(|c| Constraint::new(vec![c.a[0].clone(), c.a[1].clone(), Rat::one()], Kind::Le, c.b.clone()))
+        .collect();
+    rows.push(Constraint::new(vec![Rat::zero(), Rat::zero(), Rat::one()], Kind::Le, Rat::one()));
+    let lp = Prepared::new(3, rows).ok()?;
+    let z = match lp.optimize(&[Rat::zero(), Rat::zero(), Rat::one()], Sense::Maximize).ok()? {
+        LpOutcome::Optimal(o) if o.value.is_positive() => o.point,
+        _ => return None,
+    };
+    let zi = crate::num::common_denominator_ints(&z[..2]);
+    let zd = crate::num::lcm_denoms(&z[..2]);
+    let mut pts: Vec<DualPoint> = Vec::with_capacity(cons.len());
+    for (i, c) in cons.iter().enumerate() {
+        if c.is_trivial() {
+            continue;
+        }
+        let r = crate::num::common_denominator_ints(&[c.a[0].clone(), c.a[1].clone(), c.b.clone()]);
+        // Slack at z times the positive factor zd · (row's denominator).
+        let w = &r[2] * &zd - &r[0] * &zi[0] - &r[1] * &zi[1];
+        if !w.is_positive() {
+            return None; // z is interior, so this cannot happen
+        }
+        let (fx, fy) = (ratio_f64(&r[0], &w), ratio_f64(&r[1], &w));
+        let [x, y, _] = <[BigInt; 3]>::try_from(r).ok()?;
+        pts.push(DualPoint { x, y, w, fx, fy, row: i });
+    }
+    pts.sort_by(|p, q| {
+        cmp_coord(&p.x, &p.w, p.fx, &q.x, &q.w, q.fx)
+            .then_with(|| cmp_coord(&p.y, &p.w, p.fy, &q.y, &q.w, q.fy))
+            .then(p.row.cmp(&q.row))
+    });
+    pts.dedup_by(|q, p| &p.x * &q.w == &q.x * &p.w && &p.y * &q.w == &q.y * &p.w);
+    if pts.len() < 3 {
+        return None;
+    }
+    // Andrew's monotone chain, counter-clockwise, collinear points dropped.
+    let mut hull: Vec<usize> = Vec::new();
+    for pass in 0..2 {
+        let start = hull.len();
+        let order: Box<dyn Iterator<Item = usize>> =
+            if pass == 0 { Box::new(0..pts.len()) } else { Box::new((0..pts.len()).rev()) };
+        for i in order {
+            while hull.len() >= start + 2
+                && orientation(&pts[hull[hull.len() - 2]], &pts[hull[hull.len() - 1]], &pts[i]) != Ordering::Greater
+            {
+                hull.pop();
+            }
+            hull.push(i);
+        }
+        hull.pop();
+    }
+    if hull.len() < 3 {
+        return None;
+    }
+    // Bounded iff the origin is strictly inside the dual hull.
+    let origin = DualPoint { x: BigInt::zero(), y: BigInt::zero(), w: BigInt::one(), fx: 0.0, fy: 0.0, row: usize::MAX };
+    for k in 0..hull.len() {
+        let (a, b) = (&pts[hull[k]], &pts[hull[(k + 1) % hull.len()]]);
+        if orientation(a, b, &origin) != Ordering::Greater {
+            return None;
+        }
+    }
+    // Adjacent facets meet at the polygon's vertices.
+    let facets: Vec<&Constraint> = hull.iter().map(|&h| &cons[pts[h].row]).collect();
+    let mut vertices = Vec::with_capacity(facets.len());
+    for k in 0..facets.len() {
+        let (p, q) = (facets[k], facets[(k + 1) % facets.len()]);
+        let det = &p.a[0] * &q.a[1] - &p.a[1] * &q.a[0];
+        if det.is_zero() {
+            return None;
+        }
+        let x = (&p.b * &q.a[1] - &p.a[1] * &q.b) / &det;
+        let y = (&p.a[0] * &q.b - &p.b * &q.a[0]) / &det;
+        vertices.push(vec![x, y]);
+    }
+    // Counter-clockwise order, which plots need; it is deterministic (the
+    // hull starts at the smallest dual point), so no sort is spent on it.
+    let mut inequalities: Vec<Constraint> = facets.iter().map(|c| c.normalized()).collect();
+    inequalities.sort_by(super::cmp_constraints);
+    Some(Minimal {
+        empty: false,
+        equalities: vec![],
+        inequalities,
+        generators: Generators { vertices, rays: vec![], lines: vec![] },
+    })
+}
