@@ -364,6 +364,9 @@ impl Polyhedron {
     /// strict constraints kept strict. Fourier–Motzkin, one variable at a
     /// time, with redundancy removed after each step.
     pub fn project(&self, keep: &[VarId]) -> Polyhedron {
+        if let Some(p) = self.project_bounded(keep) {
+            return p;
+        }
         let n = self.n;
         let mut cons: Vec<Constraint> = self.minimize_or_empty();
         let eliminate: Vec<VarId> = (0..n).filter(|v| !keep.contains(v)).collect();
@@ -378,6 +381,55 @@ impl Polyhedron {
             .map(|c| Constraint::new(keep.iter().map(|&k| c.a[k].clone()).collect(), c.kind, c.b))
             .collect();
         Polyhedron::new(keep.len(), cons)
+    }
+
+    /// Projection of a bounded closed set with many rows onto one or two
+    /// variables through its vertices (no Fourier–Motzkin blow-up); `None`
+    /// when the set is not of that kind or the image is degenerate.
+    fn project_bounded(&self, keep: &[VarId]) -> Option<Polyhedron> {
+        if keep.is_empty() || keep.len() > 2 || self.constraints.len() <= 16 || self.constraints.iter().any(|c| c.kind == Kind::Lt) {
+            return None;
+        }
+        let g = self.generators();
+        if !g.rays.is_empty() || !g.lines.is_empty() || g.vertices.is_empty() {
+            return None;
+        }
+        let mut pts: Vec<Vec<Rat>> = g.vertices.iter().map(|v| keep.iter().map(|&k| v[k].clone()).collect()).collect();
+        pts.sort();
+        pts.dedup();
+        if keep.len() == 1 {
+            let (lo, hi) = (pts.first()?[0].clone(), pts.last()?[0].clone());
+            return Some(Polyhedron::new(
+                1,
+                vec![Constraint::new(vec![-Rat::one()], Kind::Le, -lo), Constraint::new(vec![Rat::one()], Kind::Le, hi)],
+            ));
+        }
+        // Counter-clockwise hull (monotone chain), collinear points dropped.
+        let cross = |o: &[Rat], a: &[Rat], b: &[Rat]| (&a[0] - &o[0]) * (&b[1] - &o[1]) - (&a[1] - &o[1]) * (&b[0] - &o[0]);
+        let mut h: Vec<Vec<Rat>> = Vec::new();
+        for pass in 0..2 {
+            let start = h.len();
+            let it: Box<dyn Iterator<Item = &Vec<Rat>>> = if pass == 0 { Box::new(pts.iter()) } else { Box::new(pts.iter().rev()) };
+            for p in it {
+                while h.len() >= start + 2 && !cross(&h[h.len() - 2], &h[h.len() - 1], p).is_positive() {
+                    h.pop();
+                }
+                h.push(p.clone());
+            }
+            h.pop();
+        }
+        if h.len() < 3 {
+            return None;
+        }
+        let cons = (0..h.len())
+            .map(|k| {
+                let (u, v) = (&h[k], &h[(k + 1) % h.len()]);
+                // Interior on the left of u -> v.
+                let (dx, dy) = (&v[0] - &u[0], &v[1] - &u[1]);
+                Constraint::new(vec![dy.clone(), -dx.clone()], Kind::Le, &dy * &u[0] - &dx * &u[1]).normalized()
+            })
+            .collect();
+        Some(Polyhedron::new(2, cons))
     }
 
     /// Minimal constraints, or the single `0 <= -1` when empty.

@@ -169,13 +169,18 @@ fn outer_constraints(lo: &End, hi: &End, d: usize) -> Vec<Constraint> {
 
 /// The inner levels (1..d) of the cell `outer` of `p`, or None when empty.
 fn chain(p: &Polyhedron, projections: &[Polyhedron], outer: Vec<Constraint>, d: usize) -> Option<Vec<LevelBound>> {
+    chain_from(projections, outer, d, 1, p)
+}
+
+/// Levels `start..d` of a cell whose outer levels are given by `outer`.
+fn chain_from(projections: &[Polyhedron], outer: Vec<Constraint>, d: usize, start: usize, p: &Polyhedron) -> Option<Vec<LevelBound>> {
     // The closed cell has the same facets as the open one (a constraint that
     // only touches an end point is redundant in both), and keeps the work
     // free of strict rows, whose emptiness tests need extra LPs.
     let mut cell: Vec<Constraint> =
         outer.into_iter().map(|c| if c.kind == Kind::Lt { Constraint { kind: Kind::Le, ..c } } else { c }).collect();
     let mut levels = Vec::new();
-    for (j, proj) in projections.iter().enumerate().take(d).skip(1) {
+    for (j, proj) in projections.iter().enumerate().take(d).skip(start) {
         let mut cons = lift(proj, d);
         cons.extend(cell.iter().cloned());
         let (lb, used) = level_bound(&Polyhedron::new(d, cons), j, d)?;
@@ -204,6 +209,25 @@ pub(crate) fn cylinder(p: &Polyhedron) -> Vec<Cell> {
     }
     rev.reverse();
     projections.extend(rev);
+    // Bounded closed sets: the two outer levels come straight from the
+    // polygon of the projection onto them (its lower and upper chains).
+    if d >= 2 {
+        if let Some(cells) = polygon_cells(&projections[1], d) {
+            let closed = p.constraints().iter().all(|c| c.kind != Kind::Lt);
+            let mut full = Vec::with_capacity(cells.len());
+            for mut c in cells {
+                if d > 2 {
+                    let mut outer = outer_constraints(&c.lo, &c.hi, d);
+                    let level1 = Cell { levels: vec![LevelBound::Range { lower: vec![], upper: vec![] }, c.chain[0].clone()] };
+                    outer.extend(level1.constraints(d));
+                    let Some(rest) = chain_from(&projections, outer, d, 2, p) else { continue };
+                    c.chain.extend(rest);
+                }
+                full.push(c);
+            }
+            return finish(full, p, d, closed);
+        }
+    }
     // Outer variable: its range and critical values.
     let (outer_bound, _) = match level_bound(&projections[0], 0, 1) {
         Some(x) => x,
@@ -262,10 +286,16 @@ pub(crate) fn cylinder(p: &Polyhedron) -> Vec<Cell> {
     }
     // Merge neighbours that describe the same set. Cells alternate between
     // open intervals and points, so a neighbour shares exactly one end value.
+    let closed = p.constraints().iter().all(|c| c.kind != Kind::Lt);
+    finish(cells, p, d, closed)
+}
+
+/// Merges neighbouring cells that describe the same set and turns them into
+/// [`Cell`]s.
+fn finish(cells: Vec<OuterCell>, p: &Polyhedron, d: usize, closed: bool) -> Vec<Cell> {
     // For a closed set the slice at a critical value is the limit of the
     // neighbouring slices (the bounds are continuous), so point cells always
     // merge; with strict rows this is checked.
-    let closed = p.constraints().iter().all(|c| c.kind != Kind::Lt);
     let slice_ok = |chain: &[LevelBound], x: &Rat| closed || describes_slice(p, chain, x, d);
     let mut merged: Vec<OuterCell> = Vec::new();
     for c in cells {
@@ -310,6 +340,99 @@ pub(crate) fn cylinder(p: &Polyhedron) -> Vec<Cell> {
             substitute_points(Cell { levels })
         })
         .collect()
+}
+
+/// Cells of the two outer levels of a bounded, closed polygon `q` (over two
+/// variables), from its lower and upper chains; expressions over `d`
+/// variables. `None` when `q` is not such a polygon.
+fn polygon_cells(q: &Polyhedron, d: usize) -> Option<Vec<OuterCell>> {
+    if q.dim() != 2 || q.constraints().iter().any(|c| c.kind != Kind::Le) {
+        return None;
+    }
+    let g = q.generators();
+    if !g.rays.is_empty() || !g.lines.is_empty() || g.vertices.len() < 3 {
+        return None;
+    }
+    let mut v = g.vertices;
+    v.sort();
+    v.dedup();
+    let cross = |o: &[Rat], a: &[Rat], b: &[Rat]| (&a[0] - &o[0]) * (&b[1] - &o[1]) - (&a[1] - &o[1]) * (&b[0] - &o[0]);
+    let hull = |pts: &mut dyn Iterator<Item = &Vec<Rat>>| {
+        let mut h: Vec<Vec<Rat>> = Vec::new();
+        for p in pts {
+            while h.len() >= 2 && !cross(&h[h.len() - 2], &h[h.len() - 1], p).is_positive() {
+                h.pop();
+            }
+            h.push(p.clone());
+        }
+        h
+    };
+    // Both chains run from the leftmost to the rightmost x; a vertical edge
+    // at either end belongs to the slice there, not to a chain.
+    let mut lower = hull(&mut v.iter());
+    if lower.len() >= 2 && lower[lower.len() - 1][0] == lower[lower.len() - 2][0] {
+        lower.pop();
+    }
+    let mut upper = hull(&mut v.iter().rev());
+    upper.reverse();
+    if upper.len() >= 2 && upper[0][0] == upper[1][0] {
+        upper.remove(0);
+    }
+    if lower.len() < 2 || upper.len() < 2 {
+        return None;
+    }
+    let mut crit: Vec<Rat> = v.iter().map(|p| p[0].clone()).collect();
+    crit.dedup();
+    if crit.len() < 2 {
+        return None;
+    }
+    // Walk both chains once, left to right: segment k of a chain covers
+    // [chain[k].x, chain[k+1].x].
+    let edge = |u: &[Rat], w: &[Rat]| -> LinExpr {
+        let slope = (&w[1] - &u[1]) / (&w[0] - &u[0]);
+        let mut e = LinExpr::constant(d, &u[1] - &slope * &u[0]);
+        e.coeffs[0] = slope;
+        e
+    };
+    let range = |lo: LinExpr, hi: LinExpr| LevelBound::Range {
+        lower: vec![Side { expr: lo, strict: false }],
+        upper: vec![Side { expr: hi, strict: false }],
+    };
+    // Value of a strictly x-monotone chain at x, with the segment index k
+    // (chain[k].x <= x < chain[k+1].x, or the last segment at the right end).
+    let at = |chain: &[Vec<Rat>], k: usize, x: &Rat| -> Rat {
+        if chain[k][0] == *x {
+            chain[k][1].clone()
+        } else if chain[k + 1][0] == *x {
+            chain[k + 1][1].clone()
+        } else {
+            edge(&chain[k], &chain[k + 1]).eval(&[x.clone()])
+        }
+    };
+    let (mut kl, mut ku) = (0usize, 0usize);
+    let mut cells = Vec::new();
+    for (k, x) in crit.iter().enumerate() {
+        while kl + 2 < lower.len() && lower[kl + 1][0] <= *x {
+            kl += 1;
+        }
+        while ku + 2 < upper.len() && upper[ku + 1][0] <= *x {
+            ku += 1;
+        }
+        let (lo_v, hi_v) = (at(&lower, kl, x), at(&upper, ku, x));
+        cells.push(OuterCell {
+            lo: Some((x.clone(), false)),
+            hi: Some((x.clone(), false)),
+            chain: vec![range(LinExpr::constant(d, lo_v), LinExpr::constant(d, hi_v))],
+        });
+        if let Some(next) = crit.get(k + 1) {
+            cells.push(OuterCell {
+                lo: Some((x.clone(), true)),
+                hi: Some((next.clone(), true)),
+                chain: vec![range(edge(&lower[kl], &lower[kl + 1]), edge(&upper[ku], &upper[ku + 1]))],
+            });
+        }
+    }
+    Some(cells)
 }
 
 /// Replaces outer variables fixed to a value by that value in the inner

@@ -94,6 +94,17 @@ impl QeResult {
     }
 }
 
+/// Cylindrical cells of a convex set, its variables taken in index order
+/// (outermost first); empty for an empty set. Library entry point for
+/// regions built directly as polyhedra (e.g. a fit's Δc region).
+pub fn cylindrical_form(p: &Polyhedron) -> Vec<Cell> {
+    let m = p.minimize();
+    if m.empty {
+        return vec![];
+    }
+    cylinder::cylinder(&Polyhedron::new(p.dim(), m.constraints()))
+}
+
 /// Eliminates the quantifiers of `p`.
 pub fn solve(p: &Problem, opts: &Options) -> Result<QeResult, QeError> {
     let n = p.vars.len();
