@@ -42,6 +42,9 @@ pub struct Prepared {
     rows: Vec<Row>,
     strict: Vec<bool>,
     float: std::sync::Arc<FloatCache>,
+    /// The last optimal basis: a feasible vertex of these rows, so the next
+    /// objective starts there without phase 1 (bands ask for many objectives).
+    warm: std::sync::Arc<std::sync::Mutex<Option<Vec<usize>>>>,
 }
 
 struct FloatCache {
@@ -134,7 +137,7 @@ impl Prepared {
             constraints.iter().map(|c| Row { a: c.a.clone(), b: c.b.clone(), eq: c.kind == Kind::Eq }).collect();
         let strict = constraints.iter().map(|c| c.kind == Kind::Lt).collect();
         let float = std::sync::Arc::new(FloatCache { rows: float::FloatRows::new(&rows) });
-        Ok(Prepared { n, constraints, rows, strict, float })
+        Ok(Prepared { n, constraints, rows, strict, float, warm: Default::default() })
     }
 
     /// The constraints as given.
@@ -166,10 +169,14 @@ impl Prepared {
                 Err(y) => return Ok(LpOutcome::Infeasible(Infeasibility { multipliers: y })),
             }
         }
-        match solve_rows(&self.rows, &self.float.rows, &c) {
+        let warm = self.warm.lock().ok().and_then(|w| w.clone());
+        match solve_rows(&self.rows, &self.float.rows, &c, warm.as_deref()) {
             Solved::Infeasible { y } => Ok(LpOutcome::Infeasible(Infeasibility { multipliers: y })),
             Solved::Unbounded { x, d } => Ok(LpOutcome::Unbounded(Unboundedness { point: interior.unwrap_or(x), ray: d })),
             Solved::Optimal { x, y, basis } => {
+                if let Ok(mut w) = self.warm.lock() {
+                    *w = Some(basis.clone());
+                }
                 let v = dot(&c, &x);
                 let mut attained = true;
                 let mut point = x;
@@ -207,7 +214,7 @@ impl Prepared {
         let mut obj = vec![Rat::zero(); n];
         obj.push(Rat::one());
         let fr = float::FloatRows::new(&rows);
-        match solve_rows(&rows, &fr, &obj) {
+        match solve_rows(&rows, &fr, &obj, None) {
             Solved::Optimal { x, y, .. } => {
                 if x[n].is_positive() {
                     Ok(x[..n].to_vec())
@@ -304,12 +311,15 @@ fn blocking(rows: &[Row], fr: &float::FloatRows, d: &[Rat], skip: &[bool]) -> Ve
 
 /// Solves `max c·x` over all rows: directly when few, by constraint
 /// generation when many. Multipliers are indexed like `rows`.
-fn solve_rows(rows: &[Row], fr: &float::FloatRows, c: &[Rat]) -> Solved {
+fn solve_rows(rows: &[Row], fr: &float::FloatRows, c: &[Rat], warm: Option<&[usize]>) -> Solved {
     let m = rows.len();
     let n = c.len();
     if m <= DIRECT_LIMIT {
         let all: Vec<usize> = (0..m).collect();
-        let hint = float::propose_tight_rows(fr, rows, &all, c).unwrap_or_default();
+        let hint = match warm {
+            Some(b) => b.to_vec(),
+            None => float::propose_tight_rows(fr, rows, &all, c).unwrap_or_default(),
+        };
         return simplex::solve(rows, c, &hint);
     }
     // Initial working set: equalities and evenly spread rows.
@@ -338,9 +348,6 @@ fn solve_rows(rows: &[Row], fr: &float::FloatRows, c: &[Rat]) -> Solved {
             scale: work.iter().map(|&i| fr.scale[i]).collect(),
         };
         let all_sub: Vec<usize> = (0..sub.len()).collect();
-        if std::env::var_os("ERRBAND_TRACE").is_some() {
-            eprintln!("lp round: {} rows in the working set", work.len());
-        }
         let hint = float::propose_tight_rows(&sub_fr, &sub, &all_sub, c).unwrap_or_default();
         let lift = |y: Vec<Rat>| {
             let mut full = vec![Rat::zero(); m];
@@ -370,7 +377,7 @@ fn solve_rows(rows: &[Row], fr: &float::FloatRows, c: &[Rat]) -> Solved {
                         return Solved::Unbounded { x, d };
                     }
                     let zero = vec![Rat::zero(); n];
-                    return match solve_rows(rows, fr, &zero) {
+                    return match solve_rows(rows, fr, &zero, None) {
                         Solved::Optimal { x, .. } => Solved::Unbounded { x, d },
                         other => other,
                     };

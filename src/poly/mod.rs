@@ -364,6 +364,9 @@ impl Polyhedron {
     /// strict constraints kept strict. Fourier–Motzkin, one variable at a
     /// time, with redundancy removed after each step.
     pub fn project(&self, keep: &[VarId]) -> Polyhedron {
+        if keep.len() == 1 && keep.len() < self.n {
+            return self.project_onto_one(keep[0]);
+        }
         if let Some(p) = self.project_bounded(keep) {
             return p;
         }
@@ -381,6 +384,34 @@ impl Polyhedron {
             .map(|c| Constraint::new(keep.iter().map(|&k| c.a[k].clone()).collect(), c.kind, c.b))
             .collect();
         Polyhedron::new(keep.len(), cons)
+    }
+
+    /// Projection onto one variable: its exact minimum and maximum (two LPs),
+    /// strict where not attained.
+    fn project_onto_one(&self, v: VarId) -> Polyhedron {
+        let mut e = vec![Rat::zero(); self.n];
+        e[v] = Rat::one();
+        let p = self.prepared();
+        let mut cons = Vec::new();
+        for (sense, sign) in [(Sense::Minimize, -Rat::one()), (Sense::Maximize, Rat::one())] {
+            match p.optimize(&e, sense) {
+                Ok(LpOutcome::Infeasible(_)) => {
+                    return Polyhedron::new(1, vec![Constraint::new(vec![Rat::zero()], Kind::Le, -Rat::one())]);
+                }
+                Ok(LpOutcome::Optimal(o)) => {
+                    let kind = if o.attained { Kind::Le } else { Kind::Lt };
+                    cons.push(Constraint::new(vec![sign.clone()], kind, &sign * &o.value));
+                }
+                // Unbounded in this direction (the set has no bound here).
+                _ => {}
+            }
+        }
+        if let [lo, hi] = cons.as_slice() {
+            if lo.kind == Kind::Le && hi.kind == Kind::Le && -lo.b.clone() == hi.b {
+                return Polyhedron::new(1, vec![Constraint::new(vec![Rat::one()], Kind::Eq, hi.b.clone())]);
+            }
+        }
+        Polyhedron::new(1, cons)
     }
 
     /// Projection of a bounded closed set with many rows onto one or two
