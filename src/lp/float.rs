@@ -33,14 +33,15 @@ pub(crate) fn propose_tight_rows(fr: &FloatRows, rows: &[Row], subset: &[usize],
     // unbounded (seen with 2 variables and 32 rows), so the proposal is made
     // inside a box far larger than the data's scale. The box never reaches
     // the exact solver: a proposal cut by it is just a worse starting basis.
-    let mut big = 1.0f64;
+    // The box is scaled by the data's typical magnitudes (largest |b| over
+    // largest |a|): a box scaled by the smallest coefficient can be so large
+    // that microlp's answer is meaningless.
+    let (mut bmax, mut amax) = (0.0f64, 0.0f64);
     for &i in subset {
-        let amin = fr.a[i].iter().filter(|v| **v != 0.0).fold(f64::INFINITY, |m, v| m.min(v.abs()));
-        if amin.is_finite() {
-            big = big.max(fr.b[i].abs() / amin);
-        }
+        bmax = bmax.max(fr.b[i].abs());
+        amax = fr.a[i].iter().fold(amax, |m, v| m.max(v.abs()));
     }
-    let big = (big * 1e6).min(1e30);
+    let big = if amax > 0.0 { (1e4 * (bmax / amax).max(1.0)).min(1e30) } else { 1e4 };
     let mut vars = ProblemVariables::new();
     let xs: Vec<_> = (0..n).map(|_| vars.add(variable().min(-big).max(big))).collect();
     let objective: Expression = xs.iter().zip(c).map(|(x, cj)| to_f64(cj) * *x).sum();

@@ -229,6 +229,22 @@ impl Prepared {
     }
 }
 
+impl Prepared {
+    /// Whether `x` satisfies every row (strict rows as `<=` when `closure`),
+    /// decided row by row with the certified filter.
+    fn all_hold(&self, x: &[Rat], closure: bool) -> bool {
+        let xf: Vec<f64> = x.iter().map(to_f64).collect();
+        self.rows.iter().enumerate().all(|(i, row)| {
+            let (ord, _) = certified_slack_sign(row, &self.float.rows.a[i], self.float.rows.b[i], x, &xf, true);
+            match ord {
+                std::cmp::Ordering::Less => false,
+                std::cmp::Ordering::Equal => closure || !self.strict[i],
+                std::cmp::Ordering::Greater => !row.eq,
+            }
+        })
+    }
+}
+
 /// Convenience: optimise once over `constraints`.
 pub fn optimize(n: usize, constraints: Vec<Constraint>, objective: &[Rat], sense: Sense) -> Result<LpOutcome, LpError> {
     Prepared::new(n, constraints)?.optimize(objective, sense)
@@ -316,11 +332,13 @@ fn solve_rows(rows: &[Row], fr: &float::FloatRows, c: &[Rat], warm: Option<&[usi
     let n = c.len();
     if m <= DIRECT_LIMIT {
         let all: Vec<usize> = (0..m).collect();
-        let hint = match warm {
-            Some(b) => b.to_vec(),
-            None => float::propose_tight_rows(fr, rows, &all, c).unwrap_or_default(),
+        // The float proposal usually lands on (or next to) the optimum; the
+        // previous optimum of the same rows is a feasible fallback that spares
+        // phase 1 when the proposal's vertex is infeasible.
+        return match float::propose_tight_rows(fr, rows, &all, c) {
+            Some(hint) => simplex::solve_with(rows, c, &hint, warm),
+            None => simplex::solve(rows, c, warm.unwrap_or(&[])),
         };
-        return simplex::solve(rows, c, &hint);
     }
     // Initial working set: equalities and evenly spread rows.
     let mut in_w = vec![false; m];
@@ -428,12 +446,10 @@ impl LpOutcome {
         };
         match self {
             LpOutcome::Optimal(o) => {
-                let closed: Vec<Constraint> = cons.iter().map(|k| Constraint { kind: if k.kind == Kind::Lt { Kind::Le } else { k.kind }, ..k.clone() }).collect();
-                let feasible_closure = closed.iter().all(|k| k.holds_at(&o.point));
-                if !feasible_closure {
+                if !p.all_hold(&o.point, true) {
                     return Err("optimal point violates a constraint".into());
                 }
-                if o.attained && !cons.iter().all(|k| k.holds_at(&o.point)) {
+                if o.attained && !p.all_hold(&o.point, false) {
                     return Err("attained optimum violates a strict constraint".into());
                 }
                 let v = dot(&c, &o.point);
@@ -463,12 +479,13 @@ impl LpOutcome {
                 }
             }
             LpOutcome::Unbounded(u) => {
-                if !cons.iter().all(|k| k.holds_at(&u.point)) {
+                if !p.all_hold(&u.point, false) {
                     return Err("unbounded certificate point is infeasible".into());
                 }
-                for k in cons {
-                    let ad = dot(&k.a, &u.ray);
-                    let ok = if k.kind == Kind::Eq { ad.is_zero() } else { !ad.is_positive() };
+                let df: Vec<f64> = u.ray.iter().map(to_f64).collect();
+                for (i, row) in p.rows.iter().enumerate() {
+                    let (ord, _) = certified_slack_sign(row, &p.float.rows.a[i], 0.0, &u.ray, &df, false);
+                    let ok = if row.eq { ord == std::cmp::Ordering::Equal } else { ord != std::cmp::Ordering::Greater };
                     if !ok {
                         return Err("ray leaves the feasible set".into());
                     }

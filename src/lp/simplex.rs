@@ -9,7 +9,7 @@
 //! method never cycles (degenerate vertices are the normal case for residual
 //! systems). All arithmetic is exact.
 
-use crate::num::Rat;
+use crate::num::{to_f64, Rat};
 use num_traits::{Signed, Zero};
 
 /// One row `a·x <= b` (or `= b` when `eq`).
@@ -198,6 +198,18 @@ pub(crate) fn null_space(all: &[Row], n: usize) -> Vec<Vec<Rat>> {
         .collect()
 }
 
+/// Float copies of the rows for the filtered ratio test.
+struct FloatCopy {
+    a: Vec<Vec<f64>>,
+    b: Vec<f64>,
+}
+
+impl FloatCopy {
+    fn new(all: &[Row]) -> FloatCopy {
+        FloatCopy { a: all.iter().map(|r| r.a.iter().map(to_f64).collect()).collect(), b: all.iter().map(|r| to_f64(&r.b)).collect() }
+    }
+}
+
 enum Phase2 {
     Optimal(Basis),
     Unbounded(Vec<Rat>, Vec<Rat>),
@@ -205,6 +217,7 @@ enum Phase2 {
 
 /// Primal simplex from a feasible basis.
 fn phase2(all: &[Row], c: &[Rat], mut basis: Basis, n: usize) -> Phase2 {
+    let fl = FloatCopy::new(all);
     let mut x = basis.vertex(all, n);
     let mut bland = false;
     let mut in_basis = vec![false; all.len()];
@@ -229,12 +242,48 @@ fn phase2(all: &[Row], c: &[Rat], mut basis: Basis, n: usize) -> Phase2 {
         }
         let Some(k) = leave else { return Phase2::Optimal(basis) };
         let d: Vec<Rat> = basis.cols[k].iter().map(|v| -v).collect();
-        // Ratio test over non-basic rows.
-        let mut best: Option<(Rat, usize)> = None;
+        // Ratio test over non-basic rows, float-filtered: every row gets an
+        // interval [t_lo, t_hi] that surely contains its exact step; only rows
+        // whose interval reaches below the smallest t_hi are computed exactly.
+        let df: Vec<f64> = d.iter().map(to_f64).collect();
+        let xf: Vec<f64> = x.iter().map(to_f64).collect();
+        let mut cands: Vec<(f64, usize)> = Vec::new();
+        let mut best_hi = f64::INFINITY;
         for (i, row) in all.iter().enumerate() {
             if in_basis[i] {
                 continue;
             }
+            let fa = &fl.a[i];
+            let (mut alpha, mut amag, mut ax, mut xmag) = (0.0f64, 0.0f64, 0.0f64, fl.b[i].abs());
+            for ((a, dv), xv) in fa.iter().zip(&df).zip(&xf) {
+                alpha += a * dv;
+                amag += (a * dv).abs();
+                ax += a * xv;
+                xmag += (a * xv).abs();
+            }
+            let (ea, es) = (amag * 1e-12 + 1e-300, xmag * 1e-12 + 1e-300);
+            if !(alpha.is_finite() && ax.is_finite() && amag.is_finite() && xmag.is_finite()) || alpha.abs() <= ea {
+                // The filter cannot decide the sign of a·d: exact.
+                if dot(&row.a, &d).is_positive() {
+                    cands.push((0.0, i));
+                }
+                continue;
+            }
+            if alpha < 0.0 {
+                continue;
+            }
+            let slack = fl.b[i] - ax;
+            let t_lo = ((slack - es) / (alpha + ea)).max(0.0);
+            let t_hi = (slack + es).max(0.0) / (alpha - ea);
+            best_hi = best_hi.min(t_hi);
+            cands.push((t_lo, i));
+        }
+        let mut best: Option<(Rat, usize)> = None;
+        for &(t_lo, i) in &cands {
+            if t_lo > best_hi {
+                continue;
+            }
+            let row = &all[i];
             let alpha = dot(&row.a, &d);
             if !alpha.is_positive() {
                 continue;
@@ -271,6 +320,12 @@ fn phase2(all: &[Row], c: &[Rat], mut basis: Basis, n: usize) -> Phase2 {
 /// Solves `max c·x` over `all` exactly, starting from a basis built from the
 /// rows in `hint` (e.g. rows a float solver found tight).
 pub(crate) fn solve(all: &[Row], c: &[Rat], hint: &[usize]) -> Solved {
+    solve_with(all, c, hint, None)
+}
+
+/// [`solve`], with a known feasible basis to fall back on when the hint's
+/// vertex is infeasible (instead of phase 1).
+pub(crate) fn solve_with(all: &[Row], c: &[Rat], hint: &[usize], feasible: Option<&[usize]>) -> Solved {
     let n = c.len();
     let m = all.len();
     // Rows and null-space completion: a vertex needs n independent rows.
@@ -314,8 +369,27 @@ pub(crate) fn solve(all: &[Row], c: &[Rat], hint: &[usize]) -> Solved {
             worst = Some((viol, i));
         }
     }
+    let fallback = || -> Option<Basis> {
+        let f = feasible?;
+        if f.len() != n || f.iter().any(|&r| r >= m) {
+            return None;
+        }
+        let b = Basis::new(f.to_vec(), &rows, n)?;
+        let x = b.vertex(&rows, n);
+        let ok = rows.iter().all(|r| {
+            let s = dot(&r.a, &x) - &r.b;
+            if r.eq {
+                s.is_zero()
+            } else {
+                !s.is_positive()
+            }
+        });
+        ok.then_some(b)
+    };
     let basis = if worst.is_none() {
         basis
+    } else if let Some(b) = fallback() {
+        b
     } else {
         match phase1(&rows, &b0, n) {
             Ok(b) => b,
