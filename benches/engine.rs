@@ -1,1 +1,175 @@
-fn main(){}
+//! Criterion micro-benchmarks of errband's exact engine.
+//!
+//! ```text
+//! cargo bench --bench engine                 # everything (a few minutes on 2 cores)
+//! cargo bench --bench engine -- emax         # one group (criterion filter)
+//! ```
+//!
+//! Groups (instances from `benches/instances.rs`, built outside the timed
+//! closures; see `benches/README.md`):
+//! * `qe_paper`: parse + solve seed 003's eq. (5) (order dc2,dc1) and eq. (6);
+//! * `emax`: `Prepared::new` + minimise `e` on the Chebyshev residual LP;
+//! * `band`: `Prepared::new` + min and max of `phi(x*)·c` over the theta-rows;
+//! * `vertices`: exact generators (`Polyhedron::generators`) of the theta-region.
+
+mod instances;
+
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkGroup, BenchmarkId, Criterion, SamplingMode};
+use criterion::measurement::WallTime;
+use errband::lp::{LpOutcome, Prepared, Sense};
+use errband::poly::Polyhedron;
+use errband::qe;
+use instances::{emax_objective, Data, Instance, MAX_K};
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// The data for `m` rows with all basis functions, built once per process
+/// (m = 100000 takes several seconds to build).
+fn data(m: usize) -> Arc<Data> {
+    static CACHE: OnceLock<Mutex<HashMap<usize, Arc<Data>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut map = cache.lock().unwrap();
+    map.entry(m).or_insert_with(|| Arc::new(Data::new(m, MAX_K))).clone()
+}
+
+/// Instance `(m, k)`, with its `e_max` solved (for the band threshold).
+fn instance(m: usize, k: usize) -> Instance {
+    Instance::from_data(data(m).with_k(k))
+}
+
+/// Sampling settings from the time of one untimed run of the case: fast
+/// cases get 20 samples in about 3 s; slow ones (>= 10 ms) 10 samples of about
+/// one iteration each (flat sampling), with the measurement time stretched to fit
+/// them, so the whole bench stays within a few minutes on 2 cores.
+fn configure(g: &mut BenchmarkGroup<'_, WallTime>, one_run: Duration) {
+    if one_run < Duration::from_millis(10) {
+        g.sample_size(20)
+            .sampling_mode(SamplingMode::Auto)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(3));
+    } else {
+        g.sample_size(10)
+            .sampling_mode(SamplingMode::Flat)
+            .warm_up_time(Duration::from_millis(300))
+            .measurement_time(Duration::from_secs(3).max(one_run * 12));
+    }
+}
+
+/// Runs `f` once (a correctness check before timing) and returns its time,
+/// which includes cloning the input rows as each timed iteration's untimed
+/// setup does (criterion's time budget counts the setup too).
+fn probe<T>(f: impl FnOnce() -> T) -> Duration {
+    let t = Instant::now();
+    black_box(f());
+    t.elapsed()
+}
+
+fn optimum(out: LpOutcome) -> LpOutcome {
+    assert!(matches!(out, LpOutcome::Optimal(_)), "LP is not optimal");
+    out
+}
+
+fn qe_paper(c: &mut Criterion) {
+    const EQ5: &str = include_str!("../models/seed003_eq5.qe");
+    const EQ6: &str = include_str!("../models/seed003_eq6.qe");
+    let mut g = c.benchmark_group("qe_paper");
+    let cases: [(&str, &str, &str, Vec<String>); 2] = [
+        ("eq5", EQ5, "seed003_eq5.qe", vec!["dc2".to_string(), "dc1".to_string()]),
+        ("eq6", EQ6, "seed003_eq6.qe", vec![]),
+    ];
+    for (name, src, file, order) in cases {
+        let opts = qe::Options { order };
+        // Fails before timing if the model does not solve.
+        let once = probe(|| {
+            let p = qe::parse_problem(src, file).unwrap_or_else(|d| panic!("{file}: {d:?}"));
+            qe::solve(&p, &opts).unwrap_or_else(|e| panic!("{file}: {e}"))
+        });
+        configure(&mut g, once);
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let p = qe::parse_problem(black_box(src), file).unwrap();
+                qe::solve(&p, &opts).unwrap()
+            })
+        });
+    }
+    g.finish();
+}
+
+fn emax(c: &mut Criterion) {
+    let mut g = c.benchmark_group("emax");
+    let cases = [(100, 4), (1000, 4), (10000, 4), (100000, 4), (100000, 2), (100000, 6)];
+    for (m, k) in cases {
+        let d = data(m).with_k(k);
+        let rows = instances::emax_rows(&d.phi, &d.y);
+        drop(d);
+        let obj = emax_objective(k);
+        configure(&mut g, probe(|| optimum(Prepared::new(k + 1, rows.clone()).unwrap().optimize(&obj, Sense::Minimize).unwrap())));
+        g.bench_with_input(BenchmarkId::new(format!("k{k}"), m), &rows, |b, rows| {
+            b.iter_batched(
+                || rows.clone(),
+                |rows| optimum(Prepared::new(k + 1, rows).unwrap().optimize(&obj, Sense::Minimize).unwrap()),
+                BatchSize::LargeInput,
+            )
+        });
+    }
+    g.finish();
+}
+
+fn band(c: &mut Criterion) {
+    let mut g = c.benchmark_group("band");
+    for m in [10000, 100000] {
+        let k = 4;
+        let inst = instance(m, k);
+        let rows = inst.band_rows();
+        let point = inst.point.clone();
+        drop(inst);
+        configure(
+            &mut g,
+            probe(|| {
+                let p = Prepared::new(k, rows.clone()).unwrap();
+                (optimum(p.optimize(&point, Sense::Minimize).unwrap()), optimum(p.optimize(&point, Sense::Maximize).unwrap()))
+            }),
+        );
+        g.bench_with_input(BenchmarkId::new(format!("k{k}"), m), &rows, |b, rows| {
+            b.iter_batched(
+                || rows.clone(),
+                |rows| {
+                    let p = Prepared::new(k, rows).unwrap();
+                    let lo = optimum(p.optimize(&point, Sense::Minimize).unwrap());
+                    let hi = optimum(p.optimize(&point, Sense::Maximize).unwrap());
+                    (lo, hi)
+                },
+                BatchSize::LargeInput,
+            )
+        });
+    }
+    g.finish();
+}
+
+fn vertices(c: &mut Criterion) {
+    let mut g = c.benchmark_group("vertices");
+    let cases = [(2, 1000), (2, 10000), (2, 100000), (3, 1000), (3, 10000)];
+    for (k, m) in cases {
+        let inst = instance(m, k);
+        let rows = inst.band_rows();
+        drop(inst);
+        configure(&mut g, probe(|| Polyhedron::new(k, rows.clone()).generators()));
+        g.bench_with_input(BenchmarkId::new(format!("k{k}"), m), &rows, |b, rows| {
+            b.iter_batched(
+                || rows.clone(),
+                |rows| {
+                    let gens = Polyhedron::new(k, rows).generators();
+                    assert!(!gens.vertices.is_empty());
+                    gens
+                },
+                BatchSize::LargeInput,
+            )
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, qe_paper, emax, band, vertices);
+criterion_main!(benches);
