@@ -364,26 +364,41 @@ impl Polyhedron {
     /// strict constraints kept strict. Fourier–Motzkin, one variable at a
     /// time, with redundancy removed after each step.
     pub fn project(&self, keep: &[VarId]) -> Polyhedron {
-        if keep.len() == 1 && keep.len() < self.n {
-            return self.project_onto_one(keep[0]);
+        let n = self.n;
+        let reindex = |cons: Vec<Constraint>| -> Polyhedron {
+            let cons = cons
+                .into_iter()
+                .map(|c| Constraint::new(keep.iter().map(|&k| c.a[k].clone()).collect(), c.kind, c.b))
+                .collect();
+            Polyhedron::new(keep.len(), cons)
+        };
+        // Eliminated variables that occur in an equality are substituted away
+        // first: exact, cheap, and no new rows.
+        let mut eliminate: Vec<VarId> = (0..n).filter(|v| !keep.contains(v)).collect();
+        let mut cons = self.constraints.clone();
+        while let Some(pos) = eliminate.iter().position(|&v| cons.iter().any(|c| c.kind == Kind::Eq && !c.a[v].is_zero())) {
+            cons = fm_step(cons, eliminate[pos], n);
+            eliminate.remove(pos);
         }
-        if let Some(p) = self.project_bounded(keep) {
+        let occurs = |cons: &[Constraint], v: VarId| cons.iter().any(|c| !c.a[v].is_zero());
+        eliminate.retain(|&v| occurs(&cons, v));
+        if eliminate.is_empty() {
+            return reindex(cons);
+        }
+        let rest = Polyhedron::new(n, cons);
+        if keep.len() == 1 {
+            return rest.project_onto_one(keep[0]);
+        }
+        if let Some(p) = rest.project_bounded(keep) {
             return p;
         }
-        let n = self.n;
-        let mut cons: Vec<Constraint> = self.minimize_or_empty();
-        let eliminate: Vec<VarId> = (0..n).filter(|v| !keep.contains(v)).collect();
+        let mut cons: Vec<Constraint> = rest.minimize_or_empty();
         for &v in &eliminate {
             cons = fm_step(cons, v, n);
             let p = Polyhedron::new(n, cons);
             cons = p.minimize_or_empty();
         }
-        // Re-index onto `keep`.
-        let cons = cons
-            .into_iter()
-            .map(|c| Constraint::new(keep.iter().map(|&k| c.a[k].clone()).collect(), c.kind, c.b))
-            .collect();
-        Polyhedron::new(keep.len(), cons)
+        reindex(cons)
     }
 
     /// Projection onto one variable: its exact minimum and maximum (two LPs),
