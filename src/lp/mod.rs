@@ -88,7 +88,8 @@ pub struct Optimum {
     /// `Σ y_i b_i = ±value`: an exact proof that no point does better.
     pub duals: Vec<Rat>,
     /// Indices of linearly independent constraints tight at `point` that
-    /// define it (the final simplex basis; empty for a non-attained optimum).
+    /// define it (the final simplex basis). Empty when the problem has strict
+    /// rows: its optimal point then need not be a vertex.
     pub basis: Vec<usize>,
 }
 
@@ -186,7 +187,7 @@ impl Prepared {
                         Err(_) => attained = false,
                     }
                 }
-                let basis = if attained { basis } else { Vec::new() };
+                let basis = if any_strict { Vec::new() } else { basis };
                 Ok(LpOutcome::Optimal(Optimum { value: signed(v), attained, point, duals: y, basis }))
             }
         }

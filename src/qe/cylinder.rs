@@ -406,7 +406,7 @@ fn polygon_cells(q: &Polyhedron, d: usize) -> Option<Vec<OuterCell>> {
         } else if chain[k + 1][0] == *x {
             chain[k + 1][1].clone()
         } else {
-            edge(&chain[k], &chain[k + 1]).eval(&[x.clone()])
+            edge(&chain[k], &chain[k + 1]).eval(std::slice::from_ref(x))
         }
     };
     let (mut kl, mut ku) = (0usize, 0usize);

@@ -63,6 +63,33 @@ fn prune(d: Dnf, n: usize) -> Dnf {
         .collect()
 }
 
+/// Canonical pieces (normalised, sorted, duplicates removed) without the
+/// pieces whose constraints include all of another piece's (they are
+/// contained in it).
+fn tidy(d: Dnf) -> Dnf {
+    let mut ps: Vec<Vec<Constraint>> = d
+        .into_iter()
+        .map(|p| {
+            let mut q: Vec<Constraint> = p.iter().map(Constraint::normalized).collect();
+            q.sort_by(|a, b| a.a.cmp(&b.a).then_with(|| a.b.cmp(&b.b)).then_with(|| a.kind.cmp(&b.kind)));
+            q.dedup();
+            q
+        })
+        .collect();
+    ps.sort_by_key(Vec::len);
+    ps.dedup();
+    if ps.len() > 4000 {
+        return ps;
+    }
+    let mut kept: Vec<Vec<Constraint>> = Vec::with_capacity(ps.len());
+    for p in ps {
+        if !kept.iter().any(|k| k.iter().all(|c| p.contains(c))) {
+            kept.push(p);
+        }
+    }
+    kept
+}
+
 fn and(a: Dnf, b: Dnf, n: usize) -> Result<Dnf, ElimError> {
     if a.len().saturating_mul(b.len()) > MAX_PIECES * 4 {
         return Err(ElimError::TooManyPieces(MAX_PIECES));
@@ -77,7 +104,7 @@ fn and(a: Dnf, b: Dnf, n: usize) -> Result<Dnf, ElimError> {
     }
     // A conjunction of single pieces stays one piece; its emptiness is
     // decided once, when it is projected or simplified.
-    let out = if out.len() > 1 { prune(out, n) } else { out };
+    let out = if out.len() > 1 { tidy(prune(out, n)) } else { out };
     if out.len() > MAX_PIECES {
         return Err(ElimError::TooManyPieces(MAX_PIECES));
     }
@@ -138,9 +165,35 @@ fn project_out(d: Dnf, vars: &[VarId], n: usize) -> Dnf {
     prune(out, n)
 }
 
+/// Negation normal form: `not` pushed down to the atoms (whose relation it
+/// flips), `implies` rewritten, `not exists` turned into `forall not` and
+/// back. Negating a formula is then free; negating an expanded DNF (a
+/// product over all its pieces) is left for the one place it cannot be
+/// avoided: after projection under `forall`.
+pub(crate) fn nnf(f: &Formula, negate: bool) -> Formula {
+    match (f, negate) {
+        (Formula::True, false) | (Formula::False, true) => Formula::True,
+        (Formula::True, true) | (Formula::False, false) => Formula::False,
+        (Formula::Atom(a), false) => Formula::Atom(a.clone()),
+        (Formula::Atom(a), true) => Formula::Atom(Atom { expr: a.expr.clone(), rel: a.rel.negate() }),
+        (Formula::And(fs), false) | (Formula::Or(fs), true) => Formula::And(fs.iter().map(|g| nnf(g, negate)).collect()),
+        (Formula::Or(fs), false) | (Formula::And(fs), true) => Formula::Or(fs.iter().map(|g| nnf(g, negate)).collect()),
+        (Formula::Not(g), _) => nnf(g, !negate),
+        (Formula::Implies(a, b), false) => Formula::Or(vec![nnf(a, true), nnf(b, false)]),
+        (Formula::Implies(a, b), true) => Formula::And(vec![nnf(a, false), nnf(b, true)]),
+        (Formula::Exists(vs, g), false) | (Formula::Forall(vs, g), true) => Formula::Exists(vs.clone(), Box::new(nnf(g, negate))),
+        (Formula::Forall(vs, g), false) | (Formula::Exists(vs, g), true) => Formula::Forall(vs.clone(), Box::new(nnf(g, negate))),
+    }
+}
+
 /// Eliminates all quantifiers; the result is a union of convex pieces in the
 /// free variables (still indexed over all `n` variables).
 pub(crate) fn eliminate(f: &Formula, n: usize) -> Result<Dnf, ElimError> {
+    eliminate_nnf(&nnf(f, false), n)
+}
+
+fn eliminate_nnf(f: &Formula, n: usize) -> Result<Dnf, ElimError> {
+    let eliminate = eliminate_nnf;
     Ok(match f {
         Formula::True => vec![vec![]],
         Formula::False => vec![],
@@ -173,7 +226,8 @@ pub(crate) fn eliminate(f: &Formula, n: usize) -> Result<Dnf, ElimError> {
         }
         Formula::Exists(vs, g) => project_out(eliminate(g, n)?, vs, n),
         Formula::Forall(vs, g) => {
-            let not_g = complement(eliminate(g, n)?, n)?;
+            // forall v: g  =  not exists v: not g, with `not g` in NNF.
+            let not_g = eliminate(&nnf(g, true), n)?;
             complement(project_out(not_g, vs, n), n)?
         }
     })
