@@ -290,16 +290,24 @@ fn certified_slack_sign(row: &Row, fa: &[f64], fb: f64, x: &[Rat], xf: &[f64], r
     (exact.cmp(&Rat::zero()), s)
 }
 
-/// Rows violated at `x`, most violated (relative to row size) first.
-fn violated(rows: &[Row], fr: &float::FloatRows, x: &[Rat], skip: &[bool]) -> Vec<(f64, usize)> {
-    let xf: Vec<f64> = x.iter().map(to_f64).collect();
+/// Rows violated at the point `v` (`point = true`: `a·v <= b` fails) or
+/// blocking the direction `v` (`point = false`: `a·v > 0`), worst first
+/// (relative to row size); equalities count whenever they are not met.
+fn screen(rows: &[Row], fr: &float::FloatRows, v: &[Rat], skip: &[bool], point: bool) -> Vec<(f64, usize)> {
+    use std::cmp::Ordering;
+    let vf: Vec<f64> = v.iter().map(to_f64).collect();
     let mut out = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         if skip[i] {
             continue;
         }
-        let (ord, s) = certified_slack_sign(row, &fr.a[i], fr.b[i], x, &xf, true);
-        let bad = if row.eq { ord != std::cmp::Ordering::Equal } else { ord == std::cmp::Ordering::Less };
+        let b = if point { fr.b[i] } else { 0.0 };
+        let (ord, s) = certified_slack_sign(row, &fr.a[i], b, v, &vf, point);
+        let bad = match (row.eq, point) {
+            (true, _) => ord != Ordering::Equal,
+            (false, true) => ord == Ordering::Less,
+            (false, false) => ord == Ordering::Greater,
+        };
         if bad {
             out.push((s.abs() / fr.scale[i].max(1e-300), i));
         }
@@ -308,22 +316,12 @@ fn violated(rows: &[Row], fr: &float::FloatRows, x: &[Rat], skip: &[bool]) -> Ve
     out
 }
 
-/// Rows that block the direction `d` (`a_i·d > 0`), most blocking first.
+fn violated(rows: &[Row], fr: &float::FloatRows, x: &[Rat], skip: &[bool]) -> Vec<(f64, usize)> {
+    screen(rows, fr, x, skip, true)
+}
+
 fn blocking(rows: &[Row], fr: &float::FloatRows, d: &[Rat], skip: &[bool]) -> Vec<(f64, usize)> {
-    let df: Vec<f64> = d.iter().map(to_f64).collect();
-    let mut out = Vec::new();
-    for (i, row) in rows.iter().enumerate() {
-        if skip[i] {
-            continue;
-        }
-        let (ord, s) = certified_slack_sign(row, &fr.a[i], 0.0, d, &df, false);
-        let bad = if row.eq { ord != std::cmp::Ordering::Equal } else { ord == std::cmp::Ordering::Greater };
-        if bad {
-            out.push((s.abs() / fr.scale[i].max(1e-300), i));
-        }
-    }
-    out.sort_by(|p, q| q.0.total_cmp(&p.0).then(p.1.cmp(&q.1)));
-    out
+    screen(rows, fr, d, skip, false)
 }
 
 /// Solves `max c·x` over all rows: directly when few, by constraint

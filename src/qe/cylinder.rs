@@ -198,17 +198,19 @@ pub(crate) fn cylinder(p: &Polyhedron) -> Vec<Cell> {
     if d == 0 {
         return vec![Cell { levels: vec![] }];
     }
-    // projections[j] = projection onto variables 0..=j (over j+1 variables).
-    let mut projections: Vec<Polyhedron> = Vec::with_capacity(d);
-    let mut cur = p.clone();
-    let mut rev = vec![cur.clone()];
-    for j in (0..d - 1).rev() {
+    // projections[j] = projection onto variables 0..=j (over j+1 variables);
+    // the one onto the outermost variable alone is only needed off the
+    // polygon path, so it is computed last.
+    let mut projections = vec![p.clone()];
+    for j in (1..d - 1).rev() {
         let keep: Vec<usize> = (0..=j).collect();
-        cur = cur.project(&keep);
-        rev.push(cur.clone());
+        let next = projections[projections.len() - 1].project(&keep);
+        projections.push(next);
     }
-    rev.reverse();
-    projections.extend(rev);
+    if d >= 2 {
+        projections.push(Polyhedron::universe(1)); // level 0, computed below when needed
+    }
+    projections.reverse();
     // Bounded closed sets: the two outer levels come straight from the
     // polygon of the projection onto them (its lower and upper chains).
     if d >= 2 {
@@ -229,6 +231,9 @@ pub(crate) fn cylinder(p: &Polyhedron) -> Vec<Cell> {
         }
     }
     // Outer variable: its range and critical values.
+    if d >= 2 {
+        projections[0] = projections[1].project(&[0]);
+    }
     let (outer_bound, _) = match level_bound(&projections[0], 0, 1) {
         Some(x) => x,
         None => return vec![],

@@ -162,7 +162,12 @@ fn project_out(d: Dnf, vars: &[VarId], n: usize) -> Dnf {
             .collect();
         out.push(lifted);
     }
-    prune(out, n)
+    // A single piece's emptiness is decided later, when it is minimised.
+    if out.len() > 1 {
+        tidy(prune(out, n))
+    } else {
+        out
+    }
 }
 
 /// Negation normal form: `not` pushed down to the atoms (whose relation it
