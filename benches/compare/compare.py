@@ -193,8 +193,26 @@ def time_z3_tactic(goal, name, timeout_ms, label, runs=5):
     return median_ms(samples)
 
 
+def qe_equivalent(args, f, smt, timeout_ms):
+    """Checks with Z3 that errband's quantifier-free result is equivalent to
+    its input: `not (input <=> output)` must be unsatisfiable."""
+    try:
+        res = run_text([args.errband, "qe", "--format", "smtlib", str(f)]).strip()
+        decls = "\n".join(l for l in smt.splitlines() if l.startswith("(declare-fun"))
+        inp = z3.And(*z3.parse_smt2_string(smt))
+        out = z3.And(*z3.parse_smt2_string(decls + f"\n(assert {res})"))
+        s = z3.Solver()
+        s.set("timeout", timeout_ms)
+        s.add(z3.Not(inp == out))
+        r = s.check()
+    except (OSError, RuntimeError, z3.Z3Exception) as exc:
+        note(f"{f.name}: equivalence check failed to run: {exc}")
+        return "error"
+    return "agree" if r == z3.unsat else ("DISAGREE" if r == z3.sat else "unknown")
+
+
 def run_qe(args, files):
-    rows, errors = [], 0
+    rows, errors, disagree = [], 0, 0
     timeout_ms = int(args.z3_timeout * 1000)
     for f in files:
         log(f"qe: {f.name}")
@@ -212,16 +230,19 @@ def run_qe(args, files):
         except z3.Z3Exception as exc:
             note(f"{f.name}: z3 could not parse the emitted SMT-LIB: {exc}")
             rows.append([f.name, fmt_ms(eb), "parse err", "parse err", "-", "-", "-"])
+            errors += 1
             continue
         qe = time_z3_tactic(goal, "qe", timeout_ms, f.name)
         qe2 = time_z3_tactic(goal, "qe2", timeout_ms, f.name)
+        agreement = qe_equivalent(args, f, smt, timeout_ms)
+        disagree += agreement == "DISAGREE"
         rows.append([f.name, fmt_ms(eb), fmt_ms(qe), fmt_ms(qe2),
-                     fmt_ratio(qe, eb), fmt_ratio(qe2, eb), "-"])
+                     fmt_ratio(qe, eb), fmt_ratio(qe2, eb), agreement])
     print_table(f"QE (errband: whole process, median of {args.qe_runs}; "
                 "z3: in-process tactic, median of 5)",
                 ["instance", "errband ms", "z3 qe ms", "z3 qe2 ms",
                  "qe/errband", "qe2/errband", "agreement"], rows)
-    return errors
+    return disagree, errors
 
 
 # ---------------------------------------------------------------- Chebyshev family
@@ -397,11 +418,10 @@ def main():
         ap.error(f"no *.qe or cheb_m*_k*.csv instances in {args.instances}")
 
     header(args)
-    errors = run_qe(args, qe_files) if qe_files else 0
-    disagree = 0
+    disagree, errors = run_qe(args, qe_files) if qe_files else (0, 0)
     if cheb:
         d, e = run_cheb(args, cheb)
-        disagree, errors = d, errors + e
+        disagree, errors = disagree + d, errors + e
     print(f"\nsummary: {len(qe_files)} QE + {len(cheb)} Chebyshev instances; "
           f"{disagree} disagreement(s); {errors} errband error(s)")
     if disagree:

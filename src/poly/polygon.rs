@@ -28,8 +28,15 @@ struct DualPoint {
     row: usize,
 }
 
+/// `n/d` in floating point without reducing the fraction (for the filter
+/// only: the exact predicates below never use it).
 fn ratio_f64(n: &BigInt, d: &BigInt) -> f64 {
-    to_f64(&Rat::new(n.clone(), d.clone()))
+    let (nf, df) = (super::dd::big_to_f64(n), super::dd::big_to_f64(d));
+    if nf.is_finite() && df.is_finite() && df != 0.0 && nf.abs() < f64::MAX && df.abs() < f64::MAX {
+        nf / df
+    } else {
+        to_f64(&Rat::new(n.clone(), d.clone()))
+    }
 }
 
 /// Compares `a/wa` with `b/wb` (`wa, wb > 0`), float first.
@@ -66,12 +73,11 @@ pub(crate) fn minimal_polygon(cons: &[Constraint]) -> Option<Minimal> {
     if cons.iter().any(|c| c.kind != Kind::Le || c.a.len() != 2) {
         return None;
     }
-    // Interior point: max s with a·x + s <= b, s <= 1.
-    let mut rows: Vec<Constraint> = cons
-        .iter()
-        .map(|c| Constraint::new(vec![c.a[0].clone(), c.a[1].clone(), Rat::one()], Kind::Le, c.b.clone()))
-        .collect();
+    // Interior point: max s with a·x + s <= b, s <= 1 (first, so the LP's
+    // initial working set bounds the objective).
+    let mut rows: Vec<Constraint> = Vec::with_capacity(cons.len() + 1);
     rows.push(Constraint::new(vec![Rat::zero(), Rat::zero(), Rat::one()], Kind::Le, Rat::one()));
+    rows.extend(cons.iter().map(|c| Constraint::new(vec![c.a[0].clone(), c.a[1].clone(), Rat::one()], Kind::Le, c.b.clone())));
     let lp = Prepared::new(3, rows).ok()?;
     let z = match lp.optimize(&[Rat::zero(), Rat::zero(), Rat::one()], Sense::Maximize).ok()? {
         LpOutcome::Optimal(o) if o.value.is_positive() => o.point,
@@ -99,7 +105,8 @@ pub(crate) fn minimal_polygon(cons: &[Constraint]) -> Option<Minimal> {
             .then_with(|| cmp_coord(&p.y, &p.w, p.fy, &q.y, &q.w, q.fy))
             .then(p.row.cmp(&q.row))
     });
-    pts.dedup_by(|q, p| &p.x * &q.w == &q.x * &p.w && &p.y * &q.w == &q.y * &p.w);
+    // Equal points have equal float views; only those are compared exactly.
+    pts.dedup_by(|q, p| p.fx == q.fx && p.fy == q.fy && &p.x * &q.w == &q.x * &p.w && &p.y * &q.w == &q.y * &p.w);
     if pts.len() < 3 {
         return None;
     }
