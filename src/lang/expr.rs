@@ -806,6 +806,14 @@ mod tests {
     use super::*;
     use crate::num::{frac, int, pow10};
 
+    /// The value, or a panic showing the diagnostic (tests only).
+    fn ok<T>(r: Result<T, Diagnostic>) -> T {
+        match r {
+            Ok(v) => v,
+            Err(d) => panic!("unexpected error: {} ({:?})", d.message, d.span),
+        }
+    }
+
     fn parse(s: &str) -> Result<Expr, Diagnostic> {
         let mut p = Parser::new(s, "t")?;
         let e = p.parse_expr()?;
@@ -827,7 +835,7 @@ mod tests {
     }
 
     fn sx(s: &str) -> String {
-        sexpr(&parse(s).unwrap())
+        sexpr(&ok(parse(s)))
     }
 
     #[test]
@@ -851,7 +859,7 @@ mod tests {
 
     #[test]
     fn spans_cover_parentheses() {
-        let e = parse(" (a + b) * c").unwrap();
+        let e = ok(parse(" (a + b) * c"));
         assert_eq!(e.span, 1..12);
         match &e.kind {
             ExprKind::Bin(BinOp::Mul, l, _) => assert_eq!(l.span, 1..8),
@@ -862,12 +870,12 @@ mod tests {
     #[test]
     fn display_round_trips() {
         for s in ["1 + 2*3^2", "-x^2", "(-x)^2", "2^3^2", "(2^3)^2", "a - (b - c)", "a/(b*c)", "-(a + b)", "2^-1", "f(x, y)"] {
-            let e = parse(s).unwrap();
+            let e = ok(parse(s));
             let printed = e.to_string();
-            let back = parse(&printed).unwrap();
+            let back = ok(parse(&printed));
             assert_eq!(sexpr(&back), sexpr(&e), "{s} -> {printed}");
         }
-        assert_eq!(parse("a*(1/10 + b)").unwrap().to_string(), "a*(1/10 + b)");
+        assert_eq!(ok(parse("a*(1/10 + b)")).to_string(), "a*(1/10 + b)");
     }
 
     #[test]
@@ -883,8 +891,8 @@ mod tests {
         assert_eq!(e.message, "expected an operator before `x`");
         assert!(e.help.unwrap().contains("2*x"));
         // a keyword ends the expression instead
-        let mut p = Parser::new("x + 1 and y", "t").unwrap().with_keywords(&["and"]);
-        let e = p.parse_expr().unwrap();
+        let mut p = ok(Parser::new("x + 1 and y", "t")).with_keywords(&["and"]);
+        let e = ok(p.parse_expr());
         assert_eq!(sexpr(&e), "(+ x 1)");
         assert!(p.at_ident("and"));
     }
@@ -898,7 +906,7 @@ mod tests {
         let e = parse("1 + 1e99999").unwrap_err();
         assert_eq!(e.span, 4..11);
         assert_eq!(e.message, "invalid number");
-        let mut p = Parser::new("x + and", "t").unwrap().with_keywords(&["and"]);
+        let mut p = ok(Parser::new("x + and", "t")).with_keywords(&["and"]);
         let e = p.parse_expr().unwrap_err();
         assert_eq!(e.message, "expected an expression, found keyword `and`");
     }
@@ -914,14 +922,14 @@ mod tests {
         let pow = vec!["2"; 100_000].join("^");
         assert!(parse(&pow).is_err());
         // within the limit everything works, including dropping the tree
-        let ok = vec!["x"; MAX_EXPR_DEPTH].join("+");
-        let e = parse(&ok).unwrap();
-        let r = linearize(&e, &env, 3, "t").unwrap();
+        let at_limit = vec!["x"; MAX_EXPR_DEPTH].join("+");
+        let e = ok(parse(&at_limit));
+        let r = ok(linearize(&e, &env, 3, "t"));
         assert_eq!(r.coeffs[0], int(MAX_EXPR_DEPTH as i64));
-        assert!(sexpr(&parse(&e.to_string()).unwrap()) == sexpr(&e.clone()));
+        assert!(sexpr(&ok(parse(&e.to_string()))) == sexpr(&e.clone()));
         assert_eq!(e.names().len(), MAX_EXPR_DEPTH);
         let nested = format!("{}x{}", "(-".repeat(MAX_NESTING / 2 - 1), ")".repeat(MAX_NESTING / 2 - 1));
-        assert!(linearize(&parse(&nested).unwrap(), &env, 3, "t").is_ok());
+        assert!(linearize(&ok(parse(&nested)), &env, 3, "t").is_ok());
     }
 
     fn env(n: &str) -> Option<NameValue> {
@@ -945,21 +953,21 @@ mod tests {
 
     #[test]
     fn linearises_exactly() {
-        let l = lin("2*x - (y - 3)/4 + 2^-2 + x*3^2").unwrap();
+        let l = ok(lin("2*x - (y - 3)/4 + 2^-2 + x*3^2"));
         assert_eq!(l.coeffs, vec![int(11), frac(-1, 4), int(0)]);
         assert_eq!(l.constant, int(1));
-        let l = lin("(x + 1)^1 + y^0 + 0^0 + (-2/3)^3").unwrap();
+        let l = ok(lin("(x + 1)^1 + y^0 + 0^0 + (-2/3)^3"));
         assert_eq!(l.coeffs, vec![int(1), int(0), int(0)]);
         assert_eq!(l.constant, int(3) + frac(-8, 27));
         assert_eq!(lin("-x^2 - x^1").unwrap_err().message, "a power of a variable is not linear");
-        assert_eq!(lin("(1/2)^-3").unwrap().constant, int(8));
-        assert_eq!(lin("(-2)^-1").unwrap().constant, frac(-1, 2));
+        assert_eq!(ok(lin("(1/2)^-3")).constant, int(8));
+        assert_eq!(ok(lin("(-2)^-1")).constant, frac(-1, 2));
     }
 
     #[test]
     fn eq6_line_has_exact_coefficients() {
         let s = "14244/5 - a*(1/10 + C1 + dc1 + (C2 + dc2)*(10 - 1)^2)";
-        let l = lin(s).unwrap();
+        let l = ok(lin(s));
         let a = int(26022);
         let c1 = frac(88823, 10_000_000);
         let c2 = Rat::new(BigInt::from(19312), pow10(11));
@@ -967,7 +975,7 @@ mod tests {
         let k = frac(14244, 5) - &a * (frac(1, 10) + &c1 + &c2 * int(81));
         assert_eq!(l.constant, k);
         // a*C2*(10-1)^2 = 26022*19312/10^11*81
-        let term = lin("a*(C2)*(10-1)^2").unwrap().constant;
+        let term = ok(lin("a*(C2)*(10-1)^2")).constant;
         assert_eq!(term, Rat::new(BigInt::from(26022i64 * 19312 * 81), pow10(11)));
     }
 
@@ -975,7 +983,7 @@ mod tests {
     fn product_of_variables_is_rejected_with_carets_on_it() {
         let src = "    -emax <= a*dc1*dc2 <= emax";
         let start = src.find("a*dc1").unwrap();
-        let e = parse(&src[start..start + 9]).unwrap();
+        let e = ok(parse(&src[start..start + 9]));
         // shift spans so they index into `src`
         let e = shift(e, start);
         let d = linearize_in(&e, &env, 3, "eq6.qe", src).unwrap_err();
@@ -992,10 +1000,10 @@ mod tests {
         let d = lin("2*(x + 1)*(3*y)").unwrap_err();
         assert_eq!(d.label, "(x + 1) * (3*y)");
         assert_eq!(d.span, 2..15);
-        let e = parse("(x + 1)*(y/2)").unwrap();
+        let e = ok(parse("(x + 1)*(y/2)"));
         assert_eq!(linearize(&e, &env, 3, "t").unwrap_err().label, "(x + 1) * y/2");
         // a product that cancels is fine: (x - x)*y = 0
-        assert!(lin("(x - x)*y").unwrap().coeffs.iter().all(Zero::is_zero));
+        assert!(ok(lin("(x - x)*y")).coeffs.iter().all(Zero::is_zero));
     }
 
     fn shift(e: Expr, by: usize) -> Expr {
@@ -1015,7 +1023,7 @@ mod tests {
         assert_eq!((d.message.as_str(), d.span.clone()), ("division by an expression containing a variable", 6..11));
         let d = lin("x/(2-2)").unwrap_err();
         assert_eq!((d.message.as_str(), d.span.clone()), ("division by zero", 2..7));
-        assert_eq!(lin("x/(1/3)").unwrap().coeffs[0], int(3));
+        assert_eq!(ok(lin("x/(1/3)")).coeffs[0], int(3));
     }
 
     #[test]
@@ -1029,9 +1037,9 @@ mod tests {
         assert!(d.message.starts_with("exponent too large"));
         let d = lin("(2^30)^10000").unwrap_err();
         assert!(d.message.starts_with("exponent too large"), "{}", d.message);
-        assert_eq!(lin("(1/3)^-10000").unwrap().constant.numer().bits(), 15850);
+        assert_eq!(ok(lin("(1/3)^-10000")).constant.numer().bits(), 15850);
         assert!(t.elapsed() < std::time::Duration::from_secs(2));
-        assert_eq!(lin("2^10000").unwrap().constant.numer().bits(), 10001);
+        assert_eq!(ok(lin("2^10000")).constant.numer().bits(), 10001);
         let d = lin("0^-1").unwrap_err();
         assert_eq!((d.message.as_str(), d.span.clone()), ("zero raised to a negative power", 0..4));
         assert_eq!(lin("2^x").unwrap_err().message, "the exponent must be a constant");
@@ -1040,20 +1048,20 @@ mod tests {
 
     #[test]
     fn calls_and_unknown_names() {
-        assert_eq!(lin("rationalize(0.0088823, 1e-8)").unwrap().constant, crate::num::frac(12, 1351));
-        assert_eq!(lin("abs(-2) + max(1, 3) - min(1, 3)").unwrap().constant, crate::num::int(4));
+        assert_eq!(ok(lin("rationalize(0.0088823, 1e-8)")).constant, crate::num::frac(12, 1351));
+        assert_eq!(ok(lin("abs(-2) + max(1, 3) - min(1, 3)")).constant, crate::num::int(4));
         assert!(lin("abs(x)").is_err());
         let d = lin("1 + f(x)").unwrap_err();
         assert_eq!((d.message.as_str(), d.span.clone()), ("functions are not allowed here", 4..8));
         let d = lin("x + w").unwrap_err();
         assert_eq!((d.message.as_str(), d.span.clone()), ("unknown name `w`", 4..5));
-        let d = lin("x").unwrap();
+        let d = ok(lin("x"));
         assert_eq!(d.dim(), 3);
     }
 
     #[test]
     fn names_in_source_order() {
-        let e = parse("b*f(c, a) - b").unwrap();
+        let e = ok(parse("b*f(c, a) - b"));
         let names: Vec<&str> = e.names().into_iter().map(|(n, _)| n).collect();
         assert_eq!(names, vec!["b", "c", "a", "b"]);
     }
