@@ -11,6 +11,7 @@
 //! * `emax`: `Prepared::new` + minimise `e` on the Chebyshev residual LP;
 //! * `band`: `Prepared::new` + min and max of `phi(x*)·c` over the theta-rows;
 //! * `vertices`: exact generators (`Polyhedron::generators`) of the theta-region.
+//! * `cylinder`: its vertices and cylindrical form together (k = 2 at m = 100 000, k = 3 at m = 10 000).
 
 mod instances;
 
@@ -171,5 +172,28 @@ fn vertices(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, qe_paper, emax, band, vertices);
+/// Vertices and cylindrical form together, as a report needs them: one
+/// minimisation gives the vertices, the cells reuse its generators.
+fn cylinder(c: &mut Criterion) {
+    let mut g = c.benchmark_group("cylinder");
+    for (k, m) in [(2, 100000), (3, 10000)] {
+        let inst = instance(m, k);
+        let rows = inst.band_rows();
+        drop(inst);
+        let run = |rows: Vec<errband::linear::Constraint>| {
+            let p = Polyhedron::new(k, rows);
+            let minimal = p.minimize();
+            let cells = errband::qe::cylindrical_form(&Polyhedron::from_minimal(k, &minimal));
+            assert!(!cells.is_empty() && !minimal.generators.vertices.is_empty());
+            (minimal, cells)
+        };
+        configure(&mut g, probe(|| run(rows.clone())));
+        g.bench_with_input(BenchmarkId::new(format!("k{k}"), m), &rows, |b, rows| {
+            b.iter_batched(|| rows.clone(), run, BatchSize::LargeInput)
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, qe_paper, emax, band, vertices, cylinder);
 criterion_main!(benches);

@@ -17,11 +17,22 @@ use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
 
 /// A conjunction of linear constraints over `n` variables.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Polyhedron {
     n: usize,
     constraints: Vec<Constraint>,
+    /// Generators, computed once on first use (they are asked for by
+    /// minimisation, projection and the cylindrical form alike).
+    gens: std::sync::OnceLock<Generators>,
 }
+
+impl PartialEq for Polyhedron {
+    fn eq(&self, other: &Self) -> bool {
+        self.n == other.n && self.constraints == other.constraints
+    }
+}
+
+impl Eq for Polyhedron {}
 
 /// The generators of a polyhedron's closure: it equals
 /// `conv(vertices) + cone(rays) + span(lines)`.
@@ -77,12 +88,12 @@ fn rat_vec(v: &[BigInt]) -> Vec<Rat> {
 impl Polyhedron {
     /// The set of points satisfying all `constraints` (each over `n` variables).
     pub fn new(n: usize, constraints: Vec<Constraint>) -> Polyhedron {
-        Polyhedron { n, constraints }
+        Polyhedron { n, constraints, gens: std::sync::OnceLock::new() }
     }
 
     /// The whole space.
     pub fn universe(n: usize) -> Polyhedron {
-        Polyhedron { n, constraints: Vec::new() }
+        Polyhedron::new(n, Vec::new())
     }
 
     /// Number of variables.
@@ -251,10 +262,21 @@ impl Polyhedron {
     /// Vertices, extreme rays and lines of the closure (all empty when the
     /// closure is empty).
     pub fn generators(&self) -> Generators {
-        if let Some(m) = self.fast_polygon() {
-            return m.generators;
+        self.gens
+            .get_or_init(|| match self.fast_polygon() {
+                Some(m) => m.generators,
+                None => self.generators_dd(),
+            })
+            .clone()
+    }
+
+    /// The minimal form as a polyhedron that already knows its generators.
+    pub fn from_minimal(n: usize, m: &Minimal) -> Polyhedron {
+        let p = Polyhedron::new(n, m.constraints());
+        if !m.empty {
+            let _ = p.gens.set(m.generators.clone());
         }
-        self.generators_dd()
+        p
     }
 
     /// Generators by double description only (the general path).

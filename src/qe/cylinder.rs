@@ -15,6 +15,7 @@ use crate::linear::{Constraint, Kind, LinExpr};
 use crate::num::Rat;
 use crate::poly::Polyhedron;
 use num_traits::{Signed, Zero};
+use rayon::prelude::*;
 
 /// One side of a variable's range: `expr` (in the outer variables), strict or not.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -191,6 +192,94 @@ fn chain_from(projections: &[Polyhedron], outer: Vec<Constraint>, d: usize, star
     Some(levels)
 }
 
+/// A closed interval `(low, high)` (empty when low > high).
+type Span = (Rat, Rat);
+
+/// Per constraint of a projection, its face's spans in the two outermost
+/// variables (`None` when the projection is not a bounded set with many rows).
+type Spans = Option<Vec<[Span; 2]>>;
+
+/// For a bounded set: each constraint's ranges of the two outermost
+/// variables over the vertices it is tight at (its face's bounding box there).
+fn outer_spans(q: &Polyhedron) -> Spans {
+    if q.dim() < 2 || q.constraints().len() <= 8 {
+        return None;
+    }
+    let g = q.generators();
+    if !g.rays.is_empty() || !g.lines.is_empty() || g.vertices.is_empty() {
+        return None;
+    }
+    // Tightness tests in integers: homogeneous vertices (v, 1) and rows (a, -b).
+    let homog = |xs: Vec<Rat>| crate::num::common_denominator_ints(&xs);
+    let verts: Vec<Vec<num_bigint::BigInt>> = g
+        .vertices
+        .iter()
+        .map(|v| homog(v.iter().cloned().chain(std::iter::once(Rat::from_integer(1.into()))).collect()))
+        .collect();
+    let spans = q
+        .constraints()
+        .par_iter()
+        .map(|c| {
+            let h = homog(c.a.iter().cloned().chain(std::iter::once(-c.b.clone())).collect());
+            let widen = |r: Option<Span>, x: &Rat| match r {
+                None => Some((x.clone(), x.clone())),
+                Some((l, u)) => Some((if *x < l { x.clone() } else { l }, if *x > u { x.clone() } else { u })),
+            };
+            let (mut r0, mut r1): (Option<Span>, Option<Span>) = (None, None);
+            for (v, vi) in g.vertices.iter().zip(&verts) {
+                let dot: num_bigint::BigInt = h.iter().zip(vi).map(|(x, y)| x * y).sum();
+                if dot.is_zero() {
+                    r0 = widen(r0, &v[0]);
+                    r1 = widen(r1, &v[1]);
+                }
+            }
+            // A constraint tight at no vertex is redundant: an empty span.
+            let empty = || (Rat::from_integer(1.into()), Rat::from_integer(0.into()));
+            [r0.unwrap_or_else(empty), r1.unwrap_or_else(empty)]
+        })
+        .collect();
+    Some(spans)
+}
+
+/// The projections restricted to the constraints whose faces reach the
+/// outer slab `[lo, hi]`: within the slab the others are redundant (a point
+/// of the slab outside the set violates a facet through a boundary point of
+/// the set inside the slab), so each cell's minimisation sees a few rows.
+fn narrowed(projections: &[Polyhedron], spans: &[Spans], bbox: &[Span; 2]) -> Vec<Polyhedron> {
+    let overlaps = |(l, h): &Span, (a, b): &Span| l <= b && h >= a;
+    projections
+        .iter()
+        .zip(spans)
+        .map(|(q, sp)| match sp {
+            Some(sp) => Polyhedron::new(
+                q.dim(),
+                q.constraints()
+                    .iter()
+                    .zip(sp)
+                    .filter(|(_, s)| overlaps(&s[0], &bbox[0]) && overlaps(&s[1], &bbox[1]))
+                    .map(|(c, _)| c.clone())
+                    .collect(),
+            ),
+            None => q.clone(),
+        })
+        .collect()
+}
+
+/// Bounding box of a polygon cell in the two outer variables: the outer
+/// interval and the extremes of its (linear) lower and upper edges there.
+fn cell_box(c: &OuterCell) -> Option<[Span; 2]> {
+    let (a, b) = (c.lo.as_ref()?.0.clone(), c.hi.as_ref()?.0.clone());
+    let LevelBound::Range { lower, upper } = c.chain.first()? else { return None };
+    let (lo, up) = (&lower.first()?.expr, &upper.first()?.expr);
+    let at = |e: &LinExpr, x: &Rat| {
+        let mut pt = vec![Rat::zero(); e.dim()];
+        pt[0] = x.clone();
+        e.eval(&pt)
+    };
+    let (l1, l2, u1, u2) = (at(lo, &a), at(lo, &b), at(up, &a), at(up, &b));
+    Some([(a, b), (l1.min(l2), u1.max(u2))])
+}
+
 /// Cylindrical cells of the non-empty convex set `p` (variables already in
 /// the wanted order, outermost = variable 0).
 pub(crate) fn cylinder(p: &Polyhedron) -> Vec<Cell> {
@@ -216,17 +305,27 @@ pub(crate) fn cylinder(p: &Polyhedron) -> Vec<Cell> {
     if d >= 2 {
         if let Some(cells) = polygon_cells(&projections[1], d) {
             let closed = p.constraints().iter().all(|c| c.kind != Kind::Lt);
-            let mut full = Vec::with_capacity(cells.len());
-            for mut c in cells {
-                if d > 2 {
+            if d == 2 {
+                return finish(cells, p, d, closed);
+            }
+            // Deeper levels: each cell is independent work (in parallel; the
+            // results keep the cells' order, so the output is deterministic).
+            let spans: Vec<Spans> = projections.iter().map(outer_spans).collect();
+            let full: Vec<OuterCell> = cells
+                .into_par_iter()
+                .filter_map(|mut c| {
                     let mut outer = outer_constraints(&c.lo, &c.hi, d);
                     let level1 = Cell { levels: vec![LevelBound::Range { lower: vec![], upper: vec![] }, c.chain[0].clone()] };
                     outer.extend(level1.constraints(d));
-                    let Some(rest) = chain_from(&projections, outer, d, 2, p) else { continue };
+                    let projs = match cell_box(&c) {
+                        Some(bbox) => narrowed(&projections, &spans, &bbox),
+                        None => projections.clone(),
+                    };
+                    let rest = chain_from(&projs, outer, d, 2, p)?;
                     c.chain.extend(rest);
-                }
-                full.push(c);
-            }
+                    Some(c)
+                })
+                .collect();
             return finish(full, p, d, closed);
         }
     }

@@ -102,7 +102,7 @@ pub fn cylindrical_form(p: &Polyhedron) -> Vec<Cell> {
     if m.empty {
         return vec![];
     }
-    cylinder::cylinder(&Polyhedron::new(p.dim(), m.constraints()))
+    cylinder::cylinder(&Polyhedron::from_minimal(p.dim(), &m))
 }
 
 /// Eliminates the quantifiers of `p`.
@@ -144,7 +144,7 @@ pub fn solve(p: &Problem, opts: &Options) -> Result<QeResult, QeError> {
         .into_iter()
         .map(|poly| {
             let minimal = poly.minimize();
-            let canonical = Polyhedron::new(d, minimal.constraints());
+            let canonical = Polyhedron::from_minimal(d, &minimal);
             let cells = if minimal.constraints().is_empty() { vec![] } else { cylinder::cylinder(&canonical) };
             Piece { minimal, cells }
         })
@@ -222,4 +222,57 @@ fn merge_pair(a: &Polyhedron, b: &Polyhedron, d: usize) -> Option<Polyhedron> {
         return Some(Polyhedron::new(d, common));
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::{frac, int};
+
+    /// Points in a cell: all of its level constraints hold.
+    fn in_cells(cells: &[Cell], d: usize, x: &[Rat]) -> bool {
+        cells.iter().any(|c| c.constraints(d).iter().all(|k| k.holds_at(x)))
+    }
+
+    #[test]
+    fn three_variable_cylinder_describes_the_set_exactly() {
+        // |c0 + c1 x + c2 x^2 - y_i| <= 1/20 for 120 noisy points: a 3-D
+        // polytope with many facets (the narrowed, parallel path).
+        let m = 120;
+        let mut cons = vec![];
+        let mut seed: i64 = 99;
+        for i in 0..m {
+            seed = (seed * 1103515245 + 12345) % 2147483648;
+            let x = frac(i, m);
+            let y = &x * &x * &x + frac(seed % 1000 - 500, 100_000);
+            let row = vec![int(1), x.clone(), &x * &x];
+            cons.push(Constraint::new(row.clone(), Kind::Le, &y + frac(1, 20)));
+            cons.push(Constraint::new(row.iter().map(|v| -v).collect(), Kind::Le, frac(1, 20) - &y));
+        }
+        let p = Polyhedron::new(3, cons);
+        let cells = cylindrical_form(&p);
+        assert!(cells.len() > 3);
+        let verts = p.generators().vertices;
+        assert!(verts.len() > 8);
+        // Vertices, midpoints of vertex pairs (on faces or inside), and points
+        // pushed slightly outside along each coordinate.
+        let mut pts: Vec<Vec<Rat>> = verts.clone();
+        for (i, a) in verts.iter().enumerate().step_by(3) {
+            for b in verts.iter().skip(i + 1).step_by(5) {
+                pts.push(a.iter().zip(b).map(|(u, v)| (u + v) / int(2)).collect());
+            }
+        }
+        for v in verts.iter().step_by(4) {
+            for j in 0..3 {
+                for s in [frac(1, 1_000_000_000), frac(-1, 1_000_000_000)] {
+                    let mut q = v.clone();
+                    q[j] += &s;
+                    pts.push(q);
+                }
+            }
+        }
+        for x in &pts {
+            assert_eq!(in_cells(&cells, 3, x), p.contains(x), "disagree at {x:?}");
+        }
+    }
 }
