@@ -490,20 +490,12 @@ impl Polyhedron {
                 vec![Constraint::new(vec![-Rat::one()], Kind::Le, -lo), Constraint::new(vec![Rat::one()], Kind::Le, hi)],
             ));
         }
-        // Counter-clockwise hull (monotone chain), collinear points dropped.
-        let cross = |o: &[Rat], a: &[Rat], b: &[Rat]| (&a[0] - &o[0]) * (&b[1] - &o[1]) - (&a[1] - &o[1]) * (&b[0] - &o[0]);
-        let mut h: Vec<Vec<Rat>> = Vec::new();
-        for pass in 0..2 {
-            let start = h.len();
-            let it: Box<dyn Iterator<Item = &Vec<Rat>>> = if pass == 0 { Box::new(pts.iter()) } else { Box::new(pts.iter().rev()) };
-            for p in it {
-                while h.len() >= start + 2 && !cross(&h[h.len() - 2], &h[h.len() - 1], p).is_positive() {
-                    h.pop();
-                }
-                h.push(p.clone());
-            }
-            h.pop();
-        }
+        // Counter-clockwise hull: the lower chain, then the upper one back.
+        let (lower, upper) = monotone_chains(&pts);
+        let mut h: Vec<Vec<Rat>> = lower;
+        h.pop();
+        h.extend(upper.into_iter().rev());
+        h.pop();
         if h.len() < 3 {
             return None;
         }
@@ -578,6 +570,27 @@ fn int_dot(a: &[BigInt], b: &[BigInt]) -> BigInt {
         }
     }
     s
+}
+
+/// Lower and upper convex chains of sorted, distinct 2-D points (Andrew's
+/// monotone chain, exact; collinear points dropped). Both run left to right
+/// from the first point to the last.
+pub(crate) fn monotone_chains(pts: &[Vec<Rat>]) -> (Vec<Vec<Rat>>, Vec<Vec<Rat>>) {
+    let cross = |o: &[Rat], a: &[Rat], b: &[Rat]| (&a[0] - &o[0]) * (&b[1] - &o[1]) - (&a[1] - &o[1]) * (&b[0] - &o[0]);
+    let chain = |it: &mut dyn Iterator<Item = &Vec<Rat>>| {
+        let mut h: Vec<Vec<Rat>> = Vec::new();
+        for p in it {
+            while h.len() >= 2 && !cross(&h[h.len() - 2], &h[h.len() - 1], p).is_positive() {
+                h.pop();
+            }
+            h.push(p.clone());
+        }
+        h
+    };
+    let lower = chain(&mut pts.iter());
+    let mut upper = chain(&mut pts.iter().rev());
+    upper.reverse();
+    (lower, upper)
 }
 
 /// Gram–Schmidt, exactly.

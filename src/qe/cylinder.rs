@@ -460,25 +460,12 @@ fn polygon_cells(q: &Polyhedron, d: usize) -> Option<Vec<OuterCell>> {
     let mut v = g.vertices;
     v.sort();
     v.dedup();
-    let cross = |o: &[Rat], a: &[Rat], b: &[Rat]| (&a[0] - &o[0]) * (&b[1] - &o[1]) - (&a[1] - &o[1]) * (&b[0] - &o[0]);
-    let hull = |pts: &mut dyn Iterator<Item = &Vec<Rat>>| {
-        let mut h: Vec<Vec<Rat>> = Vec::new();
-        for p in pts {
-            while h.len() >= 2 && !cross(&h[h.len() - 2], &h[h.len() - 1], p).is_positive() {
-                h.pop();
-            }
-            h.push(p.clone());
-        }
-        h
-    };
     // Both chains run from the leftmost to the rightmost x; a vertical edge
     // at either end belongs to the slice there, not to a chain.
-    let mut lower = hull(&mut v.iter());
+    let (mut lower, mut upper) = crate::poly::monotone_chains(&v);
     if lower.len() >= 2 && lower[lower.len() - 1][0] == lower[lower.len() - 2][0] {
         lower.pop();
     }
-    let mut upper = hull(&mut v.iter().rev());
-    upper.reverse();
     if upper.len() >= 2 && upper[0][0] == upper[1][0] {
         upper.remove(0);
     }
