@@ -5,7 +5,7 @@
 //! meets have a handful of variables and many constraints, so dense
 //! coefficient vectors are both the simplest and the fastest choice.
 
-use crate::num::{fmt_fraction, NumFormat, Rat};
+use crate::num::{NumFormat, Rat};
 use num_traits::{One, Signed, Zero};
 use serde::Serialize;
 
@@ -282,7 +282,6 @@ impl Constraint {
     }
     /// Exact text form, for debugging and tests.
     pub fn show_exact(&self, vars: &VarTable) -> String {
-        let _ = fmt_fraction;
         self.show(vars, NumFormat::Exact)
     }
 }

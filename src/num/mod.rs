@@ -10,7 +10,6 @@
 use num_bigint::{BigInt, Sign};
 use num_integer::Integer;
 use num_traits::{One, Signed, ToPrimitive, Zero};
-use std::fmt;
 
 /// An exact rational number (arbitrary-precision numerator and denominator,
 /// always in lowest terms with a positive denominator).
@@ -390,15 +389,6 @@ pub fn rationalize(x: &Rat, tol: &Rat) -> Rat {
 pub fn common_denominator_ints(xs: &[Rat]) -> Vec<BigInt> {
     let den = lcm_denoms(xs);
     xs.iter().map(|x| x.numer() * (&den / x.denom())).collect()
-}
-
-/// Wrapper that displays a rational as an exact fraction.
-pub struct Exact<'a>(pub &'a Rat);
-
-impl fmt::Display for Exact<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&fmt_fraction(self.0))
-    }
 }
 
 #[cfg(test)]

@@ -141,21 +141,6 @@ impl Polyhedron {
                 rows.push(homog(&neg, &-c.b.clone()));
             }
         }
-        let row_of = |k: usize| -> usize {
-            // index of constraint for homogeneous row k
-            let mut r = 0;
-            let mut i = 0;
-            for c in &self.constraints {
-                let w = if c.kind == Kind::Eq { 2 } else { 1 };
-                if k < r + w {
-                    return i;
-                }
-                r += w;
-                i += 1;
-            }
-            i
-        };
-        let _ = row_of;
         let mut cone = Cone::universe(n + 1);
         let mut t = vec![BigInt::zero(); n + 1];
         t[n] = BigInt::from(-1);

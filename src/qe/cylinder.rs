@@ -168,13 +168,8 @@ fn outer_constraints(lo: &End, hi: &End, d: usize) -> Vec<Constraint> {
     out
 }
 
-/// The inner levels (1..d) of the cell `outer` of `p`, or None when empty.
-fn chain(p: &Polyhedron, projections: &[Polyhedron], outer: Vec<Constraint>, d: usize) -> Option<Vec<LevelBound>> {
-    chain_from(projections, outer, d, 1, p)
-}
-
 /// Levels `start..d` of a cell whose outer levels are given by `outer`.
-fn chain_from(projections: &[Polyhedron], outer: Vec<Constraint>, d: usize, start: usize, p: &Polyhedron) -> Option<Vec<LevelBound>> {
+fn chain_from(projections: &[Polyhedron], outer: Vec<Constraint>, d: usize, start: usize) -> Option<Vec<LevelBound>> {
     // The closed cell has the same facets as the open one (a constraint that
     // only touches an end point is redundant in both), and keeps the work
     // free of strict rows, whose emptiness tests need extra LPs.
@@ -188,7 +183,6 @@ fn chain_from(projections: &[Polyhedron], outer: Vec<Constraint>, d: usize, star
         cell.extend(used);
         levels.push(lb);
     }
-    let _ = p;
     Some(levels)
 }
 
@@ -321,7 +315,7 @@ pub(crate) fn cylinder(p: &Polyhedron) -> Vec<Cell> {
                         Some(bbox) => narrowed(&projections, &spans, &bbox),
                         None => projections.clone(),
                     };
-                    let rest = chain_from(&projs, outer, d, 2, p)?;
+                    let rest = chain_from(&projs, outer, d, 2)?;
                     c.chain.extend(rest);
                     Some(c)
                 })
@@ -341,7 +335,7 @@ pub(crate) fn cylinder(p: &Polyhedron) -> Vec<Cell> {
         LevelBound::Point(e) => {
             let v = e.constant.clone();
             let outer = outer_constraints(&Some((v.clone(), false)), &Some((v.clone(), false)), d);
-            return match chain(p, &projections, outer, d) {
+            return match chain_from(&projections, outer, d, 1) {
                 Some(mut levels) => {
                     levels.insert(0, LevelBound::Point(LinExpr::constant(d, v)));
                     vec![substitute_points(Cell { levels })]
@@ -385,7 +379,7 @@ pub(crate) fn cylinder(p: &Polyhedron) -> Vec<Cell> {
     let mut cells: Vec<OuterCell> = Vec::new();
     for (clo, chi) in pieces {
         let outer = outer_constraints(&clo, &chi, d);
-        let Some(ch) = chain(p, &projections, outer, d) else { continue };
+        let Some(ch) = chain_from(&projections, outer, d, 1) else { continue };
         cells.push(OuterCell { lo: clo, hi: chi, chain: ch });
     }
     // Merge neighbours that describe the same set. Cells alternate between

@@ -15,18 +15,16 @@ pub fn as_formula(r: &QeResult) -> Formula {
     if r.is_true() {
         return Formula::True;
     }
-    let d = r.vars.len();
     Formula::Or(
         r.pieces
             .iter()
-            .map(|p| Formula::And(p.minimal.constraints().iter().map(|c| Formula::Atom(constraint_atom(c, d))).collect()))
+            .map(|p| Formula::And(p.minimal.constraints().iter().map(|c| Formula::Atom(constraint_atom(c))).collect()))
             .collect(),
     )
 }
 
-fn constraint_atom(c: &Constraint, d: usize) -> Atom {
+fn constraint_atom(c: &Constraint) -> Atom {
     let lhs = LinExpr { coeffs: c.a.clone(), constant: -c.b.clone() };
-    let _ = d;
     let rel = match c.kind {
         Kind::Le => Rel::Le,
         Kind::Lt => Rel::Lt,
