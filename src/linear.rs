@@ -227,6 +227,10 @@ impl Constraint {
     pub fn dim(&self) -> usize {
         self.a.len()
     }
+    /// True for an equality.
+    pub fn is_eq(&self) -> bool {
+        self.kind == Kind::Eq
+    }
     /// True when every coefficient is zero: the constraint is `0 REL b`.
     pub fn is_trivial(&self) -> bool {
         self.a.iter().all(Zero::is_zero)

@@ -48,7 +48,7 @@ pub(crate) fn propose_tight_rows(fr: &FloatRows, rows: &[Row], subset: &[usize],
     let mut model = vars.maximise(objective).using(microlp);
     for &i in subset {
         let lhs: Expression = xs.iter().zip(&fr.a[i]).filter(|(_, v)| **v != 0.0).map(|(x, v)| *v * *x).sum();
-        model = if rows[i].eq { model.with(lhs.eq(fr.b[i])) } else { model.with(lhs.leq(fr.b[i])) };
+        model = if rows[i].is_eq() { model.with(lhs.eq(fr.b[i])) } else { model.with(lhs.leq(fr.b[i])) };
     }
     let sol = model.solve().ok()?;
     let x: Vec<f64> = xs.iter().map(|v| sol.value(*v)).collect();

@@ -38,7 +38,7 @@ pub enum Sense {
 #[derive(Clone)]
 pub struct Prepared {
     n: usize,
-    constraints: Vec<Constraint>,
+    /// The constraints as given; the simplex reads strict rows as their closure.
     rows: Vec<Row>,
     strict: Vec<bool>,
     float: std::sync::Arc<FloatCache>,
@@ -134,16 +134,14 @@ impl Prepared {
                 return Err(LpError::Dimension { index: i, got: c.a.len(), expected: n });
             }
         }
-        let rows: Vec<Row> =
-            constraints.iter().map(|c| Row { a: c.a.clone(), b: c.b.clone(), eq: c.kind == Kind::Eq }).collect();
         let strict = constraints.iter().map(|c| c.kind == Kind::Lt).collect();
-        let float = std::sync::Arc::new(FloatCache { rows: float::FloatRows::new(&rows) });
-        Ok(Prepared { n, constraints, rows, strict, float, warm: Default::default() })
+        let float = std::sync::Arc::new(FloatCache { rows: float::FloatRows::new(&constraints) });
+        Ok(Prepared { n, rows: constraints, strict, float, warm: Default::default() })
     }
 
     /// The constraints as given.
     pub fn constraints(&self) -> &[Constraint] {
-        &self.constraints
+        &self.rows
     }
 
     /// Number of variables.
@@ -202,16 +200,16 @@ impl Prepared {
         for (r, &st) in self.rows.iter().zip(&self.strict) {
             let mut a = r.a.clone();
             a.push(if st { Rat::one() } else { Rat::zero() });
-            rows.push(Row { a, b: r.b.clone(), eq: r.eq });
+            rows.push(simplex::row_of(a, r.b.clone(), r.is_eq()));
         }
         if let Some((c, v)) = at_least {
             let mut a: Vec<Rat> = c.iter().map(|q| -q).collect();
             a.push(Rat::zero());
-            rows.push(Row { a, b: -v.clone(), eq: false });
+            rows.push(simplex::row_of(a, -v.clone(), false));
         }
         let mut a = vec![Rat::zero(); n];
         a.push(Rat::one());
-        rows.push(Row { a, b: Rat::one(), eq: false });
+        rows.push(simplex::row_of(a, Rat::one(), false));
         let mut obj = vec![Rat::zero(); n];
         obj.push(Rat::one());
         let fr = float::FloatRows::new(&rows);
@@ -240,7 +238,7 @@ impl Prepared {
             match ord {
                 std::cmp::Ordering::Less => false,
                 std::cmp::Ordering::Equal => closure || !self.strict[i],
-                std::cmp::Ordering::Greater => !row.eq,
+                std::cmp::Ordering::Greater => !row.is_eq(),
             }
         })
     }
@@ -303,7 +301,7 @@ fn screen(rows: &[Row], fr: &float::FloatRows, v: &[Rat], skip: &[bool], point: 
         }
         let b = if point { fr.b[i] } else { 0.0 };
         let (ord, s) = certified_slack_sign(row, &fr.a[i], b, v, &vf, point);
-        let bad = match (row.eq, point) {
+        let bad = match (row.is_eq(), point) {
             (true, _) => ord != Ordering::Equal,
             (false, true) => ord == Ordering::Less,
             (false, false) => ord == Ordering::Greater,
@@ -343,7 +341,7 @@ fn solve_rows(rows: &[Row], fr: &float::FloatRows, c: &[Rat], warm: Option<&[usi
     let mut in_w = vec![false; m];
     let mut work: Vec<usize> = Vec::new();
     for (i, r) in rows.iter().enumerate() {
-        if r.eq {
+        if r.is_eq() {
             in_w[i] = true;
             work.push(i);
         }
@@ -417,7 +415,7 @@ fn solve_rows(rows: &[Row], fr: &float::FloatRows, c: &[Rat], warm: Option<&[usi
 impl LpOutcome {
     /// Checks the certificate exactly against the problem it answers.
     pub fn verify(&self, p: &Prepared, objective: &[Rat], sense: Sense) -> Result<(), String> {
-        let cons = &p.constraints;
+        let cons = &p.rows;
         let n = p.n;
         let c: Vec<Rat> = match sense {
             Sense::Maximize => objective.to_vec(),
@@ -484,7 +482,7 @@ impl LpOutcome {
                 let df: Vec<f64> = u.ray.iter().map(to_f64).collect();
                 for (i, row) in p.rows.iter().enumerate() {
                     let (ord, _) = certified_slack_sign(row, &p.float.rows.a[i], 0.0, &u.ray, &df, false);
-                    let ok = if row.eq { ord == std::cmp::Ordering::Equal } else { ord != std::cmp::Ordering::Greater };
+                    let ok = if row.is_eq() { ord == std::cmp::Ordering::Equal } else { ord != std::cmp::Ordering::Greater };
                     if !ok {
                         return Err("ray leaves the feasible set".into());
                     }

@@ -9,15 +9,17 @@
 //! method never cycles (degenerate vertices are the normal case for residual
 //! systems). All arithmetic is exact.
 
+use crate::linear::{Constraint, Kind};
 use crate::num::{to_f64, Rat};
 use num_traits::{Signed, Zero};
 
-/// One row `a·x <= b` (or `= b` when `eq`).
-#[derive(Debug, Clone)]
-pub(crate) struct Row {
-    pub a: Vec<Rat>,
-    pub b: Rat,
-    pub eq: bool,
+/// One row `a·x <= b` (or `= b` for an equality). Rows are the crate's
+/// [`Constraint`]s; a strict row is treated as its closure here.
+pub(crate) type Row = Constraint;
+
+/// A row `a·x <= b`, or `a·x = b` when `eq`.
+pub(crate) fn row_of(a: Vec<Rat>, b: Rat, eq: bool) -> Row {
+    Constraint::new(a, if eq { Kind::Eq } else { Kind::Le }, b)
 }
 
 /// Result of the exact solve on a row set.
@@ -230,7 +232,7 @@ fn phase2(all: &[Row], c: &[Rat], mut basis: Basis, n: usize) -> Phase2 {
         let mut leave: Option<usize> = None;
         for k in 0..n {
             let r = basis.rows[k];
-            if all[r].eq || !y[k].is_negative() {
+            if all[r].is_eq() || !y[k].is_negative() {
                 continue;
             }
             leave = match leave {
@@ -337,12 +339,12 @@ pub(crate) fn solve_with(all: &[Row], c: &[Rat], hint: &[usize], feasible: Optio
             let s = dot(c, v);
             lineal_dir = Some(if s.is_positive() { v.clone() } else { v.iter().map(|q| -q).collect() });
         }
-        rows.push(Row { a: v.clone(), b: Rat::zero(), eq: true });
+        rows.push(row_of(v.clone(), Rat::zero(), true));
     }
     // Preferred order: equalities (real then artificial), then the hint, then the rest.
-    let mut prefer: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].eq).collect();
+    let mut prefer: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].is_eq()).collect();
     for &h in hint {
-        if h < m && !rows[h].eq && !prefer.contains(&h) {
+        if h < m && !rows[h].is_eq() && !prefer.contains(&h) {
             prefer.push(h);
         }
     }
@@ -364,7 +366,7 @@ pub(crate) fn solve_with(all: &[Row], c: &[Rat], hint: &[usize], feasible: Optio
             continue;
         }
         let s = dot(&row.a, &x0) - &row.b;
-        let viol = if row.eq { s.abs() } else { s };
+        let viol = if row.is_eq() { s.abs() } else { s };
         if viol.is_positive() && worst.as_ref().is_none_or(|(w, _)| viol > *w) {
             worst = Some((viol, i));
         }
@@ -378,7 +380,7 @@ pub(crate) fn solve_with(all: &[Row], c: &[Rat], hint: &[usize], feasible: Optio
         let x = b.vertex(&rows, n);
         let ok = rows.iter().all(|r| {
             let s = dot(&r.a, &x) - &r.b;
-            if r.eq {
+            if r.is_eq() {
                 s.is_zero()
             } else {
                 !s.is_positive()
@@ -446,16 +448,16 @@ fn phase1(rows: &[Row], b0: &[usize], n: usize) -> Result<Basis, Vec<Rat>> {
         let mut a = row.a.clone();
         if hard {
             a.push(zero.clone());
-            aug.push(Row { a, b: row.b.clone(), eq: row.eq });
+            aug.push(row_of(a, row.b.clone(), row.is_eq()));
             origin.push((i, false));
         } else {
             a.push(-one.clone());
-            aug.push(Row { a, b: row.b.clone(), eq: false });
+            aug.push(row_of(a, row.b.clone(), false));
             origin.push((i, false));
-            if row.eq {
+            if row.is_eq() {
                 let mut na: Vec<Rat> = row.a.iter().map(|v| -v).collect();
                 na.push(-one.clone());
-                aug.push(Row { a: na, b: -row.b.clone(), eq: false });
+                aug.push(row_of(na, -row.b.clone(), false));
                 origin.push((i, true));
             }
         }
@@ -463,7 +465,7 @@ fn phase1(rows: &[Row], b0: &[usize], n: usize) -> Result<Basis, Vec<Rat>> {
     let t_row = aug.len();
     let mut ta = vec![zero.clone(); n];
     ta.push(-one.clone());
-    aug.push(Row { a: ta, b: zero.clone(), eq: false });
+    aug.push(row_of(ta, zero.clone(), false));
     origin.push((usize::MAX, false));
 
     // Start: the vertex of b0 with t at the worst violation.
@@ -542,7 +544,7 @@ mod tests {
     use crate::num::{frac, int};
 
     fn row(a: &[i64], b: i64) -> Row {
-        Row { a: a.iter().map(|&v| int(v)).collect(), b: int(b), eq: false }
+        row_of(a.iter().map(|&v| int(v)).collect(), int(b), false)
     }
 
     #[test]

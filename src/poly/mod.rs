@@ -305,7 +305,7 @@ impl Polyhedron {
             .rays
             .iter()
             .chain(&cone.lines)
-            .map(|g| crate::lp::simplex::Row { a: rat_vec(&g.v), b: Rat::zero(), eq: true })
+            .map(|g| crate::lp::simplex::row_of(rat_vec(&g.v), Rat::zero(), true))
             .collect();
         let eqs = crate::lp::simplex::null_space(&hull_rows, n + 1);
         let equalities: Vec<Constraint> = eqs
