@@ -210,6 +210,39 @@ impl FloatCopy {
     fn new(all: &[Row]) -> FloatCopy {
         FloatCopy { a: all.iter().map(|r| r.a.iter().map(to_f64).collect()).collect(), b: all.iter().map(|r| to_f64(&r.b)).collect() }
     }
+
+    /// Whether `x` satisfies every row outside `skip` (rows tight by
+    /// construction), decided by a float filter with a rigorous error bound
+    /// and exactly where the filter cannot decide.
+    fn all_satisfied(&self, all: &[Row], x: &[Rat], skip: &[usize]) -> bool {
+        let xf: Vec<f64> = x.iter().map(to_f64).collect();
+        all.iter().enumerate().all(|(i, row)| {
+            if skip.contains(&i) {
+                return true;
+            }
+            let (mut ax, mut mag) = (0.0f64, self.b[i].abs());
+            for (a, v) in self.a[i].iter().zip(&xf) {
+                ax += a * v;
+                mag += (a * v).abs();
+            }
+            let slack = self.b[i] - ax;
+            let bound = mag * 1e-12 + 1e-300;
+            if slack.is_finite() && mag.is_finite() {
+                if slack < -bound {
+                    return false;
+                }
+                if slack > bound && !row.is_eq() {
+                    return true;
+                }
+            }
+            let s = &row.b - dot(&row.a, x);
+            if row.is_eq() {
+                s.is_zero()
+            } else {
+                !s.is_negative()
+            }
+        })
+    }
 }
 
 enum Phase2 {
@@ -360,17 +393,8 @@ pub(crate) fn solve_with(all: &[Row], c: &[Rat], hint: &[usize], feasible: Optio
         unreachable_basis()
     };
     let x0 = basis.vertex(&rows, n);
-    let mut worst: Option<(Rat, usize)> = None;
-    for (i, row) in rows.iter().enumerate() {
-        if b0.contains(&i) {
-            continue;
-        }
-        let s = dot(&row.a, &x0) - &row.b;
-        let viol = if row.is_eq() { s.abs() } else { s };
-        if viol.is_positive() && worst.as_ref().is_none_or(|(w, _)| viol > *w) {
-            worst = Some((viol, i));
-        }
-    }
+    let fl = FloatCopy::new(&rows);
+    let feasible_start = fl.all_satisfied(&rows, &x0, &b0);
     let fallback = || -> Option<Basis> {
         let f = feasible?;
         if f.len() != n || f.iter().any(|&r| r >= m) {
@@ -378,17 +402,9 @@ pub(crate) fn solve_with(all: &[Row], c: &[Rat], hint: &[usize], feasible: Optio
         }
         let b = Basis::new(f.to_vec(), &rows, n)?;
         let x = b.vertex(&rows, n);
-        let ok = rows.iter().all(|r| {
-            let s = dot(&r.a, &x) - &r.b;
-            if r.is_eq() {
-                s.is_zero()
-            } else {
-                !s.is_positive()
-            }
-        });
-        ok.then_some(b)
+        fl.all_satisfied(&rows, &x, &[]).then_some(b)
     };
-    let basis = if worst.is_none() {
+    let basis = if feasible_start {
         basis
     } else if let Some(b) = fallback() {
         b
