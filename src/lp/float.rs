@@ -2,26 +2,10 @@
 //! the microlp backend *proposes* an optimum; the exact simplex then starts
 //! from the rows that proposal makes tight. Nothing computed here is trusted.
 
+use super::filter::FloatRows;
 use super::simplex::Row;
 use crate::num::{to_f64, Rat};
 use good_lp::{microlp, variable, Expression, ProblemVariables, Solution, SolverModel};
-
-/// Float rows, converted once per problem.
-pub(crate) struct FloatRows {
-    pub a: Vec<Vec<f64>>,
-    pub b: Vec<f64>,
-    /// Σ|a_ij| + |b_i|, for relative tolerances.
-    pub scale: Vec<f64>,
-}
-
-impl FloatRows {
-    pub fn new(rows: &[Row]) -> Self {
-        let a: Vec<Vec<f64>> = rows.iter().map(|r| r.a.iter().map(to_f64).collect()).collect();
-        let b: Vec<f64> = rows.iter().map(|r| to_f64(&r.b)).collect();
-        let scale = a.iter().zip(&b).map(|(ai, bi)| ai.iter().map(|v| v.abs()).sum::<f64>() + bi.abs()).collect();
-        FloatRows { a, b, scale }
-    }
-}
 
 /// Asks microlp for `max c·x` over the rows in `subset`; returns the subset
 /// rows ordered by how tight they are at the float optimum (tightest first),

@@ -15,6 +15,7 @@
 //! added. The working set stays small, so the cost is a few passes over the
 //! rows: linear in their number.
 
+mod filter;
 mod float;
 #[doc(hidden)]
 pub(crate) mod simplex;
@@ -22,6 +23,7 @@ pub(crate) mod simplex;
 use crate::linear::{Constraint, Kind};
 use crate::num::{to_f64, Rat};
 use num_traits::{One, Signed, Zero};
+use filter::{slack_sign, FloatRows};
 use simplex::{Row, Solved};
 
 /// Optimisation direction.
@@ -40,21 +42,10 @@ pub struct Prepared {
     n: usize,
     /// The constraints as given; the simplex reads strict rows as their closure.
     rows: Vec<Row>,
-    strict: Vec<bool>,
-    float: std::sync::Arc<FloatCache>,
+    float: std::sync::Arc<FloatRows>,
     /// The last optimal basis: a feasible vertex of these rows, so the next
     /// objective starts there without phase 1 (bands ask for many objectives).
     warm: std::sync::Arc<std::sync::Mutex<Option<Vec<usize>>>>,
-}
-
-struct FloatCache {
-    rows: float::FloatRows,
-}
-
-impl Clone for FloatCache {
-    fn clone(&self) -> Self {
-        FloatCache { rows: float::FloatRows { a: self.rows.a.clone(), b: self.rows.b.clone(), scale: self.rows.scale.clone() } }
-    }
 }
 
 impl std::fmt::Debug for Prepared {
@@ -134,9 +125,8 @@ impl Prepared {
                 return Err(LpError::Dimension { index: i, got: c.a.len(), expected: n });
             }
         }
-        let strict = constraints.iter().map(|c| c.kind == Kind::Lt).collect();
-        let float = std::sync::Arc::new(FloatCache { rows: float::FloatRows::new(&constraints) });
-        Ok(Prepared { n, rows: constraints, strict, float, warm: Default::default() })
+        let float = std::sync::Arc::new(FloatRows::new(&constraints));
+        Ok(Prepared { n, rows: constraints, float, warm: Default::default() })
     }
 
     /// The constraints as given.
@@ -159,7 +149,7 @@ impl Prepared {
             Sense::Minimize => objective.iter().map(|v| -v).collect(),
         };
         let signed = |v: Rat| if sense == Sense::Maximize { v } else { -v };
-        let any_strict = self.strict.iter().any(|&s| s);
+        let any_strict = self.rows.iter().any(|r| r.kind == Kind::Lt);
         // With strict rows, first decide (NNC) feasibility and get a strictly feasible point.
         let mut interior: Option<Vec<Rat>> = None;
         if any_strict {
@@ -169,7 +159,7 @@ impl Prepared {
             }
         }
         let warm = self.warm.lock().ok().and_then(|w| w.clone());
-        match solve_rows(&self.rows, &self.float.rows, &c, warm.as_deref()) {
+        match solve_rows(&self.rows, &self.float, &c, warm.as_deref()) {
             Solved::Infeasible { y } => Ok(LpOutcome::Infeasible(Infeasibility { multipliers: y })),
             Solved::Unbounded { x, d } => Ok(LpOutcome::Unbounded(Unboundedness { point: interior.unwrap_or(x), ray: d })),
             Solved::Optimal { x, y, basis } => {
@@ -197,9 +187,9 @@ impl Prepared {
     fn strict_feasible(&self, at_least: Option<(&[Rat], &Rat)>) -> Result<Vec<Rat>, Vec<Rat>> {
         let n = self.n;
         let mut rows: Vec<Row> = Vec::with_capacity(self.rows.len() + 2);
-        for (r, &st) in self.rows.iter().zip(&self.strict) {
+        for r in &self.rows {
             let mut a = r.a.clone();
-            a.push(if st { Rat::one() } else { Rat::zero() });
+            a.push(if r.kind == Kind::Lt { Rat::one() } else { Rat::zero() });
             rows.push(simplex::row_of(a, r.b.clone(), r.is_eq()));
         }
         if let Some((c, v)) = at_least {
@@ -212,7 +202,7 @@ impl Prepared {
         rows.push(simplex::row_of(a, Rat::one(), false));
         let mut obj = vec![Rat::zero(); n];
         obj.push(Rat::one());
-        let fr = float::FloatRows::new(&rows);
+        let fr = FloatRows::new(&rows);
         match solve_rows(&rows, &fr, &obj, None) {
             Solved::Optimal { x, y, .. } => {
                 if x[n].is_positive() {
@@ -234,10 +224,10 @@ impl Prepared {
     fn all_hold(&self, x: &[Rat], closure: bool) -> bool {
         let xf: Vec<f64> = x.iter().map(to_f64).collect();
         self.rows.iter().enumerate().all(|(i, row)| {
-            let (ord, _) = certified_slack_sign(row, &self.float.rows.a[i], self.float.rows.b[i], x, &xf, true);
+            let (ord, _) = slack_sign(row, &self.float, i, x, &xf, true);
             match ord {
                 std::cmp::Ordering::Less => false,
-                std::cmp::Ordering::Equal => closure || !self.strict[i],
+                std::cmp::Ordering::Equal => closure || row.kind != Kind::Lt,
                 std::cmp::Ordering::Greater => !row.is_eq(),
             }
         })
@@ -262,36 +252,10 @@ fn dot(a: &[Rat], x: &[Rat]) -> Rat {
 /// Rows up to this count are solved in one exact simplex run.
 const DIRECT_LIMIT: usize = 300;
 
-/// Sign of `b_i - a_i·x` (or `a_i·d` when `rhs` is false), decided by a float
-/// filter with a rigorous error bound and exactly when the filter cannot.
-fn certified_slack_sign(row: &Row, fa: &[f64], fb: f64, x: &[Rat], xf: &[f64], rhs: bool) -> (std::cmp::Ordering, f64) {
-    let mut s = if rhs { fb } else { 0.0 };
-    let mut mag = if rhs { fb.abs() } else { 0.0 };
-    for (a, v) in fa.iter().zip(xf) {
-        let t = a * v;
-        s -= t;
-        mag += t.abs();
-    }
-    if !rhs {
-        s = -s;
-    }
-    // Conversions are within 2 ulps and the sum adds at most n+1 roundings:
-    // 1e-12 relative is orders of magnitude above the worst case.
-    let bound = mag * 1e-12 + 1e-300;
-    if s > bound {
-        return (std::cmp::Ordering::Greater, s);
-    }
-    if s < -bound {
-        return (std::cmp::Ordering::Less, s);
-    }
-    let exact = if rhs { &row.b - dot(&row.a, x) } else { dot(&row.a, x) };
-    (exact.cmp(&Rat::zero()), s)
-}
-
 /// Rows violated at the point `v` (`point = true`: `a·v <= b` fails) or
 /// blocking the direction `v` (`point = false`: `a·v > 0`), worst first
 /// (relative to row size); equalities count whenever they are not met.
-fn screen(rows: &[Row], fr: &float::FloatRows, v: &[Rat], skip: &[bool], point: bool) -> Vec<(f64, usize)> {
+fn screen(rows: &[Row], fr: &FloatRows, v: &[Rat], skip: &[bool], point: bool) -> Vec<(f64, usize)> {
     use std::cmp::Ordering;
     let vf: Vec<f64> = v.iter().map(to_f64).collect();
     let mut out = Vec::new();
@@ -299,8 +263,7 @@ fn screen(rows: &[Row], fr: &float::FloatRows, v: &[Rat], skip: &[bool], point: 
         if skip[i] {
             continue;
         }
-        let b = if point { fr.b[i] } else { 0.0 };
-        let (ord, s) = certified_slack_sign(row, &fr.a[i], b, v, &vf, point);
+        let (ord, s) = slack_sign(row, fr, i, v, &vf, point);
         let bad = match (row.is_eq(), point) {
             (true, _) => ord != Ordering::Equal,
             (false, true) => ord == Ordering::Less,
@@ -314,17 +277,37 @@ fn screen(rows: &[Row], fr: &float::FloatRows, v: &[Rat], skip: &[bool], point: 
     out
 }
 
-fn violated(rows: &[Row], fr: &float::FloatRows, x: &[Rat], skip: &[bool]) -> Vec<(f64, usize)> {
+fn violated(rows: &[Row], fr: &FloatRows, x: &[Rat], skip: &[bool]) -> Vec<(f64, usize)> {
     screen(rows, fr, x, skip, true)
 }
 
-fn blocking(rows: &[Row], fr: &float::FloatRows, d: &[Rat], skip: &[bool]) -> Vec<(f64, usize)> {
+fn blocking(rows: &[Row], fr: &FloatRows, d: &[Rat], skip: &[bool]) -> Vec<(f64, usize)> {
     screen(rows, fr, d, skip, false)
+}
+
+/// The rows of the constraint-generation subproblem, with their float copy
+/// and their indices in the full problem. It only grows.
+struct WorkingSet {
+    member: Vec<bool>,
+    index: Vec<usize>,
+    rows: Vec<Row>,
+    fr: FloatRows,
+}
+
+impl WorkingSet {
+    fn add(&mut self, i: usize, rows: &[Row], fr: &FloatRows) {
+        if !self.member[i] {
+            self.member[i] = true;
+            self.index.push(i);
+            self.rows.push(rows[i].clone());
+            self.fr.push_from(fr, i);
+        }
+    }
 }
 
 /// Solves `max c·x` over all rows: directly when few, by constraint
 /// generation when many. Multipliers are indexed like `rows`.
-fn solve_rows(rows: &[Row], fr: &float::FloatRows, c: &[Rat], warm: Option<&[usize]>) -> Solved {
+fn solve_rows(rows: &[Row], fr: &FloatRows, c: &[Rat], warm: Option<&[usize]>) -> Solved {
     let m = rows.len();
     let n = c.len();
     if m <= DIRECT_LIMIT {
@@ -333,62 +316,50 @@ fn solve_rows(rows: &[Row], fr: &float::FloatRows, c: &[Rat], warm: Option<&[usi
         // previous optimum of the same rows is a feasible fallback that spares
         // phase 1 when the proposal's vertex is infeasible.
         return match float::propose_tight_rows(fr, rows, &all, c) {
-            Some(hint) => simplex::solve_with(rows, c, &hint, warm),
-            None => simplex::solve(rows, c, warm.unwrap_or(&[])),
+            Some(hint) => simplex::solve_with(rows, fr, c, &hint, warm),
+            None => simplex::solve(rows, fr, c, warm.unwrap_or(&[])),
         };
     }
-    // Initial working set: equalities and evenly spread rows.
-    let mut in_w = vec![false; m];
-    let mut work: Vec<usize> = Vec::new();
+    // Initial working set: equalities and evenly spread rows. The set (with
+    // its float copy) only grows, so rows are copied in once.
+    let mut w = WorkingSet { member: vec![false; m], index: Vec::new(), rows: Vec::new(), fr: FloatRows::default() };
     for (i, r) in rows.iter().enumerate() {
         if r.is_eq() {
-            in_w[i] = true;
-            work.push(i);
+            w.add(i, rows, fr);
         }
     }
     let want = (8 * n + 16).min(m);
     for s in 0..want {
-        let i = s * m / want;
-        if !in_w[i] {
-            in_w[i] = true;
-            work.push(i);
-        }
+        w.add(s * m / want, rows, fr);
     }
     let per_round = (2 * n + 4).max(8);
     loop {
-        let sub: Vec<Row> = work.iter().map(|&i| rows[i].clone()).collect();
-        let sub_fr = float::FloatRows {
-            a: work.iter().map(|&i| fr.a[i].clone()).collect(),
-            b: work.iter().map(|&i| fr.b[i]).collect(),
-            scale: work.iter().map(|&i| fr.scale[i]).collect(),
-        };
-        let all_sub: Vec<usize> = (0..sub.len()).collect();
-        let hint = float::propose_tight_rows(&sub_fr, &sub, &all_sub, c).unwrap_or_default();
+        let all_sub: Vec<usize> = (0..w.rows.len()).collect();
+        let hint = float::propose_tight_rows(&w.fr, &w.rows, &all_sub, c).unwrap_or_default();
         let lift = |y: Vec<Rat>| {
             let mut full = vec![Rat::zero(); m];
             for (k, v) in y.into_iter().enumerate() {
-                full[work[k]] = v;
+                full[w.index[k]] = v;
             }
             full
         };
-        match simplex::solve(&sub, c, &hint) {
+        match simplex::solve(&w.rows, &w.fr, c, &hint) {
             Solved::Infeasible { y } => return Solved::Infeasible { y: lift(y) },
             Solved::Optimal { x, y, basis } => {
-                let viol = violated(rows, fr, &x, &in_w);
+                let viol = violated(rows, fr, &x, &w.member);
                 if viol.is_empty() {
-                    let basis = basis.into_iter().map(|k| work[k]).collect();
+                    let basis = basis.into_iter().map(|k| w.index[k]).collect();
                     return Solved::Optimal { x, y: lift(y), basis };
                 }
                 for &(_, i) in viol.iter().take(per_round) {
-                    in_w[i] = true;
-                    work.push(i);
+                    w.add(i, rows, fr);
                 }
             }
             Solved::Unbounded { x, d } => {
-                let block = blocking(rows, fr, &d, &in_w);
+                let block = blocking(rows, fr, &d, &w.member);
                 if block.is_empty() {
                     // No row stops d: unbounded if the full system is feasible.
-                    if violated(rows, fr, &x, &in_w).is_empty() {
+                    if violated(rows, fr, &x, &w.member).is_empty() {
                         return Solved::Unbounded { x, d };
                     }
                     let zero = vec![Rat::zero(); n];
@@ -397,15 +368,14 @@ fn solve_rows(rows: &[Row], fr: &float::FloatRows, c: &[Rat], warm: Option<&[usi
                         other => other,
                     };
                 }
-                for &(_, i) in block.iter().take(per_round) {
-                    in_w[i] = true;
-                    work.push(i);
-                }
-                for &(_, i) in violated(rows, fr, &x, &in_w).iter().take(per_round) {
-                    if !in_w[i] {
-                        in_w[i] = true;
-                        work.push(i);
-                    }
+                let more: Vec<usize> = block
+                    .iter()
+                    .take(per_round)
+                    .chain(violated(rows, fr, &x, &w.member).iter().take(per_round))
+                    .map(|&(_, i)| i)
+                    .collect();
+                for i in more {
+                    w.add(i, rows, fr);
                 }
             }
         }
@@ -481,7 +451,7 @@ impl LpOutcome {
                 }
                 let df: Vec<f64> = u.ray.iter().map(to_f64).collect();
                 for (i, row) in p.rows.iter().enumerate() {
-                    let (ord, _) = certified_slack_sign(row, &p.float.rows.a[i], 0.0, &u.ray, &df, false);
+                    let (ord, _) = slack_sign(row, &p.float, i, &u.ray, &df, false);
                     let ok = if row.is_eq() { ord == std::cmp::Ordering::Equal } else { ord != std::cmp::Ordering::Greater };
                     if !ok {
                         return Err("ray leaves the feasible set".into());

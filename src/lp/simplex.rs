@@ -10,6 +10,7 @@
 //! systems). All arithmetic is exact.
 
 use crate::linear::{Constraint, Kind};
+use super::filter::{all_satisfied, FloatRows};
 use crate::num::{to_f64, Rat};
 use num_traits::{Signed, Zero};
 
@@ -200,59 +201,13 @@ pub(crate) fn null_space(all: &[Row], n: usize) -> Vec<Vec<Rat>> {
         .collect()
 }
 
-/// Float copies of the rows for the filtered ratio test.
-struct FloatCopy {
-    a: Vec<Vec<f64>>,
-    b: Vec<f64>,
-}
-
-impl FloatCopy {
-    fn new(all: &[Row]) -> FloatCopy {
-        FloatCopy { a: all.iter().map(|r| r.a.iter().map(to_f64).collect()).collect(), b: all.iter().map(|r| to_f64(&r.b)).collect() }
-    }
-
-    /// Whether `x` satisfies every row outside `skip` (rows tight by
-    /// construction), decided by a float filter with a rigorous error bound
-    /// and exactly where the filter cannot decide.
-    fn all_satisfied(&self, all: &[Row], x: &[Rat], skip: &[usize]) -> bool {
-        let xf: Vec<f64> = x.iter().map(to_f64).collect();
-        all.iter().enumerate().all(|(i, row)| {
-            if skip.contains(&i) {
-                return true;
-            }
-            let (mut ax, mut mag) = (0.0f64, self.b[i].abs());
-            for (a, v) in self.a[i].iter().zip(&xf) {
-                ax += a * v;
-                mag += (a * v).abs();
-            }
-            let slack = self.b[i] - ax;
-            let bound = mag * 1e-12 + 1e-300;
-            if slack.is_finite() && mag.is_finite() {
-                if slack < -bound {
-                    return false;
-                }
-                if slack > bound && !row.is_eq() {
-                    return true;
-                }
-            }
-            let s = &row.b - dot(&row.a, x);
-            if row.is_eq() {
-                s.is_zero()
-            } else {
-                !s.is_negative()
-            }
-        })
-    }
-}
-
 enum Phase2 {
     Optimal(Basis),
     Unbounded(Vec<Rat>, Vec<Rat>),
 }
 
 /// Primal simplex from a feasible basis.
-fn phase2(all: &[Row], c: &[Rat], mut basis: Basis, n: usize) -> Phase2 {
-    let fl = FloatCopy::new(all);
+fn phase2(all: &[Row], fl: &FloatRows, c: &[Rat], mut basis: Basis, n: usize) -> Phase2 {
     let mut x = basis.vertex(all, n);
     let mut bland = false;
     let mut in_basis = vec![false; all.len()];
@@ -354,26 +309,40 @@ fn phase2(all: &[Row], c: &[Rat], mut basis: Basis, n: usize) -> Phase2 {
 
 /// Solves `max c·x` over `all` exactly, starting from a basis built from the
 /// rows in `hint` (e.g. rows a float solver found tight).
-pub(crate) fn solve(all: &[Row], c: &[Rat], hint: &[usize]) -> Solved {
-    solve_with(all, c, hint, None)
+pub(crate) fn solve(all: &[Row], fr: &FloatRows, c: &[Rat], hint: &[usize]) -> Solved {
+    solve_with(all, fr, c, hint, None)
 }
 
 /// [`solve`], with a known feasible basis to fall back on when the hint's
-/// vertex is infeasible (instead of phase 1).
-pub(crate) fn solve_with(all: &[Row], c: &[Rat], hint: &[usize], feasible: Option<&[usize]>) -> Solved {
+/// vertex is infeasible (instead of phase 1). `fr` is the float copy of `all`.
+pub(crate) fn solve_with(all: &[Row], fr: &FloatRows, c: &[Rat], hint: &[usize], feasible: Option<&[usize]>) -> Solved {
     let n = c.len();
     let m = all.len();
-    // Rows and null-space completion: a vertex needs n independent rows.
-    let mut rows: Vec<Row> = all.to_vec();
+    // A vertex needs n independent rows: without full column rank, the null
+    // space joins as artificial equalities (rows are copied only then).
     let null = null_space(all, n);
     let mut lineal_dir: Option<Vec<Rat>> = None;
-    for v in &null {
-        if !dot(c, v).is_zero() && lineal_dir.is_none() {
-            let s = dot(c, v);
-            lineal_dir = Some(if s.is_positive() { v.clone() } else { v.iter().map(|q| -q).collect() });
+    let extended: Option<(Vec<Row>, FloatRows)> = (!null.is_empty()).then(|| {
+        let mut rows = all.to_vec();
+        let mut fr = fr.clone();
+        for v in &null {
+            let r = row_of(v.clone(), Rat::zero(), true);
+            fr.push(&r);
+            rows.push(r);
         }
-        rows.push(row_of(v.clone(), Rat::zero(), true));
+        (rows, fr)
+    });
+    for v in &null {
+        let s = dot(c, v);
+        if !s.is_zero() {
+            lineal_dir = Some(if s.is_positive() { v.clone() } else { v.iter().map(|q| -q).collect() });
+            break;
+        }
     }
+    let (rows, fr): (&[Row], &FloatRows) = match &extended {
+        Some((r, f)) => (r, f),
+        None => (all, fr),
+    };
     // Preferred order: equalities (real then artificial), then the hint, then the rest.
     let mut prefer: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].is_eq()).collect();
     for &h in hint {
@@ -386,30 +355,29 @@ pub(crate) fn solve_with(all: &[Row], c: &[Rat], hint: &[usize], feasible: Optio
         seen[p] = true;
     }
     prefer.extend((0..rows.len()).filter(|&i| !seen[i]));
-    let b0 = independent_rows(&rows, &prefer, n);
+    let b0 = independent_rows(rows, &prefer, n);
     // Equalities not in b0 are linear combinations of the kept ones; check
     // their consistency through phase 1 like any other row.
-    let Some(basis) = Basis::new(b0.clone(), &rows, n) else {
+    let Some(basis) = Basis::new(b0.clone(), rows, n) else {
         unreachable_basis()
     };
-    let x0 = basis.vertex(&rows, n);
-    let fl = FloatCopy::new(&rows);
-    let feasible_start = fl.all_satisfied(&rows, &x0, &b0);
+    let x0 = basis.vertex(rows, n);
+    let feasible_start = all_satisfied(rows, fr, &x0, &b0);
     let fallback = || -> Option<Basis> {
         let f = feasible?;
         if f.len() != n || f.iter().any(|&r| r >= m) {
             return None;
         }
-        let b = Basis::new(f.to_vec(), &rows, n)?;
-        let x = b.vertex(&rows, n);
-        fl.all_satisfied(&rows, &x, &[]).then_some(b)
+        let b = Basis::new(f.to_vec(), rows, n)?;
+        let x = b.vertex(rows, n);
+        all_satisfied(rows, fr, &x, &[]).then_some(b)
     };
     let basis = if feasible_start {
         basis
     } else if let Some(b) = fallback() {
         b
     } else {
-        match phase1(&rows, &b0, n) {
+        match phase1(rows, &b0, n) {
             Ok(b) => b,
             Err(y) => {
                 let mut y = y;
@@ -418,13 +386,13 @@ pub(crate) fn solve_with(all: &[Row], c: &[Rat], hint: &[usize], feasible: Optio
             }
         }
     };
-    let x_feas = basis.vertex(&rows, n);
+    let x_feas = basis.vertex(rows, n);
     if let Some(d) = lineal_dir {
         return Solved::Unbounded { x: x_feas, d };
     }
-    match phase2(&rows, c, basis, n) {
+    match phase2(rows, fr, c, basis, n) {
         Phase2::Optimal(b) => {
-            let x = b.vertex(&rows, n);
+            let x = b.vertex(rows, n);
             let yb = b.duals(c);
             let mut y = vec![Rat::zero(); m];
             for (k, &r) in b.rows.iter().enumerate() {
@@ -509,7 +477,7 @@ fn phase1(rows: &[Row], b0: &[usize], n: usize) -> Result<Basis, Vec<Rat>> {
     };
     let mut c = vec![zero.clone(); n + 1];
     c[n] = -one.clone();
-    let Phase2::Optimal(opt) = phase2(&aug, &c, basis, n + 1) else {
+    let Phase2::Optimal(opt) = phase2(&aug, &FloatRows::new(&aug), &c, basis, n + 1) else {
         // t >= 0 bounds the objective: phase 1 is never unbounded.
         unreachable_basis()
     };
@@ -568,7 +536,7 @@ mod tests {
         // max x + y st x <= 2, y <= 3, x + y <= 4, -x <= 0, -y <= 0
         let rows = vec![row(&[1, 0], 2), row(&[0, 1], 3), row(&[1, 1], 4), row(&[-1, 0], 0), row(&[0, -1], 0)];
         let c = vec![int(1), int(1)];
-        match solve(&rows, &c, &[]) {
+        match solve(&rows, &FloatRows::new(&rows), &c, &[]) {
             Solved::Optimal { x, y, .. } => {
                 assert_eq!(dot(&c, &x), int(4));
                 let mut s = [int(0), int(0)];
@@ -586,7 +554,7 @@ mod tests {
     #[test]
     fn detects_infeasible_with_farkas() {
         let rows = vec![row(&[1], 1), row(&[-1], -2)];
-        match solve(&rows, &[int(1)], &[]) {
+        match solve(&rows, &FloatRows::new(&rows), &[int(1)], &[]) {
             Solved::Infeasible { y } => {
                 let sa: Rat = rows.iter().zip(&y).map(|(r, yi)| yi * &r.a[0]).sum();
                 let sb: Rat = rows.iter().zip(&y).map(|(r, yi)| yi * &r.b).sum();
@@ -599,17 +567,17 @@ mod tests {
     #[test]
     fn detects_unbounded_and_lineality() {
         let rows = vec![row(&[-1, 0], 0)];
-        match solve(&rows, &[int(1), int(0)], &[]) {
+        match solve(&rows, &FloatRows::new(&rows), &[int(1), int(0)], &[]) {
             Solved::Unbounded { d, .. } => assert!(d[0].is_positive()),
             other => panic!("{other:?}"),
         }
         // y free and in the objective.
-        match solve(&rows, &[int(0), frac(-1, 2)], &[]) {
+        match solve(&rows, &FloatRows::new(&rows), &[int(0), frac(-1, 2)], &[]) {
             Solved::Unbounded { d, .. } => assert!(d[1].is_negative()),
             other => panic!("{other:?}"),
         }
         // y free but not in the objective: optimum exists.
-        match solve(&rows, &[int(-1), int(0)], &[]) {
+        match solve(&rows, &FloatRows::new(&rows), &[int(-1), int(0)], &[]) {
             Solved::Optimal { x, .. } => assert_eq!(x[0], int(0)),
             other => panic!("{other:?}"),
         }
@@ -626,7 +594,7 @@ mod tests {
         rows.push(row(&[-1, 0, 0], 0));
         rows.push(row(&[0, -1, 0], 0));
         rows.push(row(&[0, 0, -1], 0));
-        match solve(&rows, &[int(0), int(0), int(1)], &[]) {
+        match solve(&rows, &FloatRows::new(&rows), &[int(0), int(0), int(1)], &[]) {
             Solved::Optimal { x, .. } => assert_eq!(x[2], int(0)),
             other => panic!("{other:?}"),
         }
