@@ -18,3 +18,5 @@ pub mod lp;
 pub mod num;
 pub mod poly;
 pub mod qe;
+#[cfg(test)]
+mod testdata;

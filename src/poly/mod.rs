@@ -129,16 +129,21 @@ impl Polyhedron {
     }
 
     /// Exact double description of the closure. Rows are fed seeds first
-    /// (those defining LP optima along each axis), then in rounds of the
-    /// most violated, so few rows ever enter the cone.
+    /// (those defining LP optima along each axis), then the rest, most
+    /// violated first, so few rows ever enter the cone. The cone records
+    /// which constraints it kept by their index in `self.constraints`.
     fn cone(&self, prepared: Option<&Prepared>) -> Cone {
         let n = self.n;
-        let mut rows: Vec<IVec> = Vec::with_capacity(self.constraints.len() * 2);
-        for c in &self.constraints {
-            rows.push(homog(&c.a, &c.b));
+        // Homogeneous rows with their constraint's index (an equality gives two);
+        // `first[ci]` is the first row of constraint `ci`.
+        let mut rows: Vec<(IVec, usize)> = Vec::with_capacity(self.constraints.len() * 2);
+        let mut first: Vec<usize> = Vec::with_capacity(self.constraints.len());
+        for (ci, c) in self.constraints.iter().enumerate() {
+            first.push(rows.len());
+            rows.push((homog(&c.a, &c.b), ci));
             if c.kind == Kind::Eq {
                 let neg: Vec<Rat> = c.a.iter().map(|v| -v).collect();
-                rows.push(homog(&neg, &-c.b.clone()));
+                rows.push((homog(&neg, &-c.b.clone()), ci));
             }
         }
         let mut cone = Cone::universe(n + 1);
@@ -147,38 +152,27 @@ impl Polyhedron {
         cone.add(&IVec::new(t), usize::MAX);
         let mut done = vec![false; rows.len()];
         // Seeds: basis rows of the LP optima along each axis (when many rows).
-        if rows.len() > 64 {
-            if let Some(p) = prepared {
-                let mut first_row = Vec::with_capacity(self.constraints.len());
-                let mut r = 0;
-                for c in &self.constraints {
-                    first_row.push(r);
-                    r += if c.kind == Kind::Eq { 2 } else { 1 };
-                }
-                for j in 0..n {
-                    let mut e = vec![Rat::zero(); n];
-                    e[j] = Rat::one();
-                    for sense in [Sense::Maximize, Sense::Minimize] {
-                        if let Ok(LpOutcome::Optimal(o)) = p.optimize(&e, sense) {
-                            for &ci in &o.basis {
-                                let k = first_row[ci];
-                                let w = if self.constraints[ci].kind == Kind::Eq { 2 } else { 1 };
-                                for kk in k..k + w {
-                                    if !done[kk] {
-                                        done[kk] = true;
-                                        cone.add(&rows[kk], kk);
-                                    }
-                                }
+        if let Some(p) = prepared.filter(|_| rows.len() > 64) {
+            for j in 0..n {
+                let mut e = vec![Rat::zero(); n];
+                e[j] = Rat::one();
+                for sense in [Sense::Maximize, Sense::Minimize] {
+                    let Ok(LpOutcome::Optimal(o)) = p.optimize(&e, sense) else { continue };
+                    for &ci in &o.basis {
+                        let end = first.get(ci + 1).copied().unwrap_or(rows.len());
+                        for k in first[ci]..end {
+                            if !done[k] {
+                                done[k] = true;
+                                cone.add(&rows[k].0, rows[k].1);
                             }
                         }
                     }
                 }
             }
         }
-        let batch = 16;
         loop {
             let mut cand: Vec<(f64, usize)> = Vec::new();
-            for (k, h) in rows.iter().enumerate() {
+            for (k, (h, _)) in rows.iter().enumerate() {
                 if done[k] {
                     continue;
                 }
@@ -194,10 +188,9 @@ impl Polyhedron {
             // Most violated first; later candidates are often implied by the
             // time their turn comes, and `add` then skips them cheaply.
             cand.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-            let take = cand.len().max(batch);
-            for &(_, k) in cand.iter().take(take) {
+            for &(_, k) in &cand {
                 done[k] = true;
-                cone.add(&rows[k], k);
+                cone.add(&rows[k].0, rows[k].1);
             }
         }
         cone
@@ -239,8 +232,8 @@ impl Polyhedron {
             g.rays.sort();
             g.rays.dedup();
         }
-        sort_points(&mut g.vertices);
-        sort_points(&mut g.rays);
+        g.vertices.sort();
+        g.rays.sort();
         g
     }
 
@@ -319,17 +312,10 @@ impl Polyhedron {
         // cone kept can define facets of the closure (the others were implied
         // by kept rows when their turn came); strict rows are all examined,
         // since one implied in the closure may still cut a lower face.
-        let mut row_owner: Vec<usize> = Vec::with_capacity(self.constraints.len() * 2);
-        for (ci, c) in self.constraints.iter().enumerate() {
-            row_owner.push(ci);
-            if c.kind == Kind::Eq {
-                row_owner.push(ci);
-            }
-        }
         let mut candidate = vec![false; self.constraints.len()];
-        for &k in &cone.kept {
-            if let Some(&ci) = row_owner.get(k) {
-                candidate[ci] = true;
+        for &ci in &cone.kept {
+            if let Some(flag) = candidate.get_mut(ci) {
+                *flag = true;
             }
         }
         let is_point: Vec<bool> = cone.rays.iter().map(|r| r.v[n].is_positive()).collect();
@@ -615,9 +601,6 @@ fn cmp_constraints(a: &Constraint, b: &Constraint) -> std::cmp::Ordering {
     a.a.cmp(&b.a).then_with(|| a.b.cmp(&b.b)).then_with(|| a.kind.cmp(&b.kind))
 }
 
-fn sort_points(ps: &mut [Vec<Rat>]) {
-    ps.sort();
-}
 
 #[cfg(test)]
 mod tests {
@@ -682,16 +665,7 @@ mod tests {
     #[test]
     fn polygon_path_agrees_with_double_description() {
         // Noisy residual rows |c0 + c1 x_i - y_i| <= 1/5 with y_i = x_i^2 + noise.
-        let m = 300;
-        let mut cons = vec![];
-        let mut seed: i64 = 12345;
-        for i in 0..m {
-            seed = (seed * 1103515245 + 12345) % 2147483648;
-            let x = frac(i, m);
-            let y = &x * &x + frac(seed % 1000 - 500, 10_000);
-            cons.push(Constraint::new(vec![int(1), x.clone()], Kind::Le, &y + frac(1, 5)));
-            cons.push(Constraint::new(vec![int(-1), -x.clone()], Kind::Le, frac(1, 5) - &y));
-        }
+        let cons = crate::testdata::residual_rows(300, 2, frac(1, 5), Some((12345, 10_000)));
         let p = Polyhedron::new(2, cons);
         let mut fast = p.generators().vertices;
         let slow = p.generators_dd().vertices;
@@ -705,14 +679,7 @@ mod tests {
     #[test]
     fn many_rows_enumerate_fast_and_exactly() {
         // |c0 + c1*x_i - x_i^2| <= 1/4 for 400 points: a polygon.
-        let m = 400;
-        let mut cons = vec![];
-        for i in 0..m {
-            let x = frac(i, m);
-            let y = &x * &x;
-            cons.push(Constraint::new(vec![int(1), x.clone()], Kind::Le, &y + frac(1, 4)));
-            cons.push(Constraint::new(vec![int(-1), -x.clone()], Kind::Le, frac(1, 4) - &y));
-        }
+        let cons = crate::testdata::residual_rows(400, 2, frac(1, 4), None);
         let p = Polyhedron::new(2, cons);
         let g = p.generators();
         assert!(g.rays.is_empty() && g.lines.is_empty());

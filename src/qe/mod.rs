@@ -238,17 +238,7 @@ mod tests {
     fn three_variable_cylinder_describes_the_set_exactly() {
         // |c0 + c1 x + c2 x^2 - y_i| <= 1/20 for 120 noisy points: a 3-D
         // polytope with many facets (the narrowed, parallel path).
-        let m = 120;
-        let mut cons = vec![];
-        let mut seed: i64 = 99;
-        for i in 0..m {
-            seed = (seed * 1103515245 + 12345) % 2147483648;
-            let x = frac(i, m);
-            let y = &x * &x * &x + frac(seed % 1000 - 500, 100_000);
-            let row = vec![int(1), x.clone(), &x * &x];
-            cons.push(Constraint::new(row.clone(), Kind::Le, &y + frac(1, 20)));
-            cons.push(Constraint::new(row.iter().map(|v| -v).collect(), Kind::Le, frac(1, 20) - &y));
-        }
+        let cons = crate::testdata::residual_rows(120, 3, frac(1, 20), Some((99, 100_000)));
         let p = Polyhedron::new(3, cons);
         let cells = cylindrical_form(&p);
         assert!(cells.len() > 3);
