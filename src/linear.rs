@@ -231,6 +231,19 @@ impl Constraint {
     pub fn is_eq(&self) -> bool {
         self.kind == Kind::Eq
     }
+    /// The constraints whose disjunction is the negation of this one:
+    /// `not (a·x <= b)` is `-a·x < -b`; `not (a·x = b)` is `a·x < b` or `-a·x < -b`.
+    pub fn negated(&self) -> Vec<Constraint> {
+        let neg: Vec<Rat> = self.a.iter().map(|v| -v).collect();
+        match self.kind {
+            Kind::Le => vec![Constraint::new(neg, Kind::Lt, -self.b.clone())],
+            Kind::Lt => vec![Constraint::new(neg, Kind::Le, -self.b.clone())],
+            Kind::Eq => vec![
+                Constraint::new(self.a.clone(), Kind::Lt, self.b.clone()),
+                Constraint::new(neg, Kind::Lt, -self.b.clone()),
+            ],
+        }
+    }
     /// True when every coefficient is zero: the constraint is `0 REL b`.
     pub fn is_trivial(&self) -> bool {
         self.a.iter().all(Zero::is_zero)

@@ -123,6 +123,19 @@ impl Polyhedron {
         matches!(self.prepared().optimize(&zero, Sense::Maximize), Ok(LpOutcome::Infeasible(_)))
     }
 
+    /// Whether every point of `self` lies in `other` (both over the same
+    /// variables): each of `other`'s constraints is implied, i.e. `self` and
+    /// its negation have no common point (exact LPs, strict rows included).
+    pub fn is_subset_of(&self, other: &Polyhedron) -> bool {
+        other.constraints.iter().all(|c| {
+            c.negated().into_iter().all(|nc| {
+                let mut cons = self.constraints.clone();
+                cons.push(nc);
+                Polyhedron::new(self.n, cons).is_empty()
+            })
+        })
+    }
+
     /// Whether the point satisfies every constraint.
     pub fn contains(&self, x: &[Rat]) -> bool {
         self.constraints.iter().all(|c| c.holds_at(x))

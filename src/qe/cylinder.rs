@@ -107,35 +107,6 @@ fn level_bound(q: &Polyhedron, j: usize, d: usize) -> Option<(LevelBound, Vec<Co
     Some((LevelBound::Range { lower, upper }, used))
 }
 
-/// Whether two polyhedra over the same variables are the same set.
-fn same_set(a: &Polyhedron, b: &Polyhedron) -> bool {
-    subset(a, b) && subset(b, a)
-}
-
-/// `a ⊆ b`: every constraint of `b` is implied by `a`.
-pub(crate) fn subset(a: &Polyhedron, b: &Polyhedron) -> bool {
-    let n = a.dim();
-    for c in b.constraints() {
-        let neg: Vec<Rat> = c.a.iter().map(|v| -v).collect();
-        let negations: Vec<Constraint> = match c.kind {
-            Kind::Le => vec![Constraint::new(neg, Kind::Lt, -c.b.clone())],
-            Kind::Lt => vec![Constraint::new(neg, Kind::Le, -c.b.clone())],
-            Kind::Eq => vec![
-                Constraint::new(c.a.clone(), Kind::Lt, c.b.clone()),
-                Constraint::new(neg, Kind::Lt, -c.b.clone()),
-            ],
-        };
-        for nc in negations {
-            let mut cons = a.constraints().to_vec();
-            cons.push(nc);
-            if !Polyhedron::new(n, cons).is_empty() {
-                return false;
-            }
-        }
-    }
-    true
-}
-
 fn lift(p: &Polyhedron, d: usize) -> Vec<Constraint> {
     p.constraints()
         .iter()
@@ -555,5 +526,8 @@ fn describes_slice(p: &Polyhedron, chain: &[LevelBound], x: &Rat, d: usize) -> b
     full.extend(chain.iter().cloned());
     let from_chain = Polyhedron::new(d, Cell { levels: full }.constraints(d));
     at.extend(p.constraints().iter().cloned());
-    same_set(&from_chain, &Polyhedron::new(d, at))
+    {
+        let slice = Polyhedron::new(d, at);
+        from_chain.is_subset_of(&slice) && slice.is_subset_of(&from_chain)
+    }
 }

@@ -7,7 +7,7 @@
 //! dropped as soon as they appear, so conjunctions of disjunctions stay small.
 
 use super::formula::{Atom, Formula, Rel};
-use crate::linear::{Constraint, Kind, VarId};
+use crate::linear::{Constraint, VarId};
 use crate::num::Rat;
 use crate::poly::Polyhedron;
 
@@ -111,25 +111,13 @@ fn and(a: Dnf, b: Dnf, n: usize) -> Result<Dnf, ElimError> {
     Ok(out)
 }
 
-fn negate_constraint(c: &Constraint) -> Dnf {
-    let neg: Vec<Rat> = c.a.iter().map(|v| -v).collect();
-    match c.kind {
-        Kind::Le => vec![vec![Constraint::new(neg, Kind::Lt, -c.b.clone())]],
-        Kind::Lt => vec![vec![Constraint::new(neg, Kind::Le, -c.b.clone())]],
-        Kind::Eq => vec![
-            vec![Constraint::new(c.a.clone(), Kind::Lt, c.b.clone())],
-            vec![Constraint::new(neg, Kind::Lt, -c.b.clone())],
-        ],
-    }
-}
-
 /// `not (P_1 or ... or P_k)` = `and_j (or_{c in P_j} not c)`.
 fn complement(d: Dnf, n: usize) -> Result<Dnf, ElimError> {
     let mut acc: Dnf = vec![vec![]];
     for p in d {
         let mut alt: Dnf = Vec::new();
         for c in &p {
-            alt.extend(negate_constraint(c));
+            alt.extend(c.negated().into_iter().map(|k| vec![k]));
         }
         acc = and(acc, alt, n)?;
         if acc.is_empty() {

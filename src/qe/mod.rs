@@ -25,7 +25,7 @@ pub use eliminate::{ElimError, MAX_PIECES};
 pub use formula::{Atom, Formula, Problem, Rel};
 pub use syntax::parse_problem;
 
-use crate::linear::{Constraint, Kind, VarId, VarTable};
+use crate::linear::{Constraint, VarId, VarTable};
 use crate::num::{NumFormat, Rat};
 use crate::poly::{Minimal, Polyhedron};
 
@@ -173,7 +173,7 @@ fn simplify(polys: Vec<Polyhedron>, d: usize) -> Vec<Polyhedron> {
         // Subsumption.
         let mut i = 0;
         while i < ps.len() {
-            let sub = (0..ps.len()).any(|j| j != i && cylinder::subset(&ps[i], &ps[j]) && (j < i || !cylinder::subset(&ps[j], &ps[i])));
+            let sub = (0..ps.len()).any(|j| j != i && ps[i].is_subset_of(&ps[j]) && (j < i || !ps[j].is_subset_of(&ps[i])));
             if sub {
                 ps.remove(i);
                 changed = true;
@@ -203,21 +203,12 @@ fn simplify(polys: Vec<Polyhedron>, d: usize) -> Vec<Polyhedron> {
     }
 }
 
-fn complement_of(c: &Constraint) -> Option<Constraint> {
-    let neg: Vec<Rat> = c.a.iter().map(|v| -v).collect();
-    match c.kind {
-        Kind::Le => Some(Constraint::new(neg, Kind::Lt, -c.b.clone()).normalized()),
-        Kind::Lt => Some(Constraint::new(neg, Kind::Le, -c.b.clone()).normalized()),
-        Kind::Eq => None,
-    }
-}
-
 fn merge_pair(a: &Polyhedron, b: &Polyhedron, d: usize) -> Option<Polyhedron> {
     let na: Vec<Constraint> = a.constraints().iter().map(Constraint::normalized).collect();
     let nb: Vec<Constraint> = b.constraints().iter().map(Constraint::normalized).collect();
     let only_a: Vec<&Constraint> = na.iter().filter(|c| !nb.contains(c)).collect();
     let only_b: Vec<&Constraint> = nb.iter().filter(|c| !na.contains(c)).collect();
-    if only_a.len() == 1 && only_b.len() == 1 && complement_of(only_a[0]).as_ref() == Some(only_b[0]) {
+    if only_a.len() == 1 && only_b.len() == 1 && only_a[0].negated().iter().map(Constraint::normalized).eq([only_b[0].clone()]) {
         let common: Vec<Constraint> = na.iter().filter(|c| nb.contains(c)).cloned().collect();
         return Some(Polyhedron::new(d, common));
     }
