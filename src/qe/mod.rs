@@ -129,7 +129,7 @@ pub fn solve(p: &Problem, opts: &Options) -> Result<QeResult, QeError> {
     let d = order.len();
     let dnf = eliminate::eliminate(&p.formula, n)?;
     // Re-index every piece onto the ordered free variables.
-    let mut polys: Vec<Polyhedron> = dnf
+    let polys: Vec<Polyhedron> = dnf
         .into_iter()
         .map(|piece| {
             let cons = piece
@@ -139,13 +139,14 @@ pub fn solve(p: &Problem, opts: &Options) -> Result<QeResult, QeError> {
             Polyhedron::new(d, cons)
         })
         .collect();
-    polys = simplify(polys, d);
-    let pieces = polys
+    let pieces = simplify(polys, d)
         .into_iter()
-        .map(|poly| {
-            let minimal = poly.minimize();
-            let canonical = Polyhedron::from_minimal(d, &minimal);
-            let cells = if minimal.constraints().is_empty() { vec![] } else { cylinder::cylinder(&canonical) };
+        .map(|minimal| {
+            let cells = if minimal.constraints().is_empty() {
+                vec![]
+            } else {
+                cylinder::cylinder(&Polyhedron::from_minimal(d, &minimal))
+            };
             Piece { minimal, cells }
         })
         .collect();
@@ -155,16 +156,18 @@ pub fn solve(p: &Problem, opts: &Options) -> Result<QeResult, QeError> {
 /// Minimises every piece, drops empty and subsumed ones, merges pieces that
 /// differ in one complementary constraint, and collapses to `true` when a
 /// piece is the whole space.
-fn simplify(polys: Vec<Polyhedron>, d: usize) -> Vec<Polyhedron> {
-    let mut ps: Vec<Polyhedron> = Vec::new();
-    for p in polys {
+fn simplify(polys: Vec<Polyhedron>, d: usize) -> Vec<Minimal> {
+    // Each piece is minimised once; the polyhedron kept beside it is its
+    // minimal form (with generators) for the containment tests.
+    let minimal = |p: &Polyhedron| -> Option<(Polyhedron, Minimal)> {
         let m = p.minimize();
-        if m.empty {
-            continue;
-        }
-        let q = Polyhedron::new(d, m.constraints());
-        if q.constraints().is_empty() {
-            return vec![q];
+        (!m.empty).then(|| (Polyhedron::from_minimal(d, &m), m))
+    };
+    let mut ps: Vec<(Polyhedron, Minimal)> = Vec::new();
+    for p in &polys {
+        let Some(q) = minimal(p) else { continue };
+        if q.0.constraints().is_empty() {
+            return vec![q.1];
         }
         ps.push(q);
     }
@@ -173,7 +176,7 @@ fn simplify(polys: Vec<Polyhedron>, d: usize) -> Vec<Polyhedron> {
         // Subsumption.
         let mut i = 0;
         while i < ps.len() {
-            let sub = (0..ps.len()).any(|j| j != i && ps[i].is_subset_of(&ps[j]) && (j < i || !ps[j].is_subset_of(&ps[i])));
+            let sub = (0..ps.len()).any(|j| j != i && ps[i].0.is_subset_of(&ps[j].0) && (j < i || !ps[j].0.is_subset_of(&ps[i].0)));
             if sub {
                 ps.remove(i);
                 changed = true;
@@ -184,11 +187,10 @@ fn simplify(polys: Vec<Polyhedron>, d: usize) -> Vec<Polyhedron> {
         // Complementary merge: S ∪ {c} and S ∪ {not c}.
         'outer: for i in 0..ps.len() {
             for j in i + 1..ps.len() {
-                if let Some(merged) = merge_pair(&ps[i], &ps[j], d) {
-                    let m = merged.minimize();
-                    let q = Polyhedron::new(d, m.constraints());
-                    if q.constraints().is_empty() {
-                        return vec![q];
+                if let Some(merged) = merge_pair(&ps[i].0, &ps[j].0, d) {
+                    let Some(q) = minimal(&merged) else { continue };
+                    if q.0.constraints().is_empty() {
+                        return vec![q.1];
                     }
                     ps[i] = q;
                     ps.remove(j);
@@ -198,7 +200,7 @@ fn simplify(polys: Vec<Polyhedron>, d: usize) -> Vec<Polyhedron> {
             }
         }
         if !changed {
-            return ps;
+            return ps.into_iter().map(|(_, m)| m).collect();
         }
     }
 }
