@@ -8,7 +8,7 @@ use super::lexer::{lex, Tok, Token};
 use crate::linear::{LinExpr, VarId};
 use crate::num::{parse_rat, Rat};
 use num_bigint::BigInt;
-use num_traits::{One, Signed, ToPrimitive, Zero};
+use num_traits::{One, Signed, Zero};
 use std::fmt;
 use std::ops::Range;
 
@@ -21,12 +21,7 @@ pub const MAX_NESTING: usize = 64;
 /// stay within the stack.
 pub const MAX_EXPR_DEPTH: usize = 1000;
 
-/// Largest `|n|` accepted in `base^n` for a constant base.
-pub const MAX_POW_EXPONENT: u64 = 10_000;
-
-/// Largest size (numerator + denominator bits) of the result of a constant
-/// power.
-pub const MAX_POW_BITS: u64 = 200_000;
+pub use crate::num::{MAX_POW_BITS, MAX_POW_EXPONENT};
 
 /// A binary operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -752,31 +747,13 @@ impl Lin<'_> {
                     .with_help("only the powers 0 and 1 of a variable are linear"))
             };
         }
-        let mag = n.abs().to_u64().filter(|&m| m <= MAX_POW_EXPONENT);
-        let too_large = |limit: String| {
-            self.err(e.span.clone(), format!("exponent too large (limit {limit})"))
-                .with_label(format!("{} ^ {}", self.text(l), self.text(r)))
-        };
-        let m = match mag {
-            Some(m) => m,
-            None => return Err(too_large(format!("|exponent| <= {MAX_POW_EXPONENT}"))),
-        };
-        let b = &base.constant;
-        let bits = (b.numer().bits() + b.denom().bits()).saturating_mul(m);
-        if bits > MAX_POW_BITS {
-            return Err(too_large(format!("{MAX_POW_BITS} bits in the result")));
-        }
-        if b.is_zero() && n.is_negative() {
-            return Err(self
+        match crate::num::pow_checked(&base.constant, n) {
+            Ok(p) => Ok(LinExpr::constant(self.nvars, p)),
+            Err(crate::num::PowError::ZeroToNegative) => Err(self
                 .err(e.span.clone(), "zero raised to a negative power")
-                .with_label("the base is zero"));
+                .with_label("the base is zero")),
+            Err(err) => Err(self.err(e.span.clone(), err.to_string()).with_label(format!("{} ^ {}", self.text(l), self.text(r)))),
         }
-        // m <= MAX_POW_EXPONENT, so it fits in u32.
-        let m32 = u32::try_from(m).unwrap_or(u32::MAX);
-        let num = num_traits::Pow::pow(b.numer(), m32);
-        let den = num_traits::Pow::pow(b.denom(), m32);
-        let p = if n.is_negative() { Rat::new(den, num) } else { Rat::new(num, den) };
-        Ok(LinExpr::constant(self.nvars, p))
     }
 }
 

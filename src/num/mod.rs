@@ -11,6 +11,8 @@ use num_bigint::{BigInt, Sign};
 use num_integer::Integer;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
+pub mod transcendental;
+
 /// An exact rational number (arbitrary-precision numerator and denominator,
 /// always in lowest terms with a positive denominator).
 pub type Rat = num_rational::BigRational;
@@ -337,6 +339,44 @@ pub fn to_f64(x: &Rat) -> f64 {
     } else {
         v
     }
+}
+
+/// Largest `|n|` accepted in `base^n` for an exact base.
+pub const MAX_POW_EXPONENT: u64 = 10_000;
+
+/// Largest size (numerator + denominator bits) of the result of an exact power.
+pub const MAX_POW_BITS: u64 = 200_000;
+
+/// Why an exact power was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PowError {
+    /// `|n|` exceeds [`MAX_POW_EXPONENT`].
+    #[error("exponent too large (limit |exponent| <= {MAX_POW_EXPONENT})")]
+    Exponent,
+    /// The result would exceed [`MAX_POW_BITS`].
+    #[error("exponent too large (limit {MAX_POW_BITS} bits in the result)")]
+    Bits,
+    /// `0^n` with `n < 0`.
+    #[error("zero raised to a negative power")]
+    ZeroToNegative,
+}
+
+/// `b^n` exactly, refusing results too large to be useful before computing
+/// them (so `2^1000000000` fails at once instead of exhausting memory).
+pub fn pow_checked(b: &Rat, n: &BigInt) -> Result<Rat, PowError> {
+    let m = n.abs().to_u64().filter(|&m| m <= MAX_POW_EXPONENT).ok_or(PowError::Exponent)?;
+    let bits = (b.numer().bits() + b.denom().bits()).saturating_mul(m);
+    if bits > MAX_POW_BITS {
+        return Err(PowError::Bits);
+    }
+    if b.is_zero() && n.is_negative() {
+        return Err(PowError::ZeroToNegative);
+    }
+    // m <= MAX_POW_EXPONENT, so it fits in u32.
+    let m32 = u32::try_from(m).unwrap_or(u32::MAX);
+    let num = num_traits::Pow::pow(b.numer(), m32);
+    let den = num_traits::Pow::pow(b.denom(), m32);
+    Ok(if n.is_negative() { Rat::new(den, num) } else { Rat::new(num, den) })
 }
 
 /// An integer as a rational.
