@@ -11,12 +11,17 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod cli;
+pub mod data;
+pub mod fit;
 pub mod lang;
 pub mod linear;
 pub mod lp;
+pub mod model;
 pub mod num;
 pub mod poly;
 pub mod qe;
+pub mod report;
 #[cfg(test)]
 mod testdata;

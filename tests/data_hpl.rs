@@ -1,10 +1,10 @@
-//! The bundled HPL measurements (data/seed003_hpl.csv) reproduce the paper's
+//! The bundled HPL measurements (data/hpl.csv) reproduce the paper's
 //! e_max when the eq. (6) formula is built from them, through the binary.
 
 use assert_cmd::cargo::cargo_bin_cmd;
 
 fn measurements() -> Vec<(String, String)> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/seed003_hpl.csv");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/hpl.csv");
     let text = std::fs::read_to_string(path).expect("bundled data file");
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())

@@ -2,6 +2,7 @@
 //! rendered, errors mapped to exit codes (0 ok, 1 analysis impossible,
 //! 2 usage or input error). No analysis happens here.
 
+mod analyze;
 mod qe_cmd;
 
 use clap::{Parser, Subcommand};
@@ -22,11 +23,16 @@ pub const EXIT_INPUT: i32 = 2;
     about = "Symbolic prediction-error analyser for parallel-performance models",
     long_about = "errband fits run-time models exactly, computes the smallest residual bound e_max, the region of parameter \
 perturbations allowed by a residual threshold, and the error band of extrapolated predictions. All numbers are exact \
-rationals; decimals shown are correctly rounded views.\n\nExit codes: 0 ok, 1 analysis impossible, 2 usage or input error."
+rationals; decimals shown are correctly rounded views.\n\nUsage: errband MODEL DATA [OPTIONS] runs the analysis; errband qe FILE solves a \
+formula.\n\nExit codes: 0 ok, 1 analysis impossible, 2 usage or input error.",
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    #[command(flatten)]
+    analyze: analyze::AnalyzeArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -73,10 +79,11 @@ where
         }
     };
     let result = match cli.command {
-        Command::Qe(a) => qe_cmd::run(a, out),
+        Some(Command::Qe(a)) => qe_cmd::run(a, out).map(|()| EXIT_OK),
+        None => analyze::run(cli.analyze, out, err),
     };
     match result {
-        Ok(()) => EXIT_OK,
+        Ok(code) => code,
         Err(f) => {
             let msg = f.message.trim_end();
             if msg.starts_with("error") {

@@ -89,7 +89,9 @@ pub fn run(a: QeArgs, out: &mut dyn Write) -> Result<(), Failure> {
 
 fn vertices_text(r: &qe::QeResult, fmt: NumFormat) -> String {
     let names = r.vars.names().join(", ");
-    let point = |v: &Vec<crate::num::Rat>| format!("({})", v.iter().map(|x| fmt.show(x)).collect::<Vec<_>>().join(", "));
+    let point = |v: &Vec<crate::num::Rat>| {
+        format!("({})", v.iter().map(|x| fmt.show(x)).collect::<Vec<_>>().join(", "))
+    };
     let mut s = String::new();
     for (i, p) in r.pieces.iter().enumerate() {
         let g = &p.minimal.generators;

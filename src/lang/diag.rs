@@ -9,6 +9,11 @@
 use std::fmt;
 use std::ops::Range;
 
+/// Longest source line shown whole in a diagnostic (chars).
+const MAX_SHOWN: usize = 160;
+/// Chars of context kept before the span in a clipped line.
+const CONTEXT: usize = 40;
+
 /// An error located in a source file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -69,9 +74,32 @@ impl Diagnostic {
         }
         // Part of the span on its first line, in chars (at least one caret).
         let end = floor_boundary(source, self.span.end.max(start)).min(line_start + line.len());
-        let width = if end > start { source[start..end].chars().count() } else { 0 }.max(1);
+        let mut width = if end > start { source[start..end].chars().count() } else { 0 }.max(1);
+        let mut before: &str = &source[line_start..start];
+        // Very long lines (a 100 000-digit number) are shown as a window
+        // around the span, so the message stays readable.
+        let (mut head, mut tail) = ("", "");
+        if line.chars().count() > MAX_SHOWN {
+            let keep_before = before.char_indices().rev().nth(CONTEXT).map_or(0, |(i, _)| i);
+            if keep_before > 0 {
+                before = &before[keep_before..];
+                head = "…";
+            }
+            let from = start - before.len();
+            let rest = &line[from - line_start..];
+            let cut = rest.char_indices().nth(MAX_SHOWN - 2 * CONTEXT).map(|(i, _)| i);
+            if let Some(c) = cut {
+                line = &rest[..c];
+                tail = "…";
+            } else {
+                line = rest;
+            }
+            width = width.min(line.chars().count().saturating_sub(before.chars().count()).max(1));
+        }
         let prefix: String =
-            source[line_start..start].chars().map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+            head.chars().chain(before.chars()).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+        let shown = format!("{head}{line}{tail}");
+        let line = shown.as_str();
 
         let gutter = line_no.to_string();
         let pad = " ".repeat(gutter.len());

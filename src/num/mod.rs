@@ -49,11 +49,11 @@ pub enum NumError {
     #[error("`{0}` divides by zero")]
     ZeroDenominator(String),
     /// The exponent or the digit count exceeds [`NumLimits`].
-    #[error("`{text}` exceeds the limit of {limit} {what}")]
+    #[error("`{text}` exceeds the {what} limit ({limit})")]
     TooLarge {
         /// The offending literal (truncated when long).
         text: String,
-        /// What was too large ("exponent" or "digits").
+        /// What was too large ("exponent" or "digit count").
         what: &'static str,
         /// The limit in force.
         limit: usize,
@@ -164,7 +164,7 @@ fn parse_decimal(s: &str, whole: &str, limits: NumLimits) -> Result<Rat, NumErro
     }
     let significant = digits.trim_start_matches('0').len();
     if significant > limits.max_digits {
-        return Err(NumError::TooLarge { text: shorten(whole), what: "digits", limit: limits.max_digits });
+        return Err(NumError::TooLarge { text: shorten(whole), what: "digit count", limit: limits.max_digits });
     }
     let total_exp = exp - frac_len as i64;
     if exp.unsigned_abs() > u64::from(limits.max_exponent)

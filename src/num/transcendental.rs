@@ -182,19 +182,14 @@ fn apply_with_guards(f: Func, x: &Rat, digits: u32, guards: &[u64]) -> Result<Ap
         Func::Exp => true,
     };
     if !domain_ok {
-        return Err(FuncError::Domain {
-            func: f,
-            arg: describe(x),
-        });
+        return Err(FuncError::Domain { func: f, arg: describe(x) });
     }
     let bits = x.numer().bits() + x.denom().bits();
     if bits > MAX_ARG_BITS {
         return Err(FuncError::TooLarge {
             func: f,
             arg: describe(x),
-            limit: format!(
-                "the argument has {bits} bits, more than the {MAX_ARG_BITS} bits allowed"
-            ),
+            limit: format!("the argument has {bits} bits, more than the {MAX_ARG_BITS} bits allowed"),
         });
     }
     if f == Func::Exp && x.abs() > Rat::from_integer(BigInt::from(MAX_EXP_ARG)) {
@@ -205,10 +200,7 @@ fn apply_with_guards(f: Func, x: &Rat, digits: u32, guards: &[u64]) -> Result<Ap
         });
     }
     if let Some(v) = exact_value(f, x) {
-        return Ok(Approx {
-            value: v,
-            exact: true,
-        });
+        return Ok(Approx { value: v, exact: true });
     }
     // Target relative precision in bits, before guard bits.
     let base = (f64::from(digits) * std::f64::consts::LOG2_10).ceil() as u64 + 1;
@@ -216,10 +208,7 @@ fn apply_with_guards(f: Func, x: &Rat, digits: u32, guards: &[u64]) -> Result<Ap
     for &g in guards {
         let iv = enclose(f, x, base + g);
         if let Some(v) = round_enclosure(&iv, digits) {
-            return Ok(Approx {
-                value: v,
-                exact: false,
-            });
+            return Ok(Approx { value: v, exact: false });
         }
         last = Some(iv);
     }
@@ -232,10 +221,7 @@ fn apply_with_guards(f: Func, x: &Rat, digits: u32, guards: &[u64]) -> Result<Ap
     let mut extra = guards.last().copied().unwrap_or(0).max(64);
     loop {
         if let Some(v) = faithful_midpoint(&iv, digits) {
-            return Ok(Approx {
-                value: v,
-                exact: false,
-            });
+            return Ok(Approx { value: v, exact: false });
         }
         // Unreachable for any enclosure narrower than 10^-digits relative;
         // tighten and retry.
@@ -352,19 +338,11 @@ impl Iv {
             Ordering::Equal => self.clone(),
             Ordering::Greater => {
                 let d = (e - self.e) as u64;
-                Iv {
-                    lo: floor_shr(&self.lo, d),
-                    hi: ceil_shr(&self.hi, d),
-                    e,
-                }
+                Iv { lo: floor_shr(&self.lo, d), hi: ceil_shr(&self.hi, d), e }
             }
             Ordering::Less => {
                 let d = (self.e - e) as u64;
-                Iv {
-                    lo: shl(&self.lo, d),
-                    hi: shl(&self.hi, d),
-                    e,
-                }
+                Iv { lo: shl(&self.lo, d), hi: shl(&self.hi, d), e }
             }
         }
     }
@@ -384,11 +362,7 @@ impl Iv {
         let e = self.e.min(other.e);
         let a = self.rescale(e);
         let b = other.rescale(e);
-        Iv {
-            lo: a.lo + b.lo,
-            hi: a.hi + b.hi,
-            e,
-        }
+        Iv { lo: a.lo + b.lo, hi: a.hi + b.hi, e }
     }
 
     /// The enclosure of `self / d` for `d > 0` (`d.lo > 0`), with at least
@@ -414,11 +388,7 @@ impl Iv {
                 });
             }
         }
-        Iv {
-            lo: lo.unwrap_or_default(),
-            hi: hi.unwrap_or_default(),
-            e: self.e - d.e - t as i64,
-        }
+        Iv { lo: lo.unwrap_or_default(), hi: hi.unwrap_or_default(), e: self.e - d.e - t as i64 }
     }
 }
 
@@ -447,17 +417,9 @@ fn sqrt_iv(a: &BigInt, b: &BigInt, bits: u64) -> Iv {
     if t.rem_euclid(2) != 0 {
         t += 1;
     }
-    let n = if t >= 0 {
-        shl(a, t as u64) / b
-    } else {
-        a / shl(b, (-t) as u64)
-    };
+    let n = if t >= 0 { shl(a, t as u64) / b } else { a / shl(b, (-t) as u64) };
     let r = n.sqrt();
-    Iv {
-        hi: &r + 1u32,
-        lo: r,
-        e: -t / 2,
-    }
+    Iv { hi: &r + 1u32, lo: r, e: -t / 2 }
 }
 
 // ---------------------------------------------------------------------------
@@ -528,11 +490,8 @@ fn ln2_fixed(p: u64) -> (BigInt, BigInt) {
 fn split_pow2(a: &BigInt, b: &BigInt) -> (i64, BigInt, BigInt) {
     // a/(b·2^k0) ∈ (1/2, 2).
     let mut k = a.bits() as i64 - b.bits() as i64;
-    let (mut mn, mut md) = if k >= 0 {
-        (a.clone(), shl(b, k as u64))
-    } else {
-        (shl(a, (-k) as u64), b.clone())
-    };
+    let (mut mn, mut md) =
+        if k >= 0 { (a.clone(), shl(b, k as u64)) } else { (shl(a, (-k) as u64), b.clone()) };
     if &mn * 3u32 >= &md * 4u32 {
         md <<= 1usize;
         k += 1;
@@ -550,11 +509,7 @@ fn ln_m_iv(mn: &BigInt, md: &BigInt, bits: u64) -> Iv {
     // S(y) = Σ y^i/(2i+1) ∈ [1, 1.02].
     let u = mn - md;
     if u.is_zero() {
-        return Iv {
-            lo: BigInt::zero(),
-            hi: BigInt::zero(),
-            e: 0,
-        };
+        return Iv { lo: BigInt::zero(), hi: BigInt::zero(), e: 0 };
     }
     let w = mn + md;
     let ua = u.abs();
@@ -575,15 +530,7 @@ fn ln_m_iv(mn: &BigInt, md: &BigInt, bits: u64) -> Iv {
     let lo = &zq * &sum;
     let hi = (&zq + 1u32) * s_hi;
     let e = 1 - (s + p) as i64;
-    let iv = if u.is_negative() {
-        Iv {
-            lo: -hi,
-            hi: -lo,
-            e,
-        }
-    } else {
-        Iv { lo, hi, e }
-    };
+    let iv = if u.is_negative() { Iv { lo: -hi, hi: -lo, e } } else { Iv { lo, hi, e } };
     iv.trim(bits + 8)
 }
 
@@ -600,17 +547,9 @@ fn ln_iv(a: &BigInt, b: &BigInt, bits: u64) -> Iv {
     let p2 = bits + 8 + kb.bits();
     let (l2lo, l2hi) = ln2_fixed(p2);
     let kl = if k > 0 {
-        Iv {
-            lo: &kb * l2lo,
-            hi: &kb * l2hi,
-            e: -(p2 as i64),
-        }
+        Iv { lo: &kb * l2lo, hi: &kb * l2hi, e: -(p2 as i64) }
     } else {
-        Iv {
-            lo: &kb * l2hi,
-            hi: &kb * l2lo,
-            e: -(p2 as i64),
-        }
+        Iv { lo: &kb * l2hi, hi: &kb * l2lo, e: -(p2 as i64) }
     };
     let lnm = if lnm.e < kl.e { lnm.rescale(kl.e) } else { lnm };
     kl.add(&lnm).trim(bits + 8)
@@ -623,28 +562,14 @@ fn log2_iv(a: &BigInt, b: &BigInt, bits: u64) -> Iv {
     let lnm = ln_m_iv(&mn, &md, bits + 4);
     let p = bits + 8;
     let (l2lo, l2hi) = ln2_fixed(p);
-    let ln2 = Iv {
-        lo: l2lo,
-        hi: l2hi,
-        e: -(p as i64),
-    };
+    let ln2 = Iv { lo: l2lo, hi: l2hi, e: -(p as i64) };
     let f = lnm.div_pos(&ln2, bits + 4);
     if k == 0 {
         return f.trim(bits + 8);
     }
-    let f = if f.e < -(p as i64) {
-        f.rescale(-(p as i64))
-    } else {
-        f
-    };
+    let f = if f.e < -(p as i64) { f.rescale(-(p as i64)) } else { f };
     let kk = BigInt::from(k);
-    Iv {
-        lo: kk.clone(),
-        hi: kk,
-        e: 0,
-    }
-    .add(&f)
-    .trim(bits + 8)
+    Iv { lo: kk.clone(), hi: kk, e: 0 }.add(&f).trim(bits + 8)
 }
 
 // ---------------------------------------------------------------------------
@@ -688,23 +613,14 @@ fn exp_iv(x: &Rat, bits: u64) -> Iv {
     // k = round(x / ln2), any nearby integer keeps |r| < 1/2.
     let k = (&x2 * 2u32 + &l2lo).div_floor(&(&l2lo * 2u32));
     // r·2^p2 ∈ [x2 - max(k·ln2), x2 + 2^(p2-p1) - min(k·ln2)].
-    let (kmin, kmax) = if k.is_negative() {
-        (&k * &l2hi, &k * &l2lo)
-    } else {
-        (&k * &l2lo, &k * &l2hi)
-    };
+    let (kmin, kmax) = if k.is_negative() { (&k * &l2hi, &k * &l2lo) } else { (&k * &l2lo, &k * &l2hi) };
     let r_lo = &x2 - kmax;
     let r_hi = &x2 + shl(&BigInt::one(), p2 - p1) - kmin;
     let (e_lo, _) = exp_fixed(&r_lo, p2);
     let (_, e_hi) = exp_fixed(&r_hi, p2);
     // |k| <= 14428 by the argument limit, so the conversion cannot fail.
     let ki = k.to_i64().unwrap_or(0);
-    Iv {
-        lo: e_lo,
-        hi: e_hi,
-        e: ki - p2 as i64,
-    }
-    .trim(bits + 8)
+    Iv { lo: e_lo, hi: e_hi, e: ki - p2 as i64 }.trim(bits + 8)
 }
 
 // ---------------------------------------------------------------------------
@@ -842,10 +758,7 @@ mod tests {
     }
 
     fn dec(s: &str) -> Rat {
-        let limits = crate::num::NumLimits {
-            max_exponent: 100_000,
-            max_digits: 4000,
-        };
+        let limits = crate::num::NumLimits { max_exponent: 100_000, max_digits: 4000 };
         crate::num::parse_rat_with(s, limits).unwrap()
     }
 
@@ -895,38 +808,14 @@ mod tests {
             (Func::Ln, "2", "0.6931471805599453094172321214581765680755"),
             (Func::Log2, "3", "1.584962500721156181453738943947816508760"),
             (Func::Exp, "1", "2.718281828459045235360287471352662497757"),
-            (
-                Func::Exp,
-                "-1",
-                "0.3678794411714423215955237701614608674458",
-            ),
+            (Func::Exp, "-1", "0.3678794411714423215955237701614608674458"),
             (Func::Ln, "10", "2.302585092994045684017991454684364207601"),
-            (
-                Func::Log2,
-                "1000",
-                "9.965784284662087043610958288468170527594",
-            ),
-            (
-                Func::Ln,
-                "0.5",
-                "-0.6931471805599453094172321214581765680755",
-            ),
-            (
-                Func::Log2,
-                "10",
-                "3.321928094887362347870319429489390175865",
-            ),
-            (
-                Func::Sqrt,
-                "1/3",
-                "0.5773502691896257645091487805019574556476",
-            ),
+            (Func::Log2, "1000", "9.965784284662087043610958288468170527594"),
+            (Func::Ln, "0.5", "-0.6931471805599453094172321214581765680755"),
+            (Func::Log2, "10", "3.321928094887362347870319429489390175865"),
+            (Func::Sqrt, "1/3", "0.5773502691896257645091487805019574556476"),
             (Func::Exp, "10", "22026.46579480671651695790064528424436635"),
-            (
-                Func::Exp,
-                "1/3",
-                "1.395612425086089528628125319602586837598",
-            ),
+            (Func::Exp, "1/3", "1.395612425086089528628125319602586837598"),
         ];
         for (f, x, want) in cases {
             let a = val(f, x, 40);
@@ -938,11 +827,7 @@ mod tests {
     #[test]
     fn small_and_large_magnitudes() {
         // ln(1 + 10^-50) = 10^-50 - 10^-100/2 + ...
-        let a = val(
-            Func::Ln,
-            "1.00000000000000000000000000000000000000000000000001",
-            20,
-        );
+        let a = val(Func::Ln, "1.00000000000000000000000000000000000000000000000001", 20);
         assert_eq!(a.value, dec("1e-50"));
         // log2 just below 1: relative precision is kept.
         let a = val(Func::Log2, "0.999999999999999999999999999999", 10);
@@ -963,19 +848,11 @@ mod tests {
     fn rounding_near_boundaries() {
         // sqrt(100 - 10^-50) = 10 - 5·10^-52 - ...: rounds up across the
         // decade boundary to exactly 10 (not exact, but correctly rounded).
-        let a = val(
-            Func::Sqrt,
-            "99.99999999999999999999999999999999999999999999999999",
-            40,
-        );
+        let a = val(Func::Sqrt, "99.99999999999999999999999999999999999999999999999999", 40);
         assert!(!a.exact);
         assert_eq!(a.value, rat("10"));
         // Just above a power of ten.
-        let a = val(
-            Func::Sqrt,
-            "100.00000000000000000000000000000000000000000000000001",
-            40,
-        );
+        let a = val(Func::Sqrt, "100.00000000000000000000000000000000000000000000000001", 40);
         assert_eq!(a.value, rat("10"));
         let a = val(Func::Log2, "1/3", 40);
         assert_eq!(a.value, dec("-1.584962500721156181453738943947816508760"));
@@ -986,11 +863,7 @@ mod tests {
 
     #[test]
     fn enclosure_rounding() {
-        let iv = |lo: i64, hi: i64, e: i64| Iv {
-            lo: BigInt::from(lo),
-            hi: BigInt::from(hi),
-            e,
-        };
+        let iv = |lo: i64, hi: i64, e: i64| Iv { lo: BigInt::from(lo), hi: BigInt::from(hi), e };
         // [23/16, 25/16] straddles the rounding boundary 1.5 at one digit.
         assert_eq!(round_enclosure(&iv(23, 25, -4), 1), None);
         assert_eq!(round_enclosure(&iv(23, 25, -4), 2), None);
@@ -1085,17 +958,7 @@ mod tests {
 
     #[test]
     fn high_precision_agrees_with_low() {
-        let args = [
-            "3",
-            "1/3",
-            "10",
-            "0.001",
-            "123456789/1000",
-            "7.5",
-            "-2.25",
-            "2/3",
-            "4/3",
-        ];
+        let args = ["3", "1/3", "10", "0.001", "123456789/1000", "7.5", "-2.25", "2/3", "4/3"];
         for f in Func::ALL {
             for x in args {
                 let x = rat(x);
@@ -1142,18 +1005,11 @@ mod tests {
 
     #[test]
     fn domain_errors() {
-        for (f, x) in [
-            (Func::Log2, "0"),
-            (Func::Log2, "-3/2"),
-            (Func::Ln, "0"),
-            (Func::Ln, "-1"),
-            (Func::Sqrt, "-1/4"),
-        ] {
+        for (f, x) in
+            [(Func::Log2, "0"), (Func::Log2, "-3/2"), (Func::Ln, "0"), (Func::Ln, "-1"), (Func::Sqrt, "-1/4")]
+        {
             let err = apply(f, &rat(x), 40).unwrap_err();
-            assert!(
-                matches!(err, FuncError::Domain { func, .. } if func == f),
-                "{f}({x})"
-            );
+            assert!(matches!(err, FuncError::Domain { func, .. } if func == f), "{f}({x})");
         }
         let msg = apply(Func::Log2, &rat("-3/2"), 40).unwrap_err().to_string();
         assert_eq!(msg, "log2 needs a positive argument, got -3/2");
@@ -1165,13 +1021,7 @@ mod tests {
     fn huge_arguments_fail_fast() {
         let start = std::time::Instant::now();
         let err = apply(Func::Exp, &rat("1e9"), 40).unwrap_err();
-        assert!(matches!(
-            err,
-            FuncError::TooLarge {
-                func: Func::Exp,
-                ..
-            }
-        ));
+        assert!(matches!(err, FuncError::TooLarge { func: Func::Exp, .. }));
         assert!(err.to_string().contains("10000"), "{err}");
         let err = apply(Func::Exp, &rat("-10000.001"), 40).unwrap_err();
         assert!(matches!(err, FuncError::TooLarge { .. }));

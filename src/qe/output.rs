@@ -324,3 +324,21 @@ pub fn smt_result(r: &QeResult) -> String {
     smt_formula(&as_formula(r), &r.vars)
 }
 
+
+/// A problem in `errband qe` syntax (exact numbers), a conjunction written
+/// one conjunct per line so that large generated problems stay readable.
+pub fn qe_problem(p: &Problem) -> String {
+    let fmt = NumFormat::Exact;
+    let lines = |fs: &[Formula]| fs.iter().map(|f| f.show(&p.vars, fmt)).collect::<Vec<_>>().join("\nand ");
+    match &p.formula {
+        Formula::Exists(vs, body) => {
+            let names: Vec<&str> = vs.iter().map(|&v| p.vars.name(v)).collect();
+            match &**body {
+                Formula::And(fs) if !fs.is_empty() => format!("exists {}:\n    {};", names.join(", "), lines(fs)),
+                f => format!("exists {}: {};", names.join(", "), f.show(&p.vars, fmt)),
+            }
+        }
+        Formula::And(fs) if !fs.is_empty() => format!("    {};", lines(fs)),
+        f => format!("{};", f.show(&p.vars, fmt)),
+    }
+}

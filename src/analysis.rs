@@ -1,0 +1,571 @@
+//! The core method (SPEC §1, seed 003) end to end: fit, residuals, e_max
+//! with the Δc attaining it, the Δc region for each threshold, bands at the
+//! prediction points and the re-optimisation hint.
+//!
+//! e_max and the regions are QE problems solved by [`crate::qe::solve`],
+//! the engine behind `errband qe` (paper eq. (6): `∃Δc: ∧ −e ≤ T(C+Δc, x_i) − d_i ≤ e`
+//! projected onto `e`; eq. (5)/(7): the same system at a fixed threshold, in
+//! cylindrical form). [`Analysis::problem`] returns these problems so they
+//! can be printed and re-solved with `errband qe`.
+
+use crate::data::Measurement;
+use crate::fit::{Design, FitError, Residuals};
+use crate::lang::diag::Diagnostic;
+use crate::lang::expr::{linearize, NameValue, Parser};
+use crate::linear::{LinExpr, VarTable};
+use crate::model::{FitMode, Model};
+use crate::num::Rat;
+use crate::qe::{self, Atom, Formula, Problem, QeError, QeResult, Rel};
+use num_traits::{One, Signed, Zero};
+
+/// A residual threshold: `a·max + b·emax + c` (`max` = Max|e_i|).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Threshold {
+    /// As the user wrote it (`emax`, `2*emax`, `17.9745`).
+    pub text: String,
+    /// Coefficient of Max|e_i|.
+    pub of_max: Rat,
+    /// Coefficient of e_max.
+    pub of_emax: Rat,
+    /// Constant part.
+    pub constant: Rat,
+}
+
+impl Threshold {
+    /// Parses `max`, `emax`, a number, `K*emax`, `K*max` (any affine
+    /// combination of `max` and `emax` with exact coefficients).
+    pub fn parse(text: &str) -> Result<Threshold, Diagnostic> {
+        let what = "--threshold";
+        let mut p = Parser::new(text, what)?;
+        let e = p.parse_expr()?;
+        if !p.at_eof() {
+            return Err(p.unexpected("the end of the threshold"));
+        }
+        let env = |n: &str| match n {
+            "max" => Some(NameValue::Var(0)),
+            "emax" => Some(NameValue::Var(1)),
+            _ => None,
+        };
+        let l = linearize(&e, &env, 2, what).map_err(|d| {
+            if d.message.starts_with("unknown name") {
+                d.with_help(
+                    "a threshold is `max` (= Max|e_i|), `emax`, a number, or a multiple such as `1.5*emax`",
+                )
+            } else {
+                d
+            }
+        })?;
+        Ok(Threshold {
+            text: text.trim().to_string(),
+            of_max: l.coeffs[0].clone(),
+            of_emax: l.coeffs[1].clone(),
+            constant: l.constant,
+        })
+    }
+
+    /// The value for the given Max|e_i| and e_max.
+    pub fn value(&self, max: &Rat, emax: &Rat) -> Rat {
+        &self.of_max * max + &self.of_emax * emax + &self.constant
+    }
+
+    /// The two defaults: `max` and `emax`.
+    pub fn defaults() -> Vec<Threshold> {
+        ["max", "emax"].iter().filter_map(|t| Threshold::parse(t).ok()).collect()
+    }
+}
+
+/// What to analyse.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Thresholds (empty: `max` and `emax`).
+    pub thresholds: Vec<Threshold>,
+    /// Prediction points besides the model's `predict` ones.
+    pub at: Vec<Vec<Rat>>,
+    /// Cylindrical order of the Δ variables (names like `dc2`), outermost first.
+    pub order: Vec<String>,
+}
+
+/// Why the analysis could not be done.
+#[derive(Debug, Clone)]
+pub enum AnalysisError {
+    /// Fitting failed (see [`FitError`]).
+    Fit(FitError),
+    /// The QE engine refused (a resource limit).
+    Qe(QeError),
+    /// A negative threshold.
+    NegativeThreshold(String, Rat),
+    /// No measurements.
+    NoData,
+}
+
+impl From<FitError> for AnalysisError {
+    fn from(e: FitError) -> Self {
+        AnalysisError::Fit(e)
+    }
+}
+impl From<QeError> for AnalysisError {
+    fn from(e: QeError) -> Self {
+        AnalysisError::Qe(e)
+    }
+}
+
+/// The shape of a region.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shape {
+    /// No Δc meets the threshold (it is below e_max).
+    Empty,
+    /// Exactly one Δc.
+    Point,
+    /// A bounded polytope.
+    Bounded,
+    /// Unbounded: the data leave these directions (over the Δ variables in
+    /// parameter order) free; rays first, then lines (free both ways).
+    Unbounded {
+        /// One-way directions.
+        rays: Vec<Vec<Rat>>,
+        /// Two-way directions.
+        lines: Vec<Vec<Rat>>,
+    },
+}
+
+/// The Δc region at one threshold.
+#[derive(Debug, Clone)]
+pub struct Region {
+    /// The threshold.
+    pub threshold: Threshold,
+    /// Its value.
+    pub value: Rat,
+    /// The QE result (over the Δ variables in the cylindrical order).
+    pub result: QeResult,
+    /// Vertices, over the Δ variables in parameter order.
+    pub vertices: Vec<Vec<Rat>>,
+    /// Empty, a point, bounded or unbounded.
+    pub shape: Shape,
+}
+
+/// A band: `None` on a side means unbounded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Band {
+    /// Smallest prediction over the region (None: −∞).
+    pub lower: Option<Rat>,
+    /// Largest (None: +∞).
+    pub upper: Option<Rat>,
+}
+
+impl Band {
+    /// `upper − lower`, if finite.
+    pub fn width(&self) -> Option<Rat> {
+        match (&self.lower, &self.upper) {
+            (Some(l), Some(u)) => Some(u - l),
+            _ => None,
+        }
+    }
+}
+
+/// The prediction and its band at one point.
+#[derive(Debug, Clone)]
+pub struct Prediction {
+    /// The point.
+    pub x: Vec<Rat>,
+    /// `T(C, x)`.
+    pub model: Rat,
+    /// Per variable: true when the coordinate lies outside the data's range.
+    pub outside: Vec<bool>,
+    /// One band per region (None when the region is empty).
+    pub bands: Vec<Option<Band>>,
+}
+
+impl Prediction {
+    /// True when some coordinate lies outside the range of the data.
+    pub fn extrapolated(&self) -> bool {
+        self.outside.iter().any(|&o| o)
+    }
+
+    /// The coordinates as text, `*` marking those outside the data's range.
+    pub fn coords_marked(&self) -> Vec<String> {
+        self.x
+            .iter()
+            .zip(&self.outside)
+            .map(|(v, &o)| format!("{}{}", crate::model::show_value(v), if o { "*" } else { "" }))
+            .collect()
+    }
+}
+
+/// Everything the core method says about a model and its data.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    /// The model's parameters C (fitted or given).
+    pub params: Vec<Rat>,
+    /// Fitted or given.
+    pub fit: FitMode,
+    /// The model on the data.
+    pub design: Design,
+    /// Residuals of C.
+    pub residuals: Residuals,
+    /// The smallest threshold with a non-empty region.
+    pub emax: Rat,
+    /// A Δc attaining e_max (the unique one, or the mean of the e_max region's vertices).
+    pub emax_dc: Vec<Rat>,
+    /// True when e_max is attained at exactly one Δc.
+    pub emax_unique: bool,
+    /// Names of the Δ variables, parameter order (`dc1`, `dc2`).
+    pub dnames: Vec<String>,
+    /// One region per threshold, in the requested order.
+    pub regions: Vec<Region>,
+    /// Predictions, model points first, then `--at` points.
+    pub predictions: Vec<Prediction>,
+    /// Present when RMS > e_max: the refitted parameters C + Δc* and their mean square residual.
+    pub hint: Option<(Vec<Rat>, Rat)>,
+}
+
+/// Names of the Δ variables: `d` + parameter name (`dc1`), avoiding clashes.
+pub fn delta_names(model: &Model) -> Vec<String> {
+    let taken: Vec<&str> =
+        model.params.iter().map(|p| p.name.as_str()).chain(model.vars.iter().map(String::as_str)).collect();
+    model
+        .params
+        .iter()
+        .map(|p| {
+            let mut n = format!("d{}", p.name);
+            while taken.contains(&n.as_str()) || n == "e" {
+                n = format!("d{n}");
+            }
+            n
+        })
+        .collect()
+}
+
+/// The residual system over `(Δc, e)` (`e` last): `−e ≤ T(C+Δc, x) − d ≤ e`
+/// for every measurement, kept to the two binding rows per distinct point
+/// (largest and smallest measurement). With `threshold`, `e` is that constant
+/// and the variables are only the Δc.
+fn residual_atoms(design: &Design, c: &[Rat], threshold: Option<&Rat>) -> Vec<Formula> {
+    let k = c.len();
+    let n = if threshold.is_some() { k } else { k + 1 };
+    let mut atoms = Vec::with_capacity(2 * design.groups.len());
+    for (gi, g) in design.groups.iter().enumerate() {
+        let t = design.value(gi, c);
+        let mut form = LinExpr::zero(n);
+        for j in 0..k {
+            form.coeffs[j] = g.basis[j + 1].clone();
+        }
+        // T(C+Δc) − ymin <= e  and  ymax − T(C+Δc) <= e
+        let mut up = form.clone();
+        up.constant = &t - &g.ymin;
+        let mut down = form.scale(&-Rat::one());
+        down.constant = &g.ymax - &t;
+        for mut a in [up, down] {
+            match threshold {
+                Some(e) => a.constant -= e,
+                None => a.coeffs[k] = -Rat::one(),
+            }
+            atoms.push(Formula::Atom(Atom { expr: a, rel: Rel::Le }));
+        }
+    }
+    atoms
+}
+
+impl Analysis {
+    /// The QE problem of e_max (paper eq. (6)) or, with a threshold, of the
+    /// region (eq. (5)/(7)), for parameters `c`.
+    pub fn problem(design: &Design, c: &[Rat], dnames: &[String], threshold: Option<&Rat>) -> Problem {
+        let mut names: Vec<String> = dnames.to_vec();
+        let atoms = residual_atoms(design, c, threshold);
+        match threshold {
+            Some(_) => Problem { vars: VarTable::from_names(names), formula: Formula::And(atoms) },
+            None => {
+                names.push("e".to_string());
+                let bound: Vec<usize> = (0..dnames.len()).collect();
+                Problem {
+                    vars: VarTable::from_names(names),
+                    formula: Formula::Exists(bound, Box::new(Formula::And(atoms))),
+                }
+            }
+        }
+    }
+
+    /// Runs the method. `file` names the data in messages.
+    pub fn run(
+        model: &Model,
+        data: &[Measurement],
+        file: &str,
+        opts: &Options,
+    ) -> Result<Analysis, AnalysisError> {
+        if data.is_empty() {
+            return Err(AnalysisError::NoData);
+        }
+        let design = Design::new(model, data, file)?;
+        let params = design.params(model)?;
+        let residuals = Residuals::new(&design, data, &params);
+        let dnames = delta_names(model);
+        let emax = e_max(&design, &params, &dnames)?;
+        let qopts = qe::Options { order: opts.order.clone() };
+        let k = model.k();
+
+        // The e_max region (eq. 7) gives the Δc attaining it.
+        let at_emax = region(&design, &params, &dnames, &emax, &qopts, k)?;
+        let emax_unique = at_emax.shape == Shape::Point;
+        let emax_dc = match at_emax.vertices.len() {
+            0 => vec![Rat::zero(); k],
+            n => {
+                let nr = Rat::from_integer(n.into());
+                (0..k)
+                    .map(|j| at_emax.vertices.iter().map(|v| &v[j]).fold(Rat::zero(), |a, b| a + b) / &nr)
+                    .collect()
+            }
+        };
+
+        let thresholds =
+            if opts.thresholds.is_empty() { Threshold::defaults() } else { opts.thresholds.clone() };
+        let mut regions = Vec::new();
+        for t in thresholds {
+            let value = t.value(&residuals.max_abs, &emax);
+            if value.is_negative() {
+                return Err(AnalysisError::NegativeThreshold(t.text.clone(), value));
+            }
+            let mut r = if value == emax {
+                at_emax.clone()
+            } else {
+                region(&design, &params, &dnames, &value, &qopts, k)?
+            };
+            r.threshold = t;
+            regions.push(r);
+        }
+
+        // Prediction points: the model's, then --at ones not already there.
+        let mut points: Vec<Vec<Rat>> = model.predict.clone();
+        for p in &opts.at {
+            if !points.contains(p) {
+                points.push(p.clone());
+            }
+        }
+        let mut log = design.log.clone();
+        let (lo, hi) = data_range(data, model.vars.len());
+        let mut predictions = Vec::with_capacity(points.len());
+        for x in points {
+            let b = model.basis_at(&x, &mut log).map_err(|e| {
+                AnalysisError::Fit(FitError::Eval(model.eval_diagnostic(&e, &x, "prediction point")))
+            })?;
+            let f = &b[1..];
+            let value = b[0].clone() + f.iter().zip(&params).fold(Rat::zero(), |a, (fj, cj)| a + fj * cj);
+            let bands = regions.iter().map(|r| band(r, f, &value)).collect();
+            let outside = x.iter().enumerate().map(|(i, v)| *v < lo[i] || *v > hi[i]).collect();
+            predictions.push(Prediction { x, model: value, outside, bands });
+        }
+        let mut design = design;
+        design.log = log;
+
+        let hint = if crate::fit::rms_exceeds(&residuals.mean_square, &emax) {
+            let refit: Vec<Rat> = params.iter().zip(&emax_dc).map(|(c, d)| c + d).collect();
+            let ms = Residuals::new(&design, data, &refit).mean_square;
+            Some((refit, ms))
+        } else {
+            None
+        };
+        Ok(Analysis {
+            params,
+            fit: model.fit,
+            design,
+            residuals,
+            emax,
+            emax_dc,
+            emax_unique,
+            dnames,
+            regions,
+            predictions,
+            hint,
+        })
+    }
+}
+
+fn data_range(data: &[Measurement], nv: usize) -> (Vec<Rat>, Vec<Rat>) {
+    let mut lo: Vec<Rat> = data.first().map_or_else(|| vec![Rat::zero(); nv], |m| m.x.clone());
+    let mut hi = lo.clone();
+    for m in data {
+        for (i, v) in m.x.iter().enumerate() {
+            if *v < lo[i] {
+                lo[i] = v.clone();
+            }
+            if *v > hi[i] {
+                hi[i] = v.clone();
+            }
+        }
+    }
+    (lo, hi)
+}
+
+/// e_max by eliminating Δc from the residual system (paper eq. (6)).
+fn e_max(design: &Design, c: &[Rat], dnames: &[String]) -> Result<Rat, AnalysisError> {
+    let p = Analysis::problem(design, c, dnames, None);
+    let r = qe::solve(&p, &qe::Options::default())?;
+    // The result is `e >= e_max` (the residual system is feasible for large e).
+    let mut best: Option<Rat> = None;
+    for piece in &r.pieces {
+        for con in piece.minimal.constraints() {
+            if con.a[0].is_negative() {
+                let v = &con.b / &con.a[0];
+                if best.as_ref().is_none_or(|b| v > *b) {
+                    best = Some(v);
+                }
+            }
+        }
+    }
+    Ok(best.unwrap_or_else(Rat::zero).max(Rat::zero()))
+}
+
+/// The region at threshold `t` (paper eq. (5)/(7)).
+fn region(
+    design: &Design,
+    c: &[Rat],
+    dnames: &[String],
+    t: &Rat,
+    qopts: &qe::Options,
+    k: usize,
+) -> Result<Region, AnalysisError> {
+    let p = Analysis::problem(design, c, dnames, Some(t));
+    let result = qe::solve(&p, qopts)?;
+    let to_param_order = |v: &Vec<Rat>| {
+        let mut out = vec![Rat::zero(); k];
+        for (j, x) in v.iter().enumerate() {
+            out[result.origin[j]] = x.clone();
+        }
+        out
+    };
+    let (vertices, shape) = match result.pieces.first() {
+        None => (vec![], Shape::Empty),
+        Some(piece) => {
+            let g = &piece.minimal.generators;
+            let vertices: Vec<Vec<Rat>> = g.vertices.iter().map(to_param_order).collect();
+            let shape = if !g.rays.is_empty() || !g.lines.is_empty() {
+                Shape::Unbounded {
+                    rays: g.rays.iter().map(to_param_order).collect(),
+                    lines: g.lines.iter().map(to_param_order).collect(),
+                }
+            } else if vertices.len() == 1 {
+                Shape::Point
+            } else {
+                Shape::Bounded
+            };
+            (vertices, shape)
+        }
+    };
+    Ok(Region {
+        threshold: Threshold {
+            text: String::new(),
+            of_max: Rat::zero(),
+            of_emax: Rat::zero(),
+            constant: t.clone(),
+        },
+        value: t.clone(),
+        result,
+        vertices,
+        shape,
+    })
+}
+
+/// The band of `value + f·Δc` over the region (extremes at vertices; a ray
+/// or line along which `f·Δc` changes makes that side unbounded).
+fn band(r: &Region, f: &[Rat], value: &Rat) -> Option<Band> {
+    if r.shape == Shape::Empty {
+        return None;
+    }
+    let dot = |v: &Vec<Rat>| f.iter().zip(v).fold(Rat::zero(), |a, (x, y)| a + x * y);
+    let vals: Vec<Rat> = r.vertices.iter().map(dot).collect();
+    let mut lower = vals.iter().min().cloned().map(|v| value + v);
+    let mut upper = vals.iter().max().cloned().map(|v| value + v);
+    if let Shape::Unbounded { rays, lines } = &r.shape {
+        for ray in rays {
+            let s = dot(ray);
+            if s.is_positive() {
+                upper = None;
+            } else if s.is_negative() {
+                lower = None;
+            }
+        }
+        for l in lines {
+            if !dot(l).is_zero() {
+                upper = None;
+                lower = None;
+            }
+        }
+    }
+    Some(Band { lower, upper })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::{frac, int, parse_rat};
+
+    fn hpl(params: &str) -> (Model, Vec<Measurement>) {
+        let src = format!("T(p) = a * (1/p + c1 + c2*(p - 1)^2)\nconst a = 26022\nparam {params}\nfit none\npredict p = 1000");
+        let m = Model::parse(&src, "hpl.tm", 40).unwrap();
+        let ys = [
+            "2848.8", "1547.7", "1112.6", "897.09", "765.31", "684.99", "624.38", "582.6", "555.68",
+            "530.92", "545.38", "513.45",
+        ];
+        let data = ys
+            .iter()
+            .enumerate()
+            .map(|(i, y)| Measurement {
+                x: vec![int(10 * (i as i64 + 1))],
+                y: parse_rat(y).unwrap(),
+                line: i + 2,
+            })
+            .collect();
+        (m, data)
+    }
+
+    #[test]
+    fn paper_given_values_reproduce_emax_and_the_six_vertices() {
+        let opts = Options {
+            thresholds: vec![Threshold::parse("17.9745").unwrap()],
+            at: vec![],
+            order: vec!["dc2".into(), "dc1".into()],
+        };
+        // The paper's printed values: Max|e_i| = 17.9747; the breakpoints agree with Fig. 2(b) to 5 digits.
+        let (m, data) = hpl("c1 = 0.0088823, c2 = 1.9312e-7");
+        let a = Analysis::run(&m, &data, "hpl.csv", &opts).unwrap();
+        assert_eq!(a.emax, frac(1101248, 81125));
+        assert_eq!(crate::num::fmt_sig(&a.residuals.max_abs, 6), "17.9747");
+        let paper = ["-7.96273e-8", "-6.84759e-8", "-4.87413e-8", "9.49981e-9", "3.51625e-8", "4.14635e-8"]
+            .map(|s| parse_rat(s).unwrap());
+        let mut dc2: Vec<Rat> = a.regions[0].vertices.iter().map(|v| v[1].clone()).collect();
+        dc2.sort();
+        for (v, p) in dc2.iter().zip(&paper) {
+            assert!(
+                ((v - p) / p).abs() < frac(3, 100000),
+                "{} vs {}",
+                crate::num::fmt_sig(v, 6),
+                crate::num::fmt_sig(p, 6)
+            );
+        }
+        // As the paper's program (rationalised constants): every digit of Fig. 2(b).
+        let (m, data) = hpl("c1 = rationalize(0.0088823, 1e-8), c2 = rationalize(1.9312e-7, 1e-12)");
+        let a = Analysis::run(&m, &data, "hpl.csv", &opts).unwrap();
+        assert_eq!(a.emax, frac(1101248, 81125));
+        assert_eq!(crate::num::fmt_sig(&a.residuals.max_abs, 6), "17.9745");
+        let mut dc2: Vec<String> =
+            a.regions[0].vertices.iter().map(|v| crate::num::fmt_sig(&v[1], 6)).collect();
+        dc2.sort();
+        assert_eq!(
+            dc2,
+            ["-4.87413e-8", "-6.84759e-8", "-7.96273e-8", "3.51625e-8", "4.14635e-8", "9.49981e-9"]
+        );
+        assert_eq!(a.regions[0].vertices.len(), 6);
+        assert_eq!(a.regions[0].shape, Shape::Bounded);
+        assert!(a.emax_unique);
+        assert_eq!(crate::num::fmt_sig(&a.emax_dc[1], 6), "9.49981e-9");
+        assert_eq!(crate::num::fmt_sig(&a.emax_dc[0], 6), "0.0000562125");
+    }
+
+    #[test]
+    fn thresholds_parse() {
+        let t = Threshold::parse("1.5*emax").unwrap();
+        assert_eq!(t.value(&int(10), &int(2)), int(3));
+        assert_eq!(Threshold::parse("max").unwrap().value(&int(10), &int(2)), int(10));
+        assert_eq!(Threshold::parse("17.9745").unwrap().value(&int(10), &int(2)), frac(179745, 10000));
+        assert!(Threshold::parse("emx").unwrap_err().message.contains("unknown name"));
+        assert!(Threshold::parse("max*emax").is_err());
+    }
+}

@@ -1,0 +1,593 @@
+//! The CSV reader.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use ::csv::{ByteRecord, ReaderBuilder};
+
+use super::{error, number_error, parse_number, quoted_list, repeat_warnings, strip_bom};
+use super::{ColumnSpec, DataError, Dataset, Measurement};
+
+/// Reads measurements from CSV text.
+///
+/// The first non-comment line is the header; a header cell may carry a unit
+/// (`T [s]` or `T (s)`: column `T`, unit `s`). Column names match exactly
+/// (after trimming). Each model variable is read from its column (or the
+/// column [`ColumnSpec::rename`] names) and the response from
+/// [`ColumnSpec::y_column`] or else the column named [`ColumnSpec::y`];
+/// other columns are ignored. Every used cell must be an exact finite number.
+/// Lines starting with `#` are comments and blank lines are skipped; CRLF
+/// line ends and a UTF-8 byte-order mark are accepted. A line whose used
+/// values all equal an earlier line's is kept and noted in
+/// [`Dataset::warnings`].
+pub fn read_csv(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset, DataError> {
+    let (body, base) = strip_bom(text);
+    let mut reader = ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .comment(Some(b'#'))
+        .from_reader(body.as_bytes());
+    let mut locator = Locator { body: body.as_bytes(), base, byte: 0, line: 1 };
+    let mut head_record = ByteRecord::new();
+
+    // The header.
+    let (header_start, header_line) = loop {
+        if !next_record(&mut reader, &mut head_record, &locator, file)? {
+            return Err(error(
+                file,
+                text.len()..text.len(),
+                format!("no measurements in {file}"),
+                "",
+                Some(
+                    "the file is empty; expected a header line such as `p,T` and one line per measurement"
+                        .to_string(),
+                ),
+            ));
+        }
+        let at = locator.locate(&head_record);
+        if !is_blank(&head_record) {
+            break at;
+        }
+    };
+    let header: Vec<HeaderCell<'_>> =
+        head_record.iter().map(|cell| HeaderCell::parse(bytes_str(cell))).collect();
+    check_duplicates(&header, body, header_start, base, file)?;
+
+    // Which column each model variable and the response come from.
+    let mut wanted: Vec<(&str, &str, bool)> =
+        spec.vars.iter().map(|v| (v.as_str(), spec.column_of(v), false)).collect();
+    wanted.push((spec.y.as_str(), spec.y_column_name(), true));
+    let mut index = Vec::with_capacity(wanted.len());
+    let mut missing = Vec::new();
+    for &(model, column, is_y) in &wanted {
+        match find_column(&header, column) {
+            Some(i) => index.push(i),
+            None => missing.push((model, column, is_y)),
+        }
+    }
+    if !missing.is_empty() {
+        return Err(missing_columns(&missing, &header, spec, body, header_start, base, file));
+    }
+    let (var_index, y_index) = match index.split_last() {
+        Some((&y, vars)) => (vars.to_vec(), y),
+        None => (Vec::new(), 0),
+    };
+    let mut units = BTreeMap::new();
+    for (&(model, _, _), &i) in wanted.iter().zip(&index) {
+        if let Some(unit) = header.get(i).and_then(|h| h.unit) {
+            units.insert(model.to_string(), unit.to_string());
+        }
+    }
+    let columns: Vec<String> =
+        var_index.iter().map(|&i| header.get(i).map_or(String::new(), |h| h.name.to_string())).collect();
+    let y_column = header.get(y_index).map_or(String::new(), |h| h.name.to_string());
+
+    // The measurements.
+    let mut record = ByteRecord::new();
+    let mut rows: Vec<Measurement> = Vec::new();
+    while next_record(&mut reader, &mut record, &locator, file)? {
+        let (start, line) = locator.locate(&record);
+        if is_blank(&record) {
+            continue;
+        }
+        if record.len() != header.len() {
+            let fields = |n: usize| {
+                if n == 1 {
+                    "1 field".to_string()
+                } else {
+                    format!("{n} fields")
+                }
+            };
+            return Err(error(
+                file,
+                line_span(body, start, base),
+                format!("line {line} has {}, the header has {}", fields(record.len()), header.len()),
+                "",
+                Some(format!("the header is line {header_line}: {}", quoted_list(&header_names(&header)))),
+            ));
+        }
+        if rows.len() >= spec.max_rows {
+            return Err(error(
+                file,
+                line_span(body, start, base),
+                format!("{file} has too many measurements (the limit is {})", spec.max_rows),
+                "first measurement over the limit",
+                None,
+            ));
+        }
+        let cell = |i: usize| -> Result<super::Rat, DataError> {
+            let raw = record.get(i).unwrap_or(b"");
+            let text = bytes_str(raw);
+            parse_number(text, spec.limits).map_err(|e| {
+                let name = header.get(i).map_or("", |h| h.name);
+                let (message, help) =
+                    number_error(&format!("line {line}, column `{name}`"), "measurement", text, &e);
+                let span = cell_span(body, start, i, base).unwrap_or_else(|| line_span(body, start, base));
+                error(file, span, message, "", help)
+            })
+        };
+        let mut x = Vec::with_capacity(var_index.len());
+        for &i in &var_index {
+            x.push(cell(i)?);
+        }
+        let y = cell(y_index)?;
+        rows.push(Measurement { x, y, line });
+    }
+    if rows.is_empty() {
+        return Err(error(
+            file,
+            text.len()..text.len(),
+            format!("no measurements in {file}"),
+            "",
+            Some(format!("the header is line {header_line}; add one line per measurement below it")),
+        ));
+    }
+    let warnings = repeat_warnings(&rows);
+    Ok(Dataset { file: file.to_string(), vars: spec.vars.clone(), columns, y_column, units, rows, warnings })
+}
+
+/// Reads the next record; the reader is flexible and reads from memory, so
+/// errors are not expected, but any is reported at the current position.
+fn next_record(
+    reader: &mut ::csv::Reader<&[u8]>,
+    record: &mut ByteRecord,
+    locator: &Locator<'_>,
+    file: &str,
+) -> Result<bool, DataError> {
+    reader.read_byte_record(record).map_err(|e| {
+        let at = locator.base + locator.byte;
+        error(file, at..at, format!("cannot read {file} as CSV: {e}"), "", None)
+    })
+}
+
+/// A record of one empty field: a blank or whitespace-only line.
+fn is_blank(record: &ByteRecord) -> bool {
+    record.len() == 1 && record.get(0).is_some_and(|f| f.trim_ascii().is_empty())
+}
+
+/// A field as trimmed text (trimming here is much cheaper than the CSV
+/// reader's own), without a pair of quotes that whitespace kept the CSV
+/// reader from seeing (` "100" ` is read as the literal ` "100" `). The
+/// fields of valid UTF-8 text split at ASCII bytes are valid UTF-8.
+fn bytes_str(b: &[u8]) -> &str {
+    let b = b.trim_ascii();
+    let b = match b {
+        [b'"', inner @ .., b'"'] if !inner.contains(&b'"') => inner.trim_ascii(),
+        _ => b,
+    };
+    std::str::from_utf8(b).unwrap_or("\u{fffd}")
+}
+
+/// Finds where records really start: the CSV reader reports the position
+/// just after the previous record, before any blank or comment lines.
+struct Locator<'a> {
+    body: &'a [u8],
+    base: usize,
+    /// A byte offset into `body` (at a line start or a line terminator) ...
+    byte: usize,
+    /// ... and its 1-based line.
+    line: usize,
+}
+
+impl Locator<'_> {
+    /// The byte offset in `body` and the 1-based line where `record` starts.
+    fn locate(&mut self, record: &ByteRecord) -> (usize, usize) {
+        let p = record.position().map_or(self.byte, |p| usize::try_from(p.byte()).unwrap_or(usize::MAX));
+        let p = p.clamp(self.byte, self.body.len());
+        self.line += self.body.get(self.byte..p).map_or(0, |s| s.iter().filter(|&&b| b == b'\n').count());
+        self.byte = p;
+        loop {
+            match self.body.get(self.byte) {
+                Some(b'\n') => {
+                    self.byte += 1;
+                    self.line += 1;
+                }
+                Some(b'\r') => self.byte += 1,
+                Some(b'#') => {
+                    match self.body.get(self.byte..).and_then(|s| s.iter().position(|&b| b == b'\n')) {
+                        Some(n) => {
+                            self.byte += n + 1;
+                            self.line += 1;
+                        }
+                        None => self.byte = self.body.len(),
+                    }
+                }
+                _ => break,
+            }
+        }
+        (self.byte, self.line)
+    }
+}
+
+/// The line starting at `start` (a byte offset in `body`), without its
+/// terminator, as an absolute span.
+fn line_span(body: &str, start: usize, base: usize) -> Range<usize> {
+    let rest = body.get(start..).unwrap_or("");
+    let len = rest.find('\n').unwrap_or(rest.len());
+    let line = rest.get(..len).unwrap_or("");
+    let len = line.strip_suffix('\r').map_or(len, str::len);
+    base + start..base + start + len
+}
+
+/// The absolute span of field `index` of the line starting at `start`,
+/// trimmed; `None` when the line has quotes (fields are not simply split).
+fn cell_span(body: &str, start: usize, index: usize, base: usize) -> Option<Range<usize>> {
+    let span = line_span(body, start, base);
+    let line = body.get(span.start - base..span.end - base)?;
+    if line.contains('"') {
+        return None;
+    }
+    let mut offset = 0;
+    for (k, field) in line.split(',').enumerate() {
+        if k == index {
+            let lead = field.len() - field.trim_start().len();
+            let trimmed = field.trim();
+            let from = span.start + offset + lead.min(field.len());
+            return Some(from..from + trimmed.len());
+        }
+        offset += field.len() + 1;
+    }
+    None
+}
+
+/// A header cell: the column name and the unit, if any.
+struct HeaderCell<'a> {
+    /// The whole cell, trimmed.
+    full: &'a str,
+    /// The column name (the cell without its unit).
+    name: &'a str,
+    unit: Option<&'a str>,
+}
+
+impl<'a> HeaderCell<'a> {
+    /// `T [s]` and `T (s)` are column `T` with unit `s`; anything else is a
+    /// plain name.
+    fn parse(cell: &'a str) -> Self {
+        let full = cell.trim();
+        for (open, close) in [('[', ']'), ('(', ')')] {
+            if let Some(inner) = full.strip_suffix(close) {
+                if let Some(i) = inner.rfind(open) {
+                    let name = inner.get(..i).unwrap_or("").trim();
+                    let unit = inner.get(i + open.len_utf8()..).unwrap_or("").trim();
+                    if !name.is_empty() {
+                        return HeaderCell { full, name, unit: (!unit.is_empty()).then_some(unit) };
+                    }
+                }
+            }
+        }
+        HeaderCell { full, name: full, unit: None }
+    }
+}
+
+fn header_names<'a>(header: &[HeaderCell<'a>]) -> Vec<&'a str> {
+    header.iter().map(|h| h.name).filter(|n| !n.is_empty()).collect()
+}
+
+/// The column called `name`; a header cell written exactly as `name` (unit
+/// included) also matches, so `--y "T (s)"` finds `T (s)`.
+fn find_column(header: &[HeaderCell<'_>], name: &str) -> Option<usize> {
+    if name.is_empty() {
+        return None;
+    }
+    header.iter().position(|h| h.name == name).or_else(|| header.iter().position(|h| h.full == name))
+}
+
+fn check_duplicates(
+    header: &[HeaderCell<'_>],
+    body: &str,
+    start: usize,
+    base: usize,
+    file: &str,
+) -> Result<(), DataError> {
+    for (i, h) in header.iter().enumerate() {
+        if h.name.is_empty() {
+            continue;
+        }
+        if let Some(first) = header.iter().take(i).position(|g| g.name == h.name) {
+            let span = cell_span(body, start, i, base).unwrap_or_else(|| line_span(body, start, base));
+            return Err(error(
+                file,
+                span,
+                format!("duplicate column name `{}` (columns {} and {})", h.name, first + 1, i + 1),
+                "second column with this name",
+                Some("column names must be unique; rename one of them".to_string()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn missing_columns(
+    missing: &[(&str, &str, bool)],
+    header: &[HeaderCell<'_>],
+    spec: &ColumnSpec,
+    body: &str,
+    start: usize,
+    base: usize,
+    file: &str,
+) -> DataError {
+    let described: Vec<String> = missing
+        .iter()
+        .map(
+            |&(model, column, _)| {
+                if model == column {
+                    format!("`{column}`")
+                } else {
+                    format!("`{column}` (for `{model}`)")
+                }
+            },
+        )
+        .collect();
+    let noun = if missing.len() == 1 { "column" } else { "columns" };
+    let available = header_names(header);
+    let available = if available.is_empty() { "none".to_string() } else { quoted_list(&available) };
+    let mut help = Vec::new();
+    if let Some(&(model, _, _)) = missing.iter().find(|m| !m.2) {
+        help.push(format!("map a model variable to a column with `--x {model}=COLUMN`"));
+    }
+    if missing.iter().any(|m| m.2) {
+        help.push(format!("choose the column of the measured `{}` with `--y COLUMN`", spec.y));
+    }
+    error(
+        file,
+        line_span(body, start, base),
+        format!("missing {noun} {} in {file} (available: {available})", described.join(", ")),
+        "header",
+        Some(help.join("; ")),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::{frac, int, NumLimits};
+
+    fn spec(vars: &[&str], y: &str) -> ColumnSpec {
+        ColumnSpec {
+            vars: vars.iter().map(|s| s.to_string()).collect(),
+            y: y.to_string(),
+            ..ColumnSpec::default()
+        }
+    }
+
+    fn err(text: &str, s: &ColumnSpec) -> (String, String) {
+        let e = read_csv(text, "m.csv", s).expect_err("should fail");
+        (e.diagnostic.headline(text), e.render(text))
+    }
+
+    #[test]
+    fn reads_a_commented_file_with_fractions() {
+        let text = "\
+# HPL run time T (s) for p processors; values as exact decimals and fractions
+# (14244/5 = 2848.8).
+p,T
+10,14244/5
+20,1547.7
+30,1112.6
+40,897.09
+";
+        let d = read_csv(text, "hpl.csv", &spec(&["p"], "T")).unwrap();
+        assert_eq!(d.rows.len(), 4);
+        assert_eq!(d.rows[0], Measurement { x: vec![int(10)], y: frac(14244, 5), line: 4 });
+        assert_eq!(d.rows[3], Measurement { x: vec![int(40)], y: frac(89709, 100), line: 7 });
+        assert!(d.warnings.is_empty());
+        assert!(d.units.is_empty());
+        assert_eq!((d.columns.clone(), d.y_column.clone()), (vec!["p".to_string()], "T".to_string()));
+        assert_eq!((d.file.as_str(), d.vars.clone()), ("hpl.csv", vec!["p".to_string()]));
+    }
+
+    #[test]
+    fn renamed_columns_units_and_extra_columns() {
+        let text = "run,procs [1],time (s),host\n1,2,10.5,a\n2,4,5.25,b\n";
+        let mut s = spec(&["p"], "T");
+        s.rename.insert("p".into(), "procs".into());
+        s.y_column = Some("time".into());
+        let d = read_csv(text, "m.csv", &s).unwrap();
+        assert_eq!(d.columns, vec!["procs".to_string()]);
+        assert_eq!(d.y_column, "time");
+        assert_eq!(d.units.get("p").map(String::as_str), Some("1"));
+        assert_eq!(d.units.get("T").map(String::as_str), Some("s"));
+        assert_eq!(d.rows[1], Measurement { x: vec![int(4)], y: frac(21, 4), line: 3 });
+        // the full header text matches too
+        s.y_column = Some("time (s)".into());
+        assert_eq!(read_csv(text, "m.csv", &s).unwrap().rows.len(), 2);
+    }
+
+    #[test]
+    fn repetitions_comments_blank_lines_crlf_and_bom() {
+        let text = "\u{feff}# synthetic\r\n\r\np , n , T\r\n# first\r\n1,10,5\r\n1,10,6\r\n\r\n   \r\n1,10,5\r\n# c\r\n2,10,1e1\r\n";
+        let d = read_csv(text, "m.csv", &spec(&["p", "n"], "T")).unwrap();
+        let lines: Vec<usize> = d.rows.iter().map(|r| r.line).collect();
+        assert_eq!(lines, vec![5, 6, 9, 11]);
+        assert_eq!(d.rows[3], Measurement { x: vec![int(2), int(10)], y: int(10), line: 11 });
+        assert_eq!(
+            d.warnings,
+            vec!["line 9 repeats line 5 exactly (kept as a repeated measurement)".to_string()]
+        );
+        // same x with a different y is a plain repetition; equal values written differently are the same
+        let d = read_csv("p,T\n1,5\n1,6\n1.0,5.00\n", "m.csv", &spec(&["p"], "T")).unwrap();
+        assert_eq!(
+            d.warnings,
+            vec!["line 4 repeats line 2 exactly (kept as a repeated measurement)".to_string()]
+        );
+    }
+
+    #[test]
+    fn quoted_fields_and_two_variables() {
+        let text = "\"p\",\"n, size\",T\n\"2\", \"100\" ,\"1.5\"\n4,200,\"3/4\"\n";
+        let mut s = spec(&["p", "n"], "T");
+        s.rename.insert("n".into(), "n, size".into());
+        let d = read_csv(text, "m.csv", &s).unwrap();
+        assert_eq!(d.rows[0], Measurement { x: vec![int(2), int(100)], y: frac(3, 2), line: 2 });
+        assert_eq!(d.rows[1], Measurement { x: vec![int(4), int(200)], y: frac(3, 4), line: 3 });
+    }
+
+    #[test]
+    fn no_trailing_newline_and_line_numbers_after_comments() {
+        let d = read_csv("# a\n# b\np,T\n\n# c\n3,4", "m.csv", &spec(&["p"], "T")).unwrap();
+        assert_eq!(d.rows, vec![Measurement { x: vec![int(3)], y: int(4), line: 6 }]);
+    }
+
+    #[test]
+    fn multi_line_quoted_field_keeps_line_numbers() {
+        let d = read_csv("p,note,T\n1,\"a\nb\",2\n3,x,4\n", "m.csv", &spec(&["p"], "T")).unwrap();
+        assert_eq!(d.rows.iter().map(|r| r.line).collect::<Vec<_>>(), vec![2, 4]);
+    }
+
+    #[test]
+    fn missing_columns() {
+        let (head, full) = err("p,time\n1,2\n", &spec(&["p"], "T"));
+        assert_eq!(head, "m.csv:1:1: missing column `T` in m.csv (available: `p`, `time`)");
+        assert!(full.ends_with("= help: choose the column of the measured `T` with `--y COLUMN`"), "{full}");
+        let mut s = spec(&["p", "n"], "T");
+        s.rename.insert("p".into(), "procs".into());
+        let (head, full) = err("# c\nx,T\n1,2\n", &s);
+        assert_eq!(head, "m.csv:2:1: missing columns `procs` (for `p`), `n` in m.csv (available: `x`, `T`)");
+        assert!(full.contains("2 | x,T\n  | ^^^ header"), "{full}");
+        assert!(full.ends_with("= help: map a model variable to a column with `--x p=COLUMN`"), "{full}");
+        let mut s = spec(&["p"], "T");
+        s.y_column = Some("t".into());
+        let (head, full) = err("q,T\n1,2\n", &s);
+        assert_eq!(head, "m.csv:1:1: missing columns `p`, `t` (for `T`) in m.csv (available: `q`, `T`)");
+        assert!(
+            full.contains("`--x p=COLUMN`; choose the column of the measured `T` with `--y COLUMN`"),
+            "{full}"
+        );
+    }
+
+    #[test]
+    fn duplicate_column_names() {
+        let (head, full) = err("p,T [s],T [ms]\n1,2,3\n", &spec(&["p"], "T"));
+        assert_eq!(head, "m.csv:1:9: duplicate column name `T` (columns 2 and 3)");
+        assert!(
+            full.contains("1 | p,T [s],T [ms]\n  |         ^^^^^^ second column with this name"),
+            "{full}"
+        );
+    }
+
+    #[test]
+    fn bad_cells_are_located() {
+        let s = spec(&["p"], "T");
+        let (head, full) = err("p,T\n1,2\n2, abc\n", &s);
+        assert_eq!(
+            head,
+            "m.csv:3:4: line 3, column `T`: `abc` is not a number (expected e.g. 12, -0.0088823, 1.9312e-7 or 14244/5)"
+        );
+        assert!(full.contains("3 | 2, abc\n  |    ^^^"), "{full}");
+        let (head, full) = err("p,T\n1,\"1,5\"\n", &s);
+        assert!(head.starts_with("m.csv:2:1: line 2, column `T`: `1,5` is not a number"), "{head}");
+        assert!(full.ends_with("= help: use a point as the decimal separator (1.5, not 1,5)"), "{full}");
+        let (head, _) = err("p,T\n1,\n", &s);
+        assert_eq!(head, "m.csv:2:3: line 2, column `T`: empty cell; a measurement must be a number");
+        let (head, _) = err("p,T\n,1\n", &s);
+        assert_eq!(head, "m.csv:2:1: line 2, column `p`: empty cell; a measurement must be a number");
+        for bad in ["NaN", "inf", "-inf"] {
+            let (head, _) = err(&format!("p,T\n1,2\n4,{bad}\n"), &s);
+            assert_eq!(
+                head,
+                format!("m.csv:3:3: line 3, column `T`: `{bad}` is not a finite number; a measurement must be a finite decimal")
+            );
+        }
+        let (head, _) = err("p,T\n1,1/0\n", &s);
+        assert_eq!(head, "m.csv:2:3: line 2, column `T`: `1/0` divides by zero");
+        let mut tight = spec(&["p"], "T");
+        tight.limits = NumLimits { max_exponent: 10, max_digits: 5 };
+        let (head, _) = err("p,T\n1,123456\n", &tight);
+        assert_eq!(head, "m.csv:2:3: line 2, column `T`: `123456` exceeds the digit count limit (5)");
+        let (head, _) = err("p,T\n1,1e11\n", &tight);
+        assert_eq!(head, "m.csv:2:3: line 2, column `T`: `1e11` exceeds the exponent limit (10)");
+    }
+
+    #[test]
+    fn wrong_field_counts() {
+        let s = spec(&["p"], "T");
+        let text = "# c\np,T\n1,2\n\n# c\n\n7,8,9\n";
+        let (head, full) = err(text, &s);
+        assert_eq!(head, "m.csv:7:1: line 7 has 3 fields, the header has 2");
+        assert!(full.contains("7 | 7,8,9\n  | ^^^^^"), "{full}");
+        assert!(full.ends_with("= help: the header is line 2: `p`, `T`"), "{full}");
+        let (head, _) = err("p,,T\n1,2,3\n", &spec(&["p"], ""));
+        assert_eq!(head, "m.csv:1:1: missing column `` in m.csv (available: `p`, `T`)");
+        let (head, _) = err("p,T\r\n5\r\n", &s);
+        assert_eq!(head, "m.csv:2:1: line 2 has 1 field, the header has 2");
+    }
+
+    #[test]
+    fn no_measurements() {
+        let s = spec(&["p"], "T");
+        let (head, full) = err("# only a header\np,T\n", &s);
+        assert_eq!(head, "m.csv:2:4: no measurements in m.csv");
+        assert!(
+            full.ends_with("= help: the header is line 2; add one line per measurement below it"),
+            "{full}"
+        );
+        let (head, _) = err("", &s);
+        assert_eq!(head, "m.csv:1:1: no measurements in m.csv");
+        let (head, _) = err("# nothing\n\n", &s);
+        assert_eq!(head, "m.csv:1:10: no measurements in m.csv");
+    }
+
+    #[test]
+    fn row_limit() {
+        let mut s = spec(&["p"], "T");
+        s.max_rows = 2;
+        assert_eq!(read_csv("p,T\n1,2\n3,4\n", "m.csv", &s).unwrap().rows.len(), 2);
+        let (head, _) = err("p,T\n1,2\n3,4\n5,6\n", &s);
+        assert_eq!(head, "m.csv:4:1: m.csv has too many measurements (the limit is 2)");
+    }
+
+    #[test]
+    fn spans_with_a_bom_point_at_the_right_bytes() {
+        let text = "\u{feff}p,T\n1,x\n";
+        let e = read_csv(text, "m.csv", &spec(&["p"], "T")).unwrap_err();
+        assert_eq!(&text[e.diagnostic.span.clone()], "x");
+    }
+
+    /// Time to read 100 000 rows x 3 columns; run with
+    /// `cargo test --release --lib data::csv::tests::time_100k_rows -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn time_100k_rows() {
+        let mut text = String::from("p,n,T [s]\n");
+        let mut seed: u64 = 1;
+        for i in 0..100_000u64 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            text.push_str(&format!(
+                "{},{},{}.{:05}\n",
+                1 << (i % 10),
+                100 + i % 7,
+                10 + (seed >> 40) % 1000,
+                (seed >> 20) % 100_000
+            ));
+        }
+        let s = spec(&["p", "n"], "T");
+        let mut best = f64::MAX;
+        for _ in 0..5 {
+            let t = std::time::Instant::now();
+            let d = read_csv(&text, "big.csv", &s).unwrap();
+            best = best.min(t.elapsed().as_secs_f64());
+            assert_eq!(d.rows.len(), 100_000);
+        }
+        println!("read_csv 100000 rows x 3 columns ({} bytes): best of 5 = {:.1} ms", text.len(), best * 1e3);
+    }
+}

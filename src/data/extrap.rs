@@ -1,0 +1,843 @@
+//! The reader for Extra-P's text input format.
+//!
+//! ```text
+//! # comment
+//! PARAMETER p
+//! PARAMETER n
+//! POINTS ( 2 100 ) ( 4 100 )
+//! POINTS ( 8 200 )
+//! REGION compute
+//! METRIC time
+//! DATA 1.1 1.2 1.3
+//! DATA 2.0 2.1
+//! DATA 3.5
+//! ```
+//!
+//! `PARAMETER` lines name the parameters (several per line or several lines);
+//! `POINTS` lines list the measurement points, as tuples in `PARAMETER`
+//! order (`( 2 100 )`, coordinates may also be wrapped: `((2) (100))`) or,
+//! with one parameter, as bare numbers. `REGION` and `METRIC` (in either
+//! order) start a block; a block has one `DATA` line per point, in `POINTS`
+//! order, and the numbers on a `DATA` line are repetitions. A metric applies
+//! until the next `METRIC` line, a region until the next `REGION` line.
+//! `#` starts a comment (at the start of a line or after whitespace).
+
+use std::ops::Range;
+
+use super::{error, number_error, parse_number, quoted_list, strip_bom};
+use super::{ColumnSpec, DataError, Dataset, Measurement, Rat};
+
+/// Reads measurements from Extra-P's text format.
+///
+/// The block read is the one matching [`ColumnSpec::region`] and
+/// [`ColumnSpec::metric`]; when the file holds several blocks, the selection
+/// must single one out. Model variables are matched to `PARAMETER` names
+/// (through [`ColumnSpec::rename`]); each number on the block's `i`-th `DATA`
+/// line becomes a [`Measurement`] at the `i`-th point, with that line's
+/// number. Only the selected block's values are parsed as numbers; the
+/// structure of the whole file (keywords, points, the number of `DATA` lines
+/// of every block) is checked. The text format has no units.
+pub fn read_extrap(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset, DataError> {
+    let (body, base) = strip_bom(text);
+    let s = Structure::parse(body, base, file, spec)?;
+    if s.blocks.is_empty() {
+        return Err(error(
+            file,
+            text.len()..text.len(),
+            format!("no measurements in {file}"),
+            "",
+            Some("an Extra-P text file needs PARAMETER, POINTS, REGION, METRIC and DATA lines".to_string()),
+        ));
+    }
+    let block = select(&s.blocks, spec, file)?;
+
+    // Model variables -> parameters.
+    let mut param_of_var = Vec::with_capacity(spec.vars.len());
+    let mut missing = Vec::new();
+    for v in &spec.vars {
+        let name = spec.column_of(v);
+        match s.params.iter().position(|p| p == name) {
+            Some(j) => param_of_var.push(j),
+            None => {
+                missing.push(if name == v { format!("`{name}`") } else { format!("`{name}` (for `{v}`)") })
+            }
+        }
+    }
+    if !missing.is_empty() {
+        let noun = if missing.len() == 1 { "parameter" } else { "parameters" };
+        let first = spec.vars.iter().find(|v| !s.params.iter().any(|p| p == spec.column_of(v)));
+        return Err(error(
+            file,
+            s.params_span.clone(),
+            format!(
+                "missing {noun} {} in {file} (available: {})",
+                missing.join(", "),
+                quoted_list(&s.params)
+            ),
+            "parameters",
+            first.map(|v| format!("map a model variable to a parameter with `--x {v}=PARAMETER`")),
+        ));
+    }
+    let mut warnings = Vec::new();
+    for (j, name) in s.params.iter().enumerate() {
+        if param_of_var.contains(&j) {
+            continue;
+        }
+        let mut values = s.points.iter().filter_map(|p| p.coords.get(j));
+        let first = values.next();
+        if values.any(|v| Some(v) != first) {
+            warnings.push(format!(
+                "parameter `{name}` is not a model variable; points that differ only in `{name}` are read as repetitions"
+            ));
+        }
+    }
+
+    // The measurements of the selected block.
+    let mut rows = Vec::new();
+    for (data, point) in block.data.iter().zip(&s.points) {
+        let x: Vec<Rat> = param_of_var.iter().filter_map(|&j| point.coords.get(j).cloned()).collect();
+        let mut any = false;
+        for (tok, span) in words(data.text, data.start) {
+            any = true;
+            if rows.len() >= spec.max_rows {
+                return Err(error(
+                    file,
+                    span,
+                    format!("{file} has too many measurements (the limit is {})", spec.max_rows),
+                    "first measurement over the limit",
+                    None,
+                ));
+            }
+            let y = parse_number(tok, spec.limits).map_err(|e| {
+                let (message, help) = number_error(&format!("line {}", data.line), "measurement", tok, &e);
+                error(file, span.clone(), message, "", help)
+            })?;
+            rows.push(Measurement { x: x.clone(), y, line: data.line });
+        }
+        if !any {
+            return Err(error(
+                file,
+                data.keyword.clone(),
+                format!("line {}: DATA line without values", data.line),
+                "",
+                Some("a DATA line lists the repeated measurements at its point".to_string()),
+            ));
+        }
+    }
+    let columns = param_of_var.iter().filter_map(|&j| s.params.get(j).cloned()).collect();
+    Ok(Dataset {
+        file: file.to_string(),
+        vars: spec.vars.clone(),
+        columns,
+        y_column: format!("{}/{}", block.region, block.metric),
+        units: Default::default(),
+        rows,
+        warnings,
+    })
+}
+
+/// A measurement point.
+struct Point {
+    coords: Vec<Rat>,
+}
+
+/// A `DATA` line: its number, the span of the keyword and the text after it.
+struct DataLine<'a> {
+    line: usize,
+    keyword: Range<usize>,
+    /// Absolute offset of `text`.
+    start: usize,
+    text: &'a str,
+}
+
+/// The `DATA` lines of one region/metric pair.
+struct Block<'a> {
+    region: String,
+    metric: String,
+    /// The line that opened the block (its REGION or METRIC line, or its
+    /// first DATA line), as a span.
+    head: Range<usize>,
+    head_line: usize,
+    data: Vec<DataLine<'a>>,
+}
+
+impl Block<'_> {
+    fn name(&self) -> String {
+        format!("{}/{}", self.region, self.metric)
+    }
+}
+
+/// The checked structure of a file.
+struct Structure<'a> {
+    params: Vec<String>,
+    /// The first PARAMETER line.
+    params_span: Range<usize>,
+    points: Vec<Point>,
+    blocks: Vec<Block<'a>>,
+}
+
+impl<'a> Structure<'a> {
+    fn parse(body: &'a str, base: usize, file: &str, spec: &ColumnSpec) -> Result<Self, DataError> {
+        let mut s =
+            Structure { params: Vec::new(), params_span: base..base, points: Vec::new(), blocks: Vec::new() };
+        let mut region: Option<String> = None;
+        let mut metric: Option<String> = None;
+        // The span and number of the latest REGION/METRIC line.
+        let mut head: Option<(Range<usize>, usize)> = None;
+        // Whether DATA lines now go to the last block.
+        let mut open = false;
+        let mut offset = 0usize;
+        for (k, raw) in body.split('\n').enumerate() {
+            let line_no = k + 1;
+            let start = base + offset;
+            offset += raw.len() + 1;
+            let content = strip_comment(raw.strip_suffix('\r').unwrap_or(raw));
+            let line_span = start..start + content.trim_end().len();
+            let mut toks = words(content, start);
+            let Some((keyword, kw_span)) = toks.next() else {
+                continue;
+            };
+            let rest_start = kw_span.end - start;
+            let rest = content.get(rest_start..).unwrap_or("");
+            let at = |msg: String| format!("line {line_no}: {msg}");
+            match keyword {
+                "PARAMETER" => {
+                    if !s.points.is_empty() {
+                        return Err(error(
+                            file,
+                            kw_span,
+                            at("PARAMETER after POINTS".to_string()),
+                            "",
+                            Some("declare all parameters before the points".to_string()),
+                        ));
+                    }
+                    let mut any = false;
+                    for (name, span) in toks {
+                        any = true;
+                        if s.params.iter().any(|p| p == name) {
+                            return Err(error(
+                                file,
+                                span,
+                                at(format!("parameter `{name}` is declared twice")),
+                                "",
+                                None,
+                            ));
+                        }
+                        s.params.push(name.to_string());
+                    }
+                    if !any {
+                        return Err(error(file, kw_span, at("PARAMETER needs a name".to_string()), "", None));
+                    }
+                    if s.params_span.is_empty() {
+                        s.params_span = line_span;
+                    }
+                }
+                "POINTS" => {
+                    if s.params.is_empty() {
+                        return Err(error(
+                            file,
+                            kw_span,
+                            at("POINTS before any PARAMETER line".to_string()),
+                            "",
+                            Some("name the parameters first, e.g. `PARAMETER p`".to_string()),
+                        ));
+                    }
+                    if !s.blocks.is_empty() || region.is_some() || metric.is_some() {
+                        return Err(error(
+                            file,
+                            kw_span,
+                            at("POINTS after the measurements began".to_string()),
+                            "",
+                            Some("list all points before the first REGION, METRIC or DATA line".to_string()),
+                        ));
+                    }
+                    let before = s.points.len();
+                    parse_points(rest, start + rest_start, line_no, &s.params, spec, file, &mut s.points)?;
+                    if s.points.len() == before {
+                        return Err(error(file, kw_span, at("POINTS lists no points".to_string()), "", None));
+                    }
+                }
+                "REGION" | "METRIC" => {
+                    let name = rest.trim();
+                    if name.is_empty() {
+                        return Err(error(file, kw_span, at(format!("{keyword} needs a name")), "", None));
+                    }
+                    if open {
+                        check_complete(&s, file)?;
+                    }
+                    open = false;
+                    if keyword == "REGION" {
+                        region = Some(name.to_string());
+                    } else {
+                        metric = Some(name.to_string());
+                    }
+                    head = Some((line_span, line_no));
+                }
+                "DATA" => {
+                    if s.points.is_empty() {
+                        return Err(error(
+                            file,
+                            kw_span,
+                            at("DATA before POINTS".to_string()),
+                            "",
+                            Some("list the points (POINTS ...) before the measurements".to_string()),
+                        ));
+                    }
+                    if !open {
+                        let r = region.clone().unwrap_or_default();
+                        let m = metric.clone().unwrap_or_default();
+                        if let Some(b) = s.blocks.iter().find(|b| b.region == r && b.metric == m) {
+                            let (span, hl) = head.clone().unwrap_or((line_span.clone(), line_no));
+                            return Err(error(
+                                file,
+                                span,
+                                format!(
+                                    "line {hl}: region `{r}`, metric `{m}` appears again (first at line {})",
+                                    b.head_line
+                                ),
+                                "",
+                                Some("each region/metric pair has one block of DATA lines".to_string()),
+                            ));
+                        }
+                        let (span, hl) = head.clone().unwrap_or((line_span.clone(), line_no));
+                        s.blocks.push(Block {
+                            region: r,
+                            metric: m,
+                            head: span,
+                            head_line: hl,
+                            data: Vec::new(),
+                        });
+                        open = true;
+                    }
+                    let npoints = s.points.len();
+                    if let Some(b) = s.blocks.last_mut() {
+                        if b.data.len() >= npoints {
+                            return Err(error(
+                                file,
+                                line_span,
+                                at(format!(
+                                    "more DATA lines than points ({npoints}) for region `{}`, metric `{}`",
+                                    b.region, b.metric
+                                )),
+                                "",
+                                Some("a block has one DATA line per point, in POINTS order".to_string()),
+                            ));
+                        }
+                        b.data.push(DataLine {
+                            line: line_no,
+                            keyword: kw_span,
+                            start: start + rest_start,
+                            text: rest,
+                        });
+                    }
+                }
+                other => {
+                    let upper = other.to_ascii_uppercase();
+                    let help = if super::EXTRAP_KEYWORDS.contains(&upper.as_str()) {
+                        format!("keywords are written in upper case: `{upper}`")
+                    } else {
+                        "the lines of an Extra-P text file start with PARAMETER, POINTS, REGION, METRIC or DATA \
+                         (`#` starts a comment)"
+                            .to_string()
+                    };
+                    return Err(error(
+                        file,
+                        kw_span,
+                        at(format!("unknown keyword `{other}`")),
+                        "",
+                        Some(help),
+                    ));
+                }
+            }
+        }
+        if open {
+            check_complete(&s, file)?;
+        }
+        Ok(s)
+    }
+}
+
+/// The last block must have one DATA line per point.
+fn check_complete(s: &Structure<'_>, file: &str) -> Result<(), DataError> {
+    let Some(b) = s.blocks.last() else {
+        return Ok(());
+    };
+    let n = b.data.len();
+    if n == s.points.len() {
+        return Ok(());
+    }
+    let (span, line) = b.data.last().map_or((b.head.clone(), b.head_line), |d| (d.keyword.clone(), d.line));
+    Err(error(
+        file,
+        span,
+        format!(
+            "line {line}: region `{}`, metric `{}` has {n} DATA line{}, but there are {} points",
+            b.region,
+            b.metric,
+            if n == 1 { "" } else { "s" },
+            s.points.len()
+        ),
+        "last DATA line of the block",
+        Some("a block has one DATA line per point, in POINTS order".to_string()),
+    ))
+}
+
+/// Chooses the block named by the spec's region and metric.
+fn select<'b, 'a>(
+    blocks: &'b [Block<'a>],
+    spec: &ColumnSpec,
+    file: &str,
+) -> Result<&'b Block<'a>, DataError> {
+    let head = blocks.first().map_or(0..0, |b| b.head.clone());
+    let mut regions: Vec<&str> = Vec::new();
+    for b in blocks {
+        if !regions.contains(&b.region.as_str()) {
+            regions.push(&b.region);
+        }
+    }
+    let by_region: Vec<&Block<'a>> =
+        blocks.iter().filter(|b| spec.region.as_ref().is_none_or(|r| *r == b.region)).collect();
+    if let (Some(r), true) = (&spec.region, by_region.is_empty()) {
+        return Err(error(
+            file,
+            head,
+            format!("no region `{r}` in {file} (available: {})", quoted_list(&regions)),
+            "",
+            None,
+        ));
+    }
+    let chosen: Vec<&Block<'a>> =
+        by_region.iter().copied().filter(|b| spec.metric.as_ref().is_none_or(|m| *m == b.metric)).collect();
+    if let (Some(m), true) = (&spec.metric, chosen.is_empty()) {
+        let metrics: Vec<&str> = by_region.iter().map(|b| b.metric.as_str()).collect();
+        let scope = spec.region.as_ref().map_or(String::new(), |r| format!(" for region `{r}`"));
+        return Err(error(
+            file,
+            head,
+            format!("no metric `{m}`{scope} in {file} (available: {})", quoted_list(&metrics)),
+            "",
+            None,
+        ));
+    }
+    match chosen.as_slice() {
+        [one] => Ok(one),
+        _ => {
+            let names: Vec<String> = chosen.iter().map(|b| b.name()).collect();
+            let example = chosen.first().map_or(String::new(), |b| {
+                format!(" (e.g. `--region {} --metric {}`)", shell_word(&b.region), shell_word(&b.metric))
+            });
+            Err(error(
+                file,
+                head,
+                format!("{file} holds several region/metric pairs: {}; choose one", quoted_list(&names)),
+                "",
+                Some(format!("select one with a region and a metric{example}")),
+            ))
+        }
+    }
+}
+
+fn shell_word(s: &str) -> String {
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-./:>".contains(&b)) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// The line without a `#` comment (a `#` at its start or after whitespace).
+fn strip_comment(line: &str) -> &str {
+    let bytes = line.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'#' && (i == 0 || bytes.get(i - 1).is_some_and(u8::is_ascii_whitespace)) {
+            return line.get(..i).unwrap_or(line);
+        }
+    }
+    line
+}
+
+/// The whitespace-separated words of `text` with their absolute spans
+/// (`start` is the absolute offset of `text`).
+fn words(text: &str, start: usize) -> impl Iterator<Item = (&str, Range<usize>)> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+            i += 1;
+        }
+        if i >= bytes.len() {
+            return None;
+        }
+        let from = i;
+        while bytes.get(i).is_some_and(|b| !b.is_ascii_whitespace()) {
+            i += 1;
+        }
+        Some((text.get(from..i).unwrap_or(""), start + from..start + i))
+    })
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tok<'a> {
+    Open,
+    Close,
+    Num(&'a str),
+}
+
+/// `words`, with `(` and `)` as tokens of their own.
+fn point_tokens(text: &str, start: usize) -> Vec<(Tok<'_>, Range<usize>)> {
+    let mut out = Vec::new();
+    for (w, span) in words(text, start) {
+        let mut from = 0;
+        for (i, c) in w.char_indices() {
+            if c == '(' || c == ')' {
+                if i > from {
+                    out.push((Tok::Num(w.get(from..i).unwrap_or("")), span.start + from..span.start + i));
+                }
+                out.push((if c == '(' { Tok::Open } else { Tok::Close }, span.start + i..span.start + i + 1));
+                from = i + 1;
+            }
+        }
+        if from < w.len() {
+            out.push((Tok::Num(w.get(from..).unwrap_or("")), span.start + from..span.end));
+        }
+    }
+    out
+}
+
+/// Parses the points of one POINTS line into `points`.
+fn parse_points(
+    text: &str,
+    start: usize,
+    line: usize,
+    params: &[String],
+    spec: &ColumnSpec,
+    file: &str,
+    points: &mut Vec<Point>,
+) -> Result<(), DataError> {
+    let n = params.len();
+    let num = |s: &str, span: &Range<usize>| -> Result<Rat, DataError> {
+        parse_number(s, spec.limits).map_err(|e| {
+            let (message, help) = number_error(&format!("line {line}"), "point coordinate", s, &e);
+            error(file, span.clone(), message, "", help)
+        })
+    };
+    let toks = point_tokens(text, start);
+    let mut it = toks.iter();
+    while let Some((tok, span)) = it.next() {
+        match tok {
+            Tok::Num(s) => {
+                if n != 1 {
+                    return Err(error(
+                        file,
+                        span.clone(),
+                        format!("line {line}: with {n} parameters each point is written in parentheses"),
+                        "",
+                        Some(format!(
+                            "write the coordinates in PARAMETER order ({}), e.g. `( 2 100 )`",
+                            params.join(" ")
+                        )),
+                    ));
+                }
+                points.push(Point { coords: vec![num(s, span)?] });
+            }
+            Tok::Close => {
+                return Err(error(file, span.clone(), format!("line {line}: unmatched `)`"), "", None));
+            }
+            Tok::Open => {
+                let open = span.clone();
+                let mut coords = Vec::new();
+                let close = loop {
+                    match it.next() {
+                        None => {
+                            return Err(error(
+                                file,
+                                open,
+                                format!("line {line}: unclosed `(`"),
+                                "",
+                                Some("a point is written on one line, e.g. `( 2 100 )`".to_string()),
+                            ))
+                        }
+                        Some((Tok::Close, s)) => break s.clone(),
+                        Some((Tok::Num(s), sp)) => coords.push(num(s, sp)?),
+                        Some((Tok::Open, inner)) => {
+                            // A wrapped coordinate: `(` NUMBER `)`.
+                            match (it.next(), it.next()) {
+                                (Some((Tok::Num(s), sp)), Some((Tok::Close, _))) => coords.push(num(s, sp)?),
+                                _ => {
+                                    return Err(error(
+                                        file,
+                                        inner.clone(),
+                                        format!("line {line}: expected `( NUMBER )` inside a point"),
+                                        "",
+                                        None,
+                                    ))
+                                }
+                            }
+                        }
+                    }
+                };
+                if coords.len() != n {
+                    let k = coords.len();
+                    return Err(error(
+                        file,
+                        open.start..close.end,
+                        format!(
+                            "line {line}: point {} has {k} coordinate{}, but there {} {n} parameter{} ({})",
+                            points.len() + 1,
+                            if k == 1 { "" } else { "s" },
+                            if n == 1 { "is" } else { "are" },
+                            if n == 1 { "" } else { "s" },
+                            quoted_list(params)
+                        ),
+                        "",
+                        None,
+                    ));
+                }
+                points.push(Point { coords });
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::{frac, int};
+
+    fn spec(vars: &[&str], y: &str) -> ColumnSpec {
+        ColumnSpec {
+            vars: vars.iter().map(|s| s.to_string()).collect(),
+            y: y.to_string(),
+            ..ColumnSpec::default()
+        }
+    }
+
+    fn err(text: &str, s: &ColumnSpec) -> (String, String) {
+        let e = read_extrap(text, "e.txt", s).expect_err("should fail");
+        (e.diagnostic.headline(text), e.render(text))
+    }
+
+    const ONE: &str = "\
+# synthetic
+PARAMETER p
+
+POINTS 2 4 8
+REGION compute
+METRIC time
+DATA 1.1 1.2 1.3   # three repetitions
+DATA 2.0 2.1
+DATA 3/4
+";
+
+    #[test]
+    fn single_parameter() {
+        let d = read_extrap(ONE, "e.txt", &spec(&["p"], "T")).unwrap();
+        assert_eq!(d.y_column, "compute/time");
+        assert_eq!(d.columns, vec!["p".to_string()]);
+        assert!(d.units.is_empty() && d.warnings.is_empty());
+        assert_eq!(d.rows.len(), 6);
+        assert_eq!(d.rows[0], Measurement { x: vec![int(2)], y: frac(11, 10), line: 7 });
+        assert_eq!(d.rows[2], Measurement { x: vec![int(2)], y: frac(13, 10), line: 7 });
+        assert_eq!(d.rows[4], Measurement { x: vec![int(4)], y: frac(21, 10), line: 8 });
+        assert_eq!(d.rows[5], Measurement { x: vec![int(8)], y: frac(3, 4), line: 9 });
+        // parenthesised single coordinates, CRLF, BOM, a renamed parameter
+        let text = "\u{feff}PARAMETER procs\r\nPOINTS (2) ( 4 )\r\nPOINTS ((8))\r\nREGION r\r\nDATA 1\r\nDATA 2\r\nDATA 3\r\n";
+        let mut s = spec(&["p"], "T");
+        s.rename.insert("p".into(), "procs".into());
+        let d = read_extrap(text, "e.txt", &s).unwrap();
+        assert_eq!(d.columns, vec!["procs".to_string()]);
+        assert_eq!(d.y_column, "r/");
+        let xs: Vec<Rat> = d.rows.iter().map(|r| r.x[0].clone()).collect();
+        assert_eq!(xs, vec![int(2), int(4), int(8)]);
+        assert_eq!(d.rows[2].line, 7);
+    }
+
+    #[test]
+    fn multi_parameter_and_block_selection() {
+        let text = "\
+PARAMETER p
+PARAMETER n
+POINTS ( 2 100 ) ( 4 100 )
+POINTS ( 2 200 )
+METRIC time
+REGION main
+DATA 1 2
+DATA 3
+DATA 5 6
+REGION init
+DATA 7
+DATA 8
+DATA 9
+METRIC visits
+REGION main
+DATA 10
+DATA 11
+DATA 12
+";
+        // the model uses n first, then p: coordinates come in model order
+        let mut s = spec(&["n", "p"], "T");
+        s.region = Some("main".into());
+        s.metric = Some("time".into());
+        let d = read_extrap(text, "e.txt", &s).unwrap();
+        assert_eq!(d.columns, vec!["n".to_string(), "p".to_string()]);
+        assert_eq!(d.rows.len(), 5);
+        assert_eq!(d.rows[1], Measurement { x: vec![int(100), int(2)], y: int(2), line: 7 });
+        assert_eq!(d.rows[4], Measurement { x: vec![int(200), int(2)], y: int(6), line: 9 });
+        s.region = Some("init".into());
+        s.metric = None; // init has one metric only
+        let d = read_extrap(text, "e.txt", &s).unwrap();
+        assert_eq!(d.y_column, "init/time");
+        assert_eq!(d.rows.iter().map(|r| r.line).collect::<Vec<_>>(), vec![11, 12, 13]);
+        s.region = None;
+        s.metric = Some("visits".into());
+        let d = read_extrap(text, "e.txt", &s).unwrap();
+        assert_eq!(d.y_column, "main/visits");
+        assert_eq!(d.rows[2].y, int(12));
+
+        // selection errors
+        let mut s = spec(&["n", "p"], "T");
+        let (head, full) = err(text, &s);
+        assert_eq!(
+            head,
+            "e.txt:6:1: e.txt holds several region/metric pairs: `main/time`, `init/time`, `main/visits`; choose one"
+        );
+        assert!(full
+            .ends_with("= help: select one with a region and a metric (e.g. `--region main --metric time`)"));
+        s.region = Some("main".into());
+        let (head, _) = err(text, &s);
+        assert_eq!(
+            head,
+            "e.txt:6:1: e.txt holds several region/metric pairs: `main/time`, `main/visits`; choose one"
+        );
+        s.region = Some("solve".into());
+        let (head, _) = err(text, &s);
+        assert_eq!(head, "e.txt:6:1: no region `solve` in e.txt (available: `main`, `init`)");
+        s.region = Some("init".into());
+        s.metric = Some("visits".into());
+        let (head, _) = err(text, &s);
+        assert_eq!(head, "e.txt:6:1: no metric `visits` for region `init` in e.txt (available: `time`)");
+
+        // a model variable that is not a parameter; a parameter the model does not use
+        let mut s = spec(&["p", "q"], "T");
+        s.region = Some("init".into());
+        let (head, full) = err(text, &s);
+        assert_eq!(head, "e.txt:1:1: missing parameter `q` in e.txt (available: `p`, `n`)");
+        assert!(
+            full.ends_with("= help: map a model variable to a parameter with `--x q=PARAMETER`"),
+            "{full}"
+        );
+        let mut s = spec(&["p"], "T");
+        s.region = Some("init".into());
+        let d = read_extrap(text, "e.txt", &s).unwrap();
+        assert_eq!(
+            d.warnings,
+            vec!["parameter `n` is not a model variable; points that differ only in `n` are read as repetitions"
+                .to_string()]
+        );
+    }
+
+    #[test]
+    fn region_then_metric_order() {
+        let text = "PARAMETER x\nPOINTS 1 2\nREGION a\nMETRIC t\nDATA 1\nDATA 2\nMETRIC f\nDATA 3\nDATA 4\n";
+        let mut s = spec(&["x"], "T");
+        s.metric = Some("f".into());
+        let d = read_extrap(text, "e.txt", &s).unwrap();
+        assert_eq!(d.y_column, "a/f");
+        assert_eq!(d.rows.iter().map(|r| r.line).collect::<Vec<_>>(), vec![8, 9]);
+    }
+
+    #[test]
+    fn structure_errors() {
+        let s = spec(&["p"], "T");
+        let cases: &[(&str, &str)] = &[
+            ("PARAMETER p\nPOINTS 1 2\nREGION r\nDATA 1\nDATA 2\nDATA 3\n", "e.txt:6:1: line 6: more DATA lines than points (2) for region `r`, metric ``"),
+            ("PARAMETER p\nPOINTS 1 2\nREGION r\nDATA 1\nREGION s\nDATA 1\nDATA 2\n", "e.txt:4:1: line 4: region `r`, metric `` has 1 DATA line, but there are 2 points"),
+            ("PARAMETER p\nPOINTS 1 2 3\nREGION r\nDATA 1\nDATA 2\n", "e.txt:5:1: line 5: region `r`, metric `` has 2 DATA lines, but there are 3 points"),
+            ("PARAMETER p n\nPOINTS ( 1 2 ) ( 3 )\n", "e.txt:2:16: line 2: point 2 has 1 coordinate, but there are 2 parameters (`p`, `n`)"),
+            ("PARAMETER p\nPOINTS ( 1 2 )\n", "e.txt:2:8: line 2: point 1 has 2 coordinates, but there is 1 parameter (`p`)"),
+            ("PARAMETER p\nPARAMETER n\nPOINTS 1 2\n", "e.txt:3:8: line 3: with 2 parameters each point is written in parentheses"),
+            ("PARAMETER p\nPOINTS ( 1\n", "e.txt:2:8: line 2: unclosed `(`"),
+            ("PARAMETER p\nPOINTS 1 )\n", "e.txt:2:10: line 2: unmatched `)`"),
+            ("PARAMETER p\nPOINTS ( (1 2) )\n", "e.txt:2:10: line 2: expected `( NUMBER )` inside a point"),
+            ("PARAMETER p\nPOINTS 1 x\n", "e.txt:2:10: line 2: `x` is not a number (expected e.g. 12, -0.0088823, 1.9312e-7 or 14244/5)"),
+            ("PARAMETER p\nPOINTS 1 nan\n", "e.txt:2:10: line 2: `nan` is not a finite number; a point coordinate must be a finite decimal"),
+            ("PARAMETER p\nPOINTS\n", "e.txt:2:1: line 2: POINTS lists no points"),
+            ("POINTS 1 2\n", "e.txt:1:1: line 1: POINTS before any PARAMETER line"),
+            ("PARAMETER p\nPOINTS 1\nPARAMETER n\n", "e.txt:3:1: line 3: PARAMETER after POINTS"),
+            ("PARAMETER p\nPOINTS 1\nREGION r\nDATA 1\nPOINTS 2\n", "e.txt:5:1: line 5: POINTS after the measurements began"),
+            ("PARAMETER\n", "e.txt:1:1: line 1: PARAMETER needs a name"),
+            ("PARAMETER p q p\n", "e.txt:1:15: line 1: parameter `p` is declared twice"),
+            ("PARAMETER p\nPOINTS 1\nREGION   # no name\n", "e.txt:3:1: line 3: REGION needs a name"),
+            ("PARAMETER p\nDATA 1\n", "e.txt:2:1: line 2: DATA before POINTS"),
+            ("PARAMETER p\nPOINTS 1\nREGION r\nDATA 1\nREGION r\nDATA 2\n", "e.txt:5:1: line 5: region `r`, metric `` appears again (first at line 3)"),
+            ("PARAMETER p\nPOINTS 1\nRegion r\n", "e.txt:3:1: line 3: unknown keyword `Region`"),
+            ("PARAMETER p\nPOINTS 1\nEXPERIMENT x\n", "e.txt:3:1: line 3: unknown keyword `EXPERIMENT`"),
+            ("# nothing\nPARAMETER p\nPOINTS 1\n", "e.txt:3:9: no measurements in e.txt"),
+        ];
+        for (text, want) in cases {
+            let (head, _) = err(text, &s);
+            assert_eq!(head, *want, "{text}");
+        }
+        let (_, full) = err("PARAMETER p\nPOINTS 1\nRegion r\n", &s);
+        assert!(full.ends_with("= help: keywords are written in upper case: `REGION`"), "{full}");
+        let (_, full) = err("PARAMETER p n\nPOINTS ( 1 2 ) ( 3 )\n", &s);
+        assert!(full.contains("2 | POINTS ( 1 2 ) ( 3 )\n  |                ^^^^^"), "{full}");
+    }
+
+    #[test]
+    fn data_value_errors_are_located() {
+        let mut s = spec(&["p"], "T");
+        let text = "PARAMETER p\nPOINTS 1 2\nREGION r\nDATA 1 2\nDATA 3 abc 5\n";
+        let (head, full) = err(text, &s);
+        assert_eq!(
+            head,
+            "e.txt:5:8: line 5: `abc` is not a number (expected e.g. 12, -0.0088823, 1.9312e-7 or 14244/5)"
+        );
+        assert!(full.contains("5 | DATA 3 abc 5\n  |        ^^^"), "{full}");
+        let (head, _) = err("PARAMETER p\nPOINTS 1\nREGION r\nDATA -inf\n", &s);
+        assert_eq!(
+            head,
+            "e.txt:4:6: line 4: `-inf` is not a finite number; a measurement must be a finite decimal"
+        );
+        let (head, _) = err("PARAMETER p\nPOINTS 1\nREGION r\nDATA\n", &s);
+        assert_eq!(head, "e.txt:4:1: line 4: DATA line without values");
+        // values of blocks that are not selected are not parsed
+        s.region = Some("r".into());
+        let d = read_extrap("PARAMETER p\nPOINTS 1\nREGION r\nDATA 1\nREGION q\nDATA NaN\n", "e.txt", &s)
+            .unwrap();
+        assert_eq!(d.rows.len(), 1);
+        // row limit
+        s.max_rows = 3;
+        let (head, _) = err("PARAMETER p\nPOINTS 1 2\nREGION r\nDATA 1 2\nDATA 3 4\n", &s);
+        assert_eq!(head, "e.txt:5:8: e.txt has too many measurements (the limit is 3)");
+    }
+
+    #[test]
+    fn comments_and_region_names() {
+        assert_eq!(strip_comment("DATA 1 # c"), "DATA 1 ");
+        assert_eq!(strip_comment("# c"), "");
+        assert_eq!(strip_comment("REGION main#1"), "REGION main#1");
+        let text = "PARAMETER p\nPOINTS 1\nREGION main -> solve  \nMETRIC time (s)\nDATA 4\n";
+        let d = read_extrap(text, "e.txt", &spec(&["p"], "T")).unwrap();
+        assert_eq!(d.y_column, "main -> solve/time (s)");
+    }
+
+    #[test]
+    fn reads_the_sample_file() {
+        let text = include_str!("../../data/extrap_amdahl.txt");
+        let mut s = spec(&["p"], "T");
+        s.region = Some("main".into());
+        s.metric = Some("time".into());
+        let d = super::super::read(text, "extrap_amdahl.txt", &s).unwrap();
+        assert_eq!(d.rows.len(), 18);
+        assert_eq!(d.y_column, "main/time");
+        let ps: Vec<Rat> = d.rows.iter().step_by(3).map(|r| r.x[0].clone()).collect();
+        assert_eq!(ps, [1, 2, 4, 8, 16, 32].map(int).to_vec());
+        for r in &d.rows {
+            let model = int(10) + int(90) / &r.x[0];
+            let dev = &r.y - &model;
+            assert!(dev < frac(1, 2) && dev > frac(-1, 2), "line {}: {} vs {}", r.line, r.y, model);
+        }
+    }
+}

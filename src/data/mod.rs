@@ -1,0 +1,552 @@
+//! Measurements: reading the data a model is fitted to.
+//!
+//! Two text formats are read, both into a [`Dataset`] of exact
+//! [`Measurement`]s (every number is parsed from its text into a [`Rat`],
+//! never through `f64`):
+//!
+//! * **CSV** ([`read_csv`]): a header line naming the columns (a header cell
+//!   may carry a unit, `T [s]` or `T (s)`), then one measurement per line.
+//!   Lines starting with `#` are comments, blank lines are skipped, extra
+//!   columns are ignored, CRLF line ends and a UTF-8 byte-order mark are
+//!   accepted.
+//! * **Extra-P text** ([`read_extrap`]): `PARAMETER`, `POINTS`, `REGION`,
+//!   `METRIC` and `DATA` lines, one `DATA` line per point whose numbers are
+//!   repetitions.
+//!
+//! [`read`] picks the format from the content. Every input error is a
+//! [`DataError`] that points at the offending line and, where it can, the
+//! offending cell or token.
+
+mod csv;
+mod extrap;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+
+use num_bigint::BigInt;
+
+use crate::lang::diag::Diagnostic;
+use crate::num::{parse_rat_with, NumError, NumLimits, Rat};
+
+pub use self::csv::read_csv;
+pub use self::extrap::read_extrap;
+
+/// One measurement: the values of the model's variables, the measured value,
+/// where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Measurement {
+    /// The values of the model's variables, in the model's order.
+    pub x: Vec<Rat>,
+    /// The measured value.
+    pub y: Rat,
+    /// The 1-based line of the file the measurement was read from.
+    pub line: usize,
+}
+
+/// Measurements for a model with variables `vars` (in the model's order) and
+/// response `y_name`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dataset {
+    /// The file name, as shown in messages.
+    pub file: String,
+    /// The model's variable names, in the model's order.
+    pub vars: Vec<String>,
+    /// The source column (CSV) or parameter (Extra-P) read for each variable.
+    pub columns: Vec<String>,
+    /// The source column read for the response; `REGION/METRIC` for Extra-P.
+    pub y_column: String,
+    /// Model variable or response name -> unit, where the header gave one.
+    pub units: BTreeMap<String, String>,
+    /// The measurements, in file order.
+    pub rows: Vec<Measurement>,
+    /// Notes that are not errors, e.g. lines that repeat an earlier line
+    /// exactly (such lines are kept as repeated measurements).
+    pub warnings: Vec<String>,
+}
+
+/// Which columns (or Extra-P parameters and block) to read.
+#[derive(Debug, Clone)]
+pub struct ColumnSpec {
+    /// The model's variable names, in order.
+    pub vars: Vec<String>,
+    /// The model's function name (e.g. `T`): the response column unless
+    /// [`ColumnSpec::y_column`] names another one.
+    pub y: String,
+    /// Model variable -> column (or Extra-P parameter) name, from `--x p=procs`.
+    pub rename: BTreeMap<String, String>,
+    /// The response column, from `--y COLUMN`.
+    pub y_column: Option<String>,
+    /// The Extra-P region to read (needed when the file holds several).
+    pub region: Option<String>,
+    /// The Extra-P metric to read (needed when the file holds several).
+    pub metric: Option<String>,
+    /// Limits on the numbers read.
+    pub limits: NumLimits,
+    /// The most measurements accepted; a file with more is refused.
+    pub max_rows: usize,
+}
+
+/// The default row limit of [`ColumnSpec::default`].
+pub const DEFAULT_MAX_ROWS: usize = 10_000_000;
+
+impl Default for ColumnSpec {
+    /// No variables, empty response name, default [`NumLimits`] and
+    /// [`DEFAULT_MAX_ROWS`].
+    fn default() -> Self {
+        ColumnSpec {
+            vars: Vec::new(),
+            y: String::new(),
+            rename: BTreeMap::new(),
+            y_column: None,
+            region: None,
+            metric: None,
+            limits: NumLimits::default(),
+            max_rows: DEFAULT_MAX_ROWS,
+        }
+    }
+}
+
+impl ColumnSpec {
+    /// The column (or parameter) that holds model variable `var`.
+    fn column_of<'a>(&'a self, var: &'a str) -> &'a str {
+        self.rename.get(var).map_or(var, String::as_str)
+    }
+
+    /// The column that holds the response.
+    fn y_column_name(&self) -> &str {
+        self.y_column.as_deref().unwrap_or(&self.y)
+    }
+}
+
+/// An input error with a location (file and byte span into the source text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataError {
+    /// The located message.
+    pub diagnostic: Diagnostic,
+}
+
+impl DataError {
+    /// The rustc-style report: `file:line:col`, the source line and carets
+    /// under the offending text (see [`Diagnostic::render`]).
+    pub fn render(&self, source: &str) -> String {
+        self.diagnostic.render(source)
+    }
+}
+
+impl From<Diagnostic> for DataError {
+    fn from(diagnostic: Diagnostic) -> Self {
+        DataError { diagnostic }
+    }
+}
+
+impl fmt::Display for DataError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.diagnostic, f)
+    }
+}
+
+impl std::error::Error for DataError {}
+
+/// The keywords that start the lines of an Extra-P text file.
+const EXTRAP_KEYWORDS: [&str; 5] = ["PARAMETER", "POINTS", "REGION", "METRIC", "DATA"];
+
+/// Reads CSV or Extra-P text, detected by content: Extra-P when the first
+/// non-blank, non-comment line starts with an Extra-P keyword (`PARAMETER`,
+/// `POINTS`, `REGION`, `METRIC` or `DATA`), CSV otherwise.
+pub fn read(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset, DataError> {
+    if looks_like_extrap(text) {
+        read_extrap(text, file, spec)
+    } else {
+        read_csv(text, file, spec)
+    }
+}
+
+fn looks_like_extrap(text: &str) -> bool {
+    let (body, _) = strip_bom(text);
+    for line in body.lines() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let first = t.split_ascii_whitespace().next().unwrap_or("");
+        return EXTRAP_KEYWORDS.contains(&first);
+    }
+    false
+}
+
+/// The text without a leading UTF-8 byte-order mark, and the mark's length.
+fn strip_bom(text: &str) -> (&str, usize) {
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => (rest, text.len() - rest.len()),
+        None => (text, 0),
+    }
+}
+
+/// `a`, `b` and `c` as "`a`, `b`, `c`".
+fn quoted_list<S: AsRef<str>>(items: &[S]) -> String {
+    items.iter().map(|s| format!("`{}`", s.as_ref())).collect::<Vec<_>>().join(", ")
+}
+
+/// Parses one measured number (a cell or token), with a fast path for plain
+/// decimals that yields exactly what [`parse_rat_with`] yields.
+fn parse_number(text: &str, limits: NumLimits) -> Result<Rat, NumError> {
+    match parse_small_decimal(text.as_bytes(), limits) {
+        Some(r) => Ok(r),
+        None => parse_rat_with(text, limits),
+    }
+}
+
+/// `[+-]digits[.digits][e[+-]digits]` whose value is `m * 10^k` with `m` and
+/// the power of ten fitting in a `u64`; `None` for anything else (the caller
+/// falls back to the general parser, which also produces the error text).
+fn parse_small_decimal(s: &[u8], limits: NumLimits) -> Option<Rat> {
+    let (negative, s) = match s.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, s),
+    };
+    let mut mantissa: u64 = 0;
+    let mut significant: usize = 0;
+    let mut frac_len: i64 = 0;
+    let mut seen_point = false;
+    let mut seen_digit = false;
+    let mut i = 0;
+    while let Some(&c) = s.get(i) {
+        match c {
+            b'0'..=b'9' => {
+                seen_digit = true;
+                if mantissa != 0 || c != b'0' {
+                    significant += 1;
+                    if significant > 18 {
+                        return None;
+                    }
+                }
+                mantissa = mantissa * 10 + u64::from(c - b'0');
+                if seen_point {
+                    frac_len += 1;
+                }
+            }
+            b'.' if !seen_point => seen_point = true,
+            b'e' | b'E' => break,
+            _ => return None,
+        }
+        i += 1;
+    }
+    if !seen_digit || significant > limits.max_digits {
+        return None;
+    }
+    let mut exp: i64 = 0;
+    if i < s.len() {
+        // s[i] is 'e' or 'E'
+        let rest = s.get(i + 1..)?;
+        let (eneg, digits) = match rest.split_first() {
+            Some((b'-', d)) => (true, d),
+            Some((b'+', d)) => (false, d),
+            _ => (false, rest),
+        };
+        if digits.is_empty() || digits.len() > 4 {
+            return None;
+        }
+        for &c in digits {
+            if !c.is_ascii_digit() {
+                return None;
+            }
+            exp = exp * 10 + i64::from(c - b'0');
+        }
+        if eneg {
+            exp = -exp;
+        }
+    }
+    let total = exp - frac_len;
+    let max_exp = i64::from(limits.max_exponent);
+    if exp.abs() > max_exp || total.abs() > max_exp {
+        return None;
+    }
+    let (num, den) = if mantissa == 0 {
+        (0, 1)
+    } else if total >= 0 {
+        (mantissa.checked_mul(10u64.checked_pow(u32::try_from(total).ok()?)?)?, 1u64)
+    } else {
+        // m / 10^k in lowest terms: cancel the common factors 2 and 5
+        // (cheaper than a general gcd).
+        let k = u32::try_from(-total).ok()?;
+        10u64.checked_pow(k)?;
+        let mut m = mantissa;
+        let twos = m.trailing_zeros().min(k);
+        m >>= twos;
+        let mut fives = k;
+        while fives > 0 && m % 5 == 0 {
+            m /= 5;
+            fives -= 1;
+        }
+        (m, (1u64 << (k - twos)) * 5u64.pow(fives))
+    };
+    let num = if negative { -BigInt::from(num) } else { BigInt::from(num) };
+    Some(Rat::new_raw(num, BigInt::from(den)))
+}
+
+/// The message and help for a number that did not parse. `what` names the
+/// place ("line 4, column `T`"), `noun` the kind of number ("measurement").
+fn number_error(what: &str, noun: &str, text: &str, err: &NumError) -> (String, Option<String>) {
+    match err {
+        NumError::Empty => (
+            format!("{what}: empty cell; a {noun} must be a number"),
+            Some("every line needs a value in each column the model uses".to_string()),
+        ),
+        NumError::NotFinite(t) => {
+            (format!("{what}: `{t}` is not a finite number; a {noun} must be a finite decimal"), None)
+        }
+        NumError::Syntax(_) if text.contains(',') => (
+            format!("{what}: {err}"),
+            Some("use a point as the decimal separator (1.5, not 1,5)".to_string()),
+        ),
+        _ => (format!("{what}: {err}"), None),
+    }
+}
+
+/// Builds a [`DataError`].
+fn error(file: &str, span: Range<usize>, message: String, label: &str, help: Option<String>) -> DataError {
+    let mut d = Diagnostic::new(file, span, message).with_label(label);
+    if let Some(h) = help {
+        d = d.with_help(h);
+    }
+    DataError { diagnostic: d }
+}
+
+/// Hash key over a measurement's values that hashes the (always normalized)
+/// numerators and denominators directly; `Ratio`'s own `Hash` expands a
+/// continued fraction, which is far slower.
+struct RowKey<'a>(&'a Measurement);
+
+impl std::hash::Hash for RowKey<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        for v in self.0.x.iter().chain(std::iter::once(&self.0.y)) {
+            v.numer().hash(state);
+            v.denom().hash(state);
+        }
+    }
+}
+
+impl PartialEq for RowKey<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        // Normalized rationals are equal exactly when their parts are (and
+        // comparing parts avoids `Ratio`'s cross-multiplying comparison).
+        let same = |a: &Rat, b: &Rat| a.numer() == b.numer() && a.denom() == b.denom();
+        self.0.x.len() == other.0.x.len()
+            && self.0.x.iter().zip(&other.0.x).all(|(a, b)| same(a, b))
+            && same(&self.0.y, &other.0.y)
+    }
+}
+
+impl Eq for RowKey<'_> {}
+
+/// A small multiplicative hasher (the "Fx" hash of rustc) for the repeat
+/// check: hashing 100 000 rows with the default SipHash costs more than
+/// reading them. Row values come from the user's own file, so resistance to
+/// crafted collisions is not needed.
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+        for &b in chunks.remainder() {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+}
+
+/// At most this many "repeats line N exactly" warnings are listed one by one.
+const MAX_REPEAT_WARNINGS: usize = 20;
+
+/// Warnings for rows identical in all values to an earlier row.
+fn repeat_warnings(rows: &[Measurement]) -> Vec<String> {
+    let mut seen: std::collections::HashMap<RowKey<'_>, usize, std::hash::BuildHasherDefault<FxHasher>> =
+        std::collections::HashMap::with_capacity_and_hasher(rows.len(), Default::default());
+    let mut out = Vec::new();
+    let mut more = 0usize;
+    for row in rows {
+        match seen.entry(RowKey(row)) {
+            std::collections::hash_map::Entry::Occupied(first) => {
+                if out.len() < MAX_REPEAT_WARNINGS {
+                    out.push(format!(
+                        "line {} repeats line {} exactly (kept as a repeated measurement)",
+                        row.line,
+                        first.get()
+                    ));
+                } else {
+                    more += 1;
+                }
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(row.line);
+            }
+        }
+    }
+    if more > 0 {
+        out.push(format!("{more} more lines repeat an earlier line exactly (kept as repeated measurements)"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::parse_rat;
+
+    fn spec(vars: &[&str], y: &str) -> ColumnSpec {
+        ColumnSpec {
+            vars: vars.iter().map(|s| s.to_string()).collect(),
+            y: y.to_string(),
+            ..ColumnSpec::default()
+        }
+    }
+
+    #[test]
+    fn fast_path_agrees_with_parse_rat() {
+        let cases = [
+            "0",
+            "-0",
+            "+0",
+            "1",
+            "12",
+            "-7",
+            "897.09",
+            "0.5",
+            ".5",
+            "5.",
+            "-0.0088823",
+            "1.9312e-7",
+            "2E+3",
+            "1e0",
+            "123456789012345678",
+            "1234567890123456789",
+            "0.000000000000000001",
+            "1e18",
+            "1e19",
+            "9.9e-18",
+            "00012.3400",
+            "-00.00",
+            "1_000",
+            "1e",
+            "e5",
+            "abc",
+            "1.2.3",
+            "--1",
+            "1e-20",
+            "12345678.123456789",
+        ];
+        for c in cases {
+            let limits = NumLimits::default();
+            let fast = parse_small_decimal(c.as_bytes(), limits);
+            let slow = parse_rat_with(c, limits);
+            if let Some(f) = &fast {
+                assert_eq!(Ok(f.clone()), slow, "{c}");
+            }
+            assert_eq!(parse_number(c, limits), slow, "{c}");
+        }
+        // tight limits: the fast path must not accept what the limits refuse
+        let tight = NumLimits { max_exponent: 3, max_digits: 4 };
+        for c in ["12345", "1.2345", "0.0001", "1e4", "1e-4", "1234", "0.001"] {
+            assert_eq!(parse_number(c, tight), parse_rat_with(c, tight), "{c}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fast_path_matches_on_random_decimals(
+            neg in proptest::bool::ANY,
+            int in 0u64..10_000_000_000,
+            frac in proptest::option::of(0u64..1_000_000_000),
+            zeros in 0usize..6,
+            exp in proptest::option::of(-30i32..30),
+        ) {
+            let mut s = String::new();
+            if neg { s.push('-'); }
+            s.push_str(&int.to_string());
+            if let Some(f) = frac { s.push('.'); s.push_str(&"0".repeat(zeros)); s.push_str(&f.to_string()); }
+            if let Some(e) = exp { s.push_str(&format!("e{e}")); }
+            proptest::prop_assert_eq!(parse_number(&s, NumLimits::default()), parse_rat(&s));
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_text_never_panics(text in "[ -~\t\r\n\u{feff}é]{0,200}", extrap in proptest::bool::ANY) {
+            let prefix = if extrap { "PARAMETER p\nPOINTS 1 2\n" } else { "p,T\n" };
+            let text = format!("{prefix}{text}");
+            if let Err(e) = read(&text, "f", &spec(&["p"], "T")) {
+                let _ = e.render(&text);
+                let _ = e.to_string();
+            }
+        }
+    }
+
+    #[test]
+    fn detects_the_format_by_content() {
+        assert!(looks_like_extrap("# synthetic\n\nPARAMETER p\nPOINTS 1 2\n"));
+        assert!(looks_like_extrap("\u{feff}REGION main\n"));
+        assert!(!looks_like_extrap("p,T\n1,2\n"));
+        assert!(!looks_like_extrap("PARAMETER,T\n1,2\n"));
+        assert!(!looks_like_extrap(""));
+        let s = spec(&["p"], "T");
+        let d = read("PARAMETER p\nPOINTS 1 2\nREGION r\nMETRIC m\nDATA 3\nDATA 4\n", "a.txt", &s).unwrap();
+        assert_eq!(d.y_column, "r/m");
+        let d = read("p,T\n1,3\n", "a.csv", &s).unwrap();
+        assert_eq!(d.y_column, "T");
+    }
+
+    #[test]
+    fn repeat_warnings_are_capped() {
+        let rows: Vec<Measurement> = (0..30)
+            .map(|i| Measurement {
+                x: vec![Rat::from_integer(1.into())],
+                y: Rat::from_integer(2.into()),
+                line: i + 2,
+            })
+            .collect();
+        let w = repeat_warnings(&rows);
+        assert_eq!(w.len(), MAX_REPEAT_WARNINGS + 1);
+        assert_eq!(w[0], "line 3 repeats line 2 exactly (kept as a repeated measurement)");
+        assert_eq!(
+            w[MAX_REPEAT_WARNINGS],
+            "9 more lines repeat an earlier line exactly (kept as repeated measurements)"
+        );
+    }
+
+    #[test]
+    fn error_display_and_render() {
+        let e = error("f.csv", 2..3, "bad".to_string(), "here", Some("fix it".to_string()));
+        assert_eq!(e.to_string(), "f.csv: bad");
+        assert_eq!(
+            e.render("p,T\n"),
+            "error: bad\n --> f.csv:1:3\n  |\n1 | p,T\n  |   ^ here\n  = help: fix it"
+        );
+    }
+}

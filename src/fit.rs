@@ -1,0 +1,357 @@
+//! The design (the model's basis evaluated at each distinct data point) and
+//! the exact (weighted) least-squares fit.
+//!
+//! Repeated measurements at one point share one basis evaluation; the normal
+//! equations are accumulated per distinct point (count and sum of the
+//! measurements), so the fit costs O(m) additions plus O(g·k²) for g
+//! distinct points, and the residual-region rows (2 per distinct point: the
+//! smallest and largest measurement are the only binding ones) stay few.
+
+use crate::data::Measurement;
+use crate::linear::{Constraint, Kind};
+use crate::model::{EvalLog, FitMode, Model};
+use crate::num::Rat;
+use num_traits::{Signed, Zero};
+use std::collections::HashMap;
+
+/// The measurements at one distinct point.
+#[derive(Debug, Clone)]
+pub struct Group {
+    /// The point.
+    pub x: Vec<Rat>,
+    /// `[f0, f1, .., fk]` at the point.
+    pub basis: Vec<Rat>,
+    /// The fit weight at the point.
+    pub weight: Rat,
+    /// Indices (into the data) of the measurements here, in data order.
+    pub rows: Vec<usize>,
+    /// Smallest and largest measurement.
+    pub ymin: Rat,
+    /// Largest measurement.
+    pub ymax: Rat,
+    /// Sum of the measurements.
+    pub ysum: Rat,
+}
+
+/// The model evaluated on the data.
+#[derive(Debug, Clone)]
+pub struct Design {
+    /// Distinct points, in order of first appearance.
+    pub groups: Vec<Group>,
+    /// Group of each measurement.
+    pub group_of: Vec<usize>,
+    /// Inexact function values met while evaluating.
+    pub log: EvalLog,
+}
+
+/// Why the design or the fit failed.
+#[derive(Debug, Clone)]
+pub enum FitError {
+    /// The model cannot be evaluated at a data point (located diagnostic, in the model file).
+    Eval(crate::lang::diag::Diagnostic),
+    /// Fewer distinct points than parameters.
+    TooFewPoints {
+        /// Distinct points.
+        points: usize,
+        /// Parameters.
+        params: usize,
+    },
+    /// The basis functions are linearly dependent on the data points:
+    /// each vector is a direction of parameter change that leaves every
+    /// fitted value unchanged.
+    RankDeficient {
+        /// Null-space basis over the parameters.
+        directions: Vec<Vec<Rat>>,
+    },
+}
+
+impl Design {
+    /// Evaluates `model` at every distinct point of `data` (`file` names the data in messages).
+    pub fn new(model: &Model, data: &[Measurement], file: &str) -> Result<Design, FitError> {
+        let mut log = model.new_log();
+        let mut index: HashMap<&[Rat], usize> = HashMap::new();
+        let mut groups: Vec<Group> = Vec::new();
+        let mut group_of = Vec::with_capacity(data.len());
+        for (i, m) in data.iter().enumerate() {
+            let g = match index.get(m.x.as_slice()) {
+                Some(&g) => {
+                    let gr = &mut groups[g];
+                    gr.rows.push(i);
+                    if m.y < gr.ymin {
+                        gr.ymin = m.y.clone();
+                    }
+                    if m.y > gr.ymax {
+                        gr.ymax = m.y.clone();
+                    }
+                    gr.ysum += &m.y;
+                    g
+                }
+                None => {
+                    let ctx = || format!("{file} line {}", m.line);
+                    let basis = model
+                        .basis_at(&m.x, &mut log)
+                        .map_err(|e| FitError::Eval(model.eval_diagnostic(&e, &m.x, &ctx())))?;
+                    let weight = model
+                        .weight_at(&m.x, &mut log)
+                        .map_err(|e| FitError::Eval(model.eval_diagnostic(&e, &m.x, &ctx())))?;
+                    if weight.is_zero() && model.fit == FitMode::LeastSquares {
+                        // A zero weight would silently drop the measurement from the fit.
+                        let e = crate::model::EvalError {
+                            span: model.weight_span.clone().unwrap_or(0..0),
+                            message: "the weight is zero".into(),
+                        };
+                        return Err(FitError::Eval(
+                            model
+                                .eval_diagnostic(&e, &m.x, &ctx())
+                                .with_label("this weight")
+                                .with_help("a zero weight would drop the measurement from the fit; use a weight that is non-zero at every data point, or --drop the point"),
+                        ));
+                    }
+                    index.insert(&m.x, groups.len());
+                    groups.push(Group {
+                        x: m.x.clone(),
+                        basis,
+                        weight,
+                        rows: vec![i],
+                        ymin: m.y.clone(),
+                        ymax: m.y.clone(),
+                        ysum: m.y.clone(),
+                    });
+                    groups.len() - 1
+                }
+            };
+            group_of.push(g);
+        }
+        Ok(Design { groups, group_of, log })
+    }
+
+    /// Number of parameters.
+    pub fn k(&self) -> usize {
+        self.groups.first().map_or(0, |g| g.basis.len() - 1)
+    }
+
+    /// Directions of parameter change invisible to the data (empty when the
+    /// basis has full rank on the data points).
+    pub fn null_space(&self, k: usize) -> Vec<Vec<Rat>> {
+        let rows: Vec<Constraint> = self
+            .groups
+            .iter()
+            .map(|g| Constraint::new(g.basis[1..].to_vec(), Kind::Le, Rat::zero()))
+            .collect();
+        crate::lp::simplex::null_space(&rows, k)
+    }
+
+    /// The exact least-squares parameters, minimising
+    /// `Σ (w(x_i)·(d_i − T(c, x_i)))²`.
+    pub fn least_squares(&self, k: usize) -> Result<Vec<Rat>, FitError> {
+        if self.groups.len() < k {
+            return Err(FitError::TooFewPoints { points: self.groups.len(), params: k });
+        }
+        // Normal equations: Σ_g n_g w_g² f f^T c = Σ_g w_g² f (S_g − n_g f0).
+        let mut a = vec![vec![Rat::zero(); k]; k];
+        let mut b = vec![Rat::zero(); k];
+        for g in &self.groups {
+            let n = Rat::from_integer(g.rows.len().into());
+            let w2 = &g.weight * &g.weight;
+            let nw2 = &n * &w2;
+            let f = &g.basis[1..];
+            let t = (&g.ysum - &n * &g.basis[0]) * &w2;
+            for j in 0..k {
+                if f[j].is_zero() {
+                    continue;
+                }
+                let fj = &f[j] * &nw2;
+                for l in j..k {
+                    if !f[l].is_zero() {
+                        a[j][l] += &fj * &f[l];
+                    }
+                }
+                b[j] += &f[j] * &t;
+            }
+        }
+        for j in 1..k {
+            let (upper, lower) = a.split_at_mut(j);
+            for (l, row) in upper.iter().enumerate() {
+                lower[0][l] = row[j].clone();
+            }
+        }
+        solve(a, b).ok_or_else(|| FitError::RankDeficient { directions: self.null_space(k) })
+    }
+
+    /// Parameter values for `model`: fitted, or the given ones.
+    pub fn params(&self, model: &Model) -> Result<Vec<Rat>, FitError> {
+        let k = model.k();
+        let dirs = self.null_space(k);
+        match model.fit {
+            FitMode::LeastSquares => {
+                if self.groups.len() < k {
+                    return Err(FitError::TooFewPoints { points: self.groups.len(), params: k });
+                }
+                if !dirs.is_empty() {
+                    return Err(FitError::RankDeficient { directions: dirs });
+                }
+                self.least_squares(k)
+            }
+            FitMode::Given => {
+                Ok(model.params.iter().map(|p| p.given.clone().unwrap_or_else(Rat::zero)).collect())
+            }
+        }
+    }
+
+    /// `T(c, x)` at group `g`.
+    pub fn value(&self, g: usize, c: &[Rat]) -> Rat {
+        let b = &self.groups[g].basis;
+        let mut v = b[0].clone();
+        for (f, cj) in b[1..].iter().zip(c) {
+            if !f.is_zero() {
+                v += f * cj;
+            }
+        }
+        v
+    }
+}
+
+/// Solves the square system `a·x = b` exactly (Gauss–Jordan with the first
+/// non-zero pivot); `None` when `a` is singular.
+pub fn solve(mut a: Vec<Vec<Rat>>, mut b: Vec<Rat>) -> Option<Vec<Rat>> {
+    let n = b.len();
+    for col in 0..n {
+        let p = (col..n).find(|&r| !a[r][col].is_zero())?;
+        a.swap(col, p);
+        b.swap(col, p);
+        let piv = a[col][col].clone();
+        for r in 0..n {
+            if r == col || a[r][col].is_zero() {
+                continue;
+            }
+            let f = &a[r][col] / &piv;
+            let pivot_row = a[col].clone();
+            for (x, y) in a[r].iter_mut().zip(&pivot_row).skip(col) {
+                *x -= &f * y;
+            }
+            let d = &f * &b[col];
+            b[r] -= d;
+        }
+    }
+    Some((0..n).map(|i| &b[i] / &a[i][i]).collect())
+}
+
+/// Residual statistics of parameters `c` on the data.
+#[derive(Debug, Clone)]
+pub struct Residuals {
+    /// `e_i = T(c, x_i) − d_i`, in data order.
+    pub e: Vec<Rat>,
+    /// `T(c, x_i)`, in data order.
+    pub model: Vec<Rat>,
+    /// `Max |e_i|`.
+    pub max_abs: Rat,
+    /// Index of the (first) measurement attaining it.
+    pub argmax: usize,
+    /// `Σ e_i² / m` (the RMS is its square root, irrational in general).
+    pub mean_square: Rat,
+}
+
+impl Residuals {
+    /// Residuals of `c` on `data` through `design`.
+    pub fn new(design: &Design, data: &[Measurement], c: &[Rat]) -> Residuals {
+        let values: Vec<Rat> = (0..design.groups.len()).map(|g| design.value(g, c)).collect();
+        let mut e = Vec::with_capacity(data.len());
+        let mut model = Vec::with_capacity(data.len());
+        let mut max_abs = Rat::zero();
+        let mut argmax = 0;
+        let mut sum = Rat::zero();
+        for (i, m) in data.iter().enumerate() {
+            let t = &values[design.group_of[i]];
+            let r = t - &m.y;
+            if r.abs() > max_abs {
+                max_abs = r.abs();
+                argmax = i;
+            }
+            sum += &r * &r;
+            model.push(t.clone());
+            e.push(r);
+        }
+        let n = Rat::from_integer(data.len().max(1).into());
+        Residuals { e, model, max_abs, argmax, mean_square: sum / n }
+    }
+}
+
+/// `sqrt(x)` for display and comparisons: rounded to `digits` significant digits.
+pub fn sqrt_display(x: &Rat, digits: u32) -> Rat {
+    crate::num::transcendental::apply(crate::num::transcendental::Func::Sqrt, x, digits)
+        .map_or_else(|_| Rat::zero(), |a| a.value)
+}
+
+/// True when `sqrt(ms) > e` (exactly: `ms > e²` for `e >= 0`).
+pub fn rms_exceeds(ms: &Rat, e: &Rat) -> bool {
+    e.is_negative() || *ms > e * e
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::{frac, int};
+
+    fn data(points: &[(i64, Rat)]) -> Vec<Measurement> {
+        points
+            .iter()
+            .enumerate()
+            .map(|(i, (p, y))| Measurement { x: vec![int(*p)], y: y.clone(), line: i + 2 })
+            .collect()
+    }
+
+    #[test]
+    fn exact_data_is_recovered_exactly() {
+        let m = Model::parse("T(p) = s + w/p\nparam s, w", "a.tm", 40).unwrap();
+        let d = data(&[(1, frac(11, 1)), (2, frac(6, 1)), (4, frac(7, 2)), (4, frac(7, 2))]);
+        let des = Design::new(&m, &d, "a.csv").unwrap();
+        assert_eq!(des.groups.len(), 3);
+        let c = des.params(&m).unwrap();
+        assert_eq!(c, vec![int(1), int(10)]);
+        let r = Residuals::new(&des, &d, &c);
+        assert!(r.max_abs.is_zero() && r.mean_square.is_zero());
+    }
+
+    #[test]
+    fn weights_change_the_fit_and_repetitions_count() {
+        let m = Model::parse("T(p) = c*p\nparam c", "a.tm", 40).unwrap();
+        let d = data(&[(1, int(1)), (2, int(5))]);
+        let des = Design::new(&m, &d, "a.csv").unwrap();
+        // min (c-1)^2 + (2c-5)^2 -> c = 11/5
+        assert_eq!(des.params(&m).unwrap(), vec![frac(11, 5)]);
+        let mw = Model::parse("T(p) = c*p\nparam c\nweight p", "a.tm", 40).unwrap();
+        let des = Design::new(&mw, &d, "a.csv").unwrap();
+        // min (c-1)^2 + 4(2c-5)^2 -> c = 41/17
+        assert_eq!(des.params(&mw).unwrap(), vec![frac(41, 17)]);
+        let d2 = data(&[(1, int(1)), (2, int(5)), (2, int(5))]);
+        let des = Design::new(&m, &d2, "a.csv").unwrap();
+        // min (c-1)^2 + 2(2c-5)^2 -> c = 21/9
+        assert_eq!(des.params(&m).unwrap(), vec![frac(21, 9)]);
+    }
+
+    #[test]
+    fn rank_deficiency_names_the_free_direction() {
+        let m = Model::parse("T(p) = a*p + b*2*p\nparam a, b", "a.tm", 40).unwrap();
+        let d = data(&[(1, int(1)), (2, int(2))]);
+        let des = Design::new(&m, &d, "a.csv").unwrap();
+        match des.params(&m) {
+            Err(FitError::RankDeficient { directions }) => {
+                assert_eq!(directions, vec![vec![int(-2), int(1)]])
+            }
+            other => panic!("{other:?}"),
+        }
+        let m = Model::parse("T(p) = a + b/p + c*p\nparam a, b, c", "a.tm", 40).unwrap();
+        let des = Design::new(&m, &d, "a.csv").unwrap();
+        assert!(matches!(des.params(&m), Err(FitError::TooFewPoints { points: 2, params: 3 })));
+    }
+
+    #[test]
+    fn zero_weight_is_refused() {
+        let m = Model::parse("T(p) = c*p + d\nparam c, d\nweight p - 2", "a.tm", 40).unwrap();
+        let d = data(&[(1, int(1)), (2, int(5))]);
+        match Design::new(&m, &d, "a.csv") {
+            Err(FitError::Eval(d)) => assert_eq!(d.message, "the weight is zero at p = 2 (a.csv line 3)"),
+            other => panic!("{other:?}"),
+        }
+    }
+}

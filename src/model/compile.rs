@@ -1,0 +1,377 @@
+//! The model body compiled for evaluation: names resolved (constants folded
+//! in), affinity in the parameters checked once on the tree, so that the
+//! evaluation at each data point cannot fail for structural reasons — only
+//! for the point's values (division by zero, log2 of a negative number).
+
+use crate::lang::diag::Diagnostic;
+use crate::lang::expr::{BinOp, Expr, ExprKind};
+use crate::num::transcendental::{self, Func};
+use crate::num::{fmt_fraction, pow_checked, PowError, Rat};
+use num_traits::{One, Signed, Zero};
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+/// What a name means in a model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Binding {
+    /// The i-th variable (`p` in `T(p)`).
+    Var(usize),
+    /// A constant's exact value.
+    Const(Rat),
+    /// The j-th parameter (0-based).
+    Param(usize),
+}
+
+/// A function callable in models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Call {
+    /// log2, ln, sqrt, exp: exact when the value is rational, else rounded.
+    Trans(Func),
+    Abs,
+    Min,
+    Max,
+    Rationalize,
+}
+
+impl Call {
+    fn lookup(name: &str) -> Option<(Call, usize)> {
+        if let Some(f) = Func::from_name(name) {
+            return Some((Call::Trans(f), 1));
+        }
+        Some(match name {
+            "abs" => (Call::Abs, 1),
+            "min" => (Call::Min, 2),
+            "max" => (Call::Max, 2),
+            "rationalize" => (Call::Rationalize, 2),
+            _ => return None,
+        })
+    }
+}
+
+/// The functions a model may call, for help texts.
+pub(crate) const FUNCTIONS: &str =
+    "log2(x), ln(x), sqrt(x), exp(x), abs(x), min(x, y), max(x, y), rationalize(x, tol)";
+
+#[derive(Debug, Clone)]
+pub(crate) enum NodeKind {
+    Num(Rat),
+    Var(usize),
+    Param(usize),
+    Neg(Box<Node>),
+    Bin(BinOp, Box<Node>, Box<Node>),
+    Call(Call, Vec<Node>),
+}
+
+/// A compiled expression node; `params` is true when a parameter occurs in it.
+#[derive(Debug, Clone)]
+pub(crate) struct Node {
+    pub kind: NodeKind,
+    pub span: Range<usize>,
+    pub params: bool,
+}
+
+/// Why evaluation at a point failed: the sub-expression and what went wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvalError {
+    /// Byte span of the failing sub-expression in the model source.
+    pub span: Range<usize>,
+    /// What went wrong, e.g. "division by zero".
+    pub message: String,
+}
+
+/// Values of functions that could not be exact, recorded while evaluating
+/// (so the report can say which numbers are rounded and to what precision).
+#[derive(Debug, Clone, Default)]
+pub struct EvalLog {
+    /// Significant decimal digits for inexact function values.
+    pub digits: u32,
+    /// `(function, argument) -> rounded value`.
+    pub inexact: BTreeMap<(Func, Rat), Rat>,
+}
+
+impl EvalLog {
+    /// A log rounding inexact values to `digits` significant digits.
+    pub fn new(digits: u32) -> EvalLog {
+        EvalLog { digits, inexact: BTreeMap::new() }
+    }
+}
+
+/// Compiles `e` with `env` resolving names; `nparams` is the number of
+/// parameters. Errors name the sub-expression that makes the model
+/// non-affine in its parameters.
+pub(crate) fn compile(
+    e: &Expr,
+    env: &dyn Fn(&str) -> Option<Binding>,
+    file: &str,
+    source: &str,
+    log: &mut EvalLog,
+) -> Result<Node, Diagnostic> {
+    let err = |span: Range<usize>, msg: String| Diagnostic::new(file, span, msg);
+    let text = |e: &Expr| source.get(e.span.clone()).unwrap_or("").to_string();
+    let node = |kind: NodeKind, params: bool| Node { kind, span: e.span.clone(), params };
+    Ok(match &e.kind {
+        ExprKind::Num(r) => node(NodeKind::Num(r.clone()), false),
+        ExprKind::Name(n) => match env(n) {
+            Some(Binding::Var(i)) => node(NodeKind::Var(i), false),
+            Some(Binding::Const(c)) => node(NodeKind::Num(c), false),
+            Some(Binding::Param(j)) => node(NodeKind::Param(j), true),
+            None => return Err(err(e.span.clone(), format!("unknown name `{n}`"))),
+        },
+        ExprKind::Neg(x) => {
+            let x = compile(x, env, file, source, log)?;
+            let p = x.params;
+            node(NodeKind::Neg(Box::new(x)), p)
+        }
+        ExprKind::Call(name, args) => {
+            let (call, arity) = Call::lookup(name).ok_or_else(|| {
+                err(e.span.clone(), format!("unknown function `{name}`"))
+                    .with_label(format!("call of `{name}`"))
+                    .with_help(format!("known functions: {FUNCTIONS}; to multiply, write `{name}*(...)`"))
+            })?;
+            if args.len() != arity {
+                return Err(err(
+                    e.span.clone(),
+                    format!("`{name}` takes {arity} argument{}", if arity == 1 { "" } else { "s" }),
+                ));
+            }
+            let mut cargs = Vec::with_capacity(arity);
+            for a in args {
+                let c = compile(a, env, file, source, log)?;
+                if c.params {
+                    return Err(err(
+                        a.span.clone(),
+                        format!("`{name}` of a parameter is not affine in the parameters"),
+                    )
+                    .with_label(format!("`{}` contains a parameter", text(a)))
+                    .with_help(
+                        "a model must be affine in its parameters: T = f0(x) + c1*f1(x) + ... + ck*fk(x)",
+                    ));
+                }
+                cargs.push(c);
+            }
+            fold(node(NodeKind::Call(call, cargs), false), log)?
+        }
+        ExprKind::Bin(op, l, r) => {
+            let cl = compile(l, env, file, source, log)?;
+            let cr = compile(r, env, file, source, log)?;
+            let affine_help =
+                "a model must be affine in its parameters: T = f0(x) + c1*f1(x) + ... + ck*fk(x)";
+            match op {
+                BinOp::Mul if cl.params && cr.params => {
+                    return Err(err(
+                        e.span.clone(),
+                        "a product of two parameter terms is not affine in the parameters".into(),
+                    )
+                    .with_label(format!("`{}` and `{}` both contain parameters", text(l), text(r)))
+                    .with_help(affine_help));
+                }
+                BinOp::Div if cr.params => {
+                    return Err(err(
+                        r.span.clone(),
+                        "a parameter in a divisor is not affine in the parameters".into(),
+                    )
+                    .with_label(format!("`{}` contains a parameter", text(r)))
+                    .with_help(affine_help));
+                }
+                BinOp::Pow if cr.params => {
+                    return Err(err(
+                        r.span.clone(),
+                        "a parameter in an exponent is not affine in the parameters".into(),
+                    )
+                    .with_label(format!("`{}` contains a parameter", text(r)))
+                    .with_help(affine_help));
+                }
+                BinOp::Pow if cl.params => {
+                    // Only the powers 0 and 1 of a parameter term are affine;
+                    // the exponent must then be known without any data.
+                    let k = match const_value(&cr, log) {
+                        Some(k) => k,
+                        None => {
+                            return Err(err(
+                                r.span.clone(),
+                                "the exponent of a parameter term must be a constant".into(),
+                            )
+                            .with_label("this exponent depends on a variable"))
+                        }
+                    };
+                    return if k.is_zero() {
+                        Ok(node(NodeKind::Num(Rat::one()), false))
+                    } else if k.is_one() {
+                        Ok(Node { span: e.span.clone(), ..cl })
+                    } else {
+                        Err(err(
+                            e.span.clone(),
+                            "a power of a parameter term is not affine in the parameters".into(),
+                        )
+                        .with_label(format!(
+                            "`{}` contains a parameter; the exponent is {}",
+                            text(l),
+                            fmt_fraction(&k)
+                        ))
+                        .with_help(affine_help))
+                    };
+                }
+                _ => {}
+            }
+            let p = cl.params || cr.params;
+            fold(node(NodeKind::Bin(*op, Box::new(cl), Box::new(cr)), p), log)?
+        }
+    })
+}
+
+/// Folds a parameter- and variable-free node into a number (so constant
+/// sub-expressions are computed once, and their errors surface at compile time).
+fn fold(n: Node, log: &mut EvalLog) -> Result<Node, Diagnostic> {
+    if n.params || has_var(&n) {
+        return Ok(n);
+    }
+    match scalar(&n, &[], log) {
+        Ok(v) => Ok(Node { kind: NodeKind::Num(v), span: n.span, params: false }),
+        // Leave errors to be reported with the caller's file context.
+        Err(_) => Ok(n),
+    }
+}
+
+fn has_var(n: &Node) -> bool {
+    match &n.kind {
+        NodeKind::Num(_) => false,
+        NodeKind::Var(_) => true,
+        NodeKind::Param(_) => false,
+        NodeKind::Neg(x) => has_var(x),
+        NodeKind::Bin(_, l, r) => has_var(l) || has_var(r),
+        NodeKind::Call(_, a) => a.iter().any(has_var),
+    }
+}
+
+/// The value of a node without variables or parameters, if it has one.
+pub(crate) fn const_value(n: &Node, log: &mut EvalLog) -> Option<Rat> {
+    if n.params || has_var(n) {
+        return None;
+    }
+    scalar(n, &[], log).ok()
+}
+
+fn fail(span: &Range<usize>, message: impl Into<String>) -> EvalError {
+    EvalError { span: span.clone(), message: message.into() }
+}
+
+/// Value of a parameter-free node at the variable values `x`.
+pub(crate) fn scalar(n: &Node, x: &[Rat], log: &mut EvalLog) -> Result<Rat, EvalError> {
+    Ok(match &n.kind {
+        NodeKind::Num(r) => r.clone(),
+        NodeKind::Var(i) => {
+            x.get(*i).cloned().ok_or_else(|| fail(&n.span, "internal error: variable has no value"))?
+        }
+        NodeKind::Param(_) => return Err(fail(&n.span, "internal error: parameter in a scalar expression")),
+        NodeKind::Neg(a) => -scalar(a, x, log)?,
+        NodeKind::Bin(op, l, r) => {
+            let a = scalar(l, x, log)?;
+            let b = scalar(r, x, log)?;
+            match op {
+                BinOp::Add => a + b,
+                BinOp::Sub => a - b,
+                BinOp::Mul => a * b,
+                BinOp::Div => {
+                    if b.is_zero() {
+                        return Err(fail(&r.span, "division by zero"));
+                    }
+                    a / b
+                }
+                BinOp::Pow => power(&a, &b, &r.span, &n.span)?,
+            }
+        }
+        NodeKind::Call(c, args) => {
+            let mut v = Vec::with_capacity(args.len());
+            for a in args {
+                v.push(scalar(a, x, log)?);
+            }
+            call(*c, &v, n, log)?
+        }
+    })
+}
+
+fn power(a: &Rat, b: &Rat, exp_span: &Range<usize>, span: &Range<usize>) -> Result<Rat, EvalError> {
+    if !b.is_integer() {
+        return Err(fail(
+            exp_span,
+            format!("the exponent must be an integer (it is {}); use sqrt for square roots", fmt_fraction(b)),
+        ));
+    }
+    pow_checked(a, b.numer()).map_err(|e| match e {
+        PowError::ZeroToNegative => fail(span, "zero raised to a negative power"),
+        other => fail(span, other.to_string()),
+    })
+}
+
+fn call(c: Call, v: &[Rat], n: &Node, log: &mut EvalLog) -> Result<Rat, EvalError> {
+    let arg = |i: usize| v.get(i).cloned().ok_or_else(|| fail(&n.span, "internal error: missing argument"));
+    Ok(match c {
+        Call::Abs => arg(0)?.abs(),
+        Call::Min => arg(0)?.min(arg(1)?),
+        Call::Max => arg(0)?.max(arg(1)?),
+        Call::Rationalize => {
+            let tol = arg(1)?;
+            if tol.is_negative() {
+                return Err(fail(&n.span, "the tolerance of `rationalize` must not be negative"));
+            }
+            crate::num::rationalize(&arg(0)?, &tol)
+        }
+        Call::Trans(f) => {
+            let a = arg(0)?;
+            if let Some(v) = log.inexact.get(&(f, a.clone())) {
+                return Ok(v.clone());
+            }
+            let r = transcendental::apply(f, &a, log.digits).map_err(|e| fail(&n.span, e.to_string()))?;
+            if !r.exact {
+                log.inexact.insert((f, a), r.value.clone());
+            }
+            r.value
+        }
+    })
+}
+
+/// Value of any node at `x` as the affine form `[f0, f1, .., fk]`
+/// (`f0 + Σ c_j f_j`), for `k` parameters.
+pub(crate) fn affine(n: &Node, x: &[Rat], k: usize, log: &mut EvalLog) -> Result<Vec<Rat>, EvalError> {
+    if !n.params {
+        let mut v = vec![Rat::zero(); k + 1];
+        v[0] = scalar(n, x, log)?;
+        return Ok(v);
+    }
+    Ok(match &n.kind {
+        NodeKind::Param(j) => {
+            let mut v = vec![Rat::zero(); k + 1];
+            if let Some(s) = v.get_mut(j + 1) {
+                *s = Rat::one();
+            }
+            v
+        }
+        NodeKind::Neg(a) => affine(a, x, k, log)?.into_iter().map(|t| -t).collect(),
+        NodeKind::Bin(op, l, r) => match op {
+            BinOp::Add | BinOp::Sub => {
+                let a = affine(l, x, k, log)?;
+                let b = affine(r, x, k, log)?;
+                let sub = *op == BinOp::Sub;
+                a.into_iter().zip(b).map(|(p, q)| if sub { p - q } else { p + q }).collect()
+            }
+            BinOp::Mul => {
+                let (s, v) = if l.params {
+                    (scalar(r, x, log)?, affine(l, x, k, log)?)
+                } else {
+                    (scalar(l, x, log)?, affine(r, x, k, log)?)
+                };
+                v.into_iter().map(|t| t * &s).collect()
+            }
+            BinOp::Div => {
+                let s = scalar(r, x, log)?;
+                if s.is_zero() {
+                    return Err(fail(&r.span, "division by zero"));
+                }
+                affine(l, x, k, log)?.into_iter().map(|t| t / &s).collect()
+            }
+            // compile() removed powers of parameter terms.
+            BinOp::Pow => return Err(fail(&n.span, "internal error: power of a parameter term")),
+        },
+        _ => return Err(fail(&n.span, "internal error: unexpected parameter term")),
+    })
+}

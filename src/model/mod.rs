@@ -1,0 +1,642 @@
+//! Run-time models: the `.tm` language ([`syntax`]), name resolution, the
+//! check that the model is affine in its parameters, and exact evaluation of
+//! the basis `T(c, x) = f0(x) + Σ c_j f_j(x)` at data and prediction points.
+
+mod compile;
+pub mod syntax;
+
+pub use compile::{EvalError, EvalLog};
+
+use crate::lang::diag::Diagnostic;
+use crate::lang::expr::Expr;
+use crate::num::transcendental::Func;
+use crate::num::{fmt_fraction, fmt_sig, Rat};
+use compile::{Binding, Node};
+use num_traits::{One, Signed};
+use std::collections::BTreeMap;
+use std::ops::Range;
+use syntax::{Assignment, Item, Step, Stmt};
+
+/// Most points a value list (or the product of several) may expand to.
+pub const MAX_POINTS: usize = 1_000_000;
+
+/// How the parameters get their values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FitMode {
+    /// Exact (weighted) least squares on the data.
+    LeastSquares,
+    /// The values given in the `param` statement (`fit none`).
+    Given,
+}
+
+/// A parameter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Param {
+    /// Its name.
+    pub name: String,
+    /// The value given in the model, if any.
+    pub given: Option<Rat>,
+    /// Span of its declaration.
+    pub span: Range<usize>,
+}
+
+/// A parsed and checked model.
+#[derive(Debug, Clone)]
+pub struct Model {
+    /// File name, as shown in messages.
+    pub file: String,
+    /// The source text (kept to render diagnostics found later, at data points).
+    pub source: String,
+    /// The function name (`T`), also the default data column of the measured value.
+    pub func: String,
+    /// Variables, in the order of `T(p, n)`.
+    pub vars: Vec<String>,
+    /// Constants and their exact values, in declaration order.
+    pub consts: Vec<(String, Rat)>,
+    /// Parameters, in declaration order.
+    pub params: Vec<Param>,
+    /// Fit or use given values.
+    pub fit: FitMode,
+    /// Prediction points from `predict` statements (one value per variable).
+    pub predict: Vec<Vec<Rat>>,
+    /// Units from `unit` statements.
+    pub units: BTreeMap<String, String>,
+    /// Source text of the model's right-hand side.
+    pub body_text: String,
+    /// Source text of the weight expression.
+    pub weight_text: Option<String>,
+    /// Span of the weight expression.
+    pub weight_span: Option<Range<usize>>,
+    body: Node,
+    weight: Option<Node>,
+    log: EvalLog,
+}
+
+fn already(
+    d: &BTreeMap<String, (&'static str, Range<usize>)>,
+    name: &str,
+    span: &Range<usize>,
+    file: &str,
+    source: &str,
+) -> Result<(), Diagnostic> {
+    if let Some((what, first)) = d.get(name) {
+        let (line, _) = crate::lang::diag::line_col(source, first.start);
+        return Err(Diagnostic::new(
+            file,
+            span.clone(),
+            format!("`{name}` is already declared as a {what} (line {line})"),
+        ));
+    }
+    if syntax::KEYWORDS.contains(&name)
+        || Func::from_name(name).is_some()
+        || ["abs", "min", "max", "rationalize"].contains(&name)
+    {
+        return Err(Diagnostic::new(file, span.clone(), format!("`{name}` is a reserved word")));
+    }
+    Ok(())
+}
+
+impl Model {
+    /// Parses and checks a `.tm` model. Inexact function values (log2 of a
+    /// non-power of two, sqrt, ln, exp) are rounded to `digits` significant digits.
+    pub fn parse(source: &str, file: &str, digits: u32) -> Result<Model, Diagnostic> {
+        let stmts = syntax::parse(source, file)?;
+        let mut log = EvalLog::new(digits);
+        let mut declared: BTreeMap<String, (&'static str, Range<usize>)> = BTreeMap::new();
+        let mut define: Option<(String, Vec<String>, Expr, Range<usize>)> = None;
+        let mut consts: Vec<(String, Rat)> = Vec::new();
+        let mut param_decls: Vec<(syntax::Name, Option<Expr>)> = Vec::new();
+        let mut weight: Option<(Expr, Range<usize>)> = None;
+        let mut predicts: Vec<Assignment> = Vec::new();
+        let mut predict_groups: Vec<Vec<Assignment>> = Vec::new();
+        let mut fit: Option<(FitMode, Range<usize>)> = None;
+        let mut units = BTreeMap::new();
+        let mut unit_spans: Vec<(String, Range<usize>)> = Vec::new();
+        let err = |span: Range<usize>, m: String| Diagnostic::new(file, span, m);
+
+        // Constants first (in order), so every other statement may use them.
+        for (s, _) in &stmts {
+            if let Stmt::Const(list) = s {
+                for ((name, span), e) in list {
+                    already(&declared, name, span, file, source)?;
+                    let env =
+                        |n: &str| consts.iter().find(|(c, _)| c == n).map(|(_, v)| Binding::Const(v.clone()));
+                    let node = compile::compile(e, &env, file, source, &mut log).map_err(|d| {
+                        if d.message.starts_with("unknown name") {
+                            d.with_help("a constant may use only constants declared before it")
+                        } else {
+                            d
+                        }
+                    })?;
+                    let v = compile::scalar(&node, &[], &mut log).map_err(|e| err(e.span, e.message))?;
+                    consts.push((name.clone(), v));
+                    declared.insert(name.clone(), ("const", span.clone()));
+                }
+            }
+        }
+        for (s, span) in stmts {
+            match s {
+                Stmt::Const(_) => {}
+                Stmt::Define { name, vars, body } => {
+                    if let Some((_, _, _, first)) = &define {
+                        let (line, _) = crate::lang::diag::line_col(source, first.start);
+                        return Err(err(span, format!("the model is already defined (line {line})")));
+                    }
+                    already(&declared, &name.0, &name.1, file, source)?;
+                    declared.insert(name.0.clone(), ("function name", name.1.clone()));
+                    for (v, vs) in &vars {
+                        already(&declared, v, vs, file, source)?;
+                        declared.insert(v.clone(), ("variable", vs.clone()));
+                    }
+                    define = Some((name.0, vars.into_iter().map(|v| v.0).collect(), body, span));
+                }
+                Stmt::Param(list) => {
+                    for ((name, nspan), v) in list {
+                        already(&declared, &name, &nspan, file, source)?;
+                        declared.insert(name.clone(), ("param", nspan.clone()));
+                        param_decls.push(((name, nspan), v));
+                    }
+                }
+                Stmt::Weight(e) => {
+                    if let Some((_, first)) = &weight {
+                        let (line, _) = crate::lang::diag::line_col(source, first.start);
+                        return Err(err(span, format!("the weight is already given (line {line})")));
+                    }
+                    weight = Some((e, span));
+                }
+                Stmt::Predict(a) => {
+                    predicts.extend(a.iter().cloned());
+                    predict_groups.push(a);
+                }
+                Stmt::Fit((word, wspan)) => {
+                    let mode = match word.as_str() {
+                        "none" => FitMode::Given,
+                        "lsq" | "ls" | "least_squares" => FitMode::LeastSquares,
+                        _ => {
+                            return Err(err(wspan, format!("unknown fit `{word}`"))
+                                .with_help("use `fit lsq` (the default) or `fit none`"))
+                        }
+                    };
+                    if fit.is_some() {
+                        return Err(err(span, "`fit` is given twice".into()));
+                    }
+                    fit = Some((mode, wspan));
+                }
+                Stmt::Unit(list) => {
+                    for ((name, nspan), u) in list {
+                        unit_spans.push((name.clone(), nspan));
+                        units.insert(name, u);
+                    }
+                }
+            }
+        }
+        let (func, vars, body, _) = define.ok_or_else(|| {
+            err(source.len()..source.len(), "the model has no definition".into()).with_help(
+                "write the model as `T(p) = ...` (name, variables, and an expression affine in the params)",
+            )
+        })?;
+        if param_decls.is_empty() {
+            return Err(err(body.span.clone(), "the model has no parameters".into())
+                .with_help("declare the coefficients to fit or analyse with `param c1, c2`"));
+        }
+        // Parameter values given in the model (constants only).
+        let mut params = Vec::new();
+        for ((name, nspan), v) in &param_decls {
+            let given = match v {
+                None => None,
+                Some(e) => {
+                    let env =
+                        |n: &str| consts.iter().find(|(c, _)| c == n).map(|(_, v)| Binding::Const(v.clone()));
+                    let node = compile::compile(e, &env, file, source, &mut log).map_err(|d| {
+                        if d.message.starts_with("unknown name") {
+                            d.with_help(
+                                "a parameter's given value must be a constant: numbers and `const` names",
+                            )
+                        } else {
+                            d
+                        }
+                    })?;
+                    Some(compile::scalar(&node, &[], &mut log).map_err(|e| err(e.span, e.message))?)
+                }
+            };
+            params.push(Param { name: name.clone(), given, span: nspan.clone() });
+        }
+        let fit_mode = fit.as_ref().map_or(FitMode::LeastSquares, |f| f.0);
+        if fit_mode == FitMode::Given {
+            if let Some(p) = params.iter().find(|p| p.given.is_none()) {
+                return Err(err(
+                    p.span.clone(),
+                    format!("`fit none` needs a value for every parameter; `{}` has none", p.name),
+                )
+                .with_help(format!("write `param {} = VALUE`", p.name)));
+            }
+        }
+        let env = |n: &str| -> Option<Binding> {
+            if let Some(i) = vars.iter().position(|v| v == n) {
+                return Some(Binding::Var(i));
+            }
+            if let Some(j) = params.iter().position(|p| p.name == n) {
+                return Some(Binding::Param(j));
+            }
+            consts.iter().find(|(c, _)| c == n).map(|(_, v)| Binding::Const(v.clone()))
+        };
+        let unknown_help = |d: Diagnostic| {
+            if d.message.starts_with("unknown name") {
+                d.with_help("declare it with `param NAME` (fitted), `const NAME = VALUE`, or list it as a variable in `T(...)`")
+            } else {
+                d
+            }
+        };
+        let body_node = compile::compile(&body, &env, file, source, &mut log).map_err(unknown_help)?;
+        for (j, p) in params.iter().enumerate() {
+            if !uses_param(&body_node, j) {
+                return Err(err(
+                    p.span.clone(),
+                    format!("parameter `{}` does not occur in the model", p.name),
+                )
+                .with_help("remove it, or use it in the model's expression"));
+            }
+        }
+        let weight_node = match &weight {
+            None => None,
+            Some((e, _)) => {
+                let no_params = |n: &str| match env(n) {
+                    Some(Binding::Param(_)) => None,
+                    b => b,
+                };
+                let node = compile::compile(e, &no_params, file, source, &mut log).map_err(|d| {
+                    if d.message.starts_with("unknown name") {
+                        d.with_help(
+                            "a weight may use the model's variables and constants, not its parameters",
+                        )
+                    } else {
+                        d
+                    }
+                })?;
+                Some(node)
+            }
+        };
+        for (name, nspan) in &unit_spans {
+            if name != &func && !vars.contains(name) {
+                return Err(err(
+                    nspan.clone(),
+                    format!(
+                        "`unit {name} = ...` names neither the model `{func}` nor one of its variables ({})",
+                        vars.join(", ")
+                    ),
+                ));
+            }
+        }
+        let body_text = source.get(body.span.clone()).unwrap_or("").to_string();
+        let weight_text = weight.as_ref().and_then(|(e, _)| source.get(e.span.clone())).map(str::to_string);
+        let weight_span = weight.as_ref().map(|(e, _)| e.span.clone());
+        let mut model = Model {
+            file: file.to_string(),
+            source: source.to_string(),
+            func,
+            vars,
+            consts,
+            params,
+            fit: fit_mode,
+            predict: Vec::new(),
+            units,
+            body_text,
+            weight_text,
+            weight_span,
+            body: body_node,
+            weight: weight_node,
+            log,
+        };
+        let mut predict = Vec::new();
+        for g in &predict_groups {
+            predict.extend(model.points(g, file, source)?);
+        }
+        model.predict = predict;
+        Ok(model)
+    }
+
+    /// Number of parameters.
+    pub fn k(&self) -> usize {
+        self.params.len()
+    }
+
+    /// Significant digits used for inexact function values.
+    pub fn digits(&self) -> u32 {
+        self.log.digits
+    }
+
+    /// A fresh evaluation log (it already holds the inexact values met
+    /// while folding the model's constants).
+    pub fn new_log(&self) -> EvalLog {
+        self.log.clone()
+    }
+
+    /// `[f0(x), f1(x), .., fk(x)]` with `T(c, x) = f0 + Σ c_j f_j`.
+    pub fn basis_at(&self, x: &[Rat], log: &mut EvalLog) -> Result<Vec<Rat>, EvalError> {
+        compile::affine(&self.body, x, self.k(), log)
+    }
+
+    /// The weight at `x` (1 without a `weight` statement).
+    pub fn weight_at(&self, x: &[Rat], log: &mut EvalLog) -> Result<Rat, EvalError> {
+        match &self.weight {
+            None => Ok(Rat::one()),
+            Some(w) => compile::scalar(w, x, log),
+        }
+    }
+
+    /// True when the model has a `weight` statement.
+    pub fn is_weighted(&self) -> bool {
+        self.weight.is_some()
+    }
+
+    /// An evaluation error at `x` as a located diagnostic, `context` saying
+    /// where `x` came from (e.g. "data.csv line 3").
+    pub fn eval_diagnostic(&self, e: &EvalError, x: &[Rat], context: &str) -> Diagnostic {
+        Diagnostic::new(
+            &self.file,
+            e.span.clone(),
+            format!("{} at {} ({context})", e.message, self.show_point(x)),
+        )
+    }
+
+    /// `p = 10, n = 1000`.
+    pub fn show_point(&self, x: &[Rat]) -> String {
+        self.vars
+            .iter()
+            .zip(x)
+            .map(|(v, val)| format!("{v} = {}", show_value(val)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Expands value assignments (from `predict`, `--at`, `--drop`) into
+    /// points: the Cartesian product of each variable's values, in the
+    /// model's variable order. Every variable must be given, once.
+    pub fn points(
+        &self,
+        assigns: &[Assignment],
+        file: &str,
+        source: &str,
+    ) -> Result<Vec<Vec<Rat>>, Diagnostic> {
+        let err = |span: Range<usize>, m: String| Diagnostic::new(file, span, m);
+        let mut per_var: Vec<Option<Vec<Rat>>> = vec![None; self.vars.len()];
+        let mut log = self.log.clone();
+        for a in assigns {
+            let i = self.vars.iter().position(|v| v == &a.var).ok_or_else(|| {
+                err(a.span.clone(), format!("`{}` is not a variable of the model", a.var))
+                    .with_help(format!("the model's variables are: {}", self.vars.join(", ")))
+            })?;
+            if per_var[i].is_some() {
+                return Err(err(a.span.clone(), format!("`{}` is given twice", a.var)));
+            }
+            let mut vals = Vec::new();
+            for it in &a.items {
+                self.expand(it, &mut vals, file, source, &mut log)?;
+            }
+            per_var[i] = Some(vals);
+        }
+        let mut lists = Vec::new();
+        for (i, v) in per_var.into_iter().enumerate() {
+            match v {
+                Some(l) => lists.push(l),
+                None => {
+                    let span = assigns.last().map_or(0..0, |a| a.span.clone());
+                    return Err(err(span, format!("no values for the variable `{}`", self.vars[i]))
+                        .with_help(format!("give every variable: e.g. `{} = ...`", self.vars[i])));
+                }
+            }
+        }
+        let total =
+            lists.iter().try_fold(1usize, |acc, l| acc.checked_mul(l.len())).filter(|&t| t <= MAX_POINTS);
+        if total.is_none() {
+            let span =
+                assigns.first().map_or(0..0, |a| a.span.start..assigns.last().map_or(0, |l| l.span.end));
+            return Err(err(span, format!("too many points (limit {MAX_POINTS})")));
+        }
+        let mut out: Vec<Vec<Rat>> = vec![vec![]];
+        for l in &lists {
+            let mut next = Vec::with_capacity(out.len() * l.len());
+            for p in &out {
+                for v in l {
+                    let mut q = p.clone();
+                    q.push(v.clone());
+                    next.push(q);
+                }
+            }
+            out = next;
+        }
+        Ok(out)
+    }
+
+    fn constant(&self, e: &Expr, file: &str, source: &str, log: &mut EvalLog) -> Result<Rat, Diagnostic> {
+        let env = |n: &str| self.consts.iter().find(|(c, _)| c == n).map(|(_, v)| Binding::Const(v.clone()));
+        let node = compile::compile(e, &env, file, source, log).map_err(|d| {
+            if d.message.starts_with("unknown name") {
+                d.with_help("values here must be numbers or the model's constants")
+            } else {
+                d
+            }
+        })?;
+        compile::scalar(&node, &[], log).map_err(|e| Diagnostic::new(file, e.span, e.message))
+    }
+
+    fn expand(
+        &self,
+        it: &Item,
+        out: &mut Vec<Rat>,
+        file: &str,
+        source: &str,
+        log: &mut EvalLog,
+    ) -> Result<(), Diagnostic> {
+        let err = |span: Range<usize>, m: String| Diagnostic::new(file, span, m);
+        match it {
+            Item::Value(e) => out.push(self.constant(e, file, source, log)?),
+            Item::Range { from, to, step, span } => {
+                let a = self.constant(from, file, source, log)?;
+                let b = self.constant(to, file, source, log)?;
+                if a > b {
+                    return Err(err(
+                        span.clone(),
+                        format!("empty range: {} > {}", show_value(&a), show_value(&b)),
+                    ));
+                }
+                let mut x = a;
+                let mut n = 0usize;
+                match step {
+                    None | Some(Step::Add(_)) => {
+                        let s = match step {
+                            Some(Step::Add(e)) => self.constant(e, file, source, log)?,
+                            _ => Rat::one(),
+                        };
+                        if !s.is_positive() {
+                            return Err(err(span.clone(), "the step of a range must be positive".into()));
+                        }
+                        while x <= b {
+                            out.push(x.clone());
+                            x += &s;
+                            n += 1;
+                            if n > MAX_POINTS {
+                                return Err(err(
+                                    span.clone(),
+                                    format!("the range has more than {MAX_POINTS} values"),
+                                ));
+                            }
+                        }
+                    }
+                    Some(Step::Mul(e)) => {
+                        let f = self.constant(e, file, source, log)?;
+                        if f <= Rat::one() || !x.is_positive() {
+                            return Err(err(span.clone(), "a range `a..b:*f` needs a > 0 and f > 1".into()));
+                        }
+                        while x <= b {
+                            out.push(x.clone());
+                            x *= &f;
+                            n += 1;
+                            if n > MAX_POINTS {
+                                return Err(err(
+                                    span.clone(),
+                                    format!("the range has more than {MAX_POINTS} values"),
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn uses_param(n: &Node, j: usize) -> bool {
+    use compile::NodeKind as K;
+    match &n.kind {
+        K::Param(i) => *i == j,
+        K::Num(_) | K::Var(_) => false,
+        K::Neg(x) => uses_param(x, j),
+        K::Bin(_, l, r) => uses_param(l, j) || uses_param(r, j),
+        K::Call(_, a) => a.iter().any(|x| uses_param(x, j)),
+    }
+}
+
+/// A point coordinate for messages: the exact value, as a decimal when it
+/// is one (`110`, `0.5`), else a fraction.
+pub fn show_value(v: &Rat) -> String {
+    let s = fmt_sig(v, 30);
+    if crate::num::parse_rat(&s).ok().as_ref() == Some(v) {
+        s
+    } else {
+        fmt_fraction(v)
+    }
+}
+
+/// Inexact function values as report lines (`log2(3) ≈ 1.58496...`), at most `limit`.
+pub fn inexact_notes(log: &EvalLog, limit: usize) -> Vec<String> {
+    log.inexact
+        .iter()
+        .take(limit)
+        .map(|((f, a), v)| format!("{}({}) ≈ {}", f.name(), show_value(a), fmt_sig(v, log.digits as usize)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::{frac, int, parse_rat};
+
+    const HPL: &str = "# HPL\nT(p) = a * (1/p + c1 + c2*(p - 1)^2)\nconst a = 26022\nparam c1, c2\nweight p\npredict p = 200, 500, 1000, 2000..10000:2000\n";
+
+    fn r(s: &str) -> Rat {
+        parse_rat(s).unwrap()
+    }
+
+    #[test]
+    fn hpl_model_basis_and_predictions() {
+        let m = Model::parse(HPL, "hpl.tm", 40).unwrap();
+        assert_eq!(m.vars, vec!["p"]);
+        assert_eq!(m.k(), 2);
+        let mut log = m.new_log();
+        let b = m.basis_at(&[int(10)], &mut log).unwrap();
+        assert_eq!(b, vec![frac(26022, 10), int(26022), int(26022 * 81)]);
+        assert_eq!(m.weight_at(&[int(10)], &mut log).unwrap(), int(10));
+        let pts: Vec<Rat> = m.predict.iter().map(|p| p[0].clone()).collect();
+        assert_eq!(pts, ["200", "500", "1000", "2000", "4000", "6000", "8000", "10000"].map(r).to_vec());
+    }
+
+    #[test]
+    fn given_values_and_fit_none() {
+        let m = Model::parse("T(p) = s + w/p\nparam s = 1.5, w = 2e3\nfit none", "a.tm", 40).unwrap();
+        assert_eq!(m.fit, FitMode::Given);
+        assert_eq!(m.params[1].given, Some(int(2000)));
+        let e = Model::parse("T(p) = s + w/p\nparam s = 1.5, w\nfit none", "a.tm", 40).unwrap_err();
+        assert!(e.message.contains("`w` has none"), "{}", e.message);
+    }
+
+    #[test]
+    fn non_affine_models_point_at_the_subexpression() {
+        let src = "T(p) = c1 * c2 * p\nparam c1, c2";
+        let e = Model::parse(src, "m.tm", 40).unwrap_err();
+        assert!(e.message.contains("not affine"), "{}", e.message);
+        assert_eq!(&src[e.span.clone()], "c1 * c2");
+        for (src, bad) in [
+            ("T(p) = p / c1\nparam c1", "c1"),
+            ("T(p) = c1^2 * p\nparam c1", "c1^2"),
+            ("T(p) = log2(c1 * p)\nparam c1", "c1 * p"),
+            ("T(p) = p^c1\nparam c1", "c1"),
+            ("T(p) = c1 * (c2 + p)\nparam c1, c2", "c1 * (c2 + p)"),
+        ] {
+            let e = Model::parse(src, "m.tm", 40).unwrap_err();
+            assert!(e.message.contains("not affine"), "{src}: {}", e.message);
+            assert_eq!(&src[e.span.clone()], bad, "{src}");
+        }
+        // A power 1 or 0 of a parameter term is affine.
+        assert!(Model::parse("T(p) = (c1*p)^1 + c2\nparam c1, c2", "m.tm", 40).is_ok());
+    }
+
+    #[test]
+    fn two_variables_and_functions() {
+        let m = Model::parse("T(p, n) = c0 + c1*n^3/p + c2*log2(p)\nparam c0, c1, c2\npredict p = 1024, 4096, n = 1000..3000:1000", "m.tm", 40).unwrap();
+        assert_eq!(m.predict.len(), 6);
+        assert_eq!(m.predict[1], vec![int(1024), int(2000)]);
+        let mut log = m.new_log();
+        let b = m.basis_at(&[int(8), int(10)], &mut log).unwrap();
+        assert_eq!(b, vec![int(0), int(1), int(125), int(3)]);
+        assert!(log.inexact.is_empty());
+        let b = m.basis_at(&[int(3), int(10)], &mut log).unwrap();
+        assert_eq!(fmt_sig(&b[3], 12), "1.58496250072");
+        assert_eq!(inexact_notes(&log, 10).len(), 1);
+    }
+
+    #[test]
+    fn evaluation_errors_name_the_point() {
+        let m = Model::parse("T(p) = c1/(p - 10) + c2\nparam c1, c2", "m.tm", 40).unwrap();
+        let mut log = m.new_log();
+        let e = m.basis_at(&[int(10)], &mut log).unwrap_err();
+        let d = m.eval_diagnostic(&e, &[int(10)], "data.csv line 2");
+        assert_eq!(d.message, "division by zero at p = 10 (data.csv line 2)");
+        assert_eq!(&m.source[d.span.clone()], "(p - 10)");
+        let m = Model::parse("T(p) = c1*p^1000000000\nparam c1", "m.tm", 40).unwrap();
+        let e = m.basis_at(&[int(3)], &mut log).unwrap_err();
+        assert!(e.message.contains("exponent too large"), "{}", e.message);
+    }
+
+    #[test]
+    fn declaration_errors() {
+        for (src, msg) in [
+            ("T(p) = c1*p\nparam c1\nparam c1", "already declared"),
+            ("T(p) = c1*p + q\nparam c1", "unknown name `q`"),
+            ("T(p) = c1*p\nparam c1, c2", "does not occur"),
+            ("T(p) = 3*p", "no parameters"),
+            ("param c1", "no definition"),
+            ("T(p) = c1*p\nparam c1\nT(p) = c1", "already defined"),
+            ("T(p) = c1*p\nparam c1\nfit maybe", "unknown fit"),
+            ("T(p) = c1*p\nparam c1\nweight c1", "unknown name `c1`"),
+            ("T(p) = c1*p\nparam c1\npredict q = 3", "not a variable"),
+            ("T(p) = c1*p\nparam c1\npredict p = 5..1", "empty range"),
+            ("T(p) = c1*p\nparam c1\npredict p = 1..5:0", "must be positive"),
+            ("T(p) = c1*foo(p)\nparam c1", "unknown function"),
+        ] {
+            let e = Model::parse(src, "m.tm", 40).unwrap_err();
+            assert!(e.message.contains(msg), "{src}: {}", e.message);
+        }
+    }
+}

@@ -1,0 +1,325 @@
+//! The `.tm` model language: statements, one per line (a line continues
+//! while a parenthesis is open or when it ends with an operator or comma, or
+//! the next line starts with one).
+//!
+//! ```text
+//! # HPL on HPC2500, black-box approach (seed 003, eq. 4)
+//! T(p) = a * (1/p + c1 + c2*(p - 1)^2)
+//! const a = 26022
+//! param c1, c2                 # or: param c1 = 0.0088823, c2 = 1.9312e-7
+//! weight p
+//! predict p = 200, 500, 1000, 2000..10000:2000
+//! fit none                     # analyse the given values instead of fitting
+//! unit T = s, p = processors
+//! ```
+//!
+//! Value lists (`predict`, and the CLI's `--at`, `--drop`) share one
+//! grammar: `VAR = ITEM, ITEM, ..., VAR = ...` where an item is a constant
+//! expression or a range `a..b` (step 1), `a..b:step` or `a..b:*factor`.
+
+use crate::lang::diag::Diagnostic;
+use crate::lang::expr::{Expr, Parser};
+use crate::lang::lexer::{lex, Tok, Token};
+use std::ops::Range;
+
+/// Statement keywords (reserved: not usable as names).
+pub const KEYWORDS: &[&str] = &["const", "param", "weight", "predict", "fit", "unit"];
+
+/// One item of a value list.
+#[derive(Debug, Clone)]
+pub enum Item {
+    /// A single value.
+    Value(Expr),
+    /// `from..to`, with an optional step (`:s`) or factor (`:*f`).
+    Range {
+        /// First value.
+        from: Expr,
+        /// Last value (included when the steps hit it).
+        to: Expr,
+        /// Step or factor; `None` means step 1.
+        step: Option<Step>,
+        /// Span of the whole range.
+        span: Range<usize>,
+    },
+}
+
+/// The step of a range.
+#[derive(Debug, Clone)]
+pub enum Step {
+    /// `:s` — add `s`.
+    Add(Expr),
+    /// `:*f` — multiply by `f`.
+    Mul(Expr),
+}
+
+/// `VAR = items`.
+#[derive(Debug, Clone)]
+pub struct Assignment {
+    /// The variable name.
+    pub var: String,
+    /// Span of the name.
+    pub span: Range<usize>,
+    /// Its values.
+    pub items: Vec<Item>,
+}
+
+/// A declared name and its span.
+pub type Name = (String, Range<usize>);
+
+/// A parsed statement.
+#[derive(Debug, Clone)]
+pub enum Stmt {
+    /// `F(v1, .., vn) = body`.
+    Define {
+        /// Function name (the data column of the measured value).
+        name: (String, Range<usize>),
+        /// Variables.
+        vars: Vec<(String, Range<usize>)>,
+        /// Right-hand side.
+        body: Expr,
+    },
+    /// `const a = expr, ...`.
+    Const(Vec<(Name, Expr)>),
+    /// `param c1 [= expr], ...`.
+    Param(Vec<(Name, Option<Expr>)>),
+    /// `weight expr`.
+    Weight(Expr),
+    /// `predict v = items, ...`.
+    Predict(Vec<Assignment>),
+    /// `fit none` / `fit lsq`.
+    Fit((String, Range<usize>)),
+    /// `unit name = unit, ...`.
+    Unit(Vec<(Name, String)>),
+}
+
+/// Splits the token stream into statements (see the module doc).
+fn statements(tokens: Vec<Token>, source: &str) -> Vec<Vec<Token>> {
+    let continues_after = |t: &Tok| {
+        matches!(
+            t,
+            Tok::Plus
+                | Tok::Minus
+                | Tok::Star
+                | Tok::Slash
+                | Tok::Caret
+                | Tok::Comma
+                | Tok::Assign
+                | Tok::LParen
+                | Tok::DotDot
+                | Tok::Colon
+        )
+    };
+    let continues_before = |t: &Tok| {
+        matches!(
+            t,
+            Tok::Plus
+                | Tok::Minus
+                | Tok::Star
+                | Tok::Slash
+                | Tok::Caret
+                | Tok::RParen
+                | Tok::Comma
+                | Tok::DotDot
+                | Tok::Colon
+        )
+    };
+    let mut out: Vec<Vec<Token>> = Vec::new();
+    let mut cur: Vec<Token> = Vec::new();
+    let mut depth: i64 = 0;
+    for t in tokens {
+        if t.tok == Tok::Eof {
+            break;
+        }
+        if t.tok == Tok::Semi && depth <= 0 {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        if let Some(prev) = cur.last() {
+            let gap = source.get(prev.span.end..t.span.start).unwrap_or("");
+            if gap.contains('\n') && depth <= 0 && !continues_after(&prev.tok) && !continues_before(&t.tok) {
+                out.push(std::mem::take(&mut cur));
+            }
+        }
+        match t.tok {
+            Tok::LParen => depth += 1,
+            Tok::RParen => depth -= 1,
+            _ => {}
+        }
+        cur.push(t);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Parses a `.tm` file into statements.
+pub fn parse(source: &str, file: &str) -> Result<Vec<(Stmt, Range<usize>)>, Diagnostic> {
+    let tokens = lex(source, file)?;
+    let mut out = Vec::new();
+    for stmt in statements(tokens, source) {
+        let (start, end) = match (stmt.first(), stmt.last()) {
+            (Some(a), Some(b)) => (a.span.start, b.span.end),
+            _ => continue,
+        };
+        let mut toks = stmt;
+        toks.push(Token { tok: Tok::Eof, span: end..end });
+        let mut p = Parser::from_tokens(toks, source, file).with_keywords(KEYWORDS);
+        let s = statement(&mut p)?;
+        if !p.at_eof() {
+            return Err(p.unexpected("the end of the statement (one statement per line)"));
+        }
+        out.push((s, start..end));
+    }
+    Ok(out)
+}
+
+fn name_list<T>(
+    p: &mut Parser,
+    what: &str,
+    mut item: impl FnMut(&mut Parser, (String, Range<usize>)) -> Result<T, Diagnostic>,
+) -> Result<Vec<T>, Diagnostic> {
+    let mut out = Vec::new();
+    loop {
+        let n = p.expect_ident(what)?;
+        out.push(item(p, n)?);
+        if !p.eat(&Tok::Comma) {
+            return Ok(out);
+        }
+    }
+}
+
+fn statement(p: &mut Parser) -> Result<Stmt, Diagnostic> {
+    if p.eat_ident("const") {
+        return Ok(Stmt::Const(name_list(p, "a constant name", |p, n| {
+            p.expect(&Tok::Assign)?;
+            Ok((n, p.parse_expr()?))
+        })?));
+    }
+    if p.eat_ident("param") {
+        return Ok(Stmt::Param(name_list(p, "a parameter name", |p, n| {
+            let v = if p.eat(&Tok::Assign) { Some(p.parse_expr()?) } else { None };
+            Ok((n, v))
+        })?));
+    }
+    if p.eat_ident("weight") {
+        return Ok(Stmt::Weight(p.parse_expr()?));
+    }
+    if p.eat_ident("predict") {
+        return Ok(Stmt::Predict(assignments(p)?));
+    }
+    if p.eat_ident("fit") {
+        return Ok(Stmt::Fit(p.expect_ident("`none` or `lsq`")?));
+    }
+    if p.eat_ident("unit") {
+        return Ok(Stmt::Unit(name_list(p, "a variable or function name", |p, n| {
+            p.expect(&Tok::Assign)?;
+            let (u, _) = p.expect_ident("a unit name (e.g. s, ms, us, W, MHz, processors)")?;
+            Ok((n, u))
+        })?));
+    }
+    if matches!(p.peek(), Tok::Ident(_)) && *p.peek_nth(1) == Tok::LParen {
+        let name = p.expect_ident("the model's name")?;
+        p.expect(&Tok::LParen)?;
+        let vars = name_list(p, "a variable name", |_, n| Ok(n))?;
+        p.expect(&Tok::RParen)?;
+        p.expect(&Tok::Assign)?;
+        let body = p.parse_expr()?;
+        return Ok(Stmt::Define { name, vars, body });
+    }
+    Err(p
+        .unexpected("a statement")
+        .with_help("statements are `T(p) = ...`, `const a = ...`, `param c1, c2`, `weight ...`, `predict p = ...`, `fit none` and `unit T = s`"))
+}
+
+/// `VAR = items, VAR = items, ...` (a comma followed by `NAME =` starts the next variable).
+pub fn assignments(p: &mut Parser) -> Result<Vec<Assignment>, Diagnostic> {
+    let mut out = Vec::new();
+    loop {
+        let (var, span) = p.expect_ident("a variable name")?;
+        p.expect(&Tok::Assign)?;
+        let mut items = Vec::new();
+        loop {
+            items.push(item(p)?);
+            if *p.peek() == Tok::Comma
+                && matches!(p.peek_nth(1), Tok::Ident(_))
+                && *p.peek_nth(2) == Tok::Assign
+            {
+                break;
+            }
+            if !p.eat(&Tok::Comma) {
+                out.push(Assignment { var, span, items });
+                return Ok(out);
+            }
+        }
+        out.push(Assignment { var, span, items });
+        p.eat(&Tok::Comma);
+    }
+}
+
+fn item(p: &mut Parser) -> Result<Item, Diagnostic> {
+    let from = p.parse_expr()?;
+    if !p.eat(&Tok::DotDot) {
+        return Ok(Item::Value(from));
+    }
+    let to = p.parse_expr()?;
+    let step = if p.eat(&Tok::Colon) {
+        if p.eat(&Tok::Star) {
+            Some(Step::Mul(p.parse_expr()?))
+        } else {
+            Some(Step::Add(p.parse_expr()?))
+        }
+    } else {
+        None
+    };
+    let end = match &step {
+        Some(Step::Add(e)) | Some(Step::Mul(e)) => e.span.end,
+        None => to.span.end,
+    };
+    let span = from.span.start..end;
+    Ok(Item::Range { from, to, step, span })
+}
+
+/// Parses a value-list argument from the command line (`p=1000`,
+/// `p=200..1000:200,n=64`), naming it `what` in errors.
+pub fn parse_assignments_arg(text: &str, what: &str) -> Result<Vec<Assignment>, Diagnostic> {
+    let mut p = Parser::new(text, what)?.with_keywords(KEYWORDS);
+    let a = assignments(&mut p)?;
+    if !p.at_eof() {
+        return Err(p.unexpected("`,` or the end of the argument"));
+    }
+    Ok(a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statements_split_on_lines_and_continue_on_operators() {
+        let src = "T(p) = a *\n  (1/p + c1\n + c2)\nconst a = 2\nparam c1,\n c2\n";
+        let s = parse(src, "m.tm").unwrap();
+        assert_eq!(s.len(), 3);
+        assert!(matches!(s[2].0, Stmt::Param(ref v) if v.len() == 2));
+    }
+
+    #[test]
+    fn assignments_with_ranges_and_several_variables() {
+        let a = parse_assignments_arg("p = 200, 500, 2000..10000:2000, n = 1..16:*2", "--at").unwrap();
+        assert_eq!(a.len(), 2);
+        assert_eq!(a[0].items.len(), 3);
+        assert!(matches!(a[0].items[2], Item::Range { step: Some(Step::Add(_)), .. }));
+        assert!(matches!(a[1].items[0], Item::Range { step: Some(Step::Mul(_)), .. }));
+    }
+
+    #[test]
+    fn junk_after_a_statement_is_located() {
+        let e = parse("T(p) = c1*p )", "m.tm").unwrap_err();
+        assert!(e.message.contains("expected"), "{}", e.message);
+        assert_eq!(e.span, 12..13);
+        let e = parse("weight p\nfoo bar", "m.tm").unwrap_err();
+        assert!(e.render("weight p\nfoo bar").contains("m.tm:2:"), "{e:?}");
+    }
+}

@@ -1,0 +1,825 @@
+//! Renders an [`Analysis`] (and an optional pruned one beside it) as a
+//! terminal report, JSON, CSV band tables or Markdown. Every number shown is
+//! an exact value printed as a fraction or a correctly rounded decimal.
+
+use crate::analysis::{Analysis, Band, Prediction, Region, Shape};
+use crate::data::Measurement;
+use crate::model::{inexact_notes, show_value, FitMode, Model};
+use crate::num::{fmt_fraction, fmt_sig, NumFormat, Rat};
+use crate::qe::output;
+use num_traits::{Signed, Zero};
+use serde_json::{json, Value};
+
+/// A pruned re-analysis shown next to the full one.
+#[derive(Debug, Clone)]
+pub struct Pruned {
+    /// Indices (into the full data) of the dropped measurements.
+    pub dropped: Vec<usize>,
+    /// The analysis without them.
+    pub analysis: Analysis,
+}
+
+/// What to render.
+pub struct Report<'a> {
+    /// The model.
+    pub model: &'a Model,
+    /// Data file name.
+    pub data_file: &'a str,
+    /// All measurements.
+    pub data: &'a [Measurement],
+    /// The analysis of all of them.
+    pub analysis: &'a Analysis,
+    /// With `--drop`: the analysis without the dropped ones.
+    pub pruned: Option<&'a Pruned>,
+    /// Significant digits of decimals.
+    pub digits: usize,
+    /// Show exact fractions in the text report.
+    pub exact: bool,
+    /// Warnings from reading the data.
+    pub warnings: &'a [String],
+}
+
+/// `width_pruned / width_full`, when both are finite and the full one is non-zero.
+pub fn shrink_ratio(full: &Option<Band>, pruned: &Option<Band>) -> Option<Rat> {
+    let w0 = full.as_ref()?.width()?;
+    let w1 = pruned.as_ref()?.width()?;
+    if w0.is_zero() {
+        None
+    } else {
+        Some(w1 / w0)
+    }
+}
+
+fn rel_half_width(b: &Band, model: &Rat) -> Option<Rat> {
+    let w = b.width()?;
+    if model.is_zero() {
+        None
+    } else {
+        Some(w / (Rat::from_integer(2.into()) * model.abs()))
+    }
+}
+
+impl Report<'_> {
+    fn num(&self, x: &Rat) -> String {
+        if self.exact {
+            fmt_fraction(x)
+        } else {
+            fmt_sig(x, self.digits)
+        }
+    }
+    fn dec(&self, x: &Rat) -> String {
+        fmt_sig(x, self.digits)
+    }
+    fn fmt(&self) -> NumFormat {
+        if self.exact {
+            NumFormat::Exact
+        } else {
+            NumFormat::Decimal(self.digits)
+        }
+    }
+    fn both(&self, x: &Rat) -> Value {
+        json!({ "exact": fmt_fraction(x), "decimal": self.dec(x) })
+    }
+    fn opt_both(&self, x: &Option<Rat>) -> Value {
+        x.as_ref().map_or(Value::Null, |v| self.both(v))
+    }
+    fn point_json(&self, x: &[Rat]) -> Value {
+        let mut m = serde_json::Map::new();
+        for (v, val) in self.model.vars.iter().zip(x) {
+            m.insert(v.clone(), Value::String(show_value(val)));
+        }
+        Value::Object(m)
+    }
+    fn rms(&self, ms: &Rat) -> Rat {
+        crate::fit::sqrt_display(ms, (self.digits as u32).max(17) + 3)
+    }
+    fn rms_text(&self, ms: &Rat) -> String {
+        let r = self.rms(ms);
+        if ms.is_zero() {
+            "0".into()
+        } else {
+            fmt_sig(&r, self.digits)
+        }
+    }
+    fn band_text(&self, b: &Option<Band>) -> (String, String, String) {
+        match b {
+            None => ("empty".into(), "empty".into(), "".into()),
+            Some(b) => (
+                b.lower.as_ref().map_or("-inf".into(), |v| self.num(v)),
+                b.upper.as_ref().map_or("+inf".into(), |v| self.num(v)),
+                String::new(),
+            ),
+        }
+    }
+    fn threshold_label(&self, r: &Region) -> String {
+        let t = &r.threshold.text;
+        if crate::num::parse_rat(t).is_ok() {
+            t.clone()
+        } else {
+            format!("{t} = {}", self.num(&r.value))
+        }
+    }
+    fn dropped_text(&self, p: &Pruned) -> String {
+        p.dropped
+            .iter()
+            .map(|&i| {
+                format!(
+                    "{} (row {}, line {})",
+                    self.model.show_point(&self.data[i].x),
+                    i + 1,
+                    self.data[i].line
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    /// The terminal report, read top to bottom.
+    pub fn text(&self) -> String {
+        let m = self.model;
+        let a = self.analysis;
+        let mut o = String::new();
+        let line = |o: &mut String, s: String| {
+            o.push_str(&s);
+            o.push('\n');
+        };
+        line(&mut o, format!("errband {} — {} with {}", env!("CARGO_PKG_VERSION"), m.file, self.data_file));
+        line(&mut o, String::new());
+        line(&mut o, format!("Model   {}({}) = {}", m.func, m.vars.join(", "), m.body_text));
+        for (c, v) in &m.consts {
+            line(&mut o, format!("        const {c} = {}", show_value(v)));
+        }
+        if !m.units.is_empty() {
+            let u: Vec<String> = m.units.iter().map(|(k, v)| format!("{k} in {v}")).collect();
+            line(&mut o, format!("        units: {}", u.join(", ")));
+        }
+        let names: Vec<&str> = m.params.iter().map(|p| p.name.as_str()).collect();
+        let how = match (a.fit, &m.weight_text) {
+            (FitMode::Given, _) => "given values (fit none)".to_string(),
+            (FitMode::LeastSquares, None) => "exact least squares".to_string(),
+            (FitMode::LeastSquares, Some(w)) => {
+                format!("exact weighted least squares, weight {w} (minimises Σ (w·(d_i − T_i))²)")
+            }
+        };
+        line(&mut o, format!("        params {}: {how}", names.join(", ")));
+        for n in inexact_notes(&a.design.log, 8) {
+            line(
+                &mut o,
+                format!("        note: {n} (not exact: rounded to {} significant digits)", m.digits()),
+            );
+        }
+        if a.design.log.inexact.len() > 8 {
+            line(
+                &mut o,
+                format!("        note: {} more inexact function values", a.design.log.inexact.len() - 8),
+            );
+        }
+        let (n, g) = (self.data.len(), a.design.groups.len());
+        line(
+            &mut o,
+            format!(
+                "Data    {n} measurement{} at {g} distinct point{} ({})",
+                plural(n),
+                plural(g),
+                self.data_file
+            ),
+        );
+        for w in self.warnings {
+            line(&mut o, format!("        warning: {w}"));
+        }
+        line(&mut o, String::new());
+
+        line(&mut o, (if a.fit == FitMode::Given { "Parameters (given)" } else { "Fit" }).to_string());
+        for (p, c) in m.params.iter().zip(&a.params) {
+            let f = fmt_fraction(c);
+            let exact = if self.exact || f.len() > 70 || f == self.num(c) {
+                String::new()
+            } else {
+                format!("   = {f}")
+            };
+            line(&mut o, format!("  {} = {}{}", p.name, self.num(c), exact));
+        }
+        line(&mut o, String::new());
+
+        self.residual_table(&mut o);
+        line(&mut o, String::new());
+        self.emax_text(&mut o, a);
+        line(&mut o, String::new());
+        self.regions_text(&mut o, a);
+        self.bands_text(&mut o);
+        if let Some((refit, ms)) = &a.hint {
+            line(&mut o, String::new());
+            line(&mut o, format!(
+                "Hint: RMS = {} > e_max = {}: the model improves by moving to the minimax point C + Δc* (paper §4.3):",
+                self.rms_text(&a.residuals.mean_square),
+                self.dec(&a.emax)
+            ));
+            let vals: Vec<String> =
+                m.params.iter().zip(refit).map(|(p, v)| format!("{} = {}", p.name, self.num(v))).collect();
+            line(&mut o, format!("  param {}", vals.join(", ")));
+            line(
+                &mut o,
+                format!(
+                    "  (with `fit none`: Max|e_i| = e_max = {}, RMS = {})",
+                    self.dec(&a.emax),
+                    self.rms_text(ms)
+                ),
+            );
+        }
+        if let Some(p) = self.pruned {
+            line(&mut o, String::new());
+            self.pruned_text(&mut o, p);
+        }
+        o
+    }
+
+    fn residual_table(&self, o: &mut String) {
+        let m = self.model;
+        let a = self.analysis;
+        let mut rows: Vec<Vec<String>> = Vec::new();
+        let mut head = vec!["row".to_string(), "line".to_string()];
+        head.extend(m.vars.iter().cloned());
+        head.extend(["d_i".to_string(), format!("{}(C,x_i)", m.func), "e_i".to_string()]);
+        rows.push(head);
+        for (i, d) in self.data.iter().enumerate() {
+            let mut r = vec![(i + 1).to_string(), d.line.to_string()];
+            r.extend(d.x.iter().map(show_value));
+            r.push(self.num(&d.y));
+            r.push(self.num(&a.residuals.model[i]));
+            r.push(self.num(&a.residuals.e[i]));
+            rows.push(r);
+        }
+        o.push_str("Residuals e_i = T(C, x_i) − d_i\n");
+        o.push_str(&table(&rows, 2));
+        let am = a.residuals.argmax;
+        o.push_str(&format!(
+            "  Max|e_i| = {} (row {}, {})   RMS = {}\n",
+            self.num(&a.residuals.max_abs),
+            am + 1,
+            m.show_point(&self.data[am].x),
+            self.rms_text(&a.residuals.mean_square)
+        ));
+    }
+
+    fn emax_text(&self, o: &mut String, a: &Analysis) {
+        o.push_str(&format!(
+            "e_max = {}   (exact {}): the smallest threshold any Δc meets on every measurement (paper eq. 6)\n",
+            self.dec(&a.emax),
+            fmt_fraction(&a.emax)
+        ));
+        let dc: Vec<String> =
+            a.dnames.iter().zip(&a.emax_dc).map(|(n, v)| format!("{n} = {}", self.num(v))).collect();
+        let how = if a.emax_unique {
+            "attained only at"
+        } else {
+            "attained on a face of the e_max region; its vertex mean is"
+        };
+        o.push_str(&format!("  {how} {}\n", dc.join(", ")));
+    }
+
+    fn regions_text(&self, o: &mut String, a: &Analysis) {
+        let order: Vec<&str> = a
+            .regions
+            .first()
+            .map_or(vec![], |r| (0..r.result.vars.len()).map(|j| r.result.vars.name(j)).collect());
+        o.push_str(&format!(
+            "Regions of Δc = ({}) allowed by each threshold (paper eq. 5, 7)\n",
+            a.dnames.join(", ")
+        ));
+        for r in &a.regions {
+            let label = self.threshold_label(r);
+            match &r.shape {
+                Shape::Empty => {
+                    o.push_str(&format!("  threshold {label}: empty: e_max = {} (exact {}); no Δc fits every measurement within {}\n", self.dec(&a.emax), fmt_fraction(&a.emax), self.num(&r.value)));
+                    continue;
+                }
+                Shape::Point => o.push_str(&format!("  threshold {label}: a single point\n")),
+                Shape::Bounded => {
+                    o.push_str(&format!("  threshold {label}: bounded, {} vertices\n", r.vertices.len()))
+                }
+                Shape::Unbounded { rays, lines } => {
+                    let dirs: Vec<String> = rays
+                        .iter()
+                        .map(|d| format!("+({})", self.vec_text(d)))
+                        .chain(lines.iter().map(|d| format!("±({})", self.vec_text(d))))
+                        .collect();
+                    o.push_str(&format!(
+                        "  threshold {label}: unbounded: the data leave Δc free along {} (over ({}))\n",
+                        dirs.join(", "),
+                        a.dnames.join(", ")
+                    ));
+                }
+            }
+            for v in &r.vertices {
+                o.push_str(&format!("    vertex ({})\n", self.vec_text(v)));
+            }
+            if r.shape != Shape::Point {
+                o.push_str(&format!(
+                    "    cylindrical ({} outermost):\n",
+                    order.first().copied().unwrap_or("")
+                ));
+                let text = output::text(&r.result, self.fmt());
+                for l in text.lines() {
+                    o.push_str(&format!("      {l}\n"));
+                }
+            }
+        }
+    }
+
+    fn vec_text(&self, v: &[Rat]) -> String {
+        v.iter().map(|x| self.num(x)).collect::<Vec<_>>().join(", ")
+    }
+
+    fn bands_text(&self, o: &mut String) {
+        let a = self.analysis;
+        if a.predictions.is_empty() {
+            o.push_str("\nNo prediction points (add `predict p = ...` to the model or `--at p=...`).\n");
+            return;
+        }
+        o.push_str(&format!(
+            "\nBands of {}(C+Δc, x) over each region (* = extrapolated beyond the data)\n",
+            self.model.func
+        ));
+        let mut head: Vec<String> = self.model.vars.clone();
+        head.push(format!("{}(C,x)", self.model.func));
+        for r in &a.regions {
+            let t = &r.threshold.text;
+            head.extend([format!("{t}: lower"), "upper".into(), "±rel".into()]);
+        }
+        let mut rows = vec![head];
+        for p in &a.predictions {
+            let mut row: Vec<String> = p.coords_marked();
+            row.push(self.num(&p.model));
+            for b in &p.bands {
+                let (l, u, _) = self.band_text(b);
+                let rel = b.as_ref().and_then(|b| rel_half_width(b, &p.model)).map_or(String::new(), |r| {
+                    format!("{}%", fmt_sig(&(r * Rat::from_integer(100.into())), 3))
+                });
+                row.extend([l, u, rel]);
+            }
+            rows.push(row);
+        }
+        o.push_str(&table(&rows, 2));
+    }
+
+    fn pruned_text(&self, o: &mut String, p: &Pruned) {
+        let a = self.analysis;
+        let b = &p.analysis;
+        o.push_str(&format!("Pruned: without {}\n", self.dropped_text(p)));
+        for (par, c) in self.model.params.iter().zip(&b.params) {
+            o.push_str(&format!("  {} = {}\n", par.name, self.num(c)));
+        }
+        o.push_str(&format!(
+            "  Max|e_i| = {} (was {})   RMS = {} (was {})   e_max = {} (was {})\n",
+            self.num(&b.residuals.max_abs),
+            self.num(&a.residuals.max_abs),
+            self.rms_text(&b.residuals.mean_square),
+            self.rms_text(&a.residuals.mean_square),
+            self.dec(&b.emax),
+            self.dec(&a.emax)
+        ));
+        let mut head: Vec<String> = self.model.vars.clone();
+        head.extend(["threshold".into(), "band (all data)".into(), "band (pruned)".into(), "shrink".into()]);
+        let mut rows = vec![head];
+        for (pa, pb) in a.predictions.iter().zip(&b.predictions) {
+            for (i, r) in a.regions.iter().enumerate() {
+                let mut row: Vec<String> = pa.x.iter().map(show_value).collect();
+                row.push(r.threshold.text.clone());
+                let show = |bd: &Option<Band>| {
+                    let (l, u, _) = self.band_text(bd);
+                    if bd.is_none() {
+                        "empty".to_string()
+                    } else {
+                        format!("[{l}, {u}]")
+                    }
+                };
+                row.push(show(&pa.bands[i]));
+                row.push(show(&pb.bands[i]));
+                row.push(
+                    shrink_ratio(&pa.bands[i], &pb.bands[i])
+                        .map_or("-".into(), |s| format!("×{}", fmt_sig(&s, 3))),
+                );
+                rows.push(row);
+            }
+        }
+        o.push_str(&table(&rows, 2));
+    }
+
+    fn analysis_json(&self, a: &Analysis, data: &[Measurement], rows: &[usize]) -> Value {
+        let fmt = NumFormat::Exact;
+        let params: Vec<Value> = self
+            .model
+            .params
+            .iter()
+            .zip(&a.params)
+            .map(|(p, c)| json!({ "name": p.name, "exact": fmt_fraction(c), "decimal": self.dec(c) }))
+            .collect();
+        let residuals: Vec<Value> = data
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                json!({
+                    "row": rows[i] + 1, "line": d.line, "point": self.point_json(&d.x),
+                    "measured": self.both(&d.y), "model": self.both(&a.residuals.model[i]), "residual": self.both(&a.residuals.e[i]),
+                })
+            })
+            .collect();
+        let regions: Vec<Value> = a
+            .regions
+            .iter()
+            .map(|r| {
+                let vert = |v: &Vec<Rat>| {
+                    let mut m = serde_json::Map::new();
+                    for (n, x) in a.dnames.iter().zip(v) {
+                        m.insert(n.clone(), self.both(x));
+                    }
+                    Value::Object(m)
+                };
+                let (shape, rays, lines) = match &r.shape {
+                    Shape::Empty => ("empty", vec![], vec![]),
+                    Shape::Point => ("point", vec![], vec![]),
+                    Shape::Bounded => ("bounded", vec![], vec![]),
+                    Shape::Unbounded { rays, lines } => ("unbounded", rays.iter().map(vert).collect(), lines.iter().map(vert).collect()),
+                };
+                let cells = output::json(&r.result, fmt, false);
+                json!({
+                    "threshold": r.threshold.text, "value": self.both(&r.value), "shape": shape,
+                    "vertices": r.vertices.iter().map(vert).collect::<Vec<_>>(), "rays": rays, "lines": lines,
+                    "cylindrical": { "order": (0..r.result.vars.len()).map(|j| r.result.vars.name(j).to_string()).collect::<Vec<_>>(), "text": output::text(&r.result, fmt), "result": cells },
+                })
+            })
+            .collect();
+        let bands: Vec<Value> = a.predictions.iter().map(|p| self.prediction_json(a, p)).collect();
+        let dc = {
+            let mut m = serde_json::Map::new();
+            for (n, x) in a.dnames.iter().zip(&a.emax_dc) {
+                m.insert(n.clone(), self.both(x));
+            }
+            Value::Object(m)
+        };
+        let rms = self.rms(&a.residuals.mean_square);
+        json!({
+            "fit": if a.fit == FitMode::Given { "none" } else { "lsq" },
+            "params": params,
+            "residuals": residuals,
+            "max_residual": { "exact": fmt_fraction(&a.residuals.max_abs), "decimal": self.dec(&a.residuals.max_abs), "row": rows[a.residuals.argmax] + 1 },
+            "rms": { "decimal": fmt_sig(&rms, self.digits), "mean_square": self.both(&a.residuals.mean_square) },
+            "emax": { "exact": fmt_fraction(&a.emax), "decimal": self.dec(&a.emax), "dc": dc, "unique": a.emax_unique },
+            "regions": regions,
+            "bands": bands,
+            "hint": a.hint.as_ref().map(|(refit, ms)| json!({
+                "params": self.model.params.iter().zip(refit).map(|(p, c)| json!({"name": p.name, "exact": fmt_fraction(c), "decimal": self.dec(c)})).collect::<Vec<_>>(),
+                "max_residual": self.both(&a.emax),
+                "rms": fmt_sig(&self.rms(ms), self.digits),
+            })),
+        })
+    }
+
+    fn prediction_json(&self, a: &Analysis, p: &Prediction) -> Value {
+        let bands: Vec<Value> = a
+            .regions
+            .iter()
+            .zip(&p.bands)
+            .map(|(r, b)| match b {
+                None => json!({ "threshold": r.threshold.text, "empty": true }),
+                Some(b) => json!({
+                    "threshold": r.threshold.text,
+                    "lower": self.opt_both(&b.lower), "upper": self.opt_both(&b.upper),
+                    "relative_half_width": rel_half_width(b, &p.model).map_or(Value::Null, |v| self.both(&v)),
+                }),
+            })
+            .collect();
+        json!({ "point": self.point_json(&p.x), "model": self.both(&p.model), "extrapolated": p.extrapolated(), "bands": bands })
+    }
+
+    /// The JSON document (schema in the README).
+    pub fn json(&self) -> Value {
+        let m = self.model;
+        let all: Vec<usize> = (0..self.data.len()).collect();
+        let mut doc = json!({
+            "errband": env!("CARGO_PKG_VERSION"),
+            "model": {
+                "file": m.file, "function": m.func, "variables": m.vars, "body": m.body_text,
+                "params": m.params.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
+                "weight": m.weight_text, "digits": m.digits(), "units": m.units,
+                "inexact": inexact_notes(&self.analysis.design.log, usize::MAX),
+            },
+            "data": { "file": self.data_file, "measurements": self.data.len(), "points": self.analysis.design.groups.len(), "warnings": self.warnings },
+        });
+        if let (Value::Object(d), Value::Object(a)) =
+            (&mut doc, self.analysis_json(self.analysis, self.data, &all))
+        {
+            d.extend(a);
+        }
+        if let Some(p) = self.pruned {
+            let kept: Vec<usize> = (0..self.data.len()).filter(|i| !p.dropped.contains(i)).collect();
+            let kept_data: Vec<Measurement> = kept.iter().map(|&i| self.data[i].clone()).collect();
+            let mut pj = self.analysis_json(&p.analysis, &kept_data, &kept);
+            let shrink: Vec<Value> = self
+                .analysis
+                .predictions
+                .iter()
+                .zip(&p.analysis.predictions)
+                .map(|(a, b)| {
+                    let ratios: Vec<Value> = self
+                        .analysis
+                        .regions
+                        .iter()
+                        .enumerate()
+                        .map(|(i, r)| json!({ "threshold": r.threshold.text, "ratio": shrink_ratio(&a.bands[i], &b.bands[i]).map_or(Value::Null, |v| self.both(&v)) }))
+                        .collect();
+                    json!({ "point": self.point_json(&a.x), "shrink": ratios })
+                })
+                .collect();
+            if let Value::Object(o) = &mut pj {
+                o.insert("dropped".into(), json!(p.dropped.iter().map(|&i| json!({"row": i + 1, "line": self.data[i].line, "point": self.point_json(&self.data[i].x)})).collect::<Vec<_>>()));
+                o.insert("shrink".into(), Value::Array(shrink));
+            }
+            if let Value::Object(d) = &mut doc {
+                d.insert("pruned".into(), pj);
+            }
+        }
+        doc
+    }
+
+    /// The band table as CSV: one row per prediction point and threshold
+    /// (exact and decimal columns; with `--drop`, the pruned band and the shrink ratio).
+    pub fn csv(&self) -> String {
+        let m = self.model;
+        let mut head: Vec<String> = m.vars.clone();
+        head.extend(
+            [
+                "extrapolated",
+                "threshold",
+                "threshold_value",
+                "model",
+                "lower",
+                "upper",
+                "relative_half_width",
+                "model_exact",
+                "lower_exact",
+                "upper_exact",
+            ]
+            .map(String::from),
+        );
+        if self.pruned.is_some() {
+            head.extend(
+                [
+                    "pruned_model",
+                    "pruned_lower",
+                    "pruned_upper",
+                    "shrink_ratio",
+                    "pruned_lower_exact",
+                    "pruned_upper_exact",
+                ]
+                .map(String::from),
+            );
+        }
+        let mut out = csv_line(&head);
+        let inf = |v: &Option<Rat>, neg: bool, exact: bool| match v {
+            Some(x) => {
+                if exact {
+                    fmt_fraction(x)
+                } else {
+                    self.dec(x)
+                }
+            }
+            None => (if neg { "-inf" } else { "+inf" }).to_string(),
+        };
+        for (pi, p) in self.analysis.predictions.iter().enumerate() {
+            for (ri, r) in self.analysis.regions.iter().enumerate() {
+                let mut row: Vec<String> = p.x.iter().map(show_value).collect();
+                row.push(p.extrapolated().to_string());
+                row.push(r.threshold.text.clone());
+                row.push(self.dec(&r.value));
+                row.push(self.dec(&p.model));
+                let b = &p.bands[ri];
+                match b {
+                    None => row.extend(["empty", "empty", ""].map(String::from)),
+                    Some(b) => {
+                        row.push(inf(&b.lower, true, false));
+                        row.push(inf(&b.upper, false, false));
+                        row.push(rel_half_width(b, &p.model).map_or(String::new(), |v| self.dec(&v)));
+                    }
+                }
+                row.push(fmt_fraction(&p.model));
+                match b {
+                    None => row.extend(["empty", "empty"].map(String::from)),
+                    Some(b) => {
+                        row.push(inf(&b.lower, true, true));
+                        row.push(inf(&b.upper, false, true));
+                    }
+                }
+                if let Some(pr) = self.pruned {
+                    let q = &pr.analysis.predictions[pi];
+                    row.push(self.dec(&q.model));
+                    match &q.bands[ri] {
+                        None => row.extend(["empty", "empty"].map(String::from)),
+                        Some(qb) => {
+                            row.push(inf(&qb.lower, true, false));
+                            row.push(inf(&qb.upper, false, false));
+                        }
+                    }
+                    row.push(shrink_ratio(b, &q.bands[ri]).map_or(String::new(), |v| self.dec(&v)));
+                    match &q.bands[ri] {
+                        None => row.extend(["empty", "empty"].map(String::from)),
+                        Some(qb) => {
+                            row.push(inf(&qb.lower, true, true));
+                            row.push(inf(&qb.upper, false, true));
+                        }
+                    }
+                }
+                out.push_str(&csv_line(&row));
+            }
+        }
+        out
+    }
+
+    /// Markdown: the same sections as the text report, as tables.
+    pub fn markdown(&self) -> String {
+        let m = self.model;
+        let a = self.analysis;
+        let mut o = String::new();
+        o.push_str(&format!("# errband: {} with {}\n\n", md_escape(&m.file), md_escape(self.data_file)));
+        o.push_str(&format!(
+            "Model: `{}({}) = {}`",
+            m.func,
+            m.vars.join(", "),
+            m.body_text.replace('`', "'")
+        ));
+        o.push_str(&format!(
+            " — {} measurements at {} distinct points.\n\n",
+            self.data.len(),
+            a.design.groups.len()
+        ));
+        o.push_str("## Parameters\n\n| parameter | value | exact |\n|---|---|---|\n");
+        for (p, c) in m.params.iter().zip(&a.params) {
+            o.push_str(&format!("| {} | {} | {} |\n", md_escape(&p.name), self.dec(c), fmt_fraction(c)));
+        }
+        o.push_str(&format!(
+            "\nMax|e_i| = {}, RMS = {}, e_max = {} (exact {}).\n\n",
+            self.dec(&a.residuals.max_abs),
+            self.rms_text(&a.residuals.mean_square),
+            self.dec(&a.emax),
+            fmt_fraction(&a.emax)
+        ));
+        o.push_str("## Residuals\n\n");
+        let mut head = vec!["row".to_string()];
+        head.extend(m.vars.iter().cloned());
+        head.extend(["d_i".into(), "T(C,x_i)".into(), "e_i".into()]);
+        o.push_str(&md_table_head(&head));
+        for (i, d) in self.data.iter().enumerate() {
+            let mut r = vec![(i + 1).to_string()];
+            r.extend(d.x.iter().map(show_value));
+            r.extend([self.dec(&d.y), self.dec(&a.residuals.model[i]), self.dec(&a.residuals.e[i])]);
+            o.push_str(&md_row(&r));
+        }
+        o.push_str("\n## Regions\n\n");
+        for r in &a.regions {
+            o.push_str(&format!("- threshold `{}` = {}: ", md_escape(&r.threshold.text), self.dec(&r.value)));
+            match &r.shape {
+                Shape::Empty => o.push_str(&format!("empty (e_max = {})\n", self.dec(&a.emax))),
+                _ => {
+                    let v: Vec<String> = r
+                        .vertices
+                        .iter()
+                        .map(|v| {
+                            format!("({})", v.iter().map(|x| self.dec(x)).collect::<Vec<_>>().join(", "))
+                        })
+                        .collect();
+                    let unb = if matches!(r.shape, Shape::Unbounded { .. }) { " (unbounded)" } else { "" };
+                    let n = r.vertices.len();
+                    o.push_str(&format!(
+                        "{n} vert{}{unb}: {}\n",
+                        if n == 1 { "ex" } else { "ices" },
+                        v.join(", ")
+                    ));
+                }
+            }
+        }
+        o.push_str("\n## Bands\n\n`*` marks coordinates outside the range of the data (extrapolation).\n\n");
+        let mut head: Vec<String> = m.vars.clone();
+        head.push("T(C,x)".into());
+        for r in &a.regions {
+            head.extend([format!("{} lower", r.threshold.text), format!("{} upper", r.threshold.text)]);
+        }
+        o.push_str(&md_table_head(&head));
+        for p in &a.predictions {
+            let mut row: Vec<String> = p.coords_marked();
+            row.push(self.dec(&p.model));
+            for b in &p.bands {
+                let (l, u, _) = match b {
+                    None => ("empty".into(), "empty".into(), String::new()),
+                    Some(b) => (
+                        b.lower.as_ref().map_or("-inf".into(), |v| self.dec(v)),
+                        b.upper.as_ref().map_or("+inf".into(), |v| self.dec(v)),
+                        String::new(),
+                    ),
+                };
+                row.extend([l, u]);
+            }
+            o.push_str(&md_row(&row));
+        }
+        if let Some(p) = self.pruned {
+            o.push_str(&format!("\n## Pruned: without {}\n\n", md_escape(&self.dropped_text(p))));
+            let mut head: Vec<String> = m.vars.clone();
+            head.extend(["threshold".into(), "width (all)".into(), "width (pruned)".into(), "shrink".into()]);
+            o.push_str(&md_table_head(&head));
+            for (pa, pb) in a.predictions.iter().zip(&p.analysis.predictions) {
+                for (i, r) in a.regions.iter().enumerate() {
+                    let mut row: Vec<String> = pa.x.iter().map(show_value).collect();
+                    let w = |b: &Option<Band>| {
+                        b.as_ref().and_then(|b| b.width()).map_or("-".into(), |w| self.dec(&w))
+                    };
+                    row.extend([
+                        r.threshold.text.clone(),
+                        w(&pa.bands[i]),
+                        w(&pb.bands[i]),
+                        shrink_ratio(&pa.bands[i], &pb.bands[i])
+                            .map_or("-".into(), |s| format!("×{}", fmt_sig(&s, 3))),
+                    ]);
+                    o.push_str(&md_row(&row));
+                }
+            }
+        }
+        if let Some((refit, _)) = &a.hint {
+            let vals: Vec<String> =
+                m.params.iter().zip(refit).map(|(p, v)| format!("{} = {}", p.name, self.dec(v))).collect();
+            o.push_str(&format!(
+                "\n**Hint:** RMS > e_max; the minimax point {} has Max|e_i| = e_max.\n",
+                vals.join(", ")
+            ));
+        }
+        o
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Left-aligned first column, right-aligned others, two spaces apart.
+fn table(rows: &[Vec<String>], indent: usize) -> String {
+    let ncol = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let mut w = vec![0; ncol];
+    for r in rows {
+        for (i, c) in r.iter().enumerate() {
+            w[i] = w[i].max(c.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for r in rows {
+        let mut line = " ".repeat(indent);
+        for (i, c) in r.iter().enumerate() {
+            let pad = w[i] - c.chars().count();
+            if i > 0 {
+                line.push_str("  ");
+            }
+            line.push_str(&" ".repeat(pad));
+            line.push_str(c);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// One CSV record (RFC 4180 quoting).
+fn csv_line(cells: &[String]) -> String {
+    let q: Vec<String> = cells
+        .iter()
+        .map(|c| {
+            if c.contains([',', '"', '\n', '\r']) {
+                format!("\"{}\"", c.replace('"', "\"\""))
+            } else {
+                c.clone()
+            }
+        })
+        .collect();
+    format!("{}\n", q.join(","))
+}
+
+fn md_escape(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for ch in s.chars() {
+        if "\\`*_{}[]<>()#+!|".contains(ch) {
+            o.push('\\');
+        }
+        o.push(ch);
+    }
+    o
+}
+
+fn md_table_head(head: &[String]) -> String {
+    let mut s = md_row(head);
+    s.push_str(&format!("|{}\n", "---|".repeat(head.len())));
+    s
+}
+
+fn md_row(cells: &[String]) -> String {
+    format!("| {} |\n", cells.iter().map(|c| c.replace('|', "\\|")).collect::<Vec<_>>().join(" | "))
+}
