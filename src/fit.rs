@@ -276,7 +276,8 @@ impl Residuals {
     }
 }
 
-/// `sqrt(x)` for display and comparisons: rounded to `digits` significant digits.
+/// `sqrt(x)` for display: correctly rounded to `digits` significant digits
+/// (comparisons use the exact square, see [`rms_exceeds`]).
 pub fn sqrt_display(x: &Rat, digits: u32) -> Rat {
     crate::num::transcendental::apply(crate::num::transcendental::Func::Sqrt, x, digits)
         .map_or_else(|_| Rat::zero(), |a| a.value)

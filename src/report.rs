@@ -90,8 +90,10 @@ impl Report<'_> {
         }
         Value::Object(m)
     }
+    /// The RMS, correctly rounded to the report's digits (one rounding of
+    /// the exact square root, never a rounding of a rounded value).
     fn rms(&self, ms: &Rat) -> Rat {
-        crate::fit::sqrt_display(ms, (self.digits as u32).max(17) + 3)
+        crate::fit::sqrt_display(ms, self.digits as u32)
     }
     fn rms_text(&self, ms: &Rat) -> String {
         let r = self.rms(ms);

@@ -138,8 +138,14 @@ fn statements(tokens: Vec<Token>, source: &str) -> Vec<Vec<Token>> {
         }
         if let Some(prev) = cur.last() {
             let gap = source.get(prev.span.end..t.span.start).unwrap_or("");
-            if gap.contains('\n') && depth <= 0 && !continues_after(&prev.tok) && !continues_before(&t.tok) {
+            // A keyword at the start of a line always starts a statement, so
+            // an unclosed `(` is reported where it is, not lines later.
+            let keyword_line = matches!(&t.tok, Tok::Ident(w) if KEYWORDS.contains(&w.as_str()));
+            if gap.contains('\n')
+                && ((depth <= 0 && !continues_after(&prev.tok) && !continues_before(&t.tok)) || keyword_line)
+            {
                 out.push(std::mem::take(&mut cur));
+                depth = 0;
             }
         }
         match t.tok {
@@ -164,10 +170,30 @@ pub fn parse(source: &str, file: &str) -> Result<Vec<(Stmt, Range<usize>)>, Diag
             (Some(a), Some(b)) => (a.span.start, b.span.end),
             _ => continue,
         };
+        let mut open: Vec<Range<usize>> = Vec::new();
+        for t in &stmt {
+            match t.tok {
+                Tok::LParen => open.push(t.span.clone()),
+                Tok::RParen => {
+                    if open.pop().is_none() {
+                        return Err(Diagnostic::new(file, t.span.clone(), "unmatched `)`").with_label("no `(` before it"));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let unclosed = open.pop();
         let mut toks = stmt;
         toks.push(Token { tok: Tok::Eof, span: end..end });
         let mut p = Parser::from_tokens(toks, source, file).with_keywords(KEYWORDS);
-        let s = statement(&mut p)?;
+        // A parser that wanted a `)` at the end of the statement is better
+        // answered by pointing at the `(` that was never closed.
+        let s = statement(&mut p).map_err(|d| match &unclosed {
+            Some(o) if d.message.contains("`)`") && d.message.ends_with("found end of input") => {
+                Diagnostic::new(file, o.clone(), "unclosed `(`").with_label("this `(` is never closed")
+            }
+            _ => d,
+        })?;
         if !p.at_eof() {
             return Err(p.unexpected("the end of the statement (one statement per line)"));
         }
@@ -315,10 +341,20 @@ mod tests {
     }
 
     #[test]
-    fn junk_after_a_statement_is_located() {
+    fn unbalanced_parentheses_are_located() {
+        let src = "T(p) = c1*(p + 1\nconst a = 2\nparam c1";
+        let e = parse(src, "m.tm").unwrap_err();
+        assert_eq!(e.message, "unclosed `(`");
+        assert_eq!(e.span, 10..11);
         let e = parse("T(p) = c1*p )", "m.tm").unwrap_err();
-        assert!(e.message.contains("expected"), "{}", e.message);
+        assert_eq!(e.message, "unmatched `)`");
         assert_eq!(e.span, 12..13);
+    }
+
+    #[test]
+    fn junk_after_a_statement_is_located() {
+        let e = parse("T(p) = c1*p 2", "m.tm").unwrap_err();
+        assert!(e.message.contains("expected an operator"), "{}", e.message);
         let e = parse("weight p\nfoo bar", "m.tm").unwrap_err();
         assert!(e.render("weight p\nfoo bar").contains("m.tm:2:"), "{e:?}");
     }
