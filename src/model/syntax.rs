@@ -174,10 +174,8 @@ pub fn parse(source: &str, file: &str) -> Result<Vec<(Stmt, Range<usize>)>, Diag
         for t in &stmt {
             match t.tok {
                 Tok::LParen => open.push(t.span.clone()),
-                Tok::RParen => {
-                    if open.pop().is_none() {
-                        return Err(Diagnostic::new(file, t.span.clone(), "unmatched `)`").with_label("no `(` before it"));
-                    }
+                Tok::RParen if open.pop().is_none() => {
+                    return Err(Diagnostic::new(file, t.span.clone(), "unmatched `)`").with_label("no `(` before it"));
                 }
                 _ => {}
             }
