@@ -31,6 +31,12 @@ pub struct Group {
     pub ymax: Rat,
     /// Sum of the measurements.
     pub ysum: Rat,
+    /// Sum of their squares.
+    pub ysq: Rat,
+    /// A measurement (index into the data) with the smallest value.
+    pub imin: usize,
+    /// A measurement with the largest value.
+    pub imax: usize,
 }
 
 /// The model evaluated on the data.
@@ -79,11 +85,14 @@ impl Design {
                     gr.rows.push(i);
                     if m.y < gr.ymin {
                         gr.ymin = m.y.clone();
+                        gr.imin = i;
                     }
                     if m.y > gr.ymax {
                         gr.ymax = m.y.clone();
+                        gr.imax = i;
                     }
                     gr.ysum += &m.y;
+                    gr.ysq += &m.y * &m.y;
                     g
                 }
                 None => {
@@ -116,6 +125,9 @@ impl Design {
                         ymin: m.y.clone(),
                         ymax: m.y.clone(),
                         ysum: m.y.clone(),
+                        ysq: &m.y * &m.y,
+                        imin: i,
+                        imax: i,
                     });
                     groups.len() - 1
                 }
@@ -236,16 +248,20 @@ pub fn solve(mut a: Vec<Vec<Rat>>, mut b: Vec<Rat>) -> Option<Vec<Rat>> {
     Some((0..n).map(|i| &b[i] / &a[i][i]).collect())
 }
 
-/// Residual statistics of parameters `c` on the data.
+/// Residual statistics of parameters `c` on the data, computed per
+/// distinct point (the largest |e_i| at a point is at its smallest or
+/// largest measurement; Σ e_i² follows from the count, sum and sum of
+/// squares), so that their cost does not grow with repetitions. Single
+/// residuals are computed on demand.
 #[derive(Debug, Clone)]
 pub struct Residuals {
-    /// `e_i = T(c, x_i) − d_i`, in data order.
-    pub e: Vec<Rat>,
-    /// `T(c, x_i)`, in data order.
-    pub model: Vec<Rat>,
+    /// `T(c, x)` at each distinct point.
+    pub values: Vec<Rat>,
+    /// Group of each measurement.
+    group_of: Vec<usize>,
     /// `Max |e_i|`.
     pub max_abs: Rat,
-    /// Index of the (first) measurement attaining it.
+    /// Index of a measurement attaining it.
     pub argmax: usize,
     /// `Σ e_i² / m` (the RMS is its square root, irrational in general).
     pub mean_square: Rat,
@@ -255,24 +271,33 @@ impl Residuals {
     /// Residuals of `c` on `data` through `design`.
     pub fn new(design: &Design, data: &[Measurement], c: &[Rat]) -> Residuals {
         let values: Vec<Rat> = (0..design.groups.len()).map(|g| design.value(g, c)).collect();
-        let mut e = Vec::with_capacity(data.len());
-        let mut model = Vec::with_capacity(data.len());
         let mut max_abs = Rat::zero();
         let mut argmax = 0;
         let mut sum = Rat::zero();
-        for (i, m) in data.iter().enumerate() {
-            let t = &values[design.group_of[i]];
-            let r = t - &m.y;
-            if r.abs() > max_abs {
-                max_abs = r.abs();
-                argmax = i;
+        for (gr, t) in design.groups.iter().zip(&values) {
+            let n = Rat::from_integer(gr.rows.len().into());
+            // Σ (t − y)² = n t² − 2 t Σy + Σy²
+            sum += &n * t * t - Rat::from_integer(2.into()) * t * &gr.ysum + &gr.ysq;
+            for (y, row) in [(&gr.ymin, gr.imin), (&gr.ymax, gr.imax)] {
+                let a = (t - y).abs();
+                if a > max_abs || (a == max_abs && row < argmax) {
+                    max_abs = a;
+                    argmax = row;
+                }
             }
-            sum += &r * &r;
-            model.push(t.clone());
-            e.push(r);
         }
         let n = Rat::from_integer(data.len().max(1).into());
-        Residuals { e, model, max_abs, argmax, mean_square: sum / n }
+        Residuals { values, group_of: design.group_of.clone(), max_abs, argmax, mean_square: sum / n }
+    }
+
+    /// `T(c, x_i)` of measurement `i`.
+    pub fn model(&self, i: usize) -> &Rat {
+        &self.values[self.group_of[i]]
+    }
+
+    /// `e_i = T(c, x_i) − d_i` of measurement `i` (in `data`).
+    pub fn e(&self, data: &[Measurement], i: usize) -> Rat {
+        self.model(i) - &data[i].y
     }
 }
 

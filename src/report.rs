@@ -10,6 +10,11 @@ use crate::qe::output;
 use num_traits::{Signed, Zero};
 use serde_json::{json, Value};
 
+/// Up to this many measurements, the text report lists every residual.
+const MAX_ROW_TABLE: usize = 100;
+/// Most distinct points listed in the per-point residual table.
+const MAX_POINT_TABLE: usize = 60;
+
 /// A pruned re-analysis shown next to the full one.
 #[derive(Debug, Clone)]
 pub struct Pruned {
@@ -236,6 +241,9 @@ impl Report<'_> {
     }
 
     fn residual_table(&self, o: &mut String) {
+        if self.data.len() > MAX_ROW_TABLE {
+            return self.residual_point_table(o);
+        }
         let m = self.model;
         let a = self.analysis;
         let mut rows: Vec<Vec<String>> = Vec::new();
@@ -247,12 +255,63 @@ impl Report<'_> {
             let mut r = vec![(i + 1).to_string(), d.line.to_string()];
             r.extend(d.x.iter().map(show_value));
             r.push(self.num(&d.y));
-            r.push(self.num(&a.residuals.model[i]));
-            r.push(self.num(&a.residuals.e[i]));
+            r.push(self.num(a.residuals.model(i)));
+            r.push(self.num(&a.residuals.e(self.data, i)));
             rows.push(r);
         }
         o.push_str("Residuals e_i = T(C, x_i) − d_i\n");
         o.push_str(&table(&rows, 2));
+        let am = a.residuals.argmax;
+        o.push_str(&format!(
+            "  Max|e_i| = {} (row {}, {})   RMS = {}\n",
+            self.num(&a.residuals.max_abs),
+            am + 1,
+            m.show_point(&self.data[am].x),
+            self.rms_text(&a.residuals.mean_square)
+        ));
+    }
+
+    /// Many measurements: one line per distinct point (count, range of the
+    /// measurements, model value, range of the residuals), the points with
+    /// the largest residuals first when there are too many to list.
+    fn residual_point_table(&self, o: &mut String) {
+        let m = self.model;
+        let a = self.analysis;
+        let groups = &a.design.groups;
+        let mut order: Vec<usize> = (0..groups.len()).collect();
+        let worst = |g: usize| {
+            let t = &a.residuals.values[g];
+            (t - &groups[g].ymin).abs().max((t - &groups[g].ymax).abs())
+        };
+        let listed = if groups.len() > MAX_POINT_TABLE {
+            let w: Vec<Rat> = (0..groups.len()).map(worst).collect();
+            order.sort_by(|&x, &y| w[y].cmp(&w[x]).then(x.cmp(&y)));
+            order.truncate(MAX_POINT_TABLE);
+            false
+        } else {
+            true
+        };
+        let mut head: Vec<String> = m.vars.clone();
+        head.extend(["count".into(), "d min".into(), "d max".into(), format!("{}(C,x)", m.func), "e min".into(), "e max".into()]);
+        let mut rows = vec![head];
+        for &g in &order {
+            let gr = &groups[g];
+            let t = &a.residuals.values[g];
+            let mut r: Vec<String> = gr.x.iter().map(show_value).collect();
+            r.push(gr.rows.len().to_string());
+            r.extend([self.num(&gr.ymin), self.num(&gr.ymax), self.num(t), self.num(&(t - &gr.ymax)), self.num(&(t - &gr.ymin))]);
+            rows.push(r);
+        }
+        o.push_str(&format!(
+            "Residuals e_i = T(C, x_i) − d_i, by point ({} measurements at {} points{})\n",
+            self.data.len(),
+            groups.len(),
+            if listed { String::new() } else { format!("; the {MAX_POINT_TABLE} points with the largest |e_i|") }
+        ));
+        o.push_str(&table(&rows, 2));
+        if !listed {
+            o.push_str(&format!("  ... {} more points; --format json lists every residual\n", groups.len() - MAX_POINT_TABLE));
+        }
         let am = a.residuals.argmax;
         o.push_str(&format!(
             "  Max|e_i| = {} (row {}, {})   RMS = {}\n",
@@ -422,7 +481,7 @@ impl Report<'_> {
             .map(|(i, d)| {
                 json!({
                     "row": rows[i] + 1, "line": d.line, "point": self.point_json(&d.x),
-                    "measured": self.both(&d.y), "model": self.both(&a.residuals.model[i]), "residual": self.both(&a.residuals.e[i]),
+                    "measured": self.both(&d.y), "model": self.both(a.residuals.model(i)), "residual": self.both(&a.residuals.e(data, i)),
                 })
             })
             .collect();
@@ -673,7 +732,7 @@ impl Report<'_> {
         for (i, d) in self.data.iter().enumerate() {
             let mut r = vec![(i + 1).to_string()];
             r.extend(d.x.iter().map(show_value));
-            r.extend([self.dec(&d.y), self.dec(&a.residuals.model[i]), self.dec(&a.residuals.e[i])]);
+            r.extend([self.dec(&d.y), self.dec(a.residuals.model(i)), self.dec(&a.residuals.e(self.data, i))]);
             o.push_str(&md_row(&r));
         }
         o.push_str("\n## Regions\n\n");

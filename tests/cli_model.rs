@@ -987,3 +987,33 @@ fn zero_weight_points_at_the_weight_statement() {
         r.show()
     );
 }
+
+#[test]
+fn many_repetitions_are_summarised_per_point_and_json_keeps_every_residual() {
+    let mut csv = String::from("p,T\n");
+    for i in 0..150 {
+        let p = [1, 2, 4][i % 3];
+        csv.push_str(&format!("{p},{}.{:02}\n", 10 + 90 / p, i % 7));
+    }
+    let d = tmp_file("reps.csv", &csv);
+    let text = ok(&["models/amdahl.tm", &d]);
+    has(&text, &["by point (150 measurements at 3 points)", "count", "d min", "e max"]);
+    assert!(!text.contains("\n  150 "), "per-row table printed:\n{text}");
+    let doc = json(&["models/amdahl.tm", &d]);
+    assert_eq!(doc["residuals"].as_array().map(Vec::len), Some(150));
+}
+
+#[test]
+fn inexact_function_values_are_reported_with_their_precision() {
+    let m = tmp_file("log.tm", "T(p) = c0 + c1*log2(p)\nparam c0, c1\n");
+    let d = tmp_file("log.csv", "p,T\n2,1\n3,1.6\n4,2\n");
+    let text = ok(&[&m, &d]);
+    has(&text, &["note: log2(3) ≈ 1.58496250072115618145373894394781650876 (not exact", "rounded to 40 significant digits"]);
+    let text = ok(&[&m, &d, "--digits", "12"]);
+    has(&text, &["log2(3) ≈ 1.58496250072", "rounded to 12 significant digits"]);
+    let doc = json(&[&m, &d]);
+    assert_eq!(doc["model"]["inexact"].as_array().map(Vec::len), Some(1));
+    // Powers of two are exact: no note.
+    let d = tmp_file("log2.csv", "p,T\n2,1\n4,2\n8,3.1\n");
+    assert!(!ok(&[&m, &d]).contains("note:"));
+}

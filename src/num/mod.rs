@@ -209,18 +209,18 @@ pub fn fmt_fraction(x: &Rat) -> String {
 
 /// floor(log10 |x|) for x != 0, computed exactly.
 fn decimal_exponent(x: &Rat) -> i64 {
-    let a = x.abs();
-    // Estimate from bit lengths, then correct by exact comparison.
-    let bits = a.numer().bits() as i64 - a.denom().bits() as i64;
+    let (n, d) = (x.numer().abs(), x.denom());
+    // Estimate from bit lengths, then correct by exact integer comparison
+    // (no rational arithmetic, so no gcds: printing stays cheap for the
+    // huge denominators of exact fits).
+    let bits = n.bits() as i64 - d.bits() as i64;
     let mut e = ((bits as f64) * std::f64::consts::LOG10_2).floor() as i64;
     loop {
-        let lo = scale_pow10(Rat::one(), e);
-        if a < lo {
+        if cmp_pow10(&n, d, e) == std::cmp::Ordering::Less {
             e -= 1;
             continue;
         }
-        let hi = scale_pow10(Rat::one(), e + 1);
-        if a >= hi {
+        if cmp_pow10(&n, d, e + 1) != std::cmp::Ordering::Less {
             e += 1;
             continue;
         }
@@ -228,11 +228,28 @@ fn decimal_exponent(x: &Rat) -> i64 {
     }
 }
 
-/// Rounds a non-negative rational to the nearest integer, ties to even.
-fn round_half_even(x: &Rat) -> BigInt {
-    let (q, r) = x.numer().div_rem(x.denom());
+/// Compares `n/d` with `10^e` (`n, d > 0`).
+fn cmp_pow10(n: &BigInt, d: &BigInt, e: i64) -> std::cmp::Ordering {
+    let p = pow10(e.unsigned_abs());
+    if e >= 0 {
+        n.cmp(&(d * p))
+    } else {
+        (n * p).cmp(d)
+    }
+}
+
+/// `|x|·10^s` rounded to the nearest integer, ties to even, in integers.
+fn round_scaled(x: &Rat, s: i64) -> BigInt {
+    let p = pow10(s.unsigned_abs());
+    let n = x.numer().abs();
+    let (num, den) = if s >= 0 { (n * p, x.denom().clone()) } else { (n, x.denom() * p) };
+    round_half_even_parts(&num, &den)
+}
+
+fn round_half_even_parts(num: &BigInt, den: &BigInt) -> BigInt {
+    let (q, r) = num.div_rem(den);
     let twice = &r * 2u32;
-    match twice.cmp(x.denom()) {
+    match twice.cmp(den) {
         std::cmp::Ordering::Less => q,
         std::cmp::Ordering::Greater => q + 1u32,
         std::cmp::Ordering::Equal => {
@@ -254,8 +271,7 @@ pub fn fmt_sig(x: &Rat, sig: usize) -> String {
         return "0".to_string();
     }
     let mut e = decimal_exponent(x);
-    let scaled = scale_pow10(x.abs(), sig as i64 - 1 - e);
-    let mut q = round_half_even(&scaled);
+    let mut q = round_scaled(x, sig as i64 - 1 - e);
     if q == pow10(sig as u64) {
         q = pow10(sig as u64 - 1);
         e += 1;
@@ -287,8 +303,7 @@ pub fn fmt_sig(x: &Rat, sig: usize) -> String {
 /// A correctly rounded decimal view of `x` with exactly `places` digits after
 /// the point (round half to even), e.g. for tables with a fixed layout.
 pub fn fmt_fixed(x: &Rat, places: usize) -> String {
-    let scaled = scale_pow10(x.abs(), places as i64);
-    let q = round_half_even(&scaled).to_string();
+    let q = round_scaled(x, places as i64).to_string();
     let sign = if x.is_negative() && q.chars().any(|c| c != '0') { "-" } else { "" };
     if places == 0 {
         return format!("{sign}{q}");
