@@ -336,6 +336,17 @@ impl Report<'_> {
             "attained on a face of the e_max region; its vertex mean is"
         };
         o.push_str(&format!("  {how} {}\n", dc.join(", ")));
+        // Repeated measurements that disagree bound e_max from below for any
+        // model: say so when that is what sets it.
+        let two = Rat::from_integer(2.into());
+        if let Some(g) =
+            a.design.groups.iter().find(|g| !a.emax.is_zero() && (&g.ymax - &g.ymin) / &two == a.emax)
+        {
+            o.push_str(&format!(
+                "  (= half the spread of the repeated measurements at {}: no model can do better)\n",
+                self.model.show_point(&g.x)
+            ));
+        }
     }
 
     fn regions_text(&self, o: &mut String, a: &Analysis) {

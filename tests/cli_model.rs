@@ -1017,3 +1017,10 @@ fn inexact_function_values_are_reported_with_their_precision() {
     let d = tmp_file("log2.csv", "p,T\n2,1\n4,2\n8,3.1\n");
     assert!(!ok(&[&m, &d]).contains("note:"));
 }
+
+#[test]
+fn emax_set_by_repetition_spread_is_explained() {
+    let text = ok(&["models/amdahl.tm", "data/extrap_amdahl.txt"]);
+    has(&text, &["e_max = 0.17", "exact 17/100", "half the spread of the repeated measurements at p = 1"]);
+    assert!(!ok(&[HPL, HPL_DATA]).contains("half the spread"));
+}
