@@ -139,6 +139,8 @@ pub struct Region {
     pub result: QeResult,
     /// Vertices, over the Δ variables in parameter order.
     pub vertices: Vec<Vec<Rat>>,
+    /// The same vertices as parameter values `C + Δc` (parameter order).
+    pub params_at: Vec<Vec<Rat>>,
     /// Empty, a point, bounded or unbounded.
     pub shape: Shape,
 }
@@ -235,25 +237,28 @@ pub fn delta_names(model: &Model) -> Vec<String> {
         .collect()
 }
 
-/// The residual system over `(Δc, e)` (`e` last): `−e ≤ T(C+Δc, x) − d ≤ e`
-/// for every measurement, kept to the two binding rows per distinct point
-/// (largest and smallest measurement). With `threshold`, `e` is that constant
-/// and the variables are only the Δc.
-fn residual_atoms(design: &Design, c: &[Rat], threshold: Option<&Rat>) -> Vec<Formula> {
-    let k = c.len();
+/// The residual system over the parameters `c` (and `e`, last):
+/// `−e ≤ T(c, x) − d ≤ e` for every measurement, kept to the two binding
+/// rows per distinct point (its smallest and largest measurement). With
+/// `threshold`, `e` is that constant.
+///
+/// It is posed in the absolute parameters `c = C + Δc` rather than in Δc:
+/// the constants are then the measurements themselves, not `T(C, x) − d`,
+/// whose exact values carry the (possibly huge) denominators of the fit;
+/// results are translated to Δc afterwards ([`QeResult::shifted`]).
+fn residual_atoms(design: &Design, k: usize, threshold: Option<&Rat>) -> Vec<Formula> {
     let n = if threshold.is_some() { k } else { k + 1 };
     let mut atoms = Vec::with_capacity(2 * design.groups.len());
-    for (gi, g) in design.groups.iter().enumerate() {
-        let t = design.value(gi, c);
+    for g in &design.groups {
         let mut form = LinExpr::zero(n);
         for j in 0..k {
             form.coeffs[j] = g.basis[j + 1].clone();
         }
-        // T(C+Δc) − ymin <= e  and  ymax − T(C+Δc) <= e
+        // f0 + f·c − ymin <= e  and  ymax − f0 − f·c <= e
         let mut up = form.clone();
-        up.constant = &t - &g.ymin;
+        up.constant = &g.basis[0] - &g.ymin;
         let mut down = form.scale(&-Rat::one());
-        down.constant = &g.ymax - &t;
+        down.constant = &g.ymax - &g.basis[0];
         for mut a in [up, down] {
             match threshold {
                 Some(e) => a.constant -= e,
@@ -266,19 +271,21 @@ fn residual_atoms(design: &Design, c: &[Rat], threshold: Option<&Rat>) -> Vec<Fo
 }
 
 impl Analysis {
-    /// The QE problem of e_max (paper eq. (6)) or, with a threshold, of the
-    /// region (eq. (5)/(7)), for parameters `c`.
-    pub fn problem(design: &Design, c: &[Rat], dnames: &[String], threshold: Option<&Rat>) -> Problem {
-        let mut names: Vec<String> = dnames.to_vec();
-        let atoms = residual_atoms(design, c, threshold);
+    /// The QE problem the analysis solves, over the parameters named
+    /// `names`: e_max (paper eq. (6): `∃c: ∧ −e ≤ T(c, x_i) − d_i ≤ e`, free
+    /// variable `e`) or, with a threshold, the region (eq. (5)/(7)) in the
+    /// absolute parameters `c = C + Δc`.
+    pub fn problem(design: &Design, names: &[String], threshold: Option<&Rat>) -> Problem {
+        let mut names: Vec<String> = names.to_vec();
+        let k = names.len();
+        let atoms = residual_atoms(design, k, threshold);
         match threshold {
             Some(_) => Problem { vars: VarTable::from_names(names), formula: Formula::And(atoms) },
             None => {
                 names.push("e".to_string());
-                let bound: Vec<usize> = (0..dnames.len()).collect();
                 Problem {
                     vars: VarTable::from_names(names),
-                    formula: Formula::Exists(bound, Box::new(Formula::And(atoms))),
+                    formula: Formula::Exists((0..k).collect(), Box::new(Formula::And(atoms))),
                 }
             }
         }
@@ -298,12 +305,12 @@ impl Analysis {
         let params = design.params(model)?;
         let residuals = Residuals::new(&design, data, &params);
         let dnames = delta_names(model);
-        let emax = e_max(&design, &params, &dnames)?;
-        let qopts = qe::Options { order: opts.order.clone() };
         let k = model.k();
+        let emax = e_max(&design, k)?;
+        let qopts = qe::Options { order: opts.order.clone() };
 
         // The e_max region (eq. 7) gives the Δc attaining it.
-        let at_emax = region(&design, &params, &dnames, &emax, &qopts, k)?;
+        let at_emax = region(&design, &params, &dnames, &emax, &qopts)?;
         let emax_unique = at_emax.shape == Shape::Point;
         let emax_dc = match at_emax.vertices.len() {
             0 => vec![Rat::zero(); k],
@@ -326,7 +333,7 @@ impl Analysis {
             let mut r = if value == emax {
                 at_emax.clone()
             } else {
-                region(&design, &params, &dnames, &value, &qopts, k)?
+                region(&design, &params, &dnames, &value, &qopts)?
             };
             r.threshold = t;
             regions.push(r);
@@ -348,7 +355,7 @@ impl Analysis {
             })?;
             let f = &b[1..];
             let value = b[0].clone() + f.iter().zip(&params).fold(Rat::zero(), |a, (fj, cj)| a + fj * cj);
-            let bands = regions.iter().map(|r| band(r, f, &value)).collect();
+            let bands = regions.iter().map(|r| band(r, &b)).collect();
             let outside = x.iter().enumerate().map(|(i, v)| *v < lo[i] || *v > hi[i]).collect();
             predictions.push(Prediction { x, model: value, outside, bands });
         }
@@ -394,9 +401,10 @@ fn data_range(data: &[Measurement], nv: usize) -> (Vec<Rat>, Vec<Rat>) {
     (lo, hi)
 }
 
-/// e_max by eliminating Δc from the residual system (paper eq. (6)).
-fn e_max(design: &Design, c: &[Rat], dnames: &[String]) -> Result<Rat, AnalysisError> {
-    let p = Analysis::problem(design, c, dnames, None);
+/// e_max by eliminating the parameters from the residual system (paper eq. (6)).
+fn e_max(design: &Design, k: usize) -> Result<Rat, AnalysisError> {
+    let names: Vec<String> = (0..k).map(|j| format!("c{j}")).collect();
+    let p = Analysis::problem(design, &names, None);
     let r = qe::solve(&p, &qe::Options::default())?;
     // The result is `e >= e_max` (the residual system is feasible for large e).
     let mut best: Option<Rat> = None;
@@ -413,17 +421,20 @@ fn e_max(design: &Design, c: &[Rat], dnames: &[String]) -> Result<Rat, AnalysisE
     Ok(best.unwrap_or_else(Rat::zero).max(Rat::zero()))
 }
 
-/// The region at threshold `t` (paper eq. (5)/(7)).
+/// The Δc region at threshold `t` (paper eq. (5)/(7)): solved in the
+/// absolute parameters, then shifted by `c` and named with `dnames`.
 fn region(
     design: &Design,
     c: &[Rat],
     dnames: &[String],
     t: &Rat,
     qopts: &qe::Options,
-    k: usize,
 ) -> Result<Region, AnalysisError> {
-    let p = Analysis::problem(design, c, dnames, Some(t));
-    let result = qe::solve(&p, qopts)?;
+    let k = c.len();
+    let p = Analysis::problem(design, dnames, Some(t));
+    let absolute = qe::solve(&p, qopts)?;
+    let shift: Vec<Rat> = absolute.origin.iter().map(|&j| c[j].clone()).collect();
+    let result = absolute.shifted(&shift);
     let to_param_order = |v: &Vec<Rat>| {
         let mut out = vec![Rat::zero(); k];
         for (j, x) in v.iter().enumerate() {
@@ -431,11 +442,12 @@ fn region(
         }
         out
     };
-    let (vertices, shape) = match result.pieces.first() {
-        None => (vec![], Shape::Empty),
-        Some(piece) => {
+    let (vertices, params_at, shape) = match (result.pieces.first(), absolute.pieces.first()) {
+        (Some(piece), Some(abs)) => {
             let g = &piece.minimal.generators;
             let vertices: Vec<Vec<Rat>> = g.vertices.iter().map(to_param_order).collect();
+            let params_at: Vec<Vec<Rat>> =
+                abs.minimal.generators.vertices.iter().map(to_param_order).collect();
             let shape = if !g.rays.is_empty() || !g.lines.is_empty() {
                 Shape::Unbounded {
                     rays: g.rays.iter().map(to_param_order).collect(),
@@ -446,8 +458,9 @@ fn region(
             } else {
                 Shape::Bounded
             };
-            (vertices, shape)
+            (vertices, params_at, shape)
         }
+        _ => (vec![], vec![], Shape::Empty),
     };
     Ok(Region {
         threshold: Threshold {
@@ -459,20 +472,24 @@ fn region(
         value: t.clone(),
         result,
         vertices,
+        params_at,
         shape,
     })
 }
 
-/// The band of `value + f·Δc` over the region (extremes at vertices; a ray
-/// or line along which `f·Δc` changes makes that side unbounded).
-fn band(r: &Region, f: &[Rat], value: &Rat) -> Option<Band> {
+/// The band of `T(c, x) = b0 + f·c` over the region, for the basis
+/// `b = [b0, f..]` at `x` (extremes at vertices, taken in the absolute
+/// parameters where the numbers are smallest; a ray or line along which
+/// `f·c` changes makes that side unbounded).
+fn band(r: &Region, b: &[Rat]) -> Option<Band> {
     if r.shape == Shape::Empty {
         return None;
     }
+    let f = &b[1..];
     let dot = |v: &Vec<Rat>| f.iter().zip(v).fold(Rat::zero(), |a, (x, y)| a + x * y);
-    let vals: Vec<Rat> = r.vertices.iter().map(dot).collect();
-    let mut lower = vals.iter().min().cloned().map(|v| value + v);
-    let mut upper = vals.iter().max().cloned().map(|v| value + v);
+    let vals: Vec<Rat> = r.params_at.iter().map(|v| &b[0] + dot(v)).collect();
+    let mut lower = vals.iter().min().cloned();
+    let mut upper = vals.iter().max().cloned();
     if let Shape::Unbounded { rays, lines } = &r.shape {
         for ray in rays {
             let s = dot(ray);

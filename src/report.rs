@@ -292,25 +292,45 @@ impl Report<'_> {
             true
         };
         let mut head: Vec<String> = m.vars.clone();
-        head.extend(["count".into(), "d min".into(), "d max".into(), format!("{}(C,x)", m.func), "e min".into(), "e max".into()]);
+        head.extend([
+            "count".into(),
+            "d min".into(),
+            "d max".into(),
+            format!("{}(C,x)", m.func),
+            "e min".into(),
+            "e max".into(),
+        ]);
         let mut rows = vec![head];
         for &g in &order {
             let gr = &groups[g];
             let t = &a.residuals.values[g];
             let mut r: Vec<String> = gr.x.iter().map(show_value).collect();
             r.push(gr.rows.len().to_string());
-            r.extend([self.num(&gr.ymin), self.num(&gr.ymax), self.num(t), self.num(&(t - &gr.ymax)), self.num(&(t - &gr.ymin))]);
+            r.extend([
+                self.num(&gr.ymin),
+                self.num(&gr.ymax),
+                self.num(t),
+                self.num(&(t - &gr.ymax)),
+                self.num(&(t - &gr.ymin)),
+            ]);
             rows.push(r);
         }
         o.push_str(&format!(
             "Residuals e_i = T(C, x_i) − d_i, by point ({} measurements at {} points{})\n",
             self.data.len(),
             groups.len(),
-            if listed { String::new() } else { format!("; the {MAX_POINT_TABLE} points with the largest |e_i|") }
+            if listed {
+                String::new()
+            } else {
+                format!("; the {MAX_POINT_TABLE} points with the largest |e_i|")
+            }
         ));
         o.push_str(&table(&rows, 2));
         if !listed {
-            o.push_str(&format!("  ... {} more points; --format json lists every residual\n", groups.len() - MAX_POINT_TABLE));
+            o.push_str(&format!(
+                "  ... {} more points; --format json lists every residual\n",
+                groups.len() - MAX_POINT_TABLE
+            ));
         }
         let am = a.residuals.argmax;
         o.push_str(&format!(
@@ -743,7 +763,11 @@ impl Report<'_> {
         for (i, d) in self.data.iter().enumerate() {
             let mut r = vec![(i + 1).to_string()];
             r.extend(d.x.iter().map(show_value));
-            r.extend([self.dec(&d.y), self.dec(a.residuals.model(i)), self.dec(&a.residuals.e(self.data, i))]);
+            r.extend([
+                self.dec(&d.y),
+                self.dec(a.residuals.model(i)),
+                self.dec(&a.residuals.e(self.data, i)),
+            ]);
             o.push_str(&md_row(&r));
         }
         o.push_str("\n## Regions\n\n");

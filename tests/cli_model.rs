@@ -371,7 +371,7 @@ fn fig2b_max_residual_with_plain_given_values() {
 fn emit_qe_emax_round_trips_through_errband_qe() {
     let problem = ok(&[HPL, HPL_DATA, "--emit-qe", "emax"]);
     assert!(problem.starts_with('#'), "the problem starts with a comment:\n{problem}");
-    has(&problem, &["exists dc1, dc2"]);
+    has(&problem, &["exists c1, c2"]);
     let f = tmp_file("eq6.qe", &problem);
     let solved = ok(&["qe", &f]);
     assert!(solved.contains("1101248/81125 <= e"), "{solved}");
@@ -384,10 +384,16 @@ fn emit_qe_emax_round_trips_through_errband_qe() {
 #[test]
 fn emit_qe_region_is_a_quantifier_free_problem_at_the_threshold() {
     let problem = ok(&[HPL, HPL_DATA, "--emit-qe", "region", "-t", "20"]);
-    has(&problem, &["threshold 20", "dc1", "dc2"]);
+    has(&problem, &["threshold 20", "c1", "c2"]);
+    assert!(!problem.contains("exists"), "{problem}");
     let f = tmp_file("eq7.qe", &problem);
-    let r = run(&["qe", &f]);
+    let r = run(&["qe", &f, "--vertices"]);
     assert_eq!(r.code, Some(0), "{}", r.show());
+    // The same region as the report's, which is this one shifted by the fit.
+    let report = json(&[HPL, HPL_DATA, "-t", "20"]);
+    let n = report["regions"][0]["vertices"].as_array().map(Vec::len).unwrap_or(0);
+    assert!(n >= 3);
+    assert_eq!(r.stdout.matches("vertex (").count(), n, "{}", r.show());
 }
 
 // ------------------------------------------------- bundled models, formats
@@ -1008,7 +1014,13 @@ fn inexact_function_values_are_reported_with_their_precision() {
     let m = tmp_file("log.tm", "T(p) = c0 + c1*log2(p)\nparam c0, c1\n");
     let d = tmp_file("log.csv", "p,T\n2,1\n3,1.6\n4,2\n");
     let text = ok(&[&m, &d]);
-    has(&text, &["note: log2(3) ≈ 1.58496250072115618145373894394781650876 (not exact", "rounded to 40 significant digits"]);
+    has(
+        &text,
+        &[
+            "note: log2(3) ≈ 1.58496250072115618145373894394781650876 (not exact",
+            "rounded to 40 significant digits",
+        ],
+    );
     let text = ok(&[&m, &d, "--digits", "12"]);
     has(&text, &["log2(3) ≈ 1.58496250072", "rounded to 12 significant digits"]);
     let doc = json(&[&m, &d]);

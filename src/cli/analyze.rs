@@ -248,7 +248,6 @@ pub fn run(a: AnalyzeArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i
     if let Some(which) = a.emit_qe {
         let design = crate::fit::Design::new(&model, rows, &data_path)
             .map_err(|e| fit_failure(e, &model, &data_path))?;
-        let c = design.params(&model).map_err(|e| fit_failure(e, &model, &data_path))?;
         let threshold = match which {
             EmitQe::Emax => None,
             EmitQe::Region => {
@@ -257,13 +256,14 @@ pub fn run(a: AnalyzeArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i
                 Some(an.regions.first().map(|r| r.value.clone()).unwrap_or_default())
             }
         };
-        let p = Analysis::problem(&design, &c, &dnames, threshold.as_ref());
+        let names: Vec<String> = model.params.iter().map(|p| p.name.clone()).collect();
+        let p = Analysis::problem(&design, &names, threshold.as_ref());
         let header = match which {
             EmitQe::Emax => format!(
-                "# e_max of {model_path} on {data_path} (paper eq. 6); `errband qe` gives `e_max <= e`\n"
+                "# e_max of {model_path} on {data_path} (paper eq. 6), over the parameters themselves\n# (c = C + Δc); `errband qe` gives `e_max <= e`\n"
             ),
             EmitQe::Region => format!(
-                "# Δc region of {model_path} on {data_path} at threshold {} (paper eq. 5/7)\n",
+                "# region of {model_path} on {data_path} at threshold {} (paper eq. 5/7), over the\n# parameters themselves (c = C + Δc: subtract the fitted C for the Δc region)\n",
                 threshold.as_ref().map(fmt_fraction).unwrap_or_default()
             ),
         };

@@ -57,10 +57,18 @@ impl Cell {
                 LevelBound::Point(e) => out.push(Constraint::from_forms(&v, Kind::Eq, e)),
                 LevelBound::Range { lower, upper } => {
                     for s in lower {
-                        out.push(Constraint::from_forms(&s.expr, if s.strict { Kind::Lt } else { Kind::Le }, &v));
+                        out.push(Constraint::from_forms(
+                            &s.expr,
+                            if s.strict { Kind::Lt } else { Kind::Le },
+                            &v,
+                        ));
                     }
                     for s in upper {
-                        out.push(Constraint::from_forms(&v, if s.strict { Kind::Lt } else { Kind::Le }, &s.expr));
+                        out.push(Constraint::from_forms(
+                            &v,
+                            if s.strict { Kind::Lt } else { Kind::Le },
+                            &s.expr,
+                        ));
                     }
                 }
             }
@@ -131,21 +139,36 @@ fn outer_constraints(lo: &End, hi: &End, d: usize) -> Vec<Constraint> {
     let v = LinExpr::var(d, 0);
     let mut out = Vec::new();
     if let Some((l, s)) = lo {
-        out.push(Constraint::from_forms(&LinExpr::constant(d, l.clone()), if *s { Kind::Lt } else { Kind::Le }, &v));
+        out.push(Constraint::from_forms(
+            &LinExpr::constant(d, l.clone()),
+            if *s { Kind::Lt } else { Kind::Le },
+            &v,
+        ));
     }
     if let Some((h, s)) = hi {
-        out.push(Constraint::from_forms(&v, if *s { Kind::Lt } else { Kind::Le }, &LinExpr::constant(d, h.clone())));
+        out.push(Constraint::from_forms(
+            &v,
+            if *s { Kind::Lt } else { Kind::Le },
+            &LinExpr::constant(d, h.clone()),
+        ));
     }
     out
 }
 
 /// Levels `start..d` of a cell whose outer levels are given by `outer`.
-fn chain_from(projections: &[Polyhedron], outer: Vec<Constraint>, d: usize, start: usize) -> Option<Vec<LevelBound>> {
+fn chain_from(
+    projections: &[Polyhedron],
+    outer: Vec<Constraint>,
+    d: usize,
+    start: usize,
+) -> Option<Vec<LevelBound>> {
     // The closed cell has the same facets as the open one (a constraint that
     // only touches an end point is redundant in both), and keeps the work
     // free of strict rows, whose emptiness tests need extra LPs.
-    let mut cell: Vec<Constraint> =
-        outer.into_iter().map(|c| if c.kind == Kind::Lt { Constraint { kind: Kind::Le, ..c } } else { c }).collect();
+    let mut cell: Vec<Constraint> = outer
+        .into_iter()
+        .map(|c| if c.kind == Kind::Lt { Constraint { kind: Kind::Le, ..c } } else { c })
+        .collect();
     let mut levels = Vec::new();
     for (j, proj) in projections.iter().enumerate().take(d).skip(start) {
         let mut cons = lift(proj, d);
@@ -188,7 +211,9 @@ fn outer_spans(q: &Polyhedron) -> Spans {
             let h = homog(c.a.iter().cloned().chain(std::iter::once(-c.b.clone())).collect());
             let widen = |r: Option<Span>, x: &Rat| match r {
                 None => Some((x.clone(), x.clone())),
-                Some((l, u)) => Some((if *x < l { x.clone() } else { l }, if *x > u { x.clone() } else { u })),
+                Some((l, u)) => {
+                    Some((if *x < l { x.clone() } else { l }, if *x > u { x.clone() } else { u }))
+                }
             };
             let (mut r0, mut r1): (Option<Span>, Option<Span>) = (None, None);
             for (v, vi) in g.vertices.iter().zip(&verts) {
@@ -280,7 +305,9 @@ pub(crate) fn cylinder(p: &Polyhedron) -> Vec<Cell> {
                 .into_par_iter()
                 .filter_map(|mut c| {
                     let mut outer = outer_constraints(&c.lo, &c.hi, d);
-                    let level1 = Cell { levels: vec![LevelBound::Range { lower: vec![], upper: vec![] }, c.chain[0].clone()] };
+                    let level1 = Cell {
+                        levels: vec![LevelBound::Range { lower: vec![], upper: vec![] }, c.chain[0].clone()],
+                    };
                     outer.extend(level1.constraints(d));
                     let projs = match cell_box(&c) {
                         Some(bbox) => narrowed(&projections, &spans, &bbox),
@@ -315,8 +342,14 @@ pub(crate) fn cylinder(p: &Polyhedron) -> Vec<Cell> {
             };
         }
         LevelBound::Range { lower, upper } => (
-            lower.iter().map(|s| (s.expr.constant.clone(), s.strict)).max_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1))),
-            upper.iter().map(|s| (s.expr.constant.clone(), s.strict)).min_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1))),
+            lower
+                .iter()
+                .map(|s| (s.expr.constant.clone(), s.strict))
+                .max_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1))),
+            upper
+                .iter()
+                .map(|s| (s.expr.constant.clone(), s.strict))
+                .min_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1))),
         ),
     };
     let mut crit: Vec<Rat> = Vec::new();
@@ -398,10 +431,20 @@ fn finish(cells: Vec<OuterCell>, p: &Polyhedron, d: usize, closed: bool) -> Vec<
         .into_iter()
         .map(|c| {
             let first = match (&c.lo, &c.hi) {
-                (Some((a, false)), Some((b, false))) if a == b => LevelBound::Point(LinExpr::constant(d, a.clone())),
+                (Some((a, false)), Some((b, false))) if a == b => {
+                    LevelBound::Point(LinExpr::constant(d, a.clone()))
+                }
                 _ => LevelBound::Range {
-                    lower: c.lo.iter().map(|(v, s)| Side { expr: LinExpr::constant(d, v.clone()), strict: *s }).collect(),
-                    upper: c.hi.iter().map(|(v, s)| Side { expr: LinExpr::constant(d, v.clone()), strict: *s }).collect(),
+                    lower: c
+                        .lo
+                        .iter()
+                        .map(|(v, s)| Side { expr: LinExpr::constant(d, v.clone()), strict: *s })
+                        .collect(),
+                    upper: c
+                        .hi
+                        .iter()
+                        .map(|(v, s)| Side { expr: LinExpr::constant(d, v.clone()), strict: *s })
+                        .collect(),
                 },
             };
             let mut levels = vec![first];

@@ -94,6 +94,15 @@ fn and(a: Dnf, b: Dnf, n: usize) -> Result<Dnf, ElimError> {
     if a.len().saturating_mul(b.len()) > MAX_PIECES * 4 {
         return Err(ElimError::TooManyPieces(MAX_PIECES));
     }
+    // The common case, a long conjunction of atoms, extends one piece in
+    // place: no piece is copied, so `and` of m atoms costs O(m), not O(m²).
+    if a.len() == 1 && b.len() == 1 {
+        let mut a = a;
+        if let (Some(p), Some(q)) = (a.first_mut(), b.into_iter().next()) {
+            p.extend(q);
+        }
+        return Ok(a);
+    }
     let mut out = Vec::new();
     for p in &a {
         for q in &b {
@@ -169,13 +178,21 @@ pub(crate) fn nnf(f: &Formula, negate: bool) -> Formula {
         (Formula::True, true) | (Formula::False, false) => Formula::False,
         (Formula::Atom(a), false) => Formula::Atom(a.clone()),
         (Formula::Atom(a), true) => Formula::Atom(Atom { expr: a.expr.clone(), rel: a.rel.negate() }),
-        (Formula::And(fs), false) | (Formula::Or(fs), true) => Formula::And(fs.iter().map(|g| nnf(g, negate)).collect()),
-        (Formula::Or(fs), false) | (Formula::And(fs), true) => Formula::Or(fs.iter().map(|g| nnf(g, negate)).collect()),
+        (Formula::And(fs), false) | (Formula::Or(fs), true) => {
+            Formula::And(fs.iter().map(|g| nnf(g, negate)).collect())
+        }
+        (Formula::Or(fs), false) | (Formula::And(fs), true) => {
+            Formula::Or(fs.iter().map(|g| nnf(g, negate)).collect())
+        }
         (Formula::Not(g), _) => nnf(g, !negate),
         (Formula::Implies(a, b), false) => Formula::Or(vec![nnf(a, true), nnf(b, false)]),
         (Formula::Implies(a, b), true) => Formula::And(vec![nnf(a, false), nnf(b, true)]),
-        (Formula::Exists(vs, g), false) | (Formula::Forall(vs, g), true) => Formula::Exists(vs.clone(), Box::new(nnf(g, negate))),
-        (Formula::Forall(vs, g), false) | (Formula::Exists(vs, g), true) => Formula::Forall(vs.clone(), Box::new(nnf(g, negate))),
+        (Formula::Exists(vs, g), false) | (Formula::Forall(vs, g), true) => {
+            Formula::Exists(vs.clone(), Box::new(nnf(g, negate)))
+        }
+        (Formula::Forall(vs, g), false) | (Formula::Exists(vs, g), true) => {
+            Formula::Forall(vs.clone(), Box::new(nnf(g, negate)))
+        }
     }
 }
 

@@ -186,7 +186,12 @@ impl Formula {
             Formula::Atom(a) => {
                 let c = Constraint::new(a.expr.coeffs.clone(), Kind::Le, -a.expr.constant.clone());
                 let lhs = crate::linear::show_terms(&c.a, None, vars, fmt);
-                format!("{} {} {}", if lhs.is_empty() { "0".into() } else { lhs }, a.rel.symbol(), fmt.show(&c.b))
+                format!(
+                    "{} {} {}",
+                    if lhs.is_empty() { "0".into() } else { lhs },
+                    a.rel.symbol(),
+                    fmt.show(&c.b)
+                )
             }
             Formula::And(fs) if fs.is_empty() => "true".into(),
             Formula::Or(fs) if fs.is_empty() => "false".into(),

@@ -25,9 +25,10 @@ pub use eliminate::{ElimError, MAX_PIECES};
 pub use formula::{Atom, Formula, Problem, Rel};
 pub use syntax::parse_problem;
 
-use crate::linear::{Constraint, VarId, VarTable};
+use crate::linear::{Constraint, LinExpr, VarId, VarTable};
 use crate::num::{NumFormat, Rat};
 use crate::poly::{Minimal, Polyhedron};
+use num_traits::Zero;
 
 /// Options for [`solve`].
 #[derive(Debug, Clone, Default)]
@@ -44,7 +45,9 @@ pub enum QeError {
     #[error("--order names `{0}`, which does not occur in the formula")]
     UnknownVariable(String),
     /// `--order` names a variable that is bound by a quantifier.
-    #[error("--order names `{0}`, which is bound by a quantifier (only free variables remain in the result)")]
+    #[error(
+        "--order names `{0}`, which is bound by a quantifier (only free variables remain in the result)"
+    )]
     NotFree(String),
     /// Elimination hit a resource limit.
     #[error(transparent)]
@@ -91,6 +94,67 @@ impl QeResult {
     /// Plain text in cylindrical form, one cell per line.
     pub fn to_text(&self, fmt: NumFormat) -> String {
         output::text(self, fmt)
+    }
+
+    /// The same set in the variables `y = x − shift` (`shift` in result
+    /// order): constraints, generators and cells are translated exactly,
+    /// nothing is recomputed. The model pipeline solves its problems in the
+    /// absolute parameters, whose numbers stay small, and reports them
+    /// relative to the fit.
+    pub fn shifted(&self, shift: &[Rat]) -> QeResult {
+        let move_con = |c: &Constraint| {
+            let b = &c.b - c.a.iter().zip(shift).fold(Rat::zero(), |s, (a, t)| s + a * t);
+            Constraint::new(c.a.clone(), c.kind, b)
+        };
+        let move_point = |v: &Vec<Rat>| v.iter().zip(shift).map(|(x, t)| x - t).collect::<Vec<_>>();
+        // A bound `x_j REL L(x)` becomes `y_j REL L(y + shift) − shift_j`.
+        let move_expr = |e: &LinExpr, j: usize| {
+            let mut out = e.clone();
+            out.constant += e.coeffs.iter().zip(shift).fold(Rat::zero(), |s, (a, t)| s + a * t);
+            out.constant -= &shift[j];
+            out
+        };
+        let pieces = self
+            .pieces
+            .iter()
+            .map(|p| {
+                let m = &p.minimal;
+                let minimal = Minimal {
+                    empty: m.empty,
+                    equalities: m.equalities.iter().map(move_con).collect(),
+                    inequalities: m.inequalities.iter().map(move_con).collect(),
+                    generators: crate::poly::Generators {
+                        vertices: m.generators.vertices.iter().map(move_point).collect(),
+                        rays: m.generators.rays.clone(),
+                        lines: m.generators.lines.clone(),
+                    },
+                };
+                let cells = p
+                    .cells
+                    .iter()
+                    .map(|c| Cell {
+                        levels: c
+                            .levels
+                            .iter()
+                            .enumerate()
+                            .map(|(j, lb)| match lb {
+                                LevelBound::Point(e) => LevelBound::Point(move_expr(e, j)),
+                                LevelBound::Range { lower, upper } => {
+                                    let side =
+                                        |s: &Side| Side { expr: move_expr(&s.expr, j), strict: s.strict };
+                                    LevelBound::Range {
+                                        lower: lower.iter().map(side).collect(),
+                                        upper: upper.iter().map(side).collect(),
+                                    }
+                                }
+                            })
+                            .collect(),
+                    })
+                    .collect();
+                Piece { minimal, cells }
+            })
+            .collect();
+        QeResult { vars: self.vars.clone(), origin: self.origin.clone(), pieces }
     }
 }
 
@@ -176,7 +240,9 @@ fn simplify(polys: Vec<Polyhedron>, d: usize) -> Vec<Minimal> {
         // Subsumption.
         let mut i = 0;
         while i < ps.len() {
-            let sub = (0..ps.len()).any(|j| j != i && ps[i].0.is_subset_of(&ps[j].0) && (j < i || !ps[j].0.is_subset_of(&ps[i].0)));
+            let sub = (0..ps.len()).any(|j| {
+                j != i && ps[i].0.is_subset_of(&ps[j].0) && (j < i || !ps[j].0.is_subset_of(&ps[i].0))
+            });
             if sub {
                 ps.remove(i);
                 changed = true;
@@ -210,7 +276,10 @@ fn merge_pair(a: &Polyhedron, b: &Polyhedron, d: usize) -> Option<Polyhedron> {
     let nb: Vec<Constraint> = b.constraints().iter().map(Constraint::normalized).collect();
     let only_a: Vec<&Constraint> = na.iter().filter(|c| !nb.contains(c)).collect();
     let only_b: Vec<&Constraint> = nb.iter().filter(|c| !na.contains(c)).collect();
-    if only_a.len() == 1 && only_b.len() == 1 && only_a[0].negated().iter().map(Constraint::normalized).eq([only_b[0].clone()]) {
+    if only_a.len() == 1
+        && only_b.len() == 1
+        && only_a[0].negated().iter().map(Constraint::normalized).eq([only_b[0].clone()])
+    {
         let common: Vec<Constraint> = na.iter().filter(|c| nb.contains(c)).cloned().collect();
         return Some(Polyhedron::new(d, common));
     }
@@ -256,6 +325,30 @@ mod tests {
         }
         for x in &pts {
             assert_eq!(in_cells(&cells, 3, x), p.contains(x), "disagree at {x:?}");
+        }
+    }
+
+    #[test]
+    fn shifting_a_result_moves_constraints_generators_and_cells_together() {
+        let src = "exists e: e <= 1/2 and -e <= x + 2*y - 3 <= e and -1 <= x - y <= 4 and y >= -2";
+        let p = parse_problem(src, "t.qe").unwrap();
+        let r = solve(&p, &Options { order: vec!["y".into(), "x".into()] }).unwrap();
+        let shift = [frac(7, 3), int(-5)];
+        let s = r.shifted(&shift);
+        let d = r.vars.len();
+        for a in -8..8 {
+            for b in -8..8 {
+                let y = [frac(a, 2), frac(b, 3)];
+                let x: Vec<Rat> = y.iter().zip(&shift).map(|(u, t)| u + t).collect();
+                assert_eq!(s.holds_at(&y), r.holds_at(&x));
+                let cells = &s.pieces[0].cells;
+                assert_eq!(in_cells(cells, d, &y), r.holds_at(&x), "cells at {y:?}");
+            }
+        }
+        for (v, w) in
+            s.pieces[0].minimal.generators.vertices.iter().zip(&r.pieces[0].minimal.generators.vertices)
+        {
+            assert_eq!(&(&v[0] + &shift[0]), &w[0]);
         }
     }
 }

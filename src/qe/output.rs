@@ -18,7 +18,11 @@ pub fn as_formula(r: &QeResult) -> Formula {
     Formula::Or(
         r.pieces
             .iter()
-            .map(|p| Formula::And(p.minimal.constraints().iter().map(|c| Formula::Atom(constraint_atom(c))).collect()))
+            .map(|p| {
+                Formula::And(
+                    p.minimal.constraints().iter().map(|c| Formula::Atom(constraint_atom(c))).collect(),
+                )
+            })
             .collect(),
     )
 }
@@ -68,8 +72,12 @@ fn level_text(var: &str, lb: &LevelBound, vars: &VarTable, fmt: NumFormat) -> Op
 
 /// One cell as text: `a < x <= b and L(x) <= y <= U(x)`.
 pub fn cell_text(cell: &Cell, vars: &VarTable, fmt: NumFormat) -> String {
-    let parts: Vec<String> =
-        cell.levels.iter().enumerate().filter_map(|(j, lb)| level_text(vars.name(j), lb, vars, fmt)).collect();
+    let parts: Vec<String> = cell
+        .levels
+        .iter()
+        .enumerate()
+        .filter_map(|(j, lb)| level_text(vars.name(j), lb, vars, fmt))
+        .collect();
     if parts.is_empty() {
         "true".into()
     } else {
@@ -178,7 +186,9 @@ fn smt_rat(x: &Rat) -> String {
 }
 
 fn smt_name(s: &str) -> String {
-    if s.chars().all(|c| c.is_ascii_alphanumeric() || "_.'".contains(c)) && !s.starts_with(|c: char| c.is_ascii_digit()) {
+    if s.chars().all(|c| c.is_ascii_alphanumeric() || "_.'".contains(c))
+        && !s.starts_with(|c: char| c.is_ascii_digit())
+    {
         s.to_string()
     } else {
         format!("|{}|", s.replace('|', ""))
@@ -190,7 +200,13 @@ fn smt_lin(coeffs: &[Rat], vars: &VarTable) -> String {
         .iter()
         .enumerate()
         .filter(|(_, c)| !c.is_zero())
-        .map(|(j, c)| if c.is_one() { smt_name(vars.name(j)) } else { format!("(* {} {})", smt_rat(c), smt_name(vars.name(j))) })
+        .map(|(j, c)| {
+            if c.is_one() {
+                smt_name(vars.name(j))
+            } else {
+                format!("(* {} {})", smt_rat(c), smt_name(vars.name(j)))
+            }
+        })
         .collect();
     match terms.len() {
         0 => "0.0".into(),
@@ -219,13 +235,18 @@ pub fn smt_formula(f: &Formula, vars: &VarTable) -> String {
         Formula::Or(fs) if fs.is_empty() => "false".into(),
         Formula::And(fs) if fs.len() == 1 => smt_formula(&fs[0], vars),
         Formula::Or(fs) if fs.len() == 1 => smt_formula(&fs[0], vars),
-        Formula::And(fs) => format!("(and {})", fs.iter().map(|g| smt_formula(g, vars)).collect::<Vec<_>>().join(" ")),
-        Formula::Or(fs) => format!("(or {})", fs.iter().map(|g| smt_formula(g, vars)).collect::<Vec<_>>().join(" ")),
+        Formula::And(fs) => {
+            format!("(and {})", fs.iter().map(|g| smt_formula(g, vars)).collect::<Vec<_>>().join(" "))
+        }
+        Formula::Or(fs) => {
+            format!("(or {})", fs.iter().map(|g| smt_formula(g, vars)).collect::<Vec<_>>().join(" "))
+        }
         Formula::Not(g) => format!("(not {})", smt_formula(g, vars)),
         Formula::Implies(a, b) => format!("(=> {} {})", smt_formula(a, vars), smt_formula(b, vars)),
         Formula::Exists(vs, g) | Formula::Forall(vs, g) => {
             let q = if matches!(f, Formula::Exists(..)) { "exists" } else { "forall" };
-            let binds: Vec<String> = vs.iter().map(|&v| format!("({} Real)", smt_name(vars.name(v)))).collect();
+            let binds: Vec<String> =
+                vs.iter().map(|&v| format!("({} Real)", smt_name(vars.name(v)))).collect();
             format!("({q} ({}) {})", binds.join(" "), smt_formula(g, vars))
         }
     }
@@ -253,12 +274,19 @@ fn mma_rat(x: &Rat) -> String {
 }
 
 fn mma_lin(coeffs: &[Rat], constant: Option<&Rat>, vars: &VarTable) -> String {
-    let mut terms: Vec<String> = coeffs
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| !c.is_zero())
-        .map(|(j, c)| if c.is_one() { vars.name(j).to_string() } else { format!("{}*{}", mma_rat(c), vars.name(j)) })
-        .collect();
+    let mut terms: Vec<String> =
+        coeffs
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !c.is_zero())
+            .map(|(j, c)| {
+                if c.is_one() {
+                    vars.name(j).to_string()
+                } else {
+                    format!("{}*{}", mma_rat(c), vars.name(j))
+                }
+            })
+            .collect();
     if let Some(k) = constant {
         if !k.is_zero() {
             terms.push(mma_rat(k));
@@ -282,7 +310,9 @@ fn mma_atom(a: &Atom, vars: &VarTable) -> String {
 
 /// A formula in Mathematica syntax.
 pub fn mma_formula(f: &Formula, vars: &VarTable) -> String {
-    let join = |fs: &[Formula], op: &str| fs.iter().map(|g| format!("({})", mma_formula(g, vars))).collect::<Vec<_>>().join(op);
+    let join = |fs: &[Formula], op: &str| {
+        fs.iter().map(|g| format!("({})", mma_formula(g, vars))).collect::<Vec<_>>().join(op)
+    };
     match f {
         Formula::True => "True".into(),
         Formula::False => "False".into(),
@@ -324,7 +354,6 @@ pub fn smt_result(r: &QeResult) -> String {
     smt_formula(&as_formula(r), &r.vars)
 }
 
-
 /// A problem in `errband qe` syntax (exact numbers), a conjunction written
 /// one conjunct per line so that large generated problems stay readable.
 pub fn qe_problem(p: &Problem) -> String {
@@ -334,7 +363,9 @@ pub fn qe_problem(p: &Problem) -> String {
         Formula::Exists(vs, body) => {
             let names: Vec<&str> = vs.iter().map(|&v| p.vars.name(v)).collect();
             match &**body {
-                Formula::And(fs) if !fs.is_empty() => format!("exists {}:\n    {};", names.join(", "), lines(fs)),
+                Formula::And(fs) if !fs.is_empty() => {
+                    format!("exists {}:\n    {};", names.join(", "), lines(fs))
+                }
                 f => format!("exists {}: {};", names.join(", "), f.show(&p.vars, fmt)),
             }
         }

@@ -127,7 +127,10 @@ impl QeParser<'_> {
         let (name, span) = self.p.expect_ident("a name after `let`")?;
         self.reserved(&name, span.clone(), "a constant")?;
         if self.lets.contains_key(&name) {
-            return Err(self.p.error(span, format!("`{name}` is already defined")).with_label("defined again here"));
+            return Err(self
+                .p
+                .error(span, format!("`{name}` is already defined"))
+                .with_label("defined again here"));
         }
         self.p.expect(&Tok::Assign)?;
         let e = self.p.parse_expr()?;
@@ -338,7 +341,9 @@ impl QeParser<'_> {
         let n = self.vars.len();
         let (lets, vars) = (&self.lets, &self.vars);
         let env = |name: &str| {
-            lets.get(name).map(|c| NameValue::Const(c.clone())).or_else(|| vars.lookup(name).map(NameValue::Var))
+            lets.get(name)
+                .map(|c| NameValue::Const(c.clone()))
+                .or_else(|| vars.lookup(name).map(NameValue::Var))
         };
         let forms = chain
             .exprs
@@ -498,13 +503,19 @@ and -emax <= 15477/10 - a*(1/20 + C1 + dc1 + (C2 + dc2)*(20 - 1)^2) <= emax
         let e = err("let k = 1;");
         assert_eq!(e.message, "expected a formula, found end of input");
         let e = err("let k = 1; exists k: k < 1");
-        assert_eq!((e.message.as_str(), e.span.clone()), ("`k` is a `let` constant and cannot be quantified", 18..19));
+        assert_eq!(
+            (e.message.as_str(), e.span.clone()),
+            ("`k` is a `let` constant and cannot be quantified", 18..19)
+        );
     }
 
     #[test]
     fn reserved_names_are_rejected() {
         let e = err("let or = 1; x < 1");
-        assert_eq!((e.message.as_str(), e.span.clone()), ("`or` is a reserved word and cannot be a constant", 4..6));
+        assert_eq!(
+            (e.message.as_str(), e.span.clone()),
+            ("`or` is a reserved word and cannot be a constant", 4..6)
+        );
         let e = err("exists true: x < 1");
         assert_eq!(e.message, "`true` is a reserved word and cannot be a variable");
         let e = err("x < not");
@@ -540,7 +551,10 @@ and -emax <= 15477/10 - a*(1/20 + C1 + dc1 + (C2 + dc2)*(20 - 1)^2) <= emax
         let e = err("(x < 1");
         assert_eq!(e.message, "expected `)` to close the formula, found end of input");
         let e = err("(x + 1) and y < 2");
-        assert_eq!(e.message, "expected a comparison operator (`<`, `<=`, `=`, `!=`, `>=`, `>`), found keyword `and`");
+        assert_eq!(
+            e.message,
+            "expected a comparison operator (`<`, `<=`, `=`, `!=`, `>=`, `>`), found keyword `and`"
+        );
         let e = err("");
         assert_eq!(e.span, 0..0);
         let e = err("x < 1 ; y < 2");
@@ -593,8 +607,10 @@ and -emax <= 15477/10 - a*(1/20 + C1 + dc1 + (C2 + dc2)*(20 - 1)^2) <= emax
             Just(Rel::Ge),
             Just(Rel::Gt)
         ];
-        let atom = (prop::collection::vec(small_rat(), 3), small_rat(), rel)
-            .prop_map(|(coeffs, constant, rel)| Formula::Atom(Atom { expr: LinExpr { coeffs, constant }, rel }));
+        let atom =
+            (prop::collection::vec(small_rat(), 3), small_rat(), rel).prop_map(|(coeffs, constant, rel)| {
+                Formula::Atom(Atom { expr: LinExpr { coeffs, constant }, rel })
+            });
         let leaf = prop_oneof![1 => Just(Formula::True), 1 => Just(Formula::False), 6 => atom];
         leaf.prop_recursive(4, 32, 4, |inner| {
             prop_oneof![
