@@ -261,14 +261,7 @@ impl Report<'_> {
         }
         o.push_str("Residuals e_i = T(C, x_i) − d_i\n");
         o.push_str(&table(&rows, 2));
-        let am = a.residuals.argmax;
-        o.push_str(&format!(
-            "  Max|e_i| = {} (row {}, {})   RMS = {}\n",
-            self.num(&a.residuals.max_abs),
-            am + 1,
-            m.show_point(&self.data[am].x),
-            self.rms_text(&a.residuals.mean_square)
-        ));
+        self.max_rms_line(o);
     }
 
     /// Many measurements: one line per distinct point (count, range of the
@@ -332,12 +325,17 @@ impl Report<'_> {
                 groups.len() - MAX_POINT_TABLE
             ));
         }
+        self.max_rms_line(o);
+    }
+
+    fn max_rms_line(&self, o: &mut String) {
+        let a = self.analysis;
         let am = a.residuals.argmax;
         o.push_str(&format!(
             "  Max|e_i| = {} (row {}, {})   RMS = {}\n",
             self.num(&a.residuals.max_abs),
             am + 1,
-            m.show_point(&self.data[am].x),
+            self.model.show_point(&self.data[am].x),
             self.rms_text(&a.residuals.mean_square)
         ));
     }

@@ -875,10 +875,6 @@ fn invalid_utf8_data_is_an_input_error() {
 
 // ------------------------------------------------------ tests/bad/
 
-/// Files of `tests/bad/` whose message is known not to point at the
-/// expected line of the file; see the `#[ignore]`d tests below.
-const KNOWN_GAPS: &[&str] = &["model-unit-unknown-name.tm", "model-zero-weight.tm"];
-
 /// The command line for a file of `tests/bad/` (naming convention in its README).
 fn bad_command(name: &str, path: &str) -> Vec<String> {
     let (model, data) = if name.starts_with("model-") && name.ends_with(".tm") {
@@ -948,17 +944,7 @@ fn bad_inputs_are_refused_with_a_location() {
         if r.secs > 5.0 {
             why.push(format!("took {:.1} s", r.secs));
         }
-        if KNOWN_GAPS.contains(&name.as_str()) {
-            // Still located somewhere: some `FILE:LINE`.
-            let located = [".tm:", ".csv:", ".txt:"].iter().any(|ext| {
-                r.stderr
-                    .match_indices(ext)
-                    .any(|(i, _)| r.stderr[i + ext.len()..].starts_with(|c: char| c.is_ascii_digit()))
-            });
-            if !located {
-                why.push("no FILE:LINE in stderr".to_string());
-            }
-        } else if !r.stderr.contains(&format!("{path}:{line}:")) {
+        if !r.stderr.contains(&format!("{path}:{line}:")) {
             why.push(format!("stderr does not point at {path}:{line}:"));
         }
         if !why.is_empty() {

@@ -362,13 +362,7 @@ mod tests {
     use super::*;
     use crate::num::{frac, int, NumLimits};
 
-    fn spec(vars: &[&str], y: &str) -> ColumnSpec {
-        ColumnSpec {
-            vars: vars.iter().map(|s| s.to_string()).collect(),
-            y: y.to_string(),
-            ..ColumnSpec::default()
-        }
-    }
+    use crate::data::test_spec as spec;
 
     fn err(text: &str, s: &ColumnSpec) -> (String, String) {
         let e = read_csv(text, "m.csv", s).expect_err("should fail");
@@ -561,33 +555,5 @@ p,T
         let text = "\u{feff}p,T\n1,x\n";
         let e = read_csv(text, "m.csv", &spec(&["p"], "T")).unwrap_err();
         assert_eq!(&text[e.diagnostic.span.clone()], "x");
-    }
-
-    /// Time to read 100 000 rows x 3 columns; run with
-    /// `cargo test --release --lib data::csv::tests::time_100k_rows -- --ignored --nocapture`.
-    #[test]
-    #[ignore]
-    fn time_100k_rows() {
-        let mut text = String::from("p,n,T [s]\n");
-        let mut seed: u64 = 1;
-        for i in 0..100_000u64 {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            text.push_str(&format!(
-                "{},{},{}.{:05}\n",
-                1 << (i % 10),
-                100 + i % 7,
-                10 + (seed >> 40) % 1000,
-                (seed >> 20) % 100_000
-            ));
-        }
-        let s = spec(&["p", "n"], "T");
-        let mut best = f64::MAX;
-        for _ in 0..5 {
-            let t = std::time::Instant::now();
-            let d = read_csv(&text, "big.csv", &s).unwrap();
-            best = best.min(t.elapsed().as_secs_f64());
-            assert_eq!(d.rows.len(), 100_000);
-        }
-        println!("read_csv 100000 rows x 3 columns ({} bytes): best of 5 = {:.1} ms", text.len(), best * 1e3);
     }
 }

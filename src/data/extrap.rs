@@ -605,13 +605,7 @@ mod tests {
     use super::*;
     use crate::num::{frac, int};
 
-    fn spec(vars: &[&str], y: &str) -> ColumnSpec {
-        ColumnSpec {
-            vars: vars.iter().map(|s| s.to_string()).collect(),
-            y: y.to_string(),
-            ..ColumnSpec::default()
-        }
-    }
+    use crate::data::test_spec as spec;
 
     fn err(text: &str, s: &ColumnSpec) -> (String, String) {
         let e = read_extrap(text, "e.txt", s).expect_err("should fail");

@@ -415,18 +415,18 @@ fn repeat_warnings(rows: &[Measurement]) -> Vec<String> {
     out
 }
 
+/// A spec reading `vars` and `y` with default limits (for tests).
+#[cfg(test)]
+pub(crate) fn test_spec(vars: &[&str], y: &str) -> ColumnSpec {
+    ColumnSpec { vars: vars.iter().map(|s| s.to_string()).collect(), y: y.to_string(), ..ColumnSpec::default() }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::num::parse_rat;
 
-    fn spec(vars: &[&str], y: &str) -> ColumnSpec {
-        ColumnSpec {
-            vars: vars.iter().map(|s| s.to_string()).collect(),
-            y: y.to_string(),
-            ..ColumnSpec::default()
-        }
-    }
+    use crate::data::test_spec as spec;
 
     #[test]
     fn fast_path_agrees_with_parse_rat() {
