@@ -94,35 +94,10 @@ pub enum Stmt {
 
 /// Splits the token stream into statements (see the module doc).
 fn statements(tokens: Vec<Token>, source: &str) -> Vec<Vec<Token>> {
-    let continues_after = |t: &Tok| {
-        matches!(
-            t,
-            Tok::Plus
-                | Tok::Minus
-                | Tok::Star
-                | Tok::Slash
-                | Tok::Caret
-                | Tok::Comma
-                | Tok::Assign
-                | Tok::LParen
-                | Tok::DotDot
-                | Tok::Colon
-        )
-    };
-    let continues_before = |t: &Tok| {
-        matches!(
-            t,
-            Tok::Plus
-                | Tok::Minus
-                | Tok::Star
-                | Tok::Slash
-                | Tok::Caret
-                | Tok::RParen
-                | Tok::Comma
-                | Tok::DotDot
-                | Tok::Colon
-        )
-    };
+    let operator = |t: &Tok| matches!(t, Tok::Plus | Tok::Minus | Tok::Star | Tok::Slash | Tok::Caret);
+    let continues_after =
+        |t: &Tok| operator(t) || matches!(t, Tok::Comma | Tok::Assign | Tok::LParen | Tok::DotDot | Tok::Colon);
+    let continues_before = |t: &Tok| operator(t) || matches!(t, Tok::RParen | Tok::Comma | Tok::DotDot | Tok::Colon);
     let mut out: Vec<Vec<Token>> = Vec::new();
     let mut cur: Vec<Token> = Vec::new();
     let mut depth: i64 = 0;
