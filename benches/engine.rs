@@ -13,10 +13,11 @@
 //! * `vertices`: exact generators (`Polyhedron::generators`) of the theta-region.
 //! * `cylinder`: its vertices and cylindrical form together (k = 2 at m = 100 000, k = 3 at m = 10 000).
 
+mod common;
 mod instances;
 
-use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkGroup, BenchmarkId, Criterion, SamplingMode};
-use criterion::measurement::WallTime;
+use common::{configure, probe};
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
 use errband::lp::{LpOutcome, Prepared, Sense};
 use errband::poly::Polyhedron;
 use errband::qe;
@@ -24,7 +25,6 @@ use instances::{emax_objective, Data, Instance, MAX_K};
 use std::collections::HashMap;
 use std::hint::black_box;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
 
 /// The data for `m` rows with all basis functions, built once per process
 /// (m = 100000 takes several seconds to build).
@@ -38,33 +38,6 @@ fn data(m: usize) -> Arc<Data> {
 /// Instance `(m, k)`, with its `e_max` solved (for the band threshold).
 fn instance(m: usize, k: usize) -> Instance {
     Instance::from_data(data(m).with_k(k))
-}
-
-/// Sampling settings from the time of one untimed run of the case: fast
-/// cases get 20 samples in about 3 s; slow ones (>= 10 ms) 10 samples of about
-/// one iteration each (flat sampling), with the measurement time stretched to fit
-/// them, so the whole bench stays within a few minutes on 2 cores.
-fn configure(g: &mut BenchmarkGroup<'_, WallTime>, one_run: Duration) {
-    if one_run < Duration::from_millis(10) {
-        g.sample_size(20)
-            .sampling_mode(SamplingMode::Auto)
-            .warm_up_time(Duration::from_secs(1))
-            .measurement_time(Duration::from_secs(3));
-    } else {
-        g.sample_size(10)
-            .sampling_mode(SamplingMode::Flat)
-            .warm_up_time(Duration::from_millis(300))
-            .measurement_time(Duration::from_secs(3).max(one_run * 12));
-    }
-}
-
-/// Runs `f` once (a correctness check before timing) and returns its time,
-/// which includes cloning the input rows as each timed iteration's untimed
-/// setup does (criterion's time budget counts the setup too).
-fn probe<T>(f: impl FnOnce() -> T) -> Duration {
-    let t = Instant::now();
-    black_box(f());
-    t.elapsed()
 }
 
 fn optimum(out: LpOutcome) -> LpOutcome {

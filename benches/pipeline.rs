@@ -20,15 +20,16 @@
 //! (all four from the source texts). The whole-process figures, with process
 //! start and file I/O, come from `benches/pipeline/run.sh`.
 
-use criterion::measurement::WallTime;
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode};
+mod common;
+
+use common::{configure, probe};
+use criterion::{criterion_group, criterion_main, Criterion};
 use errband::analysis::{Analysis, Options};
 use errband::data::{self, ColumnSpec, Dataset};
 use errband::model::Model;
 use errband::num::transcendental::DEFAULT_DIGITS;
 use errband::report::Report;
 use std::hint::black_box;
-use std::time::{Duration, Instant};
 
 const HPL_MODEL: &str = include_str!("../models/hpl.tm");
 const HPL_DATA: &str = include_str!("../data/hpl.csv");
@@ -60,28 +61,6 @@ fn synth_csv(m: usize) -> String {
         s.push_str(&format!("{p},{n},{v:.decimals$}\n"));
     }
     s
-}
-
-/// Sampling like `benches/engine.rs`: fast cases 20 samples in about 3 s,
-/// slow ones (>= 10 ms) 10 flat samples.
-fn configure(g: &mut BenchmarkGroup<'_, WallTime>, one_run: Duration) {
-    if one_run < Duration::from_millis(10) {
-        g.sample_size(20)
-            .sampling_mode(SamplingMode::Auto)
-            .warm_up_time(Duration::from_secs(1))
-            .measurement_time(Duration::from_secs(3));
-    } else {
-        g.sample_size(10)
-            .sampling_mode(SamplingMode::Flat)
-            .warm_up_time(Duration::from_millis(300))
-            .measurement_time(Duration::from_secs(3).max(one_run * 12));
-    }
-}
-
-fn probe<T>(f: impl FnOnce() -> T) -> Duration {
-    let t = Instant::now();
-    black_box(f());
-    t.elapsed()
 }
 
 fn parse_model(src: &str, file: &str) -> Model {

@@ -209,18 +209,21 @@ pub fn fmt_fraction(x: &Rat) -> String {
 
 /// floor(log10 |x|) for x != 0, computed exactly.
 fn decimal_exponent(x: &Rat) -> i64 {
-    let (n, d) = (x.numer().abs(), x.denom());
-    // Estimate from bit lengths, then correct by exact integer comparison
-    // (no rational arithmetic, so no gcds: printing stays cheap for the
-    // huge denominators of exact fits).
+    decimal_exponent_parts(&x.numer().abs(), x.denom())
+}
+
+/// `floor(log10(n/d))` for `n, d > 0`, from an estimate by bit lengths
+/// corrected by exact integer comparison (no rational arithmetic, so no
+/// gcds: printing stays cheap for the huge denominators of exact fits).
+pub(crate) fn decimal_exponent_parts(n: &BigInt, d: &BigInt) -> i64 {
     let bits = n.bits() as i64 - d.bits() as i64;
     let mut e = ((bits as f64) * std::f64::consts::LOG10_2).floor() as i64;
     loop {
-        if cmp_pow10(&n, d, e) == std::cmp::Ordering::Less {
+        if cmp_pow10(n, d, e) == std::cmp::Ordering::Less {
             e -= 1;
             continue;
         }
-        if cmp_pow10(&n, d, e + 1) != std::cmp::Ordering::Less {
+        if cmp_pow10(n, d, e + 1) != std::cmp::Ordering::Less {
             e += 1;
             continue;
         }
@@ -246,7 +249,8 @@ fn round_scaled(x: &Rat, s: i64) -> BigInt {
     round_half_even_parts(&num, &den)
 }
 
-fn round_half_even_parts(num: &BigInt, den: &BigInt) -> BigInt {
+/// `num/den` (non-negative) rounded to the nearest integer, ties to even.
+pub(crate) fn round_half_even_parts(num: &BigInt, den: &BigInt) -> BigInt {
     let (q, r) = num.div_rem(den);
     let twice = &r * 2u32;
     match twice.cmp(den) {

@@ -627,64 +627,30 @@ fn exp_iv(x: &Rat, bits: u64) -> Iv {
 // Decimal rounding
 // ---------------------------------------------------------------------------
 
-/// Compares `m·2^e` (`m > 0`) with `10^d`.
-fn cmp_pow10(m: &BigInt, e: i64, d: i64) -> Ordering {
-    let mut l = m.clone();
-    let mut r = BigInt::one();
+/// `m·2^e` as an integer fraction `(num, den)`.
+fn binary_parts(m: &BigInt, e: i64) -> (BigInt, BigInt) {
     if e >= 0 {
-        l <<= e as usize;
+        (m << (e as usize), BigInt::one())
     } else {
-        r <<= (-e) as usize;
+        (m.clone(), BigInt::one() << ((-e) as usize))
     }
-    if d >= 0 {
-        r *= pow10(d as u64);
-    } else {
-        l *= pow10((-d) as u64);
-    }
-    l.cmp(&r)
 }
 
 /// `floor(log10(m·2^e))` for `m > 0`.
 fn decade(m: &BigInt, e: i64) -> i64 {
-    let b = m.bits() as i64 - 1 + e;
-    let mut d = (b as f64 * std::f64::consts::LOG10_2).floor() as i64;
-    loop {
-        if cmp_pow10(m, e, d) == Ordering::Less {
-            d -= 1;
-        } else if cmp_pow10(m, e, d + 1) != Ordering::Less {
-            d += 1;
-        } else {
-            return d;
-        }
-    }
+    let (n, d) = binary_parts(m, e);
+    crate::num::decimal_exponent_parts(&n, &d)
 }
 
 /// `m·2^e / 10^q` rounded to the nearest integer, ties to even (`m >= 0`).
 fn round_at(m: &BigInt, e: i64, q: i64) -> BigInt {
-    let mut num = m.clone();
-    let mut den = BigInt::one();
-    if e >= 0 {
-        num <<= e as usize;
-    } else {
-        den <<= (-e) as usize;
-    }
+    let (mut num, mut den) = binary_parts(m, e);
     if q >= 0 {
         den *= pow10(q as u64);
     } else {
         num *= pow10((-q) as u64);
     }
-    let (quot, rem) = num.div_rem(&den);
-    match (rem * 2u32).cmp(&den) {
-        Ordering::Less => quot,
-        Ordering::Greater => quot + 1u32,
-        Ordering::Equal => {
-            if quot.is_even() {
-                quot
-            } else {
-                quot + 1u32
-            }
-        }
-    }
+    crate::num::round_half_even_parts(&num, &den)
 }
 
 /// `±n·10^q` as a rational.
