@@ -83,6 +83,9 @@ pub struct Options {
     pub at: Vec<Vec<Rat>>,
     /// Cylindrical order of the Δ variables (names like `dc2`), outermost first.
     pub order: Vec<String>,
+    /// Skip the cylindrical form of the regions (vertices and constraints
+    /// are still exact); pruning and planning searches only need bands.
+    pub no_cells: bool,
 }
 
 /// Why the analysis could not be done.
@@ -307,7 +310,7 @@ impl Analysis {
         let dnames = delta_names(model);
         let k = model.k();
         let emax = e_max(&design, k)?;
-        let qopts = qe::Options { order: opts.order.clone() };
+        let qopts = qe::Options { order: opts.order.clone(), no_cells: opts.no_cells };
 
         // The e_max region (eq. 7) gives the Δc attaining it.
         let at_emax = region(&design, &params, &dnames, &emax, &qopts)?;
@@ -539,6 +542,7 @@ mod tests {
             thresholds: vec![Threshold::parse("17.9745").unwrap()],
             at: vec![],
             order: vec!["dc2".into(), "dc1".into()],
+            no_cells: false,
         };
         // The paper's printed values: Max|e_i| = 17.9747; the breakpoints agree with Fig. 2(b) to 5 digits.
         let (m, data) = hpl("c1 = 0.0088823, c2 = 1.9312e-7");

@@ -14,13 +14,17 @@
 pub mod analysis;
 pub mod cli;
 pub mod data;
+pub mod envelope;
 pub mod fit;
 pub mod lang;
 pub mod linear;
 pub mod lp;
 pub mod model;
 pub mod num;
+pub mod plot;
 pub mod poly;
+pub mod plan;
+pub mod prune;
 pub mod qe;
 pub mod report;
 #[cfg(test)]

@@ -1,14 +1,14 @@
 //! `errband MODEL DATA`: the core method on a model file and measurements.
 
-use super::{read_input, Failure};
-use crate::analysis::{Analysis, AnalysisError, Options, Shape, Threshold};
-use crate::data::{self, ColumnSpec, Measurement};
-use crate::fit::FitError;
-use crate::model::{syntax, FitMode, Model};
-use crate::num::{fmt_fraction, fmt_sig, Rat};
-use crate::report::{Pruned, Report};
+use super::input::{fit_failure, load, CommonArgs};
+use super::Failure;
+use crate::analysis::{Analysis, Options, Shape};
+use crate::data::Measurement;
+use crate::envelope::BandFunction;
+use crate::model::{syntax, Model};
+use crate::num::{fmt_fraction, fmt_sig};
+use crate::report::{figures, Pruned, Report};
 use clap::{Args, ValueEnum};
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Instant;
 
@@ -23,6 +23,8 @@ pub enum Format {
     Csv,
     /// Markdown tables.
     Md,
+    /// A LaTeX (booktabs) table of the bands, for papers.
+    Latex,
 }
 
 /// Which QE problem `--emit-qe` prints.
@@ -43,9 +45,8 @@ pub struct AnalyzeArgs {
     /// Measurements: CSV with a header, or Extra-P text (`-` for standard input).
     #[arg(value_name = "DATA")]
     pub data: Option<String>,
-    /// Residual threshold: `max` (= Max|e_i|), `emax`, a number, or `K*emax`, `K*max`; repeatable (default: max and emax).
-    #[arg(long = "threshold", short = 't', value_name = "T", allow_negative_numbers = true)]
-    pub thresholds: Vec<String>,
+    #[command(flatten)]
+    pub common: CommonArgs,
     /// Prediction points, e.g. `p=1000`, `p=2000..10000:2000`, `p=1024,n=100..300:100`; repeatable.
     #[arg(long, value_name = "POINTS")]
     pub at: Vec<String>,
@@ -55,36 +56,21 @@ pub struct AnalyzeArgs {
     /// Drop the N-th measurement (the `row` column of the residual table); repeatable.
     #[arg(long = "drop-row", value_name = "N")]
     pub drop_row: Vec<usize>,
-    /// Report format.
+    /// Report format on standard output.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Show exact fractions in the text report.
-    #[arg(long)]
-    pub exact: bool,
-    /// Significant digits of decimals.
-    #[arg(long, value_name = "N", default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=100))]
-    pub decimal: u32,
     /// Order of the Δ variables in the cylindrical form, outermost first (e.g. `dc2,dc1`).
     #[arg(long, value_delimiter = ',')]
     pub order: Vec<String>,
-    /// Analyse the parameter values given in the model instead of fitting (same as `fit none`).
+    /// Also compute the band as a function: envelope pieces over the prediction range and width against threshold.
     #[arg(long)]
-    pub no_fit: bool,
-    /// Column holding the measured value (default: the model's function name).
-    #[arg(long, value_name = "COLUMN")]
-    pub y: Option<String>,
-    /// Column holding a model variable, e.g. `p=procs`; repeatable.
-    #[arg(long, value_name = "VAR=COLUMN")]
-    pub x: Vec<String>,
-    /// Extra-P region to read.
-    #[arg(long)]
-    pub region: Option<String>,
-    /// Extra-P metric to read.
-    #[arg(long)]
-    pub metric: Option<String>,
-    /// Significant digits of values that cannot be exact (log2 of a non-power of two, ln, sqrt, exp).
-    #[arg(long, value_name = "N", default_value_t = crate::num::transcendental::DEFAULT_DIGITS, value_parser = clap::value_parser!(u32).range(10..=1000))]
-    pub digits: u32,
+    pub envelope: bool,
+    /// Write a plot: `[KIND=]FILE.svg`, KIND one of band (default), region, residuals, width; repeatable.
+    #[arg(long, value_name = "[KIND=]FILE")]
+    pub plot: Vec<String>,
+    /// Write a whole report: `out.html` (self-contained) or `out.md` (Markdown plus SVG files beside it).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<String>,
     /// Print a QE problem of the analysis in `errband qe` syntax instead of the report.
     #[arg(long, value_enum, value_name = "WHICH")]
     pub emit_qe: Option<EmitQe>,
@@ -95,50 +81,6 @@ pub struct AnalyzeArgs {
 
 fn write_out(out: &mut dyn Write, s: &str) -> Result<(), Failure> {
     out.write_all(s.as_bytes()).map_err(|e| Failure::analysis(format!("cannot write output: {e}")))
-}
-
-fn fit_failure(e: FitError, model: &Model, data_file: &str) -> Failure {
-    match e {
-        FitError::Eval(d) => Failure::input(d.render(&model.source)),
-        FitError::TooFewPoints { points, params } => Failure::analysis(format!(
-            "too few points: {params} parameters need at least {params} distinct data points; {data_file} has {points}"
-        )),
-        FitError::RankDeficient { directions } => {
-            let names: Vec<&str> = model.params.iter().map(|p| p.name.as_str()).collect();
-            let mut involved: Vec<&str> = Vec::new();
-            let mut dirs = Vec::new();
-            for d in &directions {
-                let terms: Vec<String> = d
-                    .iter()
-                    .zip(&names)
-                    .filter(|(v, _)| !num_traits::Zero::is_zero(*v))
-                    .map(|(v, n)| {
-                        if !involved.contains(n) {
-                            involved.push(n);
-                        }
-                        format!("{}·{n}", fmt_fraction(v))
-                    })
-                    .collect();
-                dirs.push(format!("({})", terms.join(", ")));
-            }
-            Failure::analysis(format!(
-                "the data cannot separate the parameters {}: changing them along {} leaves the model unchanged at every data point\n  = help: measure at more distinct points, fix a parameter with `const`, or analyse given values with `fit none` (the region is then unbounded along these directions)",
-                involved.join(", "),
-                dirs.join(" and ")
-            ))
-        }
-    }
-}
-
-fn analysis_failure(e: AnalysisError, model: &Model, data_file: &str) -> Failure {
-    match e {
-        AnalysisError::Fit(f) => fit_failure(f, model, data_file),
-        AnalysisError::Qe(q) => Failure::analysis(format!("the QE engine stopped: {q}")),
-        AnalysisError::NegativeThreshold(t, v) => {
-            Failure::input(format!("threshold `{t}` is negative ({})", fmt_sig(&v, 6)))
-        }
-        AnalysisError::NoData => Failure::input(format!("no measurements in {data_file}")),
-    }
 }
 
 /// Indices of the measurements matching any of the `--drop` points or `--drop-row` numbers.
@@ -173,6 +115,43 @@ fn dropped(
     Ok(out)
 }
 
+/// What `--plot` draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlotKind {
+    /// Data, fitted model and bands against the variable (paper Fig. 4, 9).
+    Band,
+    /// The Δc regions (paper Fig. 3); pairwise projections for k > 2.
+    Region,
+    /// Residuals per measurement (paper Fig. 8).
+    Residuals,
+    /// Band width against the threshold, from e_max to Max|e_i|.
+    Width,
+}
+
+/// Parses `--plot [KIND=]FILE`.
+fn plot_arg(s: &str) -> Result<(PlotKind, String), Failure> {
+    let kinds = [
+        ("band", PlotKind::Band),
+        ("region", PlotKind::Region),
+        ("residuals", PlotKind::Residuals),
+        ("width", PlotKind::Width),
+    ];
+    if let Some((k, f)) = s.split_once('=') {
+        return match kinds.iter().find(|(n, _)| *n == k.trim()) {
+            Some((_, kind)) if !f.trim().is_empty() => Ok((*kind, f.trim().to_string())),
+            _ => Err(Failure::input(format!(
+                "--plot {s}: expected [KIND=]FILE with KIND one of band, region, residuals, width"
+            ))),
+        };
+    }
+    Ok((PlotKind::Band, s.to_string()))
+}
+
+/// Writes `text` to `path`, naming the file in any error.
+pub(super) fn write_file(path: &str, text: &str) -> Result<(), Failure> {
+    std::fs::write(path, text).map_err(|e| Failure::input(format!("cannot write `{path}`: {e}")))
+}
+
 /// Runs the main command.
 pub fn run(a: AnalyzeArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Failure> {
     let t0 = Instant::now();
@@ -184,75 +163,36 @@ pub fn run(a: AnalyzeArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i
             ))
         }
     };
-    let msrc = read_input(&model_path)?;
-    let mut model =
-        Model::parse(&msrc, &model_path, a.digits).map_err(|d| Failure::input(d.render(&msrc)))?;
-    if a.no_fit {
-        if let Some(p) = model.params.iter().find(|p| p.given.is_none()) {
-            return Err(Failure::input(format!(
-                "--no-fit needs a value for every parameter; `{}` has none in {model_path} (write `param {} = VALUE`)",
-                p.name, p.name
-            )));
+    let plots: Vec<(PlotKind, String)> = a.plot.iter().map(|s| plot_arg(s)).collect::<Result<_, _>>()?;
+    let report_kind = match &a.report {
+        None => None,
+        Some(f) if f.ends_with(".html") || f.ends_with(".htm") => Some(ReportKind::Html),
+        Some(f) if f.ends_with(".md") => Some(ReportKind::Markdown),
+        Some(f) => {
+            return Err(Failure::input(format!("--report {f}: the file name must end in .html or .md")))
         }
-        model.fit = FitMode::Given;
-    }
-    let mut rename = BTreeMap::new();
-    for x in &a.x {
-        let (v, c) = x
-            .split_once('=')
-            .ok_or_else(|| Failure::input(format!("--x {x}: expected VAR=COLUMN, e.g. p=procs")))?;
-        if !model.vars.iter().any(|m| m == v.trim()) {
-            return Err(Failure::input(format!(
-                "--x {x}: `{}` is not a variable of the model ({})",
-                v.trim(),
-                model.vars.join(", ")
-            )));
-        }
-        rename.insert(v.trim().to_string(), c.trim().to_string());
-    }
-    let spec = ColumnSpec {
-        vars: model.vars.clone(),
-        y: model.func.clone(),
-        rename,
-        y_column: a.y.clone(),
-        region: a.region.clone(),
-        metric: a.metric.clone(),
-        ..ColumnSpec::default()
     };
-    let dsrc = read_input(&data_path)?;
-    let dataset = data::read(&dsrc, &data_path, &spec).map_err(|e| Failure::input(e.render(&dsrc)))?;
-    // Units from the data header fill in those the model does not state.
-    for (k, u) in &dataset.units {
-        model.units.entry(k.clone()).or_insert_with(|| u.clone());
-    }
+    let input = load(&model_path, &data_path, &a.common)?;
+    let (model, dataset) = (&input.model, &input.dataset);
     let t_parse = t0.elapsed();
 
-    let mut thresholds = Vec::new();
-    for t in &a.thresholds {
-        thresholds.push(Threshold::parse(t).map_err(|d| Failure::input(d.render(t)))?);
-    }
-    let mut at = Vec::new();
-    for s in &a.at {
-        let assigns = syntax::parse_assignments_arg(s, "--at").map_err(|e| Failure::input(e.render(s)))?;
-        at.extend(model.points(&assigns, "--at", s).map_err(|e| Failure::input(e.render(s)))?);
-    }
-    let dnames = crate::analysis::delta_names(&model);
+    let at = input.points(&a.at, "--at")?;
+    let dnames = crate::analysis::delta_names(model);
     for o in &a.order {
         if !dnames.contains(o) {
             return Err(Failure::input(format!("--order {o}: the Δ variables are {}", dnames.join(", "))));
         }
     }
-    let opts = Options { thresholds, at, order: a.order.clone() };
+    let opts = Options { at, order: a.order.clone(), ..input.options() };
     let rows = &dataset.rows;
 
     if let Some(which) = a.emit_qe {
-        let design = crate::fit::Design::new(&model, rows, &data_path)
-            .map_err(|e| fit_failure(e, &model, &data_path))?;
+        let design = crate::fit::Design::new(model, rows, &data_path)
+            .map_err(|e| fit_failure(e, model, &data_path))?;
         let threshold = match which {
             EmitQe::Emax => None,
             EmitQe::Region => {
-                let an = Analysis::run(&model, rows, &data_path, &opts)
-                    .map_err(|e| analysis_failure(e, &model, &data_path))?;
+                let an = Analysis::run(model, rows, &data_path, &opts).map_err(|e| input.failure(e))?;
                 Some(an.regions.first().map(|r| r.value.clone()).unwrap_or_default())
             }
         };
@@ -273,13 +213,11 @@ pub fn run(a: AnalyzeArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i
     }
 
     let t1 = Instant::now();
-    let analysis = Analysis::run(&model, rows, &data_path, &opts)
-        .map_err(|e| analysis_failure(e, &model, &data_path))?;
-    let t_analysis = t1.elapsed();
+    let analysis = Analysis::run(model, rows, &data_path, &opts).map_err(|e| input.failure(e))?;
     let pruned = if a.drop.is_empty() && a.drop_row.is_empty() {
         None
     } else {
-        let d = dropped(&model, rows, &a.drop, &a.drop_row)?;
+        let d = dropped(model, rows, &a.drop, &a.drop_row)?;
         let kept: Vec<Measurement> =
             (0..rows.len()).filter(|i| !d.contains(i)).map(|i| rows[i].clone()).collect();
         let mut popts = opts.clone();
@@ -287,20 +225,25 @@ pub fn run(a: AnalyzeArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i
         let mut pmodel = model.clone();
         pmodel.predict.clear();
         let pa = Analysis::run(&pmodel, &kept, &data_path, &popts).map_err(|e| {
-            let f = analysis_failure(e, &model, &data_path);
+            let f = input.failure(e);
             Failure { message: format!("after dropping: {}", f.message), code: f.code }
         })?;
         Some(Pruned { dropped: d, analysis: pa })
     };
+    // The band as a function: asked for, or part of a whole report.
+    let function = (a.envelope || report_kind.is_some() || plots.iter().any(|(k, _)| *k == PlotKind::Width))
+        .then(|| BandFunction::compute(model, &analysis, rows));
+    let t_analysis = t1.elapsed();
     let t2 = Instant::now();
     let report = Report {
-        model: &model,
+        model,
         data_file: &data_path,
         data: rows,
         analysis: &analysis,
         pruned: pruned.as_ref(),
-        digits: a.decimal as usize,
-        exact: a.exact,
+        function: function.as_ref(),
+        digits: a.common.decimal as usize,
+        exact: a.common.exact,
         warnings: &dataset.warnings,
     };
     let text = match a.format {
@@ -313,7 +256,29 @@ pub fn run(a: AnalyzeArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i
         }
         Format::Csv => report.csv(),
         Format::Md => report.markdown(),
+        Format::Latex => report.latex(),
     };
+    for (kind, file) in &plots {
+        let svg = match kind {
+            PlotKind::Band => figures::band(&report),
+            PlotKind::Region => figures::region(&report),
+            PlotKind::Residuals => figures::residuals(&report),
+            PlotKind::Width => figures::width(&report),
+        };
+        write_file(file, &svg)?;
+    }
+    if let (Some(kind), Some(file)) = (report_kind, &a.report) {
+        match kind {
+            ReportKind::Html => write_file(file, &report.html())?,
+            ReportKind::Markdown => {
+                let (md, svgs) = report.markdown_with_figures(file);
+                for (path, svg) in svgs {
+                    write_file(&path, &svg)?;
+                }
+                write_file(file, &md)?;
+            }
+        }
+    }
     write_out(out, &text)?;
     let t_output = t2.elapsed();
     if a.timings {
@@ -339,11 +304,17 @@ pub fn run(a: AnalyzeArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i
             err,
             "errband: threshold {} is below e_max = {} (exact {}): the region is empty",
             empty.join(", "),
-            fmt_sig(&analysis.emax, a.decimal as usize),
+            fmt_sig(&analysis.emax, a.common.decimal as usize),
             fmt_fraction(&analysis.emax)
         );
         return Ok(super::EXIT_ANALYSIS);
     }
-    let _: Option<Rat> = None;
     Ok(super::EXIT_OK)
+}
+
+/// Which whole report `--report` writes.
+#[derive(Debug, Clone, Copy)]
+enum ReportKind {
+    Html,
+    Markdown,
 }

@@ -3,7 +3,9 @@
 //! 2 usage or input error). No analysis happens here.
 
 mod analyze;
+mod input;
 mod qe_cmd;
+mod search_cmd;
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -23,8 +25,9 @@ pub const EXIT_INPUT: i32 = 2;
     about = "Symbolic prediction-error analyser for parallel-performance models",
     long_about = "errband fits run-time models exactly, computes the smallest residual bound e_max, the region of parameter \
 perturbations allowed by a residual threshold, and the error band of extrapolated predictions. All numbers are exact \
-rationals; decimals shown are correctly rounded views.\n\nUsage: errband MODEL DATA [OPTIONS] runs the analysis; errband qe FILE solves a \
-formula.\n\nExit codes: 0 ok, 1 analysis impossible, 2 usage or input error.",
+rationals; decimals shown are correctly rounded views.\n\nUsage: errband MODEL DATA [OPTIONS] runs the analysis; errband prune MODEL DATA --target p=1000 compares \
+data-pruning choices; errband plan MODEL DATA --target p=1000 --candidates p=130..300:10 ranks new measurement \
+points; errband qe FILE solves a formula.\n\nExit codes: 0 ok, 1 analysis impossible, 2 usage or input error.",
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true
 )]
@@ -39,6 +42,10 @@ struct Cli {
 enum Command {
     /// Eliminate quantifiers from a formula of linear real arithmetic.
     Qe(qe_cmd::QeArgs),
+    /// Compare data-pruning choices: drop points, refit, rank by the band at the targets.
+    Prune(search_cmd::PruneArgs),
+    /// Rank candidate points for the next measurement by the band they would leave at the targets.
+    Plan(search_cmd::PlanArgs),
 }
 
 /// An error that ends the run: message and exit code.
@@ -80,6 +87,8 @@ where
     };
     let result = match cli.command {
         Some(Command::Qe(a)) => qe_cmd::run(a, out).map(|()| EXIT_OK),
+        Some(Command::Prune(a)) => search_cmd::run_prune(a, out),
+        Some(Command::Plan(a)) => search_cmd::run_plan(a, out),
         None => analyze::run(cli.analyze, out, err),
     };
     match result {

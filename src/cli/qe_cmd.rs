@@ -66,7 +66,7 @@ pub fn run(a: QeArgs, out: &mut dyn Write) -> Result<(), Failure> {
         };
         return write(out, text.trim_end().to_string());
     }
-    let opts = qe::Options { order: a.order.clone() };
+    let opts = qe::Options { order: a.order.clone(), ..Default::default() };
     let result = qe::solve(&problem, &opts).map_err(|e| match e {
         QeError::Elim(_) => Failure::analysis(e.to_string()),
         _ => Failure::input(e.to_string()),

@@ -344,6 +344,13 @@ impl Model {
         }
     }
 
+    /// Drops the `weight` statement (plain least squares; `--unweighted`).
+    pub fn clear_weight(&mut self) {
+        self.weight = None;
+        self.weight_text = None;
+        self.weight_span = None;
+    }
+
     /// True when the model has a `weight` statement.
     pub fn is_weighted(&self) -> bool {
         self.weight.is_some()

@@ -36,6 +36,9 @@ pub struct Options {
     /// Variable order for the cylindrical form, outermost first; free
     /// variables not listed follow in order of first appearance.
     pub order: Vec<String>,
+    /// Skip the cylindrical form (cells stay empty): callers that only need
+    /// constraints and vertices, such as pruning searches, save its cost.
+    pub no_cells: bool,
 }
 
 /// Why a QE problem could not be solved.
@@ -206,7 +209,7 @@ pub fn solve(p: &Problem, opts: &Options) -> Result<QeResult, QeError> {
     let pieces = simplify(polys, d)
         .into_iter()
         .map(|minimal| {
-            let cells = if minimal.constraints().is_empty() {
+            let cells = if opts.no_cells || minimal.constraints().is_empty() {
                 vec![]
             } else {
                 cylinder::cylinder(&Polyhedron::from_minimal(d, &minimal))
@@ -332,7 +335,7 @@ mod tests {
     fn shifting_a_result_moves_constraints_generators_and_cells_together() {
         let src = "exists e: e <= 1/2 and -e <= x + 2*y - 3 <= e and -1 <= x - y <= 4 and y >= -2";
         let p = parse_problem(src, "t.qe").unwrap();
-        let r = solve(&p, &Options { order: vec!["y".into(), "x".into()] }).unwrap();
+        let r = solve(&p, &Options { order: vec!["y".into(), "x".into()], no_cells: false }).unwrap();
         let shift = [frac(7, 3), int(-5)];
         let s = r.shifted(&shift);
         let d = r.vars.len();

@@ -1,8 +1,19 @@
 //! Renders an [`Analysis`] (and an optional pruned one beside it) as a
-//! terminal report, JSON, CSV band tables or Markdown. Every number shown is
+//! terminal report, JSON, CSV band tables, Markdown, LaTeX, SVG figures and
+//! whole HTML/Markdown reports. Every number shown is
 //! an exact value printed as a fraction or a correctly rounded decimal.
 
+/// SVG figures of an analysis.
+pub mod figures;
+mod html;
+mod latex;
+/// Rendering of `errband plan`.
+pub mod plan;
+/// Rendering of `errband prune`.
+pub mod prune;
+
 use crate::analysis::{Analysis, Band, Prediction, Region, Shape};
+use crate::envelope::{BandFunction, EnvelopeSkip, Piece};
 use crate::data::Measurement;
 use crate::model::{inexact_notes, show_value, FitMode, Model};
 use crate::num::{fmt_fraction, fmt_sig, NumFormat, Rat};
@@ -36,6 +47,8 @@ pub struct Report<'a> {
     pub analysis: &'a Analysis,
     /// With `--drop`: the analysis without the dropped ones.
     pub pruned: Option<&'a Pruned>,
+    /// With `--envelope` (and in whole reports): the band as a function.
+    pub function: Option<&'a BandFunction>,
     /// Significant digits of decimals.
     pub digits: usize,
     /// Show exact fractions in the text report.
@@ -237,7 +250,127 @@ impl Report<'_> {
             line(&mut o, String::new());
             self.pruned_text(&mut o, p);
         }
+        if let Some(f) = self.function {
+            line(&mut o, String::new());
+            self.function_text(&mut o, f);
+        }
         o
+    }
+
+    /// `lo ≤ x ≤ hi` with the breakpoint ends shown as decimals (`≈` where
+    /// the end is an enclosure of an irrational or unresolved switch point).
+    fn piece_range(&self, p: &Piece, f: &BandFunction) -> String {
+        let end = |x: &Rat, exact: bool| {
+            if exact {
+                self.dec(x)
+            } else {
+                format!("≈{}", self.dec(x))
+            }
+        };
+        let _ = f;
+        format!("[{}, {}]", end(&p.from, p.from_exact), end(&p.to, p.to_exact))
+    }
+
+    fn function_text(&self, o: &mut String, f: &BandFunction) {
+        let m = self.model;
+        let a = self.analysis;
+        if let Some(var) = m.vars.first().filter(|_| m.vars.len() == 1) {
+            o.push_str(&format!(
+                "Band as a function of {var} over [{}, {}]: each envelope piece is the model at one region vertex\n",
+                self.dec(&f.lo),
+                self.dec(&f.hi)
+            ));
+            for (r, e) in a.regions.iter().zip(&f.envelopes) {
+                o.push_str(&format!("  threshold {}:", self.threshold_label(r)));
+                match e {
+                    Err(skip) => o.push_str(&format!(" {}\n", skip_text(skip))),
+                    Ok(env) => {
+                        o.push('\n');
+                        for (name, chain) in [("upper", &env.upper), ("lower", &env.lower)] {
+                            for (i, p) in chain.iter().enumerate() {
+                                let params: Vec<String> = m
+                                    .params
+                                    .iter()
+                                    .zip(&p.params)
+                                    .map(|(n, v)| format!("{} = {}", n.name, self.num(v)))
+                                    .collect();
+                                o.push_str(&format!(
+                                    "    {:5}  {var} in {}  vertex {}: {}\n",
+                                    if i == 0 { name } else { "" },
+                                    self.piece_range(p, f),
+                                    p.vertex + 1,
+                                    params.join(", ")
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+            o.push_str("  (breakpoints are exact unless marked ≈: then enclosed exactly to 2^-48 of the sampling step, enclosure in JSON)\n\n");
+        }
+        o.push_str("Band against the threshold e' from e_max to Max|e_i| (linear between the rows)\n");
+        for (p, c) in a.predictions.iter().zip(&f.curves) {
+            o.push_str(&format!("  at {}:\n", m.show_point(&p.x)));
+            let mut rows = vec![vec!["e'".to_string(), "lower".into(), "upper".into(), "width".into()]];
+            for (e, l, u) in &c.points {
+                let w = match (l, u) {
+                    (Some(l), Some(u)) => self.num(&(u - l)),
+                    _ => "inf".into(),
+                };
+                rows.push(vec![
+                    self.num(e),
+                    l.as_ref().map_or("-inf".into(), |v| self.num(v)),
+                    u.as_ref().map_or("+inf".into(), |v| self.num(v)),
+                    w,
+                ]);
+            }
+            o.push_str(&table(&rows, 4));
+        }
+    }
+
+    fn function_json(&self, f: &BandFunction) -> Value {
+        let piece = |p: &Piece| {
+            json!({
+                "from": self.both(&p.from), "to": self.both(&p.to), "vertex": p.vertex + 1,
+                "from_exact": p.from_exact, "to_exact": p.to_exact,
+                "params": p.params.iter().map(|v| self.both(v)).collect::<Vec<_>>(),
+            })
+        };
+        let envelopes: Vec<Value> = self
+            .analysis
+            .regions
+            .iter()
+            .zip(&f.envelopes)
+            .map(|(r, e)| match e {
+                Ok(env) => json!({
+                    "threshold": r.threshold.text,
+                    "upper": env.upper.iter().map(piece).collect::<Vec<_>>(),
+                    "lower": env.lower.iter().map(piece).collect::<Vec<_>>(),
+                }),
+                Err(skip) => json!({ "threshold": r.threshold.text, "skipped": skip_text(skip) }),
+            })
+            .collect();
+        let curves: Vec<Value> = self
+            .analysis
+            .predictions
+            .iter()
+            .zip(&f.curves)
+            .map(|(p, c)| {
+                json!({
+                    "point": self.point_json(&p.x),
+                    "breakpoints": c.points.iter().map(|(e, l, u)| json!({
+                        "threshold": self.both(e), "lower": self.opt_both(l), "upper": self.opt_both(u),
+                        "width": match (l, u) { (Some(l), Some(u)) => self.both(&(u - l)), _ => Value::Null },
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        json!({
+            "range": { "from": self.both(&f.lo), "to": self.both(&f.hi) },
+            "note": "from/to are exact breakpoints when from_exact/to_exact; otherwise they are the ends of an exact enclosure of the switch point",
+            "envelopes": envelopes,
+            "width_vs_threshold": curves,
+        })
     }
 
     fn residual_table(&self, o: &mut String) {
@@ -629,6 +762,9 @@ impl Report<'_> {
                 d.insert("pruned".into(), pj);
             }
         }
+        if let (Some(f), Value::Object(d)) = (self.function, &mut doc) {
+            d.insert("band_function".into(), self.function_json(f));
+        }
         doc
     }
 
@@ -848,7 +984,16 @@ impl Report<'_> {
     }
 }
 
-fn plural(n: usize) -> &'static str {
+fn skip_text(s: &EnvelopeSkip) -> String {
+    match s {
+        EnvelopeSkip::NotOneVariable => "no envelope: the model has several variables".into(),
+        EnvelopeSkip::Empty => "empty region".into(),
+        EnvelopeSkip::Unbounded => "unbounded region: a side of the band is infinite".into(),
+        EnvelopeSkip::Undefined(m) => format!("no envelope: {m}"),
+    }
+}
+
+pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
     } else {
@@ -857,7 +1002,7 @@ fn plural(n: usize) -> &'static str {
 }
 
 /// Left-aligned first column, right-aligned others, two spaces apart.
-fn table(rows: &[Vec<String>], indent: usize) -> String {
+pub(crate) fn table(rows: &[Vec<String>], indent: usize) -> String {
     let ncol = rows.iter().map(Vec::len).max().unwrap_or(0);
     let mut w = vec![0; ncol];
     for r in rows {
@@ -883,7 +1028,7 @@ fn table(rows: &[Vec<String>], indent: usize) -> String {
 }
 
 /// One CSV record (RFC 4180 quoting).
-fn csv_line(cells: &[String]) -> String {
+pub(crate) fn csv_line(cells: &[String]) -> String {
     let q: Vec<String> = cells
         .iter()
         .map(|c| {
@@ -897,7 +1042,7 @@ fn csv_line(cells: &[String]) -> String {
     format!("{}\n", q.join(","))
 }
 
-fn md_escape(s: &str) -> String {
+pub(crate) fn md_escape(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
     for ch in s.chars() {
         if "\\`*_{}[]<>()#+!|".contains(ch) {
@@ -908,12 +1053,12 @@ fn md_escape(s: &str) -> String {
     o
 }
 
-fn md_table_head(head: &[String]) -> String {
+pub(crate) fn md_table_head(head: &[String]) -> String {
     let mut s = md_row(head);
     s.push_str(&format!("|{}\n", "---|".repeat(head.len())));
     s
 }
 
-fn md_row(cells: &[String]) -> String {
+pub(crate) fn md_row(cells: &[String]) -> String {
     format!("| {} |\n", cells.iter().map(|c| c.replace('|', "\\|")).collect::<Vec<_>>().join(" | "))
 }

@@ -1,0 +1,188 @@
+//! Arguments shared by the commands that read a model and measurements
+//! (`errband MODEL DATA`, `prune`, `plan`), and their validation into a
+//! model, a dataset and analysis options.
+
+use super::{read_input, Failure};
+use crate::analysis::{AnalysisError, Options, Threshold};
+use crate::data::{self, ColumnSpec, Dataset};
+use crate::fit::FitError;
+use crate::model::{syntax, FitMode, Model};
+use crate::num::{fmt_fraction, fmt_sig, Rat};
+use clap::Args;
+use std::collections::BTreeMap;
+
+/// Options shared by every command that analyses a model on data.
+#[derive(Args, Debug, Clone)]
+pub struct CommonArgs {
+    /// Residual threshold: `max` (= Max|e_i|), `emax`, a number, or `K*emax`, `K*max`; repeatable (default: max and emax).
+    #[arg(long = "threshold", short = 't', value_name = "T", allow_negative_numbers = true)]
+    pub thresholds: Vec<String>,
+    /// Show exact fractions in the text report.
+    #[arg(long)]
+    pub exact: bool,
+    /// Significant digits of decimals.
+    #[arg(long, value_name = "N", default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub decimal: u32,
+    /// Analyse the parameter values given in the model instead of fitting (same as `fit none`).
+    #[arg(long)]
+    pub no_fit: bool,
+    /// Fit without the model's `weight` (plain least squares).
+    #[arg(long)]
+    pub unweighted: bool,
+    /// Column holding the measured value (default: the model's function name).
+    #[arg(long, value_name = "COLUMN")]
+    pub y: Option<String>,
+    /// Column holding a model variable, e.g. `p=procs`; repeatable.
+    #[arg(long, value_name = "VAR=COLUMN")]
+    pub x: Vec<String>,
+    /// Extra-P region to read.
+    #[arg(long)]
+    pub region: Option<String>,
+    /// Extra-P metric to read.
+    #[arg(long)]
+    pub metric: Option<String>,
+    /// Significant digits of values that cannot be exact (log2 of a non-power of two, ln, sqrt, exp).
+    #[arg(long, value_name = "N", default_value_t = crate::num::transcendental::DEFAULT_DIGITS, value_parser = clap::value_parser!(u32).range(10..=1000))]
+    pub digits: u32,
+}
+
+/// A model and its measurements, read and checked.
+pub struct Loaded {
+    /// The model (units completed from the data header).
+    pub model: Model,
+    /// The measurements.
+    pub dataset: Dataset,
+    /// Their file name.
+    pub data_path: String,
+    /// Parsed thresholds (empty: the defaults).
+    pub thresholds: Vec<Threshold>,
+}
+
+impl Loaded {
+    /// Analysis options with these thresholds.
+    pub fn options(&self) -> Options {
+        Options { thresholds: self.thresholds.clone(), ..Options::default() }
+    }
+
+    /// Points given on the command line (`--at p=1000`, `--target …`), expanded.
+    pub fn points(&self, args: &[String], flag: &str) -> Result<Vec<Vec<Rat>>, Failure> {
+        let mut out = Vec::new();
+        for s in args {
+            let assigns = syntax::parse_assignments_arg(s, flag).map_err(|e| Failure::input(e.render(s)))?;
+            for p in self.model.points(&assigns, flag, s).map_err(|e| Failure::input(e.render(s)))? {
+                if !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Maps an analysis failure to a message and exit code.
+    pub fn failure(&self, e: AnalysisError) -> Failure {
+        analysis_failure(e, &self.model, &self.data_path)
+    }
+}
+
+/// Reads and checks the model and the data.
+pub fn load(model_path: &str, data_path: &str, a: &CommonArgs) -> Result<Loaded, Failure> {
+    let msrc = read_input(model_path)?;
+    let mut model = Model::parse(&msrc, model_path, a.digits).map_err(|d| Failure::input(d.render(&msrc)))?;
+    if a.no_fit {
+        if let Some(p) = model.params.iter().find(|p| p.given.is_none()) {
+            return Err(Failure::input(format!(
+                "--no-fit needs a value for every parameter; `{}` has none in {model_path} (write `param {} = VALUE`)",
+                p.name, p.name
+            )));
+        }
+        model.fit = FitMode::Given;
+    }
+    if a.unweighted {
+        model.clear_weight();
+    }
+    let mut rename = BTreeMap::new();
+    for x in &a.x {
+        let (v, c) = x
+            .split_once('=')
+            .ok_or_else(|| Failure::input(format!("--x {x}: expected VAR=COLUMN, e.g. p=procs")))?;
+        if !model.vars.iter().any(|m| m == v.trim()) {
+            return Err(Failure::input(format!(
+                "--x {x}: `{}` is not a variable of the model ({})",
+                v.trim(),
+                model.vars.join(", ")
+            )));
+        }
+        rename.insert(v.trim().to_string(), c.trim().to_string());
+    }
+    let spec = ColumnSpec {
+        vars: model.vars.clone(),
+        y: model.func.clone(),
+        rename,
+        y_column: a.y.clone(),
+        region: a.region.clone(),
+        metric: a.metric.clone(),
+        ..ColumnSpec::default()
+    };
+    let dsrc = read_input(data_path)?;
+    let dataset = data::read(&dsrc, data_path, &spec).map_err(|e| Failure::input(e.render(&dsrc)))?;
+    // Units from the data header fill in those the model does not state.
+    for (k, u) in &dataset.units {
+        model.units.entry(k.clone()).or_insert_with(|| u.clone());
+    }
+    let mut thresholds = Vec::new();
+    for t in &a.thresholds {
+        thresholds.push(Threshold::parse(t).map_err(|d| Failure::input(d.render(t)))?);
+    }
+    Ok(Loaded {
+        model,
+        dataset,
+        data_path: data_path.to_string(),
+        thresholds,
+    })
+}
+
+/// Maps a fit failure to a message and exit code.
+pub fn fit_failure(e: FitError, model: &Model, data_file: &str) -> Failure {
+    match e {
+        FitError::Eval(d) => Failure::input(d.render(&model.source)),
+        FitError::TooFewPoints { points, params } => Failure::analysis(format!(
+            "too few points: {params} parameters need at least {params} distinct data points; {data_file} has {points}"
+        )),
+        FitError::RankDeficient { directions } => {
+            let names: Vec<&str> = model.params.iter().map(|p| p.name.as_str()).collect();
+            let mut involved: Vec<&str> = Vec::new();
+            let mut dirs = Vec::new();
+            for d in &directions {
+                let terms: Vec<String> = d
+                    .iter()
+                    .zip(&names)
+                    .filter(|(v, _)| !num_traits::Zero::is_zero(*v))
+                    .map(|(v, n)| {
+                        if !involved.contains(n) {
+                            involved.push(n);
+                        }
+                        format!("{}·{n}", fmt_fraction(v))
+                    })
+                    .collect();
+                dirs.push(format!("({})", terms.join(", ")));
+            }
+            Failure::analysis(format!(
+                "the data cannot separate the parameters {}: changing them along {} leaves the model unchanged at every data point\n  = help: measure at more distinct points, fix a parameter with `const`, or analyse given values with `fit none` (the region is then unbounded along these directions)",
+                involved.join(", "),
+                dirs.join(" and ")
+            ))
+        }
+    }
+}
+
+/// Maps an analysis failure to a message and exit code.
+pub fn analysis_failure(e: AnalysisError, model: &Model, data_file: &str) -> Failure {
+    match e {
+        AnalysisError::Fit(f) => fit_failure(f, model, data_file),
+        AnalysisError::Qe(q) => Failure::analysis(format!("the QE engine stopped: {q}")),
+        AnalysisError::NegativeThreshold(t, v) => {
+            Failure::input(format!("threshold `{t}` is negative ({})", fmt_sig(&v, 6)))
+        }
+        AnalysisError::NoData => Failure::input(format!("no measurements in {data_file}")),
+    }
+}

@@ -1,0 +1,294 @@
+//! `errband prune` and `errband plan`: searches over candidate data sets,
+//! run in parallel (rayon) with a progress bar on a terminal.
+
+use super::analyze::write_file;
+use super::input::{load, CommonArgs, Loaded};
+use super::Failure;
+use crate::num::Rat;
+use crate::plan;
+use crate::prune::{self, PruneError, Search};
+use crate::report::plan::PlanReport;
+use crate::report::prune::PruneReport;
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::{IsTerminal, Write};
+
+/// Output syntax of a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SearchFormat {
+    /// The ranked table.
+    Text,
+    /// JSON, every candidate with exact values.
+    Json,
+    /// One record per candidate, threshold and target.
+    Csv,
+    /// Markdown table.
+    Md,
+    /// LaTeX booktabs table (prune only).
+    Latex,
+}
+
+/// Options shared by `prune` and `plan`.
+#[derive(Args, Debug)]
+pub struct SearchArgs {
+    /// Model file (`.tm`).
+    #[arg(value_name = "MODEL")]
+    pub model: String,
+    /// Measurements (CSV or Extra-P text).
+    #[arg(value_name = "DATA")]
+    pub data: String,
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Points where the band matters, e.g. `p=1000`; repeatable (default: the model's `predict` points).
+    #[arg(long, value_name = "POINTS")]
+    pub target: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SearchFormat::Text)]
+    pub format: SearchFormat,
+    /// Rows shown in the ranked table (0: all).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub show: usize,
+    /// Write the comparison chart (SVG).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<String>,
+    /// Worker threads (default: one per core); results do not depend on it.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub jobs: Option<u32>,
+}
+
+/// `errband prune`.
+#[derive(Args, Debug)]
+pub struct PruneArgs {
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Largest number of points a generated candidate drops (1: leave-one-out; 2: also every pair; 0: none).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub max_drop: usize,
+    /// A pruning choice to compare, e.g. `p=110` or `p=10,p=20`; repeatable.
+    #[arg(long, value_name = "POINTS")]
+    pub candidate: Vec<String>,
+    /// Steps of the greedy sequence that drops the largest weighted residual (0: none).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub greedy: usize,
+    /// Generate candidates only from the N points with the largest weighted residuals.
+    #[arg(long, value_name = "N")]
+    pub top: Option<usize>,
+}
+
+/// `errband plan`.
+#[derive(Args, Debug)]
+pub struct PlanArgs {
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Candidate points for the next measurement, e.g. `p=130..300:10` (also `p=130..300 step 10`); repeatable.
+    #[arg(long, value_name = "POINTS", required = true, num_args = 1..)]
+    pub candidates: Vec<String>,
+}
+
+/// A progress bar on stderr when it is a terminal and the search is long.
+fn progress() -> impl Fn(usize) + Sync {
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+    let on_terminal = std::io::stderr().is_terminal();
+    move |n: usize| {
+        if n > 0 {
+            if on_terminal && n >= 8 {
+                bar.set_draw_target(ProgressDrawTarget::stderr());
+                bar.set_style(
+                    ProgressStyle::with_template("{prefix} {wide_bar} {pos}/{len} candidates, {eta} left")
+                        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                );
+                bar.set_prefix("errband");
+            }
+            bar.set_length(n as u64);
+        } else {
+            bar.inc(1);
+            if bar.length() == Some(bar.position()) {
+                bar.finish_and_clear();
+            }
+        }
+    }
+}
+
+fn pool(jobs: Option<u32>) -> Result<rayon::ThreadPool, Failure> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(j) = jobs {
+        b = b.num_threads(j as usize);
+    }
+    b.build().map_err(|e| Failure::analysis(format!("cannot start worker threads: {e}")))
+}
+
+fn targets(input: &Loaded, a: &SearchArgs) -> Result<Vec<Vec<Rat>>, Failure> {
+    let t = input.points(&a.target, "--target")?;
+    if !t.is_empty() {
+        return Ok(t);
+    }
+    if input.model.predict.is_empty() {
+        return Err(Failure::input(format!(
+            "no target: give --target (e.g. --target {}=1000) or a `predict` statement in {}",
+            input.model.vars.first().map_or("p", String::as_str),
+            input.model.file
+        )));
+    }
+    Ok(input.model.predict.clone())
+}
+
+fn emit(out: &mut dyn Write, text: &str) -> Result<(), Failure> {
+    out.write_all(text.as_bytes()).map_err(|e| Failure::analysis(format!("cannot write output: {e}")))
+}
+
+fn json_text(v: &serde_json::Value) -> Result<String, Failure> {
+    serde_json::to_string_pretty(v)
+        .map(|s| s + "\n")
+        .map_err(|e| Failure::analysis(format!("cannot write JSON: {e}")))
+}
+
+/// Runs `errband prune`.
+pub fn run_prune(a: PruneArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+    let s = &a.search;
+    let input = load(&s.model, &s.data, &s.common)?;
+    let targets = targets(&input, s)?;
+    let mut user = Vec::new();
+    for c in &a.candidate {
+        let mut points = Vec::new();
+        for part in split_points(c) {
+            points.extend(input.points(std::slice::from_ref(&part), "--candidate")?);
+        }
+        user.push((c.clone(), points));
+    }
+    let search = Search { max_drop: a.max_drop, top: a.top, greedy: a.greedy, user };
+    let rows = &input.dataset.rows;
+    let tick = progress();
+    let cmp = pool(s.jobs)?
+        .install(|| prune::compare(&input.model, rows, &input.data_path, &input.options(), &targets, &search, &tick))
+        .map_err(|e| match e {
+            PruneError::Analysis(e) => input.failure(e),
+            PruneError::NoSuchPoint(p) => Failure::input(format!("--candidate {p}: no measurement is at that point")),
+            PruneError::TooMany(n) => Failure::input(format!(
+                "--max-drop {} generates {n} candidates (limit {}): add --top N to draw them from the N largest residuals",
+                a.max_drop,
+                prune::MAX_CANDIDATES
+            )),
+            PruneError::Nothing => Failure::input(
+                "nothing to compare: --max-drop 0, --greedy 0 and no --candidate".to_string(),
+            ),
+        })?;
+    let r = PruneReport {
+        model: &input.model,
+        data_file: &input.data_path,
+        data: rows,
+        cmp: &cmp,
+        digits: s.common.decimal as usize,
+        show: s.show,
+    };
+    if let Some(f) = &s.plot {
+        write_file(f, &r.chart())?;
+    }
+    let text = match s.format {
+        SearchFormat::Text => r.text(),
+        SearchFormat::Json => json_text(&r.json())?,
+        SearchFormat::Csv => r.csv(),
+        SearchFormat::Md => r.markdown(),
+        SearchFormat::Latex => r.latex(),
+    };
+    emit(out, &text)?;
+    Ok(super::EXIT_OK)
+}
+
+/// Splits `p=10,p=20` (a variable given again starts a new point) into
+/// `p=10` and `p=20`; `p=10,n=4000` stays one point, `p=10,20` one list.
+fn split_points(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur: Vec<String> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    for chunk in text.split(',') {
+        let name = chunk.split_once('=').map(|(n, _)| n.trim().to_string());
+        if let Some(n) = &name {
+            if seen.contains(n) {
+                out.push(cur.join(","));
+                cur.clear();
+                seen.clear();
+            }
+            seen.push(n.clone());
+        }
+        cur.push(chunk.to_string());
+    }
+    if !cur.is_empty() {
+        out.push(cur.join(","));
+    }
+    out
+}
+
+/// `p=130..300 step 10` (the words of the issue) as `p=130..300:10`.
+fn normalise_step(args: &[String]) -> Vec<String> {
+    let joined = args.join(" ");
+    let mut out = String::new();
+    let mut words = joined.split_whitespace().peekable();
+    while let Some(w) = words.next() {
+        if w == "step" {
+            if let Some(n) = words.next() {
+                out.push(':');
+                out.push_str(n);
+                continue;
+            }
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out.split(' ').filter(|s| !s.is_empty()).map(String::from).collect()
+}
+
+/// Runs `errband plan`.
+pub fn run_plan(a: PlanArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+    let s = &a.search;
+    let input = load(&s.model, &s.data, &s.common)?;
+    if s.format == SearchFormat::Latex {
+        return Err(Failure::input("plan has no LaTeX output; use --format md, csv or json"));
+    }
+    let targets = targets(&input, s)?;
+    let cands = input.points(&normalise_step(&a.candidates), "--candidates")?;
+    let tick = progress();
+    let rows = &input.dataset.rows;
+    let p = pool(s.jobs)?
+        .install(|| plan::plan(&input.model, rows, &input.data_path, &input.options(), &targets, &cands, &tick))
+        .map_err(|e| input.failure(e))?;
+    let r = PlanReport {
+        model: &input.model,
+        data_file: &input.data_path,
+        plan: &p,
+        digits: s.common.decimal as usize,
+        show: s.show,
+    };
+    if let Some(f) = &s.plot {
+        write_file(f, &r.chart())?;
+    }
+    let text = match s.format {
+        SearchFormat::Text => r.text(),
+        SearchFormat::Json => json_text(&r.json())?,
+        SearchFormat::Csv => r.csv(),
+        SearchFormat::Md | SearchFormat::Latex => r.markdown(),
+    };
+    emit(out, &text)?;
+    Ok(super::EXIT_OK)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeated_variables_start_new_points() {
+        assert_eq!(split_points("p=10,p=20"), vec!["p=10", "p=20"]);
+        assert_eq!(split_points("p=10,20"), vec!["p=10,20"]);
+        assert_eq!(split_points("p=128,n=4000,p=256,n=8000"), vec!["p=128,n=4000", "p=256,n=8000"]);
+    }
+
+    #[test]
+    fn step_words_become_the_range_syntax() {
+        let v = |a: &[&str]| normalise_step(&a.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(v(&["p=130..300", "step", "10"]), vec!["p=130..300:10"]);
+        assert_eq!(v(&["p=130..300 step 10"]), vec!["p=130..300:10"]);
+        assert_eq!(v(&["p=130..300:10", "p=400"]), vec!["p=130..300:10", "p=400"]);
+    }
+}

@@ -1,0 +1,375 @@
+use super::*;
+
+fn pts(v: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    v.to_vec()
+}
+
+fn band_chart() -> Chart {
+    let xs = [10.0, 20.0, 50.0, 100.0, 1000.0, 10000.0];
+    let line: Vec<(f64, f64)> = xs.iter().map(|&x| (x, 2.0 + 0.001 * x)).collect();
+    let lower: Vec<(f64, f64)> = line.iter().map(|&(x, y)| (x, y - 0.1 * x.log10())).collect();
+    let upper: Vec<(f64, f64)> = line.iter().map(|&(x, y)| (x, y + 0.1 * x.log10())).collect();
+    let mut c = Chart::new("T(p) & <bands>", Axis::log("p [processors]"), Axis::linear("t [s]"));
+    c.series.push(Series::new("band", SeriesKind::Band { lower, upper }));
+    c.series.push(Series::new("fit", SeriesKind::Line { pts: line, dashed: false }));
+    c.series.push(Series::new(
+        "data",
+        SeriesKind::Points { pts: pts(&[(16.0, 2.0), (32.0, 2.05), (f64::NAN, 1.0)]), mark: Mark::Circle },
+    ));
+    c.shade_x = Some((120.0, 10000.0));
+    c.hline = Some((2.0, "threshold".into()));
+    c
+}
+
+fn region_chart(title: &str) -> Chart {
+    let mut c = Chart::new(title, Axis::linear("c0"), Axis::linear("c1"));
+    c.series.push(Series::new(
+        "region",
+        SeriesKind::Polygon {
+            pts: pts(&[(0.0, 0.0), (1.0, 0.2), (1.2, 1.0), (0.3, 1.1), (-0.2, 0.5)]),
+            marked: true,
+        },
+    ));
+    c
+}
+
+fn count(s: &str, pat: &str) -> usize {
+    s.matches(pat).count()
+}
+
+fn ids(s: &str) -> Vec<String> {
+    s.split("id=\"").skip(1).filter_map(|r| r.split('"').next()).map(str::to_string).collect()
+}
+
+#[test]
+fn polygon_has_one_pair_per_vertex() {
+    let svg = region_chart("region").svg();
+    assert_eq!(count(&svg, "<polygon class=\"region\""), 1);
+    let attr = svg.split("<polygon class=\"region\"").nth(1).and_then(|r| r.split("points=\"").nth(1));
+    let points = attr.and_then(|a| a.split('"').next()).unwrap_or("");
+    assert_eq!(points.split(' ').count(), 5);
+    assert!(points.split(' ').all(|p| p.split(',').count() == 2));
+    assert_eq!(count(&svg, "class=\"vertex\""), 5);
+    assert!(svg.contains("data-series=\"region\""));
+    assert!(svg.contains("fill-opacity=\"0.25\""));
+}
+
+#[test]
+fn band_line_points_and_shade_have_their_classes() {
+    let svg = band_chart().svg();
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(!svg.contains("<?xml"));
+    assert_eq!(count(&svg, "<path class=\"band\" data-series=\"band\""), 1);
+    assert_eq!(count(&svg, "<polyline class=\"line\" data-series=\"fit\""), 1);
+    assert_eq!(count(&svg, "class=\"point\""), 2, "the NaN point is skipped");
+    assert_eq!(count(&svg, "<rect class=\"extrapolation\" "), 1);
+    assert!(svg.contains("fill=\"#000\" fill-opacity=\"0.06\""));
+    assert!(svg.contains(">extrapolated</text>"));
+    assert_eq!(count(&svg, "<g class=\"legend\">"), 1);
+    assert_eq!(count(&svg, "class=\"swatch\""), 3);
+    assert!(svg.contains("class=\"hline\""));
+    assert!(svg.contains(">10⁴</text>"));
+    assert!(svg.contains("clip-path=\"url(#"));
+}
+
+#[test]
+fn non_finite_values_are_skipped_without_panicking() {
+    let nan = f64::NAN;
+    let inf = f64::INFINITY;
+    let mut c = Chart::new("nan", Axis::log("x"), Axis::linear("y"));
+    c.series.push(Series::new(
+        "p",
+        SeriesKind::Points {
+            pts: pts(&[(nan, 1.0), (1.0, inf), (-1.0, 1.0), (2.0, 3.0)]),
+            mark: Mark::Cross,
+        },
+    ));
+    c.series.push(Series::new(
+        "l",
+        SeriesKind::Line { pts: pts(&[(1.0, 1.0), (nan, nan), (3.0, 1.0)]), dashed: true },
+    ));
+    c.series.push(Series::new(
+        "b",
+        SeriesKind::Band { lower: pts(&[(1.0, 0.0), (2.0, nan), (3.0, 0.0)]), upper: pts(&[(1.0, 1.0)]) },
+    ));
+    c.series.push(Series::new("s", SeriesKind::Stems { pts: pts(&[(1.0, nan), (2.0, -1.0)]) }));
+    c.series.push(Series::new("r", SeriesKind::Polygon { pts: pts(&[(nan, 0.0)]), marked: true }));
+    c.shade_x = Some((nan, inf));
+    c.hline = Some((nan, "h".into()));
+    let svg = c.svg();
+    assert_eq!(count(&svg, "class=\"point\""), 1);
+    assert_eq!(count(&svg, "class=\"line\""), 0, "both line pieces are single points");
+    assert_eq!(count(&svg, "class=\"stem\""), 1);
+    assert!(!svg.contains("NaN") && !svg.contains("inf"));
+    let huge = Chart {
+        series: vec![Series::new(
+            "huge",
+            SeriesKind::Line {
+                pts: pts(&[(0.0, 0.0), (f64::MAX, f64::MAX), (-f64::MAX, 1e-300)]),
+                dashed: false,
+            },
+        )],
+        ..Chart::new("huge", Axis::linear("x"), Axis::linear("y"))
+    };
+    let svg = huge.svg();
+    assert!(!svg.contains("NaN") && !svg.contains("inf"));
+}
+
+#[test]
+fn empty_and_degenerate_charts_render_axes_and_a_note() {
+    let c = Chart::new("", Axis::linear("x"), Axis::log("y"));
+    let svg = c.svg();
+    assert!(svg.contains("class=\"frame\""));
+    assert!(svg.contains(">no data</text>"));
+    assert!(!svg.contains("class=\"legend\""));
+    let mut c = Chart::new("one", Axis::linear("x"), Axis::linear("y"));
+    c.series.push(Series::new(
+        "p",
+        SeriesKind::Points { pts: pts(&[(3.0, 3.0), (3.0, 3.0)]), mark: Mark::Square },
+    ));
+    let svg = c.svg();
+    assert!(!svg.contains("no data"));
+    assert!(count(&svg, "<text x=") >= 4, "ticks around the single value");
+    let mut odd = Chart::new(
+        "odd",
+        Axis::linear("x").range(Some(5.0), Some(5.0)),
+        Axis::log("y").range(Some(-1.0), None),
+    );
+    odd.width = f64::NAN;
+    odd.height = 1.0;
+    assert!(odd.svg().contains("width=\"640\""));
+}
+
+#[test]
+fn text_is_xml_escaped() {
+    let mut c = region_chart("a <b> & \"c\" 'd'");
+    c.series[0].name = "x<y".into();
+    let svg = c.svg();
+    assert!(svg.contains("a &lt;b&gt; &amp; &quot;c&quot; &#39;d&#39;"));
+    assert!(svg.contains("data-series=\"x&lt;y\""));
+    assert!(!svg.contains("<b>"));
+}
+
+#[test]
+fn grid_has_one_plot_area_per_chart_and_unique_ids() {
+    let charts = [region_chart("c0 vs c1"), region_chart("c0 vs c1"), band_chart()];
+    let svg = grid(&charts, 2, "pairwise projections");
+    assert_eq!(count(&svg, "class=\"plot-area\""), 3);
+    assert_eq!(count(&svg, "<svg "), 1);
+    let ids = ids(&svg);
+    assert_eq!(ids.len(), 3);
+    let mut uniq = ids.clone();
+    uniq.sort();
+    uniq.dedup();
+    assert_eq!(uniq.len(), ids.len(), "{ids:?}");
+    for id in &ids {
+        assert!(svg.contains(&format!("url(#{id})")));
+    }
+    assert!(!grid(&[], 3, "").contains("plot-area"));
+}
+
+#[test]
+fn output_is_deterministic() {
+    let c = band_chart();
+    assert_eq!(c.svg(), c.svg());
+    assert_eq!(c.svg(), band_chart().svg());
+    let g = [region_chart("a"), band_chart()];
+    assert_eq!(grid(&g, 2, "t"), grid(&g, 2, "t"));
+}
+
+#[test]
+fn colours_follow_the_cycle_unless_fixed() {
+    let mut c = region_chart("r");
+    c.series.push(
+        Series::new("l", SeriesKind::Line { pts: pts(&[(0.0, 0.0), (1.0, 1.0)]), dashed: false }).color(3),
+    );
+    c.series.push(Series::new("m", SeriesKind::Line { pts: pts(&[(0.0, 1.0), (1.0, 0.0)]), dashed: false }));
+    let svg = c.svg();
+    assert!(svg.contains(&format!("fill=\"{}\" fill-opacity=\"0.25\"", PALETTE[0])));
+    let line_of = |name: &str| {
+        let rest = svg.split(&format!("data-series=\"{name}\"")).nth(1).unwrap_or("");
+        rest.split('\n').next().unwrap_or("").to_string()
+    };
+    assert!(line_of("l").contains(PALETTE[3]));
+    assert!(line_of("m").contains(PALETTE[1]));
+}
+
+#[test]
+fn legend_avoids_the_corner_with_data() {
+    // Data crowd the top right; the legend moves elsewhere.
+    let mut c = Chart::new("legend", Axis::linear("x"), Axis::linear("y"));
+    let crowd: Vec<(f64, f64)> =
+        (0..100).map(|i| (8.0 + f64::from(i % 10) * 0.2, 8.0 + f64::from(i / 10) * 0.2)).collect();
+    c.series.push(Series::new("crowd", SeriesKind::Points { pts: crowd, mark: Mark::Circle }));
+    c.series.push(Series::new("", SeriesKind::Points { pts: pts(&[(0.0, 0.0)]), mark: Mark::Circle }));
+    let svg = c.svg();
+    let legend = svg.split("<rect class=\"legend-box\" x=\"").nth(1).unwrap_or("");
+    let x: f64 = legend.split('"').next().and_then(|v| v.parse().ok()).unwrap_or(f64::NAN);
+    assert!(x < 320.0, "legend at x = {x}");
+    assert_eq!(count(&svg, "class=\"swatch\""), 1, "unnamed series stay out of the legend");
+}
+
+#[test]
+fn y_label_sits_left_of_the_widest_tick_label() {
+    let mut c = Chart::new("", Axis::linear("x"), Axis::linear("a long y label [units]"));
+    c.series.push(Series::new(
+        "",
+        SeriesKind::Points { pts: pts(&[(0.0, -1.23456e-8), (1.0, 3.0e-8)]), mark: Mark::Circle },
+    ));
+    let svg = c.svg();
+    let ylabel_x: f64 = svg
+        .split("class=\"axis-label y\" x=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(f64::NAN);
+    let tick_group = svg.split("class=\"tick-labels y\"").nth(1).unwrap_or("");
+    for t in tick_group.split("<text x=\"").skip(1) {
+        let x: f64 = t.split('"').next().and_then(|v| v.parse().ok()).unwrap_or(f64::NAN);
+        let label = t.split('>').nth(1).and_then(|r| r.split('<').next()).unwrap_or("");
+        let left = x - label.chars().count() as f64 * 11.0 * 0.6;
+        assert!(left > ylabel_x + 3.0, "{label} at {left} vs y label at {ylabel_x}");
+    }
+}
+
+#[test]
+fn bar_chart_draws_bars_missing_markers_and_rotated_long_labels() {
+    let cats: Vec<String> = ["small-case", "medium-sized-case", "a-rather-long-category-name", "d"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let mut b = BarChart::new(
+        "max error",
+        cats,
+        vec![
+            ("model A".into(), vec![Some(1.0), Some(2.0), None, Some(f64::INFINITY)]),
+            ("model B".into(), vec![Some(1.5), Some(f64::NAN), Some(3.0), Some(0.5)]),
+        ],
+        Axis::linear("e [%]"),
+    );
+    b.hline = Some((2.5, "limit".into()));
+    let svg = b.svg();
+    assert_eq!(count(&svg, "class=\"bar\""), 5);
+    assert_eq!(count(&svg, "class=\"missing\""), 3);
+    assert!(svg.contains(">∞</text>"));
+    assert!(svg.contains("rotate(-35"));
+    assert_eq!(count(&svg, "class=\"swatch\""), 2);
+    assert_eq!(svg, b.svg());
+    let empty = BarChart::new("", vec![], vec![], Axis::log("y"));
+    assert!(empty.svg().contains("no data"));
+}
+
+#[test]
+#[ignore = "writes demo SVGs to /tmp/plotdemo for a visual check"]
+fn demo() {
+    let _ = std::fs::create_dir_all("/tmp/plotdemo");
+    // T(p) = a + b/p + c·log2 p measured at small p, extrapolated to 10^4.
+    let t = |p: f64| 0.4 + 120.0 / p + 0.35 * p.log2();
+    let xs: Vec<f64> = (0..=60).map(|i| 10f64.powf(1.0 + 3.0 * f64::from(i) / 60.0)).collect();
+    let fit: Vec<(f64, f64)> = xs.iter().map(|&p| (p, t(p))).collect();
+    type Curve = Vec<(f64, f64)>;
+    let band = |w: f64| -> (Curve, Curve) {
+        let e = |p: f64| w * (0.05 + 0.02 * (p / 16.0).log2().max(0.0).powf(1.6));
+        (xs.iter().map(|&p| (p, t(p) - e(p))).collect(), xs.iter().map(|&p| (p, t(p) + e(p))).collect())
+    };
+    let (l1, u1) = band(1.0);
+    let (l2, u2) = band(2.2);
+    let data: Vec<(f64, f64)> = [16.0, 24.0, 32.0, 48.0, 64.0, 96.0, 128.0]
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| (p, t(p) * (1.0 + 0.02 * if i % 2 == 0 { 1.0 } else { -1.0 })))
+        .collect();
+    let mut c = Chart::new(
+        "Prediction error band: T(p) = c₀ + c₁/p + c₂·log₂ p",
+        Axis::log("p [processors]").range(Some(10.0), Some(10000.0)),
+        Axis::linear("T [s]"),
+    );
+    c.series.push(Series::new("band at e = e_max", SeriesKind::Band { lower: l2, upper: u2 }).color(1));
+    c.series.push(Series::new("band at e = 0.5·e_max", SeriesKind::Band { lower: l1, upper: u1 }).color(0));
+    c.series.push(Series::new("exact fit", SeriesKind::Line { pts: fit, dashed: false }).color(0));
+    c.series.push(Series::new("measurements", SeriesKind::Points { pts: data, mark: Mark::Circle }).color(3));
+    c.shade_x = Some((120.0, 10000.0));
+    let _ = std::fs::write("/tmp/plotdemo/band.svg", c.svg());
+
+    let mut r = Chart::new(
+        "Parameter region (Δc₀, Δc₁) at e = e_max",
+        Axis::linear("Δc₀ [s]"),
+        Axis::linear("Δc₁ [s]"),
+    );
+    r.series.push(Series::new(
+        "region e ≤ e_max",
+        SeriesKind::Polygon {
+            pts: pts(&[
+                (-2.1e-4, -3.0e-3),
+                (1.4e-4, -4.1e-3),
+                (3.3e-4, 1.2e-3),
+                (0.9e-4, 5.2e-3),
+                (-2.6e-4, 2.0e-3),
+            ]),
+            marked: true,
+        },
+    ));
+    r.series.push(Series::new(
+        "region e ≤ 0.5·e_max",
+        SeriesKind::Polygon {
+            pts: pts(&[
+                (-1.0e-4, -1.5e-3),
+                (0.7e-4, -2.0e-3),
+                (1.6e-4, 0.6e-3),
+                (0.4e-4, 2.6e-3),
+                (-1.3e-4, 1.0e-3),
+            ]),
+            marked: false,
+        },
+    ));
+    r.series.push(
+        Series::new("exact fit", SeriesKind::Points { pts: pts(&[(0.0, 0.0)]), mark: Mark::Cross }).color(3),
+    );
+    r.hline = Some((0.0, "Δc₁ = 0".into()));
+    let _ = std::fs::write("/tmp/plotdemo/region.svg", r.svg());
+
+    let b = BarChart::new(
+        "Max. relative error per model",
+        ["kripke-small", "kripke-large-extrapolated", "lulesh", "minife-strong-scaling"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        vec![
+            ("full data".into(), vec![Some(3.2), Some(12.5), Some(7.1), None]),
+            ("pruned".into(), vec![Some(2.1), Some(8.4), Some(f64::INFINITY), Some(4.4)]),
+        ],
+        Axis::linear("e [%]"),
+    );
+    let _ = std::fs::write("/tmp/plotdemo/bars.svg", b.svg());
+    let mut rs: Vec<Chart> = (0..3).map(|i| region_chart(&format!("projection {i}"))).collect();
+    for c in &mut rs {
+        c.width = 340.0;
+        c.height = 280.0;
+    }
+    let _ = std::fs::write("/tmp/plotdemo/grid.svg", grid(&rs, 3, "Pairwise projections"));
+
+    let mut st = Chart::new("Residuals", Axis::log("p [processors]"), Axis::linear("e_i [s]"));
+    let res: Vec<(f64, f64)> = [16.0, 24.0, 32.0, 48.0, 64.0, 96.0, 128.0]
+        .iter()
+        .zip([0.8, -1.1, 0.3, 1.9, -0.4, -2.2, 0.6])
+        .map(|(&p, e)| (p, e * 1e-3))
+        .collect();
+    st.series.push(
+        Series::new(
+            "±e_max",
+            SeriesKind::Line { pts: pts(&[(10.0, 2.2e-3), (200.0, 2.2e-3)]), dashed: true },
+        )
+        .color(1),
+    );
+    st.series.push(
+        Series::new("", SeriesKind::Line { pts: pts(&[(10.0, -2.2e-3), (200.0, -2.2e-3)]), dashed: true })
+            .color(1),
+    );
+    st.series.push(Series::new("residual e_i", SeriesKind::Stems { pts: res }).color(0));
+    st.hline = Some((0.0, String::new()));
+    let _ = std::fs::write("/tmp/plotdemo/stems.svg", st.svg());
+    let _ = std::fs::write(
+        "/tmp/plotdemo/empty.svg",
+        Chart::new("nothing", Axis::log("x"), Axis::linear("y")).svg(),
+    );
+}

@@ -1,0 +1,319 @@
+//! The analysis as pictures (SVG, through [`crate::plot`]): the band plot
+//! (paper Fig. 4, 9), the Δc regions (Fig. 3), the residuals (Fig. 8) and
+//! the band width against the threshold. Everything up to here is exact;
+//! values become floats only when handed to the chart.
+
+use super::Report;
+use crate::analysis::{Band, Shape};
+use crate::model::Model;
+use crate::num::{to_f64, Rat};
+use crate::plot::{grid, Axis, Chart, Mark, Scale, Series, SeriesKind};
+use num_traits::Zero;
+
+/// Samples along the x axis of a band plot.
+const BAND_SAMPLES: usize = 240;
+/// Palette index of the data and of the fitted model.
+const DATA_COLOR: usize = 7;
+const MODEL_COLOR: usize = 3;
+
+/// Palette index of region `i`'s band (skipping the data and model colours).
+pub(crate) fn region_color(i: usize) -> usize {
+    [0, 1, 2, 4, 5, 6][i % 6]
+}
+
+/// `label [unit]` for a model name (variable or function) when a unit is known.
+pub(crate) fn with_unit(model: &Model, name: &str) -> String {
+    match model.units.get(name) {
+        Some(u) => format!("{name} [{u}]"),
+        None => name.to_string(),
+    }
+}
+
+/// Log scale when every value is positive and they span more than a factor of 20.
+pub(crate) fn scale_for(values: impl Iterator<Item = f64>) -> Scale {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in values.filter(|v| v.is_finite()) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if lo > 0.0 && hi / lo > 20.0 {
+        Scale::Log
+    } else {
+        Scale::Linear
+    }
+}
+
+fn value_at(b: &[Rat], c: &[Rat]) -> Rat {
+    b[1..].iter().zip(c).fold(b[0].clone(), |a, (f, c)| a + f * c)
+}
+
+/// The band of a region at basis `b` (vertices in the absolute parameters).
+fn band_at(params_at: &[Vec<Rat>], b: &[Rat]) -> Option<Band> {
+    let vals: Vec<Rat> = params_at.iter().map(|v| value_at(b, v)).collect();
+    Some(Band { lower: vals.iter().min().cloned(), upper: vals.iter().max().cloned() })
+}
+
+/// Band plot: data, fitted model and one band per threshold against the
+/// model's first varying variable (others fixed at the first prediction
+/// point's values), the extrapolation shaded.
+pub fn band(r: &Report) -> String {
+    let m = r.model;
+    let a = r.analysis;
+    let nv = m.vars.len();
+    // The plotted variable: the first one the prediction points vary in (or the first).
+    let first = a.predictions.first().map(|p| p.x.clone());
+    let axis_var = match &first {
+        Some(f) => (0..nv).find(|&i| a.predictions.iter().any(|p| p.x[i] != f[i])).unwrap_or(0),
+        None => 0,
+    };
+    let fixed: Vec<Rat> = first.clone().or_else(|| r.data.first().map(|d| d.x.clone())).unwrap_or_default();
+    let on_slice = |x: &[Rat]| (0..nv).all(|i| i == axis_var || x.get(i) == fixed.get(i));
+    let data: Vec<(Rat, Rat)> =
+        r.data.iter().filter(|d| on_slice(&d.x)).map(|d| (d.x[axis_var].clone(), d.y.clone())).collect();
+    let xs_all: Vec<Rat> = data
+        .iter()
+        .map(|(x, _)| x.clone())
+        .chain(a.predictions.iter().filter(|p| on_slice(&p.x)).map(|p| p.x[axis_var].clone()))
+        .collect();
+    let (Some(lo), Some(hi)) = (xs_all.iter().min().cloned(), xs_all.iter().max().cloned()) else {
+        return Chart::new("no data to plot", Axis::linear(""), Axis::linear("")).svg();
+    };
+    let dmax = data.iter().map(|(x, _)| x.clone()).max().unwrap_or_else(|| lo.clone());
+    let xs = crate::envelope::samples(&lo, &hi, BAND_SAMPLES);
+    let mut log = m.new_log();
+    let mut model_pts = Vec::new();
+    let mut lowers: Vec<Vec<(f64, f64)>> = vec![Vec::new(); a.regions.len()];
+    let mut uppers: Vec<Vec<(f64, f64)>> = vec![Vec::new(); a.regions.len()];
+    for x in &xs {
+        let mut pt = fixed.clone();
+        if pt.len() != nv {
+            pt = vec![Rat::zero(); nv];
+        }
+        pt[axis_var] = x.clone();
+        let Ok(b) = m.basis_at(&pt, &mut log) else { continue };
+        let xf = to_f64(x);
+        model_pts.push((xf, to_f64(&value_at(&b, &a.params))));
+        for (i, reg) in a.regions.iter().enumerate() {
+            if reg.shape == Shape::Empty || matches!(reg.shape, Shape::Unbounded { .. }) {
+                continue;
+            }
+            if let Some(Band { lower: Some(l), upper: Some(u) }) = band_at(&reg.params_at, &b) {
+                lowers[i].push((xf, to_f64(&l)));
+                uppers[i].push((xf, to_f64(&u)));
+            }
+        }
+    }
+    let var = &m.vars[axis_var.min(nv.saturating_sub(1))];
+    let xscale = scale_for(xs.iter().map(to_f64));
+    let yscale = scale_for(model_pts.iter().map(|p| p.1).chain(data.iter().map(|(_, y)| to_f64(y))));
+    let others: Vec<String> =
+        (0..nv).filter(|&i| i != axis_var).map(|i| format!("{} = {}", m.vars[i], crate::model::show_value(&fixed[i]))).collect();
+    let title = format!(
+        "{}({}) = {}{}",
+        m.func,
+        m.vars.join(", "),
+        m.body_text,
+        if others.is_empty() { String::new() } else { format!("  ({})", others.join(", ")) }
+    );
+    let mut c = Chart::new(title, Axis::new(with_unit(m, var), xscale), Axis::new(with_unit(m, &m.func), yscale));
+    for (i, reg) in a.regions.iter().enumerate() {
+        if uppers[i].is_empty() {
+            continue;
+        }
+        let name = format!("band, threshold {}", r.threshold_label(reg));
+        c.series.push(
+            Series::new(name, SeriesKind::Band { lower: lowers[i].clone(), upper: uppers[i].clone() })
+                .color(region_color(i)),
+        );
+    }
+    c.series.push(
+        Series::new(format!("fitted model T(C, {var})"), SeriesKind::Line { pts: model_pts, dashed: false })
+            .color(MODEL_COLOR),
+    );
+    let pts: Vec<(f64, f64)> = data.iter().map(|(x, y)| (to_f64(x), to_f64(y))).collect();
+    c.series.push(Series::new("measurements", SeriesKind::Points { pts, mark: Mark::Circle }).color(DATA_COLOR));
+    if hi > dmax {
+        c.shade_x = Some((to_f64(&dmax), to_f64(&hi)));
+    }
+    c.svg()
+}
+
+/// Convex polygon of 2-D points in counter-clockwise order around their
+/// centroid (drawing only: the points are a convex polygon's vertices).
+fn ccw(mut pts: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
+    let n = pts.len() as f64;
+    let (cx, cy) = pts.iter().fold((0.0, 0.0), |(a, b), p| (a + p.0 / n, b + p.1 / n));
+    pts.sort_by(|p, q| {
+        let a = (p.1 - cy).atan2(p.0 - cx);
+        let b = (q.1 - cy).atan2(q.0 - cx);
+        a.partial_cmp(&b).unwrap_or(std::cmp::Ordering::Equal)
+    });
+    pts
+}
+
+/// 2-D convex hull (monotone chain), for projections of a region's vertices.
+fn hull(mut pts: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
+    pts.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    pts.dedup();
+    if pts.len() < 3 {
+        return pts;
+    }
+    let cross = |o: (f64, f64), a: (f64, f64), b: (f64, f64)| (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0);
+    let mut lower: Vec<(f64, f64)> = Vec::new();
+    for &p in &pts {
+        while lower.len() >= 2 && cross(lower[lower.len() - 2], lower[lower.len() - 1], p) <= 0.0 {
+            lower.pop();
+        }
+        lower.push(p);
+    }
+    let mut upper: Vec<(f64, f64)> = Vec::new();
+    for &p in pts.iter().rev() {
+        while upper.len() >= 2 && cross(upper[upper.len() - 2], upper[upper.len() - 1], p) <= 0.0 {
+            upper.pop();
+        }
+        upper.push(p);
+    }
+    lower.pop();
+    upper.pop();
+    lower.extend(upper);
+    lower
+}
+
+/// The regions as polygons (paper Fig. 3): one chart for two parameters,
+/// pairwise projections in a grid for more, an interval chart for one.
+pub fn region(r: &Report) -> String {
+    let a = r.analysis;
+    let k = a.dnames.len();
+    let pair_chart = |i: usize, j: usize, project: bool| {
+        let mut c = Chart::new(
+            if project { format!("projection onto ({}, {})", a.dnames[i], a.dnames[j]) } else { "Δc regions".into() },
+            Axis::linear(a.dnames[i].clone()),
+            Axis::linear(a.dnames[j].clone()),
+        );
+        // Largest threshold first, so smaller regions are drawn on top.
+        let mut order: Vec<usize> = (0..a.regions.len()).collect();
+        order.sort_by(|&x, &y| a.regions[y].value.cmp(&a.regions[x].value).then(x.cmp(&y)));
+        for ri in order {
+            let reg = &a.regions[ri];
+            let pts: Vec<(f64, f64)> = reg.vertices.iter().map(|v| (to_f64(&v[i]), to_f64(&v[j]))).collect();
+            let unb = if matches!(reg.shape, Shape::Unbounded { .. }) { " (unbounded: vertices only)" } else { "" };
+            let name = format!("threshold {}{unb}", r.threshold_label(reg));
+            let kind = match reg.shape {
+                Shape::Empty => continue,
+                Shape::Point => SeriesKind::Points { pts, mark: Mark::Diamond },
+                Shape::Unbounded { .. } => SeriesKind::Points { pts, mark: Mark::Circle },
+                Shape::Bounded if pts.len() < 3 => SeriesKind::Line { pts, dashed: false },
+                Shape::Bounded => {
+                    let poly = if project { hull(pts) } else { ccw(pts) };
+                    SeriesKind::Polygon { pts: poly, marked: true }
+                }
+            };
+            c.series.push(Series::new(name, kind).color(region_color(ri)));
+        }
+        c.series.push(
+            Series::new("fit (Δc = 0)", SeriesKind::Points { pts: vec![(0.0, 0.0)], mark: Mark::Cross })
+                .color(MODEL_COLOR),
+        );
+        c
+    };
+    match k {
+        0 => Chart::new("no parameters", Axis::linear(""), Axis::linear("")).svg(),
+        1 => {
+            let mut c = Chart::new("Δc intervals per threshold", Axis::linear(a.dnames[0].clone()), Axis::linear("threshold"));
+            for (ri, reg) in a.regions.iter().enumerate() {
+                let y = to_f64(&reg.value);
+                let pts: Vec<(f64, f64)> = reg.vertices.iter().map(|v| (to_f64(&v[0]), y)).collect();
+                c.series.push(
+                    Series::new(format!("threshold {}", r.threshold_label(reg)), SeriesKind::Line { pts, dashed: false })
+                        .color(region_color(ri)),
+                );
+            }
+            c.svg()
+        }
+        2 => pair_chart(0, 1, false).svg(),
+        _ => {
+            let mut charts = Vec::new();
+            for i in 0..k {
+                for j in i + 1..k {
+                    let mut c = pair_chart(i, j, true);
+                    c.width = 420.0;
+                    c.height = 340.0;
+                    charts.push(c);
+                }
+            }
+            grid(&charts, 2, "Δc region: pairwise projections (convex hulls of the projected vertices)")
+        }
+    }
+}
+
+/// Residuals e_i = T(C, x_i) − d_i against the first variable (paper
+/// Fig. 8), with the e_max band; weighted fits also show w·e scaled into view.
+pub fn residuals(r: &Report) -> String {
+    let m = r.model;
+    let a = r.analysis;
+    let var = m.vars.first().cloned().unwrap_or_default();
+    let pts: Vec<(f64, f64)> = (0..r.data.len())
+        .map(|i| (to_f64(&r.data[i].x[0]), to_f64(&a.residuals.e(r.data, i))))
+        .collect();
+    let xscale = scale_for(pts.iter().map(|p| p.0));
+    let unit = m.units.get(&m.func).map(|u| format!(" [{u}]")).unwrap_or_default();
+    let mut c = Chart::new(
+        format!("Residuals of {}: Max|e_i| = {}, e_max = {}", m.func, r.dec(&a.residuals.max_abs), r.dec(&a.emax)),
+        Axis::new(with_unit(m, &var), xscale),
+        Axis::linear(format!("e_i = T(C, x_i) − d_i{unit}")),
+    );
+    let (x0, x1) = pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.0), b.max(p.0)));
+    let e = to_f64(&a.emax);
+    if x0.is_finite() {
+        c.series.push(
+            Series::new("±e_max", SeriesKind::Line { pts: vec![(x0, e), (x1, e)], dashed: true }).color(region_color(1)),
+        );
+        c.series.push(Series::new("", SeriesKind::Line { pts: vec![(x0, -e), (x1, -e)], dashed: true }).color(region_color(1)));
+    }
+    c.series.push(Series::new("residual e_i", SeriesKind::Stems { pts }).color(region_color(0)));
+    c.hline = Some((0.0, String::new()));
+    c.svg()
+}
+
+/// Relative band width (width / |T(C, x)|, in %) against the threshold
+/// from e_max to Max|e_i|, one line per prediction point (up to 8).
+pub fn width(r: &Report) -> String {
+    let m = r.model;
+    let a = r.analysis;
+    let mut c = Chart::new(
+        "Band width against the residual threshold",
+        Axis::linear(format!("threshold e′{}", m.units.get(&m.func).map(|u| format!(" [{u}]")).unwrap_or_default())),
+        Axis::linear("band width / T(C, x) [%]"),
+    );
+    let curves = match r.function {
+        Some(f) => f.curves.clone(),
+        None => crate::envelope::width_curves(a, m),
+    };
+    for (i, (p, curve)) in a.predictions.iter().zip(&curves).enumerate().take(8) {
+        let t = to_f64(&p.model).abs();
+        let pts: Vec<(f64, f64)> = curve
+            .points
+            .iter()
+            .filter_map(|(e, l, u)| match (l, u) {
+                (Some(l), Some(u)) if t > 0.0 => Some((to_f64(e), 100.0 * to_f64(&(u - l)) / t)),
+                _ => None,
+            })
+            .collect();
+        c.series.push(Series::new(m.show_point(&p.x), SeriesKind::Line { pts, dashed: false }).color(i % 8));
+    }
+    c.svg()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hull_and_ccw_keep_convex_vertices() {
+        let sq = vec![(0.0, 0.0), (1.0, 1.0), (1.0, 0.0), (0.0, 1.0)];
+        assert_eq!(ccw(sq.clone()).len(), 4);
+        let mut inner = sq.clone();
+        inner.push((0.5, 0.5));
+        assert_eq!(hull(inner).len(), 4);
+    }
+}

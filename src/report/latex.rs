@@ -1,0 +1,140 @@
+//! LaTeX (booktabs) tables for papers: the band table of an analysis and
+//! the ranked table of a pruning comparison share one table writer.
+
+use super::Report;
+
+/// Escapes text for LaTeX outside math mode.
+pub(crate) fn escape(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '\\' => o.push_str("\\textbackslash{}"),
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                o.push('\\');
+                o.push(ch);
+            }
+            '~' => o.push_str("\\textasciitilde{}"),
+            '^' => o.push_str("\\textasciicircum{}"),
+            'Δ' => o.push_str("$\\Delta$"),
+            '×' => o.push_str("$\\times$"),
+            _ => o.push(ch),
+        }
+    }
+    o
+}
+
+/// A decimal as printed by errband (`1.93098e-7`, `-inf`) in math mode.
+pub(crate) fn number(s: &str) -> String {
+    match s {
+        "+inf" | "inf" => return "$+\\infty$".into(),
+        "-inf" => return "$-\\infty$".into(),
+        _ => {}
+    }
+    match s.split_once('e') {
+        Some((m, e)) if m.parse::<f64>().is_ok() => {
+            let e = e.trim_start_matches('+');
+            format!("${m}\\times 10^{{{e}}}$")
+        }
+        _ if s.parse::<f64>().is_ok() => format!("${s}$"),
+        _ => escape(s),
+    }
+}
+
+/// One booktabs table. `groups` are `(title, columns spanned)` over the
+/// header row, starting after `lead` leading columns; cells are LaTeX already.
+pub(crate) fn table(
+    caption: &str,
+    label: &str,
+    lead: usize,
+    groups: &[(String, usize)],
+    head: &[String],
+    rows: &[Vec<String>],
+) -> String {
+    let ncol = head.len();
+    let mut o = String::new();
+    o.push_str("% Requires \\usepackage{booktabs}.\n\\begin{table}[tbp]\n  \\centering\n");
+    o.push_str(&format!("  \\caption{{{caption}}}\n  \\label{{{label}}}\n"));
+    o.push_str(&format!("  \\begin{{tabular}}{{{}}}\n    \\toprule\n", "r".repeat(ncol)));
+    if !groups.is_empty() {
+        let mut cells: Vec<String> = vec![String::new(); lead];
+        let mut rules = Vec::new();
+        let mut col = lead + 1;
+        for (title, span) in groups {
+            cells.push(format!("\\multicolumn{{{span}}}{{c}}{{{title}}}"));
+            rules.push(format!("\\cmidrule(lr){{{col}-{}}}", col + span - 1));
+            col += span;
+        }
+        o.push_str(&format!("    {} \\\\\n    {}\n", cells.join(" & "), rules.join(" ")));
+    }
+    o.push_str(&format!("    {} \\\\\n    \\midrule\n", head.join(" & ")));
+    for r in rows {
+        o.push_str(&format!("    {} \\\\\n", r.join(" & ")));
+    }
+    o.push_str("    \\bottomrule\n  \\end{tabular}\n\\end{table}\n");
+    o
+}
+
+impl Report<'_> {
+    /// The band table as a LaTeX booktabs table.
+    pub fn latex(&self) -> String {
+        let m = self.model;
+        let a = self.analysis;
+        let vars: Vec<String> = m.vars.iter().map(|v| format!("${}$", escape(v))).collect();
+        let f = format!("${}(C, {})$", escape(&m.func), m.vars.iter().map(|v| escape(v)).collect::<Vec<_>>().join(", "));
+        let mut head = vars.clone();
+        head.push(f.clone());
+        let mut groups = Vec::new();
+        for r in &a.regions {
+            groups.push((escape(&self.threshold_label(r)).replace("e\\_max", "$e_{\\max}$"), 2));
+            head.extend(["lower".to_string(), "upper".to_string()]);
+        }
+        let rows: Vec<Vec<String>> = a
+            .predictions
+            .iter()
+            .map(|p| {
+                let mut row: Vec<String> = p
+                    .x
+                    .iter()
+                    .zip(&p.outside)
+                    .map(|(v, &o)| {
+                        format!("${}{}$", crate::model::show_value(v), if o { "^{*}" } else { "" })
+                    })
+                    .collect();
+                row.push(number(&self.dec(&p.model)));
+                for b in &p.bands {
+                    let (l, u, _) = self.band_text(b);
+                    row.extend([number(&l), number(&u)]);
+                }
+                row
+            })
+            .collect();
+        let units = m.units.get(&m.func).map(|u| format!(" in {}", escape(u))).unwrap_or_default();
+        let caption = format!(
+            "Prediction bands of {f}{units} from {} ({} measurements): the extremes of the model over the parameter region allowed by each residual threshold; $e_{{\\max}} = {}$. Points marked $^*$ are extrapolated. Exact values by errband {}.",
+            escape(self.data_file),
+            self.data.len(),
+            self.dec(&a.emax),
+            env!("CARGO_PKG_VERSION")
+        );
+        let header = format!(
+            "% errband {}: {} with {}\n",
+            env!("CARGO_PKG_VERSION"),
+            m.file.replace('\n', " "),
+            self.data_file.replace('\n', " ")
+        );
+        header + &table(&caption, "tab:errband-bands", vars.len() + 1, &groups, &head, &rows)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_text_escape() {
+        assert_eq!(number("1.93098e-7"), "$1.93098\\times 10^{-7}$");
+        assert_eq!(number("560.236"), "$560.236$");
+        assert_eq!(number("-inf"), "$-\\infty$");
+        assert_eq!(escape("a_b & 50% #1 {x} ~^\\"), "a\\_b \\& 50\\% \\#1 \\{x\\} \\textasciitilde{}\\textasciicircum{}\\textbackslash{}");
+    }
+}

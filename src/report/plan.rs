@@ -1,0 +1,287 @@
+//! Renders a measurement plan ([`crate::plan::Plan`]): ranked table
+//! (text, Markdown), JSON, CSV and a chart of the width ratio against the
+//! candidate point.
+
+use super::prune::failure_text;
+use super::{csv_line, md_row, md_table_head, table};
+use crate::analysis::Band;
+use crate::model::{show_value, Model};
+use crate::num::{fmt_fraction, fmt_sig, to_f64, Rat};
+use crate::plan::{Plan, Planned};
+use crate::plot::{Axis, Chart, Mark, Series, SeriesKind};
+use serde_json::{json, Value};
+
+/// What to render.
+pub struct PlanReport<'a> {
+    /// The model.
+    pub model: &'a Model,
+    /// Data file name.
+    pub data_file: &'a str,
+    /// The plan.
+    pub plan: &'a Plan,
+    /// Significant digits of decimals.
+    pub digits: usize,
+    /// Rows shown in the text and Markdown tables (0: all).
+    pub show: usize,
+}
+
+const EXPLAIN: &str = "expected: the new measurement equals the model's prediction (d_new = T(C, x_new)), re-analysed exactly; worst: the widest band over every d_new inside the current band at x_new, threshold held at its current value (an exact LP)";
+
+impl PlanReport<'_> {
+    fn dec(&self, x: &Rat) -> String {
+        fmt_sig(x, self.digits)
+    }
+    fn both(&self, x: &Rat) -> Value {
+        json!({ "exact": fmt_fraction(x), "decimal": self.dec(x) })
+    }
+    fn opt_both(&self, x: &Option<Rat>) -> Value {
+        x.as_ref().map_or(Value::Null, |v| self.both(v))
+    }
+    fn shown(&self) -> usize {
+        let n = self.plan.rows.len();
+        if self.show == 0 {
+            n
+        } else {
+            self.show.min(n)
+        }
+    }
+    fn width(&self, b: &Option<Band>) -> String {
+        match b {
+            None => "empty".into(),
+            Some(b) => b.width().map_or("inf".into(), |w| self.dec(&w)),
+        }
+    }
+    fn ratio(r: &Option<Rat>) -> String {
+        r.as_ref().map_or("-".into(), |r| format!("×{}", fmt_sig(r, 3)))
+    }
+    fn point(&self, x: &[Rat]) -> String {
+        self.model.show_point(x)
+    }
+
+    fn head(&self) -> Vec<String> {
+        let mut h: Vec<String> = vec!["rank".into(), "new point".into(), "d_new".into()];
+        for r in &self.plan.base.regions {
+            for t in &self.plan.targets {
+                let at = format!("{} at {}", r.threshold.text, self.point(t));
+                h.extend([format!("{at}: expected width"), "ratio".into(), "worst width".into(), "ratio".into()]);
+            }
+        }
+        h
+    }
+
+    fn row(&self, rank: usize, p: &Planned) -> Vec<String> {
+        let mut row = vec![rank.to_string(), self.point(&p.x), self.dec(&p.d_new)];
+        match &p.expected {
+            Err(e) => row.push(format!("failed: {}", failure_text(e))),
+            Ok(bands) => {
+                for (t, b) in bands.iter().enumerate() {
+                    for (j, bj) in b.iter().enumerate() {
+                        row.extend([
+                            self.width(bj),
+                            Self::ratio(&p.expected_ratio[t][j]),
+                            p.worst[t][j].as_ref().map_or("inf".into(), |w| self.dec(w)),
+                            Self::ratio(&p.worst_ratio[t][j]),
+                        ]);
+                    }
+                }
+            }
+        }
+        row
+    }
+
+    fn base_lines(&self) -> Vec<String> {
+        let a = &self.plan.base;
+        let mut out = Vec::new();
+        for (t, r) in a.regions.iter().enumerate() {
+            for p in &a.predictions {
+                out.push(format!(
+                    "Current band at {}, threshold {} = {}: width {}",
+                    self.point(&p.x),
+                    r.threshold.text,
+                    self.dec(&r.value),
+                    self.width(&p.bands[t])
+                ));
+            }
+        }
+        out
+    }
+
+    /// The sentence on the best candidate.
+    pub fn verdict(&self) -> String {
+        let Some(best) = self.plan.rows.first() else { return "No candidate.".into() };
+        match best.key() {
+            Some(k) => format!(
+                "Best: measure at {} (expected to leave ×{} of the current band width at the targets).",
+                self.point(&best.x),
+                fmt_sig(&k, 3)
+            ),
+            None => "No candidate gives a finite band at every target.".into(),
+        }
+    }
+
+    /// The terminal report.
+    pub fn text(&self) -> String {
+        let mut o = format!(
+            "errband {} plan — {} with {}\n\n",
+            env!("CARGO_PKG_VERSION"),
+            self.model.file,
+            self.data_file
+        );
+        for l in self.base_lines() {
+            o.push_str(&l);
+            o.push('\n');
+        }
+        o.push_str(&format!(
+            "\n{} candidate points, ranked by the expected width ratio (largest over the targets, first threshold).\n{EXPLAIN}.\n",
+            self.plan.rows.len()
+        ));
+        let mut rows = vec![self.head()];
+        for (i, p) in self.plan.rows.iter().enumerate().take(self.shown()) {
+            rows.push(self.row(i + 1, p));
+        }
+        o.push_str(&table(&rows, 2));
+        if self.shown() < self.plan.rows.len() {
+            o.push_str(&format!("  … {} more (--show 0 lists all)\n", self.plan.rows.len() - self.shown()));
+        }
+        o.push('\n');
+        o.push_str(&self.verdict());
+        o.push('\n');
+        o
+    }
+
+    /// Markdown.
+    pub fn markdown(&self) -> String {
+        let mut o = format!("# errband plan: {} with {}\n\n", self.model.file, self.data_file);
+        for l in self.base_lines() {
+            o.push_str(&format!("- {l}\n"));
+        }
+        o.push_str(&format!("\n{EXPLAIN}.\n\n"));
+        o.push_str(&md_table_head(&self.head()));
+        for (i, p) in self.plan.rows.iter().enumerate().take(self.shown()) {
+            o.push_str(&md_row(&self.row(i + 1, p)));
+        }
+        o.push_str(&format!("\n**{}**\n", self.verdict()));
+        o
+    }
+
+    /// JSON with exact values.
+    pub fn json(&self) -> Value {
+        let plan = self.plan;
+        let point = |x: &[Rat]| {
+            let mut m = serde_json::Map::new();
+            for (v, val) in self.model.vars.iter().zip(x) {
+                m.insert(v.clone(), Value::String(show_value(val)));
+            }
+            Value::Object(m)
+        };
+        let rows: Vec<Value> = plan
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let mut v = json!({ "rank": i + 1, "point": point(&p.x), "d_new": self.both(&p.d_new) });
+                let per: Vec<Value> = plan
+                    .base
+                    .regions
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(t, r)| plan.targets.iter().enumerate().map(move |(j, x)| (t, r, j, x)))
+                    .map(|(t, r, j, x)| {
+                        let expected = match &p.expected {
+                            Ok(b) => match &b[t][j] {
+                                None => json!({ "empty": true }),
+                                Some(b) => json!({
+                                    "lower": self.opt_both(&b.lower), "upper": self.opt_both(&b.upper),
+                                    "width": b.width().map_or(Value::Null, |w| self.both(&w)),
+                                    "ratio": self.opt_both(&p.expected_ratio[t][j]),
+                                }),
+                            },
+                            Err(e) => json!({ "error": failure_text(e) }),
+                        };
+                        json!({
+                            "threshold": r.threshold.text, "target": point(x), "expected": expected,
+                            "worst": { "width": self.opt_both(&p.worst[t][j]), "ratio": self.opt_both(&p.worst_ratio[t][j]), "threshold_value": self.both(&r.value) },
+                        })
+                    })
+                    .collect();
+                if let Value::Object(o) = &mut v {
+                    o.insert("bands".into(), Value::Array(per));
+                    o.insert("rank_key".into(), self.opt_both(&p.key()));
+                }
+                v
+            })
+            .collect();
+        json!({
+            "errband": env!("CARGO_PKG_VERSION"),
+            "command": "plan",
+            "model": self.model.file,
+            "data": self.data_file,
+            "targets": plan.targets.iter().map(|t| point(t)).collect::<Vec<_>>(),
+            "shown": EXPLAIN,
+            "current": plan.base.regions.iter().enumerate().flat_map(|(t, r)| plan.base.predictions.iter().map(move |p| (t, r, p))).map(|(t, r, p)| json!({
+                "threshold": r.threshold.text, "threshold_value": self.both(&r.value), "target": point(&p.x),
+                "width": p.bands[t].as_ref().and_then(Band::width).map_or(Value::Null, |w| self.both(&w)),
+            })).collect::<Vec<_>>(),
+            "candidates": rows,
+            "verdict": self.verdict(),
+        })
+    }
+
+    /// CSV: one record per candidate, threshold and target.
+    pub fn csv(&self) -> String {
+        let plan = self.plan;
+        let mut head: Vec<String> = vec!["rank".into()];
+        head.extend(self.model.vars.iter().cloned());
+        head.extend(["d_new", "threshold", "threshold_value"].iter().map(|s| s.to_string()));
+        head.extend(self.model.vars.iter().map(|v| format!("target_{v}")));
+        head.extend(
+            ["expected_width", "expected_ratio", "worst_width", "worst_ratio", "expected_width_exact", "worst_width_exact"]
+                .iter()
+                .map(|s| s.to_string()),
+        );
+        let mut out = csv_line(&head);
+        for (i, p) in plan.rows.iter().enumerate() {
+            for (t, r) in plan.base.regions.iter().enumerate() {
+                for (j, x) in plan.targets.iter().enumerate() {
+                    let mut row = vec![(i + 1).to_string()];
+                    row.extend(p.x.iter().map(show_value));
+                    row.extend([self.dec(&p.d_new), r.threshold.text.clone(), self.dec(&r.value)]);
+                    row.extend(x.iter().map(show_value));
+                    let ew = p.expected.as_ref().ok().and_then(|b| b[t][j].as_ref()).and_then(Band::width);
+                    let d = |v: &Option<Rat>| v.as_ref().map_or(String::new(), |v| self.dec(v));
+                    let e = |v: &Option<Rat>| v.as_ref().map_or(String::new(), fmt_fraction);
+                    let er = p.expected_ratio.get(t).and_then(|r| r[j].clone());
+                    row.extend([d(&ew), d(&er), d(&p.worst[t][j]), d(&p.worst_ratio[t][j]), e(&ew), e(&p.worst[t][j])]);
+                    out.push_str(&csv_line(&row));
+                }
+            }
+        }
+        out
+    }
+
+    /// Expected and worst width ratio against the candidate's first
+    /// coordinate (first threshold, first target).
+    pub fn chart(&self) -> String {
+        let m = self.model;
+        let mut rows: Vec<&Planned> = self.plan.rows.iter().collect();
+        rows.sort_by(|a, b| a.x.cmp(&b.x));
+        let pick = |r: &Vec<Vec<Option<Rat>>>| r.first().and_then(|t| t.first()).cloned().flatten();
+        let exp: Vec<(f64, f64)> =
+            rows.iter().filter_map(|p| pick(&p.expected_ratio).map(|r| (to_f64(&p.x[0]), to_f64(&r)))).collect();
+        let worst: Vec<(f64, f64)> =
+            rows.iter().filter_map(|p| pick(&p.worst_ratio).map(|r| (to_f64(&p.x[0]), to_f64(&r)))).collect();
+        let var = m.vars.first().cloned().unwrap_or_default();
+        let target = self.plan.targets.first().map(|t| self.point(t)).unwrap_or_default();
+        let mut c = Chart::new(
+            format!("Band width at {target} after one more measurement (relative to now)"),
+            Axis::linear(super::figures::with_unit(m, &var) + " of the new measurement"),
+            Axis::linear("width ratio"),
+        );
+        c.series.push(Series::new("worst case over d_new", SeriesKind::Line { pts: worst.clone(), dashed: true }).color(1));
+        c.series.push(Series::new("", SeriesKind::Points { pts: worst, mark: Mark::Square }).color(1));
+        c.series.push(Series::new("expected (d_new = T(C, x_new))", SeriesKind::Line { pts: exp.clone(), dashed: false }).color(0));
+        c.series.push(Series::new("", SeriesKind::Points { pts: exp, mark: Mark::Circle }).color(0));
+        c.hline = Some((1.0, "now".into()));
+        c.svg()
+    }
+}

@@ -1,0 +1,528 @@
+//! Renders a pruning comparison ([`crate::prune::Comparison`]): ranked
+//! table (text, Markdown, LaTeX), JSON, CSV and the comparison chart.
+
+use super::{csv_line, latex, md_row, md_table_head, table};
+use crate::analysis::{AnalysisError, Band};
+use crate::fit::FitError;
+use crate::model::Model;
+use crate::num::{fmt_fraction, fmt_sig, to_f64, Rat};
+use crate::plot::{Axis, BarChart};
+use crate::prune::{Comparison, Origin, Outcome};
+use serde_json::{json, Value};
+
+/// What to render.
+pub struct PruneReport<'a> {
+    /// The model.
+    pub model: &'a Model,
+    /// Data file name.
+    pub data_file: &'a str,
+    /// All measurements.
+    pub data: &'a [crate::data::Measurement],
+    /// The comparison.
+    pub cmp: &'a Comparison,
+    /// Significant digits of decimals.
+    pub digits: usize,
+    /// Rows shown in the text, Markdown and LaTeX tables (0: all).
+    pub show: usize,
+}
+
+/// A short reason for a failed candidate.
+pub(crate) fn failure_text(e: &AnalysisError) -> String {
+    match e {
+        AnalysisError::Fit(FitError::TooFewPoints { points, params }) => {
+            format!("too few points left ({points} for {params} parameters)")
+        }
+        AnalysisError::Fit(FitError::RankDeficient { .. }) => "the parameters cannot be separated".into(),
+        AnalysisError::Fit(FitError::Eval(d)) => d.message.clone(),
+        AnalysisError::Qe(q) => format!("QE engine stopped: {q}"),
+        AnalysisError::NegativeThreshold(t, _) => format!("threshold {t} is negative"),
+        AnalysisError::NoData => "no measurements left".into(),
+    }
+}
+
+impl PruneReport<'_> {
+    fn dec(&self, x: &Rat) -> String {
+        fmt_sig(x, self.digits)
+    }
+    fn both(&self, x: &Rat) -> Value {
+        json!({ "exact": fmt_fraction(x), "decimal": self.dec(x) })
+    }
+    fn opt_both(&self, x: &Option<Rat>) -> Value {
+        x.as_ref().map_or(Value::Null, |v| self.both(v))
+    }
+    fn rms(&self, ms: &Rat) -> String {
+        fmt_sig(&crate::fit::sqrt_display(ms, self.digits as u32), self.digits)
+    }
+    /// `p=110` or `p=10, p=20` (several variables: `(p=128 n=4000)`).
+    fn drop_label(&self, o: &Outcome) -> String {
+        let m = self.model;
+        o.candidate
+            .points
+            .iter()
+            .map(|&g| {
+                let x = &self.cmp.base.design.groups[g].x;
+                let parts: Vec<String> =
+                    m.vars.iter().zip(x).map(|(v, val)| format!("{v}={}", crate::model::show_value(val))).collect();
+                if parts.len() == 1 {
+                    parts[0].clone()
+                } else {
+                    format!("({})", parts.join(" "))
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+    fn sources(&self, o: &Outcome) -> String {
+        o.candidate
+            .origins
+            .iter()
+            .map(|g| match g {
+                Origin::User(t) => format!("--candidate {t}"),
+                other => other.label(),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+    fn target_label(&self, j: usize) -> String {
+        self.model.show_point(&self.cmp.targets[j])
+    }
+    fn band_text(&self, b: &Option<Band>) -> String {
+        match b {
+            None => "empty".into(),
+            Some(b) => format!(
+                "[{}, {}]",
+                b.lower.as_ref().map_or("-inf".into(), |v| self.dec(v)),
+                b.upper.as_ref().map_or("+inf".into(), |v| self.dec(v))
+            ),
+        }
+    }
+    fn width_text(&self, b: &Option<Band>) -> String {
+        match b {
+            None => "empty".into(),
+            Some(b) => b.width().map_or("inf".into(), |w| self.dec(&w)),
+        }
+    }
+    fn ratio_text(r: &Option<Rat>) -> String {
+        r.as_ref().map_or("-".into(), |r| format!("×{}", fmt_sig(r, 3)))
+    }
+    fn shown(&self) -> usize {
+        if self.show == 0 {
+            self.cmp.outcomes.len()
+        } else {
+            self.show.min(self.cmp.outcomes.len())
+        }
+    }
+    fn counts(&self) -> String {
+        let mut singles = 0;
+        let mut pairs = 0;
+        let mut more = 0;
+        let mut user = 0;
+        let mut greedy = 0;
+        for o in &self.cmp.outcomes {
+            for g in &o.candidate.origins {
+                match g {
+                    Origin::Subset(1) => singles += 1,
+                    Origin::Subset(2) => pairs += 1,
+                    Origin::Subset(_) => more += 1,
+                    Origin::User(_) => user += 1,
+                    Origin::Greedy(_) => greedy += 1,
+                }
+            }
+        }
+        let parts: Vec<String> = [
+            (singles, "leave-one-out"),
+            (pairs, "pairs"),
+            (more, "larger subsets"),
+            (user, "user"),
+            (greedy, "greedy steps"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, s)| format!("{n} {s}"))
+        .collect();
+        parts.join(", ")
+    }
+
+    /// The sentence on what the best choice buys.
+    pub fn verdict(&self) -> String {
+        let c = self.cmp;
+        let Some(best) = c.outcomes.first() else { return "No candidate.".into() };
+        let Ok(s) = &best.result else {
+            return "No candidate could be re-analysed.".into();
+        };
+        let Some(t0) = c.base.regions.first() else { return String::new() };
+        let mut parts = Vec::new();
+        for j in 0..c.targets.len() {
+            let before = &c.base.predictions[j].bands[0];
+            let after = &s.bands[0][j];
+            parts.push(format!(
+                "at {} from {} (width {}) to {} (width {}){}",
+                self.target_label(j),
+                self.band_text(before),
+                self.width_text(before),
+                self.band_text(after),
+                self.width_text(after),
+                s.ratios[0][j].as_ref().map_or(String::new(), |r| format!(" (×{})", fmt_sig(r, 3)))
+            ));
+        }
+        let verb = match best.key() {
+            Some(k) if k < Rat::from_integer(1.into()) => "narrows the band",
+            Some(_) => "is the best choice but does not narrow the band",
+            None => "is the best choice; the band is not finite",
+        };
+        format!(
+            "Best: dropping {} {verb} (threshold {}) {}.",
+            self.drop_label(best),
+            t0.threshold.text,
+            parts.join("; ")
+        )
+    }
+
+    fn head(&self) -> Vec<String> {
+        let mut head: Vec<String> =
+            ["rank", "drop", "source", "Max|e_i|", "e_max", "RMS"].iter().map(|s| s.to_string()).collect();
+        for r in &self.cmp.base.regions {
+            for j in 0..self.cmp.targets.len() {
+                head.push(format!("{} at {}: band", r.threshold.text, self.target_label(j)));
+                head.push("width".into());
+                head.push("ratio".into());
+            }
+        }
+        head
+    }
+
+    fn row(&self, rank: usize, o: &Outcome) -> Vec<String> {
+        let mut row = vec![rank.to_string(), self.drop_label(o), self.sources(o)];
+        match &o.result {
+            Err(e) => {
+                row.push(format!("failed: {}", failure_text(e)));
+            }
+            Ok(s) => {
+                row.extend([self.dec(&s.max_abs), self.dec(&s.emax), self.rms(&s.mean_square)]);
+                for (t, bands) in s.bands.iter().enumerate() {
+                    for (j, b) in bands.iter().enumerate() {
+                        row.extend([self.band_text(b), self.width_text(b), Self::ratio_text(&s.ratios[t][j])]);
+                    }
+                }
+            }
+        }
+        row
+    }
+
+    fn base_lines(&self) -> Vec<String> {
+        let c = self.cmp;
+        let a = &c.base;
+        let mut out = vec![format!(
+            "Without pruning: Max|e_i| = {}, e_max = {}, RMS = {}",
+            self.dec(&a.residuals.max_abs),
+            self.dec(&a.emax),
+            self.rms(&a.residuals.mean_square)
+        )];
+        for (t, r) in a.regions.iter().enumerate() {
+            for (j, p) in a.predictions.iter().enumerate() {
+                out.push(format!(
+                    "  band at {}, threshold {} = {}: {}, width {}",
+                    self.target_label(j),
+                    r.threshold.text,
+                    self.dec(&r.value),
+                    self.band_text(&p.bands[t]),
+                    self.width_text(&p.bands[t])
+                ));
+            }
+        }
+        out
+    }
+
+    /// The terminal report.
+    pub fn text(&self) -> String {
+        let c = self.cmp;
+        let mut o = format!(
+            "errband {} prune — {} with {}\n\n",
+            env!("CARGO_PKG_VERSION"),
+            self.model.file,
+            self.data_file
+        );
+        for l in self.base_lines() {
+            o.push_str(&l);
+            o.push('\n');
+        }
+        let t0 = c.base.regions.first().map_or(String::new(), |r| r.threshold.text.clone());
+        o.push_str(&format!(
+            "\n{} candidates ({}), each refitted and re-analysed exactly; ranked by the largest width ratio over the targets at threshold {t0} (ratio = pruned width / unpruned width):\n",
+            c.outcomes.len(),
+            self.counts()
+        ));
+        let mut rows = vec![self.head()];
+        for (i, out) in c.outcomes.iter().enumerate().take(self.shown()) {
+            rows.push(self.row(i + 1, out));
+        }
+        o.push_str(&table(&rows, 2));
+        if self.shown() < c.outcomes.len() {
+            o.push_str(&format!("  … {} more (--show 0 lists all)\n", c.outcomes.len() - self.shown()));
+        }
+        o.push('\n');
+        o.push_str(&self.verdict());
+        o.push('\n');
+        o
+    }
+
+    /// Markdown.
+    pub fn markdown(&self) -> String {
+        let c = self.cmp;
+        let mut o = format!("# errband prune: {} with {}\n\n", self.model.file, self.data_file);
+        for l in self.base_lines() {
+            o.push_str(&format!("- {}\n", l.trim()));
+        }
+        o.push_str(&format!("\n{} candidates ({}).\n\n", c.outcomes.len(), self.counts()));
+        o.push_str(&md_table_head(&self.head()));
+        for (i, out) in c.outcomes.iter().enumerate().take(self.shown()) {
+            o.push_str(&md_row(&self.row(i + 1, out)));
+        }
+        o.push_str(&format!("\n**{}**\n", self.verdict()));
+        o
+    }
+
+    /// JSON: every candidate with exact values.
+    pub fn json(&self) -> Value {
+        let c = self.cmp;
+        let a = &c.base;
+        let band_json = |b: &Option<Band>| match b {
+            None => json!({ "empty": true }),
+            Some(b) => json!({
+                "lower": self.opt_both(&b.lower), "upper": self.opt_both(&b.upper),
+                "width": b.width().map_or(Value::Null, |w| self.both(&w)),
+            }),
+        };
+        let point = |x: &[Rat]| {
+            let mut m = serde_json::Map::new();
+            for (v, val) in self.model.vars.iter().zip(x) {
+                m.insert(v.clone(), Value::String(crate::model::show_value(val)));
+            }
+            Value::Object(m)
+        };
+        let base_bands: Vec<Value> = a
+            .regions
+            .iter()
+            .enumerate()
+            .flat_map(|(t, r)| {
+                a.predictions.iter().map(move |p| (t, r, p)).collect::<Vec<_>>()
+            })
+            .map(|(t, r, p)| {
+                json!({ "threshold": r.threshold.text, "threshold_value": self.both(&r.value), "target": point(&p.x), "band": band_json(&p.bands[t]) })
+            })
+            .collect();
+        let cands: Vec<Value> = c
+            .outcomes
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let drop: Vec<Value> =
+                    o.candidate.points.iter().map(|&g| point(&a.design.groups[g].x)).collect();
+                let rows: Vec<Value> = o
+                    .candidate
+                    .rows
+                    .iter()
+                    .map(|&r| json!({ "row": r + 1, "line": self.data[r].line }))
+                    .collect();
+                let sources: Vec<String> = o
+                    .candidate
+                    .origins
+                    .iter()
+                    .map(|g| match g {
+                        Origin::User(t) => format!("candidate {t}"),
+                        other => other.label(),
+                    })
+                    .collect();
+                let mut v = json!({ "rank": i + 1, "drop": drop, "measurements": rows, "sources": sources });
+                let extra = match &o.result {
+                    Err(e) => json!({ "error": failure_text(e) }),
+                    Ok(s) => {
+                        let bands: Vec<Value> = s
+                            .bands
+                            .iter()
+                            .enumerate()
+                            .flat_map(|(t, row)| row.iter().enumerate().map(move |(j, b)| (t, j, b)))
+                            .map(|(t, j, b)| {
+                                json!({
+                                    "threshold": a.regions[t].threshold.text,
+                                    "threshold_value": self.both(&s.thresholds[t]),
+                                    "target": point(&c.targets[j]),
+                                    "band": band_json(b),
+                                    "ratio": self.opt_both(&s.ratios[t][j]),
+                                })
+                            })
+                            .collect();
+                        json!({
+                            "params": self.model.params.iter().zip(&s.params).map(|(p, v)| json!({"name": p.name, "value": self.both(v)})).collect::<Vec<_>>(),
+                            "max_abs_residual": self.both(&s.max_abs),
+                            "emax": self.both(&s.emax),
+                            "rms": self.rms(&s.mean_square),
+                            "mean_square": self.both(&s.mean_square),
+                            "bands": bands,
+                            "rank_key": self.opt_both(&o.key()),
+                        })
+                    }
+                };
+                if let (Value::Object(v), Value::Object(e)) = (&mut v, extra) {
+                    v.extend(e);
+                }
+                v
+            })
+            .collect();
+        json!({
+            "errband": env!("CARGO_PKG_VERSION"),
+            "command": "prune",
+            "model": self.model.file,
+            "data": self.data_file,
+            "targets": c.targets.iter().map(|t| point(t)).collect::<Vec<_>>(),
+            "ranking": "largest width ratio over the targets at the first threshold, smallest first; ties keep generation order",
+            "unpruned": {
+                "max_abs_residual": self.both(&a.residuals.max_abs),
+                "emax": self.both(&a.emax),
+                "rms": self.rms(&a.residuals.mean_square),
+                "bands": base_bands,
+            },
+            "candidates": cands,
+            "verdict": self.verdict(),
+        })
+    }
+
+    /// CSV: one record per candidate, threshold and target.
+    pub fn csv(&self) -> String {
+        let c = self.cmp;
+        let mut head: Vec<String> =
+            ["rank", "drop", "sources", "max_abs_residual", "emax", "rms", "threshold", "threshold_value"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+        head.extend(self.model.vars.iter().map(|v| format!("target_{v}")));
+        head.extend(
+            ["lower", "upper", "width", "ratio", "lower_exact", "upper_exact", "ratio_exact", "error"]
+                .iter()
+                .map(|s| s.to_string()),
+        );
+        let mut out = csv_line(&head);
+        let opt = |v: &Option<Rat>, exact: bool, inf: &str| {
+            v.as_ref().map_or(inf.to_string(), |x| if exact { fmt_fraction(x) } else { self.dec(x) })
+        };
+        for (i, o) in c.outcomes.iter().enumerate() {
+            let lead = vec![(i + 1).to_string(), self.drop_label(o), self.sources(o)];
+            match &o.result {
+                Err(e) => {
+                    let mut row = lead.clone();
+                    row.resize(head.len() - 1, String::new());
+                    row.push(failure_text(e));
+                    out.push_str(&csv_line(&row));
+                }
+                Ok(s) => {
+                    for (t, bands) in s.bands.iter().enumerate() {
+                        for (j, b) in bands.iter().enumerate() {
+                            let mut row = lead.clone();
+                            row.extend([
+                                self.dec(&s.max_abs),
+                                self.dec(&s.emax),
+                                self.rms(&s.mean_square),
+                                c.base.regions[t].threshold.text.clone(),
+                                self.dec(&s.thresholds[t]),
+                            ]);
+                            row.extend(c.targets[j].iter().map(crate::model::show_value));
+                            let (l, u) = match b {
+                                None => (None, None),
+                                Some(b) => (b.lower.clone(), b.upper.clone()),
+                            };
+                            let empty = b.is_none();
+                            let e = |s: String| if empty { "empty".to_string() } else { s };
+                            row.extend([
+                                e(opt(&l, false, "-inf")),
+                                e(opt(&u, false, "+inf")),
+                                e(b.as_ref().and_then(Band::width).map_or("inf".into(), |w| self.dec(&w))),
+                                opt(&s.ratios[t][j], false, ""),
+                                e(opt(&l, true, "-inf")),
+                                e(opt(&u, true, "+inf")),
+                                opt(&s.ratios[t][j], true, ""),
+                                String::new(),
+                            ]);
+                            out.push_str(&csv_line(&row));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// LaTeX booktabs table of the ranked candidates shown.
+    pub fn latex(&self) -> String {
+        let c = self.cmp;
+        let mut head: Vec<String> =
+            ["Rank", "Dropped", "Max$|e_i|$", "$e_{\\max}$"].iter().map(|s| s.to_string()).collect();
+        let mut groups = Vec::new();
+        for r in &c.base.regions {
+            for j in 0..c.targets.len() {
+                groups.push((format!("{} at {}", latex::escape(&r.threshold.text), latex::escape(&self.target_label(j))), 2));
+                head.extend(["width".to_string(), "ratio".to_string()]);
+            }
+        }
+        let rows: Vec<Vec<String>> = c
+            .outcomes
+            .iter()
+            .enumerate()
+            .take(self.shown())
+            .map(|(i, o)| {
+                let mut row = vec![(i + 1).to_string(), latex::escape(&self.drop_label(o))];
+                match &o.result {
+                    Err(e) => {
+                        row.push(format!("\\multicolumn{{{}}}{{l}}{{{}}}", head.len() - 2, latex::escape(&failure_text(e))));
+                    }
+                    Ok(s) => {
+                        row.extend([latex::number(&self.dec(&s.max_abs)), latex::number(&self.dec(&s.emax))]);
+                        for (t, bands) in s.bands.iter().enumerate() {
+                            for (j, b) in bands.iter().enumerate() {
+                                row.push(latex::number(&self.width_text(b)));
+                                row.push(
+                                    s.ratios[t][j].as_ref().map_or("--".into(), |r| latex::number(&fmt_sig(r, 3))),
+                                );
+                            }
+                        }
+                    }
+                }
+                row
+            })
+            .collect();
+        let caption = format!(
+            "Data-pruning choices for {} on {}, ranked by the band width at the targets relative to no pruning (exact re-analysis of each choice by errband {}).",
+            latex::escape(&self.model.file),
+            latex::escape(self.data_file),
+            env!("CARGO_PKG_VERSION")
+        );
+        latex::table(&caption, "tab:errband-prune", 4, &groups, &head, &rows)
+    }
+
+    /// Bar chart of the width ratios of the best candidates (up to 20).
+    pub fn chart(&self) -> String {
+        let c = self.cmp;
+        let n = self.shown().min(20);
+        let cats: Vec<String> = c.outcomes.iter().take(n).map(|o| self.drop_label(o)).collect();
+        let mut groups = Vec::new();
+        for (t, r) in c.base.regions.iter().enumerate() {
+            for j in 0..c.targets.len() {
+                let vals: Vec<Option<f64>> = c
+                    .outcomes
+                    .iter()
+                    .take(n)
+                    .map(|o| o.result.as_ref().ok().and_then(|s| s.ratios[t][j].as_ref()).map(to_f64))
+                    .collect();
+                groups.push((format!("threshold {} at {}", r.threshold.text, self.target_label(j)), vals));
+            }
+        }
+        let mut ch = BarChart::new(
+            format!("Band width after pruning relative to all data ({} best of {})", n, c.outcomes.len()),
+            cats,
+            groups,
+            Axis::linear("width ratio (pruned / all data)"),
+        );
+        ch.hline = Some((1.0, "no pruning".into()));
+        ch.missing_label = "∞".into();
+        ch.svg()
+    }
+}
