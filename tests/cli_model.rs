@@ -5,14 +5,10 @@
 //! (exit code and message, with file, line and column), including the
 //! malformed inputs of `tests/bad/` (see `tests/bad/README.md`).
 
-use assert_cmd::Command;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
 /// Exact e_max of HPL (seed 003, eq. 6 solved): independent of the weight
 /// and of the parameter values analysed.
@@ -20,102 +16,9 @@ const HPL_EMAX: &str = "1101248/81125";
 
 // ------------------------------------------------------------------ helpers
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn errband() -> Command {
-    let mut c = assert_cmd::cargo::cargo_bin_cmd!("errband");
-    c.current_dir(root()).timeout(Duration::from_secs(120));
-    c
-}
-
-/// What a run produced.
-#[derive(Debug)]
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-    secs: f64,
-}
-
-impl Run {
-    fn show(&self) -> String {
-        format!(
-            "exit {:?} after {:.2} s\n--- stdout:\n{}\n--- stderr:\n{}",
-            self.code, self.secs, self.stdout, self.stderr
-        )
-    }
-}
-
-fn run(args: &[&str]) -> Run {
-    run_stdin(args, None)
-}
-
-fn run_stdin(args: &[&str], stdin: Option<&str>) -> Run {
-    let mut cmd = errband();
-    cmd.args(args);
-    if let Some(s) = stdin {
-        cmd.write_stdin(s);
-    }
-    let t = Instant::now();
-    let out = cmd.output().expect("errband runs");
-    let r = Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        secs: t.elapsed().as_secs_f64(),
-    };
-    assert!(!r.stderr.contains("panicked"), "errband {args:?} panicked\n{}", r.show());
-    r
-}
-
-/// Runs and asserts exit 0; returns stdout.
-fn ok(args: &[&str]) -> String {
-    let r = run(args);
-    assert_eq!(r.code, Some(0), "errband {args:?} should succeed\n{}", r.show());
-    r.stdout
-}
-
-/// Runs with `--format json` appended, asserts exit 0, parses stdout.
-fn json(args: &[&str]) -> Value {
-    let mut a = args.to_vec();
-    a.extend(["--format", "json"]);
-    let out = ok(&a);
-    serde_json::from_str(&out).unwrap_or_else(|e| panic!("errband {a:?}: stdout is not JSON ({e}):\n{out}"))
-}
-
-/// Runs and asserts the exit code; returns the run.
-fn fails(args: &[&str], code: i32) -> Run {
-    let r = run(args);
-    assert_eq!(r.code, Some(code), "errband {args:?} should exit {code}\n{}", r.show());
-    r
-}
-
-/// Asserts that `hay` contains every needle.
-#[track_caller]
-fn has(hay: &str, needles: &[&str]) {
-    for n in needles {
-        assert!(hay.contains(n), "expected {n:?} in:\n{hay}");
-    }
-}
-
-/// A scratch directory for this test binary (under cargo's target dir).
-fn tmp_dir() -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_model");
-    std::fs::create_dir_all(&d).expect("create scratch dir");
-    d
-}
-
-/// Writes `content` to a fresh file named after `name` (unique per process
-/// and call, the extension kept) and returns its path as a string.
-fn tmp_file(name: &str, content: &str) -> String {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let n = N.fetch_add(1, Ordering::Relaxed);
-    let p = tmp_dir().join(format!("{}-{n}-{name}", std::process::id()));
-    std::fs::write(&p, content).expect("write scratch file");
-    p.to_str().expect("UTF-8 path").to_string()
-}
+#[path = "common/cli.rs"]
+mod cli;
+use cli::*;
 
 /// The texts underlined by `^` lines in a rendered diagnostic:
 /// for each source line `N | text` followed by `  |    ^^^`, the part of
