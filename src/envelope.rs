@@ -104,7 +104,42 @@ fn round_sig(v: f64, digits: i32) -> Option<Rat> {
 }
 
 /// Index of the vertex with the largest (`upper`) or smallest value at basis `b`; ties: the first.
+///
+/// A float evaluation proposes the winner; it is accepted when it leads the
+/// runner-up by far more than the evaluation's rounding error could be
+/// (relative 1e-9 of the terms' magnitude, against errors near 1e-15).
+/// Otherwise the values are compared exactly.
 fn winner(params: &[Vec<Rat>], b: &[Rat], upper: bool) -> usize {
+    let sign = if upper { 1.0 } else { -1.0 };
+    let bf: Vec<f64> = b.iter().map(crate::num::to_f64).collect();
+    let mut best: Option<(usize, f64)> = None;
+    let mut second = f64::NEG_INFINITY;
+    let mut scale = 0.0f64;
+    for (i, v) in params.iter().enumerate() {
+        let mut x = bf[0];
+        let mut mag = bf[0].abs();
+        for (f, c) in bf[1..].iter().zip(v) {
+            let t = f * crate::num::to_f64(c);
+            x += t;
+            mag += t.abs();
+        }
+        scale = scale.max(mag);
+        let x = sign * x;
+        match best {
+            Some((_, bx)) if x <= bx => second = second.max(x),
+            _ => {
+                if let Some((_, bx)) = best {
+                    second = second.max(bx);
+                }
+                best = Some((i, x));
+            }
+        }
+    }
+    if let Some((i, bx)) = best {
+        if scale.is_finite() && (params.len() == 1 || bx - second > 1e-9 * scale) {
+            return i;
+        }
+    }
     let val = |v: &Vec<Rat>| b[1..].iter().zip(v).fold(b[0].clone(), |a, (f, c)| a + f * c);
     let mut best = 0;
     let mut best_v: Option<Rat> = None;
@@ -223,18 +258,21 @@ fn refine(
     depth: u32,
     out: &mut Vec<(Rat, Rat, usize)>,
 ) -> Result<(), EnvelopeSkip> {
-    if depth >= BISECT_STEPS {
-        // The simplest rational in the enclosure is often the switch point
-        // itself (vertices sharing a facet meet at that data point): keep
-        // it when the two pieces agree there exactly.
-        let x = simplest_between(&a, &b);
+    // The simplest rational in the enclosure is often the switch point
+    // itself (vertices sharing a facet meet at that data point): when the
+    // two pieces agree there exactly, it is the breakpoint.
+    let x = simplest_between(&a, &b);
+    if x > a && x < b || depth >= BISECT_STEPS {
         let bx = basis(&x)?;
         let val = |v: &Vec<Rat>| bx[1..].iter().zip(v).fold(bx[0].clone(), |s, (f, c)| s + f * c);
-        if val(&params[wa]) == val(&params[wb]) {
+        let top = val(&params[winner(params, &bx, upper)]);
+        if val(&params[wa]) == top && val(&params[wb]) == top {
             out.push((x.clone(), x, wb));
-        } else {
-            out.push((a, b, wb));
+            return Ok(());
         }
+    }
+    if depth >= BISECT_STEPS {
+        out.push((a, b, wb));
         return Ok(());
     }
     let m = (&a + &b) / Rat::from_integer(2.into());

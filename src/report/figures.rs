@@ -4,7 +4,7 @@
 //! values become floats only when handed to the chart.
 
 use super::Report;
-use crate::analysis::{Band, Shape};
+use crate::analysis::Shape;
 use crate::model::Model;
 use crate::num::{to_f64, Rat};
 use crate::plot::{grid, Axis, Chart, Mark, Scale, Series, SeriesKind};
@@ -47,10 +47,14 @@ fn value_at(b: &[Rat], c: &[Rat]) -> Rat {
     b[1..].iter().zip(c).fold(b[0].clone(), |a, (f, c)| a + f * c)
 }
 
-/// The band of a region at basis `b` (vertices in the absolute parameters).
-fn band_at(params_at: &[Vec<Rat>], b: &[Rat]) -> Option<Band> {
-    let vals: Vec<Rat> = params_at.iter().map(|v| value_at(b, v)).collect();
-    Some(Band { lower: vals.iter().min().cloned(), upper: vals.iter().max().cloned() })
+/// The band of a region at the (exact) basis `b`, as drawn: the vertex
+/// parameters and the basis are exact, the products only feed pixels.
+fn band_at(params_at: &[Vec<f64>], b: &[f64]) -> Option<(f64, f64)> {
+    let vals = params_at.iter().map(|v| b[1..].iter().zip(v).fold(b[0], |a, (f, c)| a + f * c));
+    vals.fold(None, |acc, x| match acc {
+        None => Some((x, x)),
+        Some((l, u)) => Some((l.min(x), u.max(x))),
+    })
 }
 
 /// Band plot: data, fitted model and one band per threshold against the
@@ -84,6 +88,8 @@ pub fn band(r: &Report) -> String {
     let mut model_pts = Vec::new();
     let mut lowers: Vec<Vec<(f64, f64)>> = vec![Vec::new(); a.regions.len()];
     let mut uppers: Vec<Vec<(f64, f64)>> = vec![Vec::new(); a.regions.len()];
+    let vertex_f: Vec<Vec<Vec<f64>>> =
+        a.regions.iter().map(|r| r.params_at.iter().map(|v| v.iter().map(to_f64).collect()).collect()).collect();
     for x in &xs {
         let mut pt = fixed.clone();
         if pt.len() != nv {
@@ -97,9 +103,10 @@ pub fn band(r: &Report) -> String {
             if reg.shape == Shape::Empty || matches!(reg.shape, Shape::Unbounded { .. }) {
                 continue;
             }
-            if let Some(Band { lower: Some(l), upper: Some(u) }) = band_at(&reg.params_at, &b) {
-                lowers[i].push((xf, to_f64(&l)));
-                uppers[i].push((xf, to_f64(&u)));
+            let bf: Vec<f64> = b.iter().map(to_f64).collect();
+            if let Some((l, u)) = band_at(&vertex_f[i], &bf) {
+                lowers[i].push((xf, l));
+                uppers[i].push((xf, u));
             }
         }
     }
