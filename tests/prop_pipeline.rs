@@ -169,4 +169,51 @@ proptest! {
             prop_assert!((fv - ev).abs() <= 1e-6 * ev.abs().max(1.0), "float {fv} vs exact {ev}");
         }
     }
+
+    /// The band against the threshold is exact: at any threshold between
+    /// e_max and Max|e_i|, interpolating the curve between its breakpoints
+    /// gives exactly the band a fresh analysis at that threshold computes.
+    #[test]
+    fn width_curve_interpolates_the_band_exactly(
+        mi in 0usize..4, raw in data_strategy(), at in 1i64..5000, t in 0i64..=16,
+    ) {
+        let m = model(mi);
+        let data = measurements(&raw);
+        let Some(a) = run(&m, &data, &["max"], &[at]) else { return Ok(()) };
+        let curves = errband::envelope::width_curves(&a, &m);
+        let pts = &curves[0].points;
+        prop_assume!(pts.len() >= 2);
+        let e = &a.emax + (&a.residuals.max_abs - &a.emax) * q(t, 16);
+        let seg = pts.windows(2).find(|w| w[0].0 <= e && e <= w[1].0).expect("threshold inside the curve");
+        let (e0, l0, u0) = &seg[0];
+        let (e1, l1, u1) = &seg[1];
+        let s = if e1 == e0 { Rat::zero() } else { (&e - e0) / (e1 - e0) };
+        let lerp = |a: &Option<Rat>, b: &Option<Rat>| match (a, b) {
+            (Some(a), Some(b)) => Some(a + (b - a) * &s),
+            _ => None,
+        };
+        let text = errband::num::fmt_fraction(&e);
+        let fresh = run(&m, &data, &[text.as_str()], &[at]).expect("re-analysis");
+        let band = fresh.predictions[0].bands[0].clone().expect("non-empty at or above e_max");
+        prop_assert_eq!(lerp(l0, l1), band.lower);
+        prop_assert_eq!(lerp(u0, u1), band.upper);
+    }
+
+    /// Every envelope piece is the extreme of the band at points inside it.
+    #[test]
+    fn envelope_pieces_are_the_band_extremes(mi in 0usize..4, raw in data_strategy(), at in 65i64..5000, probe in 0i64..=64) {
+        let m = model(mi);
+        let data = measurements(&raw);
+        let Some(a) = run(&m, &data, &["max"], &[at]) else { return Ok(()) };
+        let r = &a.regions[0];
+        prop_assume!(r.shape == Shape::Bounded);
+        let env = errband::envelope::envelope(&m, r, &int(1), &int(at), 128).expect("bounded one-variable region");
+        let x = int(1) + (int(at) - int(1)) * q(probe, 64);
+        let vals: Vec<Rat> = r.params_at.iter().map(|v| value(&m, v, std::slice::from_ref(&x))).collect();
+        for (chain, want) in [(&env.upper, vals.iter().max()), (&env.lower, vals.iter().min())] {
+            if let Some(p) = chain.iter().find(|p| p.from <= x && x <= p.to) {
+                prop_assert_eq!(Some(&value(&m, &p.params, std::slice::from_ref(&x))), want);
+            }
+        }
+    }
 }
