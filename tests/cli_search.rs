@@ -183,6 +183,10 @@ fn plots_and_reports_are_written_with_units_and_self_contained() {
     ok(&[HPL, HPL_DATA, "--plot", &band, "--plot", &format!("residuals={res}"), "--plot", &format!("width={width}"), "--report", &html]);
     let b = std::fs::read_to_string(&band).unwrap_or_default();
     has(&b, &["<svg", "p [processors]", "T [s]", "class=\"band\"", "class=\"extrapolation\"", "measurements"]);
+    assert!(b.contains("10⁴"), "log axes for values spanning decades");
+    let lin = format!("{dir}/lin.svg");
+    ok(&[HPL, HPL_DATA, "--xscale", "linear", "--yscale", "linear", "--plot", &lin]);
+    assert!(!std::fs::read_to_string(&lin).unwrap_or_default().contains("10⁴"));
     has(&std::fs::read_to_string(&res).unwrap_or_default(), &["class=\"stem\"", "±e_max"]);
     has(&std::fs::read_to_string(&width).unwrap_or_default(), &["p = 1000", "threshold e′ [s]"]);
     let h = std::fs::read_to_string(&html).unwrap_or_default();

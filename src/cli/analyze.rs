@@ -27,6 +27,27 @@ pub enum Format {
     Latex,
 }
 
+/// An axis scale choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AxisScale {
+    /// Log when every value is positive and they span more than a factor of 20.
+    Auto,
+    /// Linear.
+    Linear,
+    /// Logarithmic (non-positive values are left out).
+    Log,
+}
+
+impl AxisScale {
+    fn scale(self) -> Option<crate::plot::Scale> {
+        match self {
+            AxisScale::Auto => None,
+            AxisScale::Linear => Some(crate::plot::Scale::Linear),
+            AxisScale::Log => Some(crate::plot::Scale::Log),
+        }
+    }
+}
+
 /// Which QE problem `--emit-qe` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum EmitQe {
@@ -68,6 +89,12 @@ pub struct AnalyzeArgs {
     /// Write a plot: `[KIND=]FILE.svg`, KIND one of band (default), region, residuals, width; repeatable.
     #[arg(long, value_name = "[KIND=]FILE")]
     pub plot: Vec<String>,
+    /// x axis of the band plot: auto (log when the values span more than a factor of 20), linear or log.
+    #[arg(long, value_enum, value_name = "SCALE", default_value_t = AxisScale::Auto)]
+    pub xscale: AxisScale,
+    /// y axis of the band plot: auto, linear or log.
+    #[arg(long, value_enum, value_name = "SCALE", default_value_t = AxisScale::Auto)]
+    pub yscale: AxisScale,
     /// Write a whole report: `out.html` (self-contained) or `out.md` (Markdown plus SVG files beside it).
     #[arg(long, value_name = "FILE")]
     pub report: Option<String>,
@@ -242,6 +269,7 @@ pub fn run(a: AnalyzeArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i
         analysis: &analysis,
         pruned: pruned.as_ref(),
         function: function.as_ref(),
+        scales: [a.xscale.scale(), a.yscale.scale()],
         digits: a.common.decimal as usize,
         exact: a.common.exact,
         warnings: &dataset.warnings,

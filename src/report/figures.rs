@@ -111,8 +111,9 @@ pub fn band(r: &Report) -> String {
         }
     }
     let var = &m.vars[axis_var.min(nv.saturating_sub(1))];
-    let xscale = scale_for(xs.iter().map(to_f64));
-    let yscale = scale_for(model_pts.iter().map(|p| p.1).chain(data.iter().map(|(_, y)| to_f64(y))));
+    let xscale = r.scales[0].unwrap_or_else(|| scale_for(xs.iter().map(to_f64)));
+    let yscale = r.scales[1]
+        .unwrap_or_else(|| scale_for(model_pts.iter().map(|p| p.1).chain(data.iter().map(|(_, y)| to_f64(y)))));
     let others: Vec<String> =
         (0..nv).filter(|&i| i != axis_var).map(|i| format!("{} = {}", m.vars[i], crate::model::show_value(&fixed[i]))).collect();
     let title = format!(

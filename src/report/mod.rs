@@ -49,6 +49,8 @@ pub struct Report<'a> {
     pub pruned: Option<&'a Pruned>,
     /// With `--envelope` (and in whole reports): the band as a function.
     pub function: Option<&'a BandFunction>,
+    /// Axis scales of the band plot (None: log when the values span more than a factor of 20).
+    pub scales: [Option<crate::plot::Scale>; 2],
     /// Significant digits of decimals.
     pub digits: usize,
     /// Show exact fractions in the text report.
