@@ -202,6 +202,13 @@ fn plots_and_reports_are_written_with_units_and_self_contained() {
         let f = format!("{dir}/r-{k}.svg");
         assert!(std::fs::read_to_string(&f).is_ok_and(|s| s.starts_with("<svg")), "{f}");
     }
+    let pr = format!("{dir}/prune.html");
+    let pm = format!("{dir}/plan.md");
+    ok(&["prune", HPL, HPL_DATA, "--target", "p=1000", "--report", &pr]);
+    has(&std::fs::read_to_string(&pr).unwrap_or_default(), &["<svg", "Best: dropping", "<pre>"]);
+    ok(&["plan", HPL, HPL_DATA, "--target", "p=1000", "--candidates", "p=200,300", "--report", &pm]);
+    has(&std::fs::read_to_string(&pm).unwrap_or_default(), &["![chart](plan-chart.svg)", "Best: measure at"]);
+    assert!(std::fs::read_to_string(format!("{dir}/plan-chart.svg")).is_ok_and(|s| s.starts_with("<svg")));
     let r = fails(&[HPL, HPL_DATA, "--report", &format!("{dir}/r.pdf")], 2);
     has(&r.stderr, &[".html or .md"]);
     let r = fails(&[HPL, HPL_DATA, "--plot", "pie=x.svg"], 2);

@@ -7,6 +7,7 @@ use super::Failure;
 use crate::num::Rat;
 use crate::plan;
 use crate::prune::{self, PruneError, Search};
+use crate::report::html;
 use crate::report::plan::PlanReport;
 use crate::report::prune::PruneReport;
 use clap::{Args, ValueEnum};
@@ -51,6 +52,9 @@ pub struct SearchArgs {
     /// Write the comparison chart (SVG).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<String>,
+    /// Write a whole report: `out.html` (self-contained) or `out.md` (plus the chart as SVG beside it).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<String>,
     /// Worker threads (default: one per core); results do not depend on it.
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub jobs: Option<u32>,
@@ -132,6 +136,19 @@ fn targets(input: &Loaded, a: &SearchArgs) -> Result<Vec<Vec<Rat>>, Failure> {
     Ok(input.model.predict.clone())
 }
 
+/// Writes `--report`: HTML with the chart inline, or Markdown with the chart beside it.
+fn write_report(path: &str, title: &str, verdict: &str, chart: String, text: &str, md: String) -> Result<(), Failure> {
+    if path.ends_with(".html") || path.ends_with(".htm") {
+        write_file(path, &html::search_page(title, verdict, &chart, text))
+    } else if path.ends_with(".md") {
+        let (md, (svg_path, svg)) = html::search_markdown(path, md, chart);
+        write_file(&svg_path, &svg)?;
+        write_file(path, &md)
+    } else {
+        Err(Failure::input(format!("--report {path}: the file name must end in .html or .md")))
+    }
+}
+
 fn emit(out: &mut dyn Write, text: &str) -> Result<(), Failure> {
     out.write_all(text.as_bytes()).map_err(|e| Failure::analysis(format!("cannot write output: {e}")))
 }
@@ -182,6 +199,10 @@ pub fn run_prune(a: PruneArgs, out: &mut dyn Write) -> Result<i32, Failure> {
     };
     if let Some(f) = &s.plot {
         write_file(f, &r.chart())?;
+    }
+    if let Some(f) = &s.report {
+        let title = format!("errband prune: {} with {}", input.model.file, input.data_path);
+        write_report(f, &title, &r.verdict(), r.chart(), &r.text(), r.markdown())?;
     }
     let text = match s.format {
         SearchFormat::Text => r.text(),
@@ -262,6 +283,10 @@ pub fn run_plan(a: PlanArgs, out: &mut dyn Write) -> Result<i32, Failure> {
     };
     if let Some(f) = &s.plot {
         write_file(f, &r.chart())?;
+    }
+    if let Some(f) = &s.report {
+        let title = format!("errband plan: {} with {}", input.model.file, input.data_path);
+        write_report(f, &title, &r.verdict(), r.chart(), &r.text(), r.markdown())?;
     }
     let text = match s.format {
         SearchFormat::Text => r.text(),

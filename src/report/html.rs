@@ -58,6 +58,26 @@ pre { background: #f7f7f7; padding: 1em; overflow-x: auto; font-size: 0.85em; }
 footer { margin-top: 3em; color: #777; font-size: 0.85em; }
 ";
 
+/// A whole report of a search (`prune`, `plan`): the verdict, its chart
+/// and the full ranked table.
+pub(crate) fn search_page(title: &str, verdict: &str, chart_svg: &str, text: &str) -> String {
+    let body = format!(
+        "<h1>{}</h1>\n<p><strong>{}</strong></p>\n<figure class=\"plot-search\">\n{chart_svg}\n</figure>\n<h2>Full report</h2>\n<pre>{}</pre>\n",
+        esc(title),
+        esc(verdict),
+        esc(text)
+    );
+    page(title, &body)
+}
+
+/// Markdown of a search with its chart written beside it: `(markdown, (path, svg))`.
+pub(crate) fn search_markdown(md_path: &str, markdown: String, chart_svg: String) -> (String, (String, String)) {
+    let stem = md_path.strip_suffix(".md").unwrap_or(md_path);
+    let path = format!("{stem}-chart.svg");
+    let name = std::path::Path::new(&path).file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned());
+    (format!("{markdown}\n![chart]({name})\n"), (path, chart_svg))
+}
+
 /// File names of the figures of a Markdown report `out.md`: `out-band.svg`, ….
 fn figure_paths(md_path: &str) -> Vec<(&'static str, String)> {
     let stem = md_path.strip_suffix(".md").unwrap_or(md_path);

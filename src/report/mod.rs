@@ -5,7 +5,7 @@
 
 /// SVG figures of an analysis.
 pub mod figures;
-mod html;
+pub(crate) mod html;
 mod latex;
 /// Rendering of `errband plan`.
 pub mod plan;
@@ -1003,8 +1003,13 @@ pub(crate) fn plural(n: usize) -> &'static str {
     }
 }
 
-/// Left-aligned first column, right-aligned others, two spaces apart.
+/// Right-aligned columns, two spaces apart.
 pub(crate) fn table(rows: &[Vec<String>], indent: usize) -> String {
+    table_left(rows, indent, &[])
+}
+
+/// Like [`table`], with the columns in `left` left-aligned (labels).
+pub(crate) fn table_left(rows: &[Vec<String>], indent: usize, left: &[usize]) -> String {
     let ncol = rows.iter().map(Vec::len).max().unwrap_or(0);
     let mut w = vec![0; ncol];
     for r in rows {
@@ -1016,12 +1021,17 @@ pub(crate) fn table(rows: &[Vec<String>], indent: usize) -> String {
     for r in rows {
         let mut line = " ".repeat(indent);
         for (i, c) in r.iter().enumerate() {
-            let pad = w[i] - c.chars().count();
+            let pad = " ".repeat(w[i] - c.chars().count());
             if i > 0 {
                 line.push_str("  ");
             }
-            line.push_str(&" ".repeat(pad));
-            line.push_str(c);
+            if left.contains(&i) {
+                line.push_str(c);
+                line.push_str(&pad);
+            } else {
+                line.push_str(&pad);
+                line.push_str(c);
+            }
         }
         out.push_str(line.trim_end());
         out.push('\n');

@@ -3,7 +3,7 @@
 //! candidate point.
 
 use super::prune::failure_text;
-use super::{csv_line, md_row, md_table_head, table};
+use super::{csv_line, md_row, md_table_head, table_left};
 use crate::analysis::Band;
 use crate::model::{show_value, Model};
 use crate::num::{fmt_fraction, fmt_sig, to_f64, Rat};
@@ -139,7 +139,7 @@ impl PlanReport<'_> {
         for (i, p) in self.plan.rows.iter().enumerate().take(self.shown()) {
             rows.push(self.row(i + 1, p));
         }
-        o.push_str(&table(&rows, 2));
+        o.push_str(&table_left(&rows, 2, &[1]));
         if self.shown() < self.plan.rows.len() {
             o.push_str(&format!("  … {} more (--show 0 lists all)\n", self.plan.rows.len() - self.shown()));
         }

@@ -1,7 +1,7 @@
 //! Renders a pruning comparison ([`crate::prune::Comparison`]): ranked
 //! table (text, Markdown, LaTeX), JSON, CSV and the comparison chart.
 
-use super::{csv_line, latex, md_row, md_table_head, table};
+use super::{csv_line, latex, md_row, md_table_head, table_left};
 use crate::analysis::{AnalysisError, Band};
 use crate::fit::FitError;
 use crate::model::Model;
@@ -256,7 +256,7 @@ impl PruneReport<'_> {
         for (i, out) in c.outcomes.iter().enumerate().take(self.shown()) {
             rows.push(self.row(i + 1, out));
         }
-        o.push_str(&table(&rows, 2));
+        o.push_str(&table_left(&rows, 2, &[1, 2]));
         if self.shown() < c.outcomes.len() {
             o.push_str(&format!("  … {} more (--show 0 lists all)\n", c.outcomes.len() - self.shown()));
         }
