@@ -187,7 +187,11 @@ fn plots_and_reports_are_written_with_units_and_self_contained() {
     let lin = format!("{dir}/lin.svg");
     ok(&[HPL, HPL_DATA, "--xscale", "linear", "--yscale", "linear", "--plot", &lin]);
     assert!(!std::fs::read_to_string(&lin).unwrap_or_default().contains("10⁴"));
-    has(&std::fs::read_to_string(&res).unwrap_or_default(), &["class=\"stem\"", "±e_max"]);
+    // HPL is fitted with weight p: the residuals are shown in the fit's scale, as the paper's Fig. 8.
+    has(&std::fs::read_to_string(&res).unwrap_or_default(), &["class=\"stem\"", "w(x_i)·e_i", "weight p"]);
+    let ures = format!("{dir}/ures.svg");
+    ok(&[HPL, HPL_DATA, "--unweighted", "--plot", &format!("residuals={ures}")]);
+    has(&std::fs::read_to_string(&ures).unwrap_or_default(), &["±e_max", "e_i = T(C, x_i) − d_i [s]"]);
     has(&std::fs::read_to_string(&width).unwrap_or_default(), &["p = 1000", "threshold e′ [s]"]);
     let h = std::fs::read_to_string(&html).unwrap_or_default();
     has(&h, &["<!DOCTYPE html>", "<svg", "Band as a function of p", "1101248/81125"]);

@@ -254,31 +254,49 @@ pub fn region(r: &Report) -> String {
     }
 }
 
-/// Residuals e_i = T(C, x_i) − d_i against the first variable (paper
-/// Fig. 8), with the e_max band; weighted fits also show w·e scaled into view.
+/// Residuals against the first variable, in the fit's own scale (paper
+/// Fig. 8, which plots the residuals of its weighted fit): `w(x_i)·e_i` for
+/// a weighted model, otherwise `e_i` with the ±e_max lines.
 pub fn residuals(r: &Report) -> String {
     let m = r.model;
     let a = r.analysis;
     let var = m.vars.first().cloned().unwrap_or_default();
+    let weighted = m.is_weighted();
     let pts: Vec<(f64, f64)> = (0..r.data.len())
-        .map(|i| (to_f64(&r.data[i].x[0]), to_f64(&a.residuals.e(r.data, i))))
+        .map(|i| {
+            let e = a.residuals.e(r.data, i);
+            let w = if weighted { &a.design.groups[a.design.group_of[i]].weight * &e } else { e };
+            (to_f64(&r.data[i].x[0]), to_f64(&w))
+        })
         .collect();
     let xscale = scale_for(pts.iter().map(|p| p.0));
     let unit = m.units.get(&m.func).map(|u| format!(" [{u}]")).unwrap_or_default();
-    let mut c = Chart::new(
-        format!("Residuals of {}: Max|e_i| = {}, e_max = {}", m.func, r.dec(&a.residuals.max_abs), r.dec(&a.emax)),
-        Axis::new(with_unit(m, &var), xscale),
-        Axis::linear(format!("e_i = T(C, x_i) − d_i{unit}")),
-    );
+    let (title, ylabel) = if weighted {
+        (
+            format!(
+                "Weighted residuals of {} (weight {}; the fit's scale)",
+                m.func,
+                m.weight_text.clone().unwrap_or_default()
+            ),
+            "w(x_i)·e_i".to_string(),
+        )
+    } else {
+        (
+            format!("Residuals of {}: Max|e_i| = {}, e_max = {}", m.func, r.dec(&a.residuals.max_abs), r.dec(&a.emax)),
+            format!("e_i = T(C, x_i) − d_i{unit}"),
+        )
+    };
+    let mut c = Chart::new(title, Axis::new(with_unit(m, &var), xscale), Axis::linear(ylabel));
     let (x0, x1) = pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.0), b.max(p.0)));
     let e = to_f64(&a.emax);
-    if x0.is_finite() {
+    if x0.is_finite() && !weighted {
         c.series.push(
             Series::new("±e_max", SeriesKind::Line { pts: vec![(x0, e), (x1, e)], dashed: true }).color(region_color(1)),
         );
         c.series.push(Series::new("", SeriesKind::Line { pts: vec![(x0, -e), (x1, -e)], dashed: true }).color(region_color(1)));
     }
-    c.series.push(Series::new("residual e_i", SeriesKind::Stems { pts }).color(region_color(0)));
+    let name = if weighted { "weighted residual w·e_i" } else { "residual e_i" };
+    c.series.push(Series::new(name, SeriesKind::Stems { pts }).color(region_color(0)));
     c.hline = Some((0.0, String::new()));
     c.svg()
 }

@@ -90,7 +90,7 @@ impl Report<'_> {
         vec![
             ("band", "Data, fitted model and the band per threshold (shaded: extrapolation)".into(), figures::band(self)),
             ("region", "Δc region per threshold, vertices marked".into(), figures::region(self)),
-            ("residuals", "Residuals e_i with ±e_max".into(), figures::residuals(self)),
+            ("residuals", "Residuals in the fit's scale (weighted: w·e_i; otherwise e_i with ±e_max)".into(), figures::residuals(self)),
             ("width", "Band width against the threshold, from e_max to Max|e_i|".into(), figures::width(self)),
         ]
     }
