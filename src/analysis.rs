@@ -167,6 +167,14 @@ impl Band {
     }
 }
 
+/// `width / width(base)`: how much of the base band a new width keeps.
+/// None when either is infinite, or the base band is a single value.
+pub fn width_ratio(width: Option<&Rat>, base: &Option<Band>) -> Option<Rat> {
+    let w0 = base.as_ref()?.width()?;
+    let w = width?;
+    (!w0.is_zero()).then(|| w / w0)
+}
+
 /// The prediction and its band at one point.
 #[derive(Debug, Clone)]
 pub struct Prediction {
@@ -518,22 +526,7 @@ mod tests {
     use crate::num::{frac, int, parse_rat};
 
     fn hpl(params: &str) -> (Model, Vec<Measurement>) {
-        let src = format!("T(p) = a * (1/p + c1 + c2*(p - 1)^2)\nconst a = 26022\nparam {params}\nfit none\npredict p = 1000");
-        let m = Model::parse(&src, "hpl.tm", 40).unwrap();
-        let ys = [
-            "2848.8", "1547.7", "1112.6", "897.09", "765.31", "684.99", "624.38", "582.6", "555.68",
-            "530.92", "545.38", "513.45",
-        ];
-        let data = ys
-            .iter()
-            .enumerate()
-            .map(|(i, y)| Measurement {
-                x: vec![int(10 * (i as i64 + 1))],
-                y: parse_rat(y).unwrap(),
-                line: i + 2,
-            })
-            .collect();
-        (m, data)
+        crate::testdata::hpl(&format!("param {params}\nfit none\npredict p = 1000"))
     }
 
     #[test]

@@ -415,26 +415,10 @@ impl BandFunction {
 mod tests {
     use super::*;
     use crate::analysis::{Options, Threshold};
-    use crate::data::Measurement;
-    use crate::num::{int, parse_rat};
-
-    fn hpl() -> (Model, Vec<Measurement>) {
-        let src = "T(p) = a * (1/p + c1 + c2*(p - 1)^2)\nconst a = 26022\nparam c1, c2\nweight p\npredict p = 1000";
-        let m = Model::parse(src, "hpl.tm", 40).unwrap();
-        let ys = [
-            "2848.8", "1547.7", "1112.6", "897.09", "765.31", "684.99", "624.38", "582.6", "555.68",
-            "530.92", "545.38", "513.45",
-        ];
-        let data = ys
-            .iter()
-            .enumerate()
-            .map(|(i, y)| Measurement { x: vec![int(10 * (i as i64 + 1))], y: parse_rat(y).unwrap(), line: i + 2 })
-            .collect();
-        (m, data)
-    }
+    use crate::num::int;
 
     fn analysis() -> (Model, Analysis) {
-        let (m, d) = hpl();
+        let (m, d) = crate::testdata::hpl("param c1, c2\nweight p\npredict p = 1000");
         let o = Options { thresholds: vec![Threshold::parse("max").unwrap()], ..Options::default() };
         let a = Analysis::run(&m, &d, "hpl.csv", &o).unwrap();
         (m, a)

@@ -16,7 +16,7 @@
 //!   exists, and lies inside the current band, exactly when the two
 //!   predictions at `x_new` differ by at most 2e').
 
-use crate::analysis::{Analysis, AnalysisError, Band, Options};
+use crate::analysis::{width_ratio, Analysis, AnalysisError, Band, Options};
 use crate::data::Measurement;
 use crate::fit::{Design, FitError};
 use crate::linear::{Constraint, Kind};
@@ -47,15 +47,7 @@ pub struct Planned {
 impl Planned {
     /// Ranking key: the largest expected ratio over the targets at the first threshold.
     pub fn key(&self) -> Option<Rat> {
-        let row = self.expected_ratio.first()?;
-        let mut worst: Option<Rat> = None;
-        for r in row {
-            let r = r.as_ref()?;
-            if worst.as_ref().is_none_or(|w| r > w) {
-                worst = Some(r.clone());
-            }
-        }
-        worst
+        crate::prune::worst_ratio(self.expected_ratio.first()?)
     }
 }
 
@@ -109,12 +101,6 @@ fn worst_widths(design: &Design, k: usize, e: &Rat, fnew: &[Rat], targets: &[Vec
         .collect()
 }
 
-fn ratio(w: Option<&Rat>, base: &Option<Band>) -> Option<Rat> {
-    let w0 = base.as_ref()?.width()?;
-    let w = w?;
-    (!w0.is_zero()).then(|| w / w0)
-}
-
 /// Ranks the candidate points (module docs). `tick` is called with the
 /// number of candidates first, then once per finished candidate.
 pub fn plan(
@@ -163,7 +149,7 @@ pub fn plan(
                             .enumerate()
                             .map(|(j, p)| {
                                 let nb: &Option<Band> = &bands[t][j];
-                                ratio(nb.as_ref().and_then(Band::width).as_ref(), &p.bands[t])
+                                width_ratio(nb.as_ref().and_then(Band::width).as_ref(), &p.bands[t])
                             })
                             .collect()
                     })
@@ -185,22 +171,14 @@ pub fn plan(
                 .iter()
                 .enumerate()
                 .map(|(t, row)| {
-                    row.iter().zip(&base.predictions).map(|(w, p)| ratio(w.as_ref(), &p.bands[t])).collect()
+                    row.iter().zip(&base.predictions).map(|(w, p)| width_ratio(w.as_ref(), &p.bands[t])).collect()
                 })
                 .collect();
             tick(0);
             (i, Planned { x: x.clone(), d_new, expected, expected_ratio, worst, worst_ratio })
         })
         .collect();
-    rows.sort_by(|(ia, a), (ib, b)| {
-        let o = match (a.key(), b.key()) {
-            (Some(x), Some(y)) => x.cmp(&y),
-            (Some(_), None) => std::cmp::Ordering::Less,
-            (None, Some(_)) => std::cmp::Ordering::Greater,
-            (None, None) => std::cmp::Ordering::Equal,
-        };
-        o.then(ia.cmp(ib))
-    });
+    rows.sort_by(|(ia, a), (ib, b)| crate::prune::by_key(&a.key(), &b.key()).then(ia.cmp(ib)));
     Ok(Plan { base, targets: targets.to_vec(), rows: rows.into_iter().map(|(_, p)| p).collect() })
 }
 
@@ -208,26 +186,11 @@ pub fn plan(
 mod tests {
     use super::*;
     use crate::analysis::Threshold;
-    use crate::num::{int, parse_rat};
-
-    fn hpl() -> (Model, Vec<Measurement>) {
-        let src = "T(p) = a * (1/p + c1 + c2*(p - 1)^2)\nconst a = 26022\nparam c1, c2\n";
-        let m = Model::parse(src, "hpl.tm", 40).unwrap();
-        let ys = [
-            "2848.8", "1547.7", "1112.6", "897.09", "765.31", "684.99", "624.38", "582.6", "555.68",
-            "530.92", "545.38", "513.45",
-        ];
-        let data = ys
-            .iter()
-            .enumerate()
-            .map(|(i, y)| Measurement { x: vec![int(10 * (i as i64 + 1))], y: parse_rat(y).unwrap(), line: i + 2 })
-            .collect();
-        (m, data)
-    }
+    use crate::num::int;
 
     #[test]
     fn farther_candidates_narrow_the_band_more_and_worst_case_bounds_expected() {
-        let (m, data) = hpl();
+        let (m, data) = crate::testdata::hpl("param c1, c2");
         let opts = Options { thresholds: vec![Threshold::parse("max").unwrap()], ..Options::default() };
         let cands: Vec<Vec<Rat>> = [130, 200, 300].iter().map(|&p| vec![int(p)]).collect();
         let p = plan(&m, &data, "hpl.csv", &opts, &[vec![int(1000)]], &cands, &|_| {}).unwrap();

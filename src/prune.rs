@@ -105,16 +105,31 @@ impl Outcome {
     /// first threshold (a choice must narrow every target to rank well).
     /// None (ranks last): an empty region, an unbounded band, or a failure.
     pub fn key(&self) -> Option<Rat> {
-        let s = self.result.as_ref().ok()?;
-        let row = s.ratios.first()?;
-        let mut worst: Option<Rat> = None;
-        for r in row {
-            let r = r.as_ref()?;
-            if worst.as_ref().is_none_or(|w| r > w) {
-                worst = Some(r.clone());
-            }
+        worst_ratio(self.result.as_ref().ok()?.ratios.first()?)
+    }
+}
+
+/// The largest ratio of a row (None when any is None: an infinite or
+/// undefined ratio at one target cannot rank well).
+pub(crate) fn worst_ratio(row: &[Option<Rat>]) -> Option<Rat> {
+    let mut worst: Option<&Rat> = None;
+    for r in row {
+        let r = r.as_ref()?;
+        if worst.is_none_or(|w| r > w) {
+            worst = Some(r);
         }
-        worst
+    }
+    worst.cloned()
+}
+
+/// Ranking order of keys: smaller first, None last.
+pub(crate) fn by_key(a: &Option<Rat>, b: &Option<Rat>) -> std::cmp::Ordering {
+    use std::cmp::Ordering::{Greater, Less};
+    match (a, b) {
+        (Some(x), Some(y)) => x.cmp(y),
+        (Some(_), None) => Less,
+        (None, Some(_)) => Greater,
+        (None, None) => std::cmp::Ordering::Equal,
     }
 }
 
@@ -288,7 +303,7 @@ pub fn score(
         .map(|(t, row)| {
             row.iter()
                 .zip(&base.predictions)
-                .map(|(b, p)| crate::report::shrink_ratio(&p.bands[t], b))
+                .map(|(b, p)| crate::analysis::width_ratio(b.as_ref().and_then(Band::width).as_ref(), &p.bands[t]))
                 .collect()
         })
         .collect();
@@ -336,12 +351,7 @@ pub fn compare(
         })
         .collect();
     // Stable sort: ties keep generation order.
-    outcomes.sort_by(|a, b| match (a.key(), b.key()) {
-        (Some(x), Some(y)) => x.cmp(&y),
-        (Some(_), None) => std::cmp::Ordering::Less,
-        (None, Some(_)) => std::cmp::Ordering::Greater,
-        (None, None) => std::cmp::Ordering::Equal,
-    });
+    outcomes.sort_by(|a, b| by_key(&a.key(), &b.key()));
     Ok(Comparison { base, targets: targets.to_vec(), weighted, outcomes })
 }
 
@@ -354,23 +364,7 @@ pub fn is_point(b: &Band) -> bool {
 mod tests {
     use super::*;
     use crate::analysis::Threshold;
-    use crate::num::{int, parse_rat};
-
-    fn hpl(weighted: bool) -> (Model, Vec<Measurement>) {
-        let w = if weighted { "weight p\n" } else { "" };
-        let src = format!("T(p) = a * (1/p + c1 + c2*(p - 1)^2)\nconst a = 26022\nparam c1, c2\n{w}");
-        let m = Model::parse(&src, "hpl.tm", 40).unwrap();
-        let ys = [
-            "2848.8", "1547.7", "1112.6", "897.09", "765.31", "684.99", "624.38", "582.6", "555.68",
-            "530.92", "545.38", "513.45",
-        ];
-        let data = ys
-            .iter()
-            .enumerate()
-            .map(|(i, y)| Measurement { x: vec![int(10 * (i as i64 + 1))], y: parse_rat(y).unwrap(), line: i + 2 })
-            .collect();
-        (m, data)
-    }
+    use crate::num::int;
 
     fn opts() -> Options {
         Options { thresholds: vec![Threshold::parse("max").unwrap()], ..Options::default() }
@@ -378,7 +372,7 @@ mod tests {
 
     #[test]
     fn leave_one_out_ranks_p110_first_unweighted() {
-        let (m, data) = hpl(false);
+        let (m, data) = crate::testdata::hpl("param c1, c2");
         let search = Search { max_drop: 1, top: None, greedy: 0, user: vec![] };
         let c = compare(&m, &data, "hpl.csv", &opts(), &[vec![int(1000)]], &search, &|_| {}).unwrap();
         assert_eq!(c.outcomes.len(), 12);
@@ -390,7 +384,7 @@ mod tests {
 
     #[test]
     fn pairs_and_user_candidates_merge_duplicates() {
-        let (m, data) = hpl(false);
+        let (m, data) = crate::testdata::hpl("param c1, c2");
         let search =
             Search { max_drop: 2, top: None, greedy: 2, user: vec![("p=110".into(), vec![vec![int(110)]])] };
         let c = compare(&m, &data, "hpl.csv", &opts(), &[vec![int(1000)]], &search, &|_| {}).unwrap();
@@ -403,7 +397,7 @@ mod tests {
 
     #[test]
     fn top_limits_the_pool_and_too_many_is_refused() {
-        let (m, data) = hpl(false);
+        let (m, data) = crate::testdata::hpl("param c1, c2");
         let design = Design::new(&m, &data, "d").unwrap();
         let c = design.params(&m).unwrap();
         let s = Search { max_drop: 2, top: Some(3), greedy: 0, user: vec![] };

@@ -1,7 +1,27 @@
 //! Shared test fixtures (compiled for tests only).
 
+use crate::data::Measurement;
 use crate::linear::{Constraint, Kind};
-use crate::num::{frac, int, Rat};
+use crate::model::Model;
+use crate::num::{frac, int, parse_rat, Rat};
+
+/// The paper's HPL model (seed 003, eq. 4) followed by the statements in
+/// `rest` (`param …`, `weight …`, `predict …`), and its twelve measurements
+/// (Fig. 2(a)).
+pub(crate) fn hpl(rest: &str) -> (Model, Vec<Measurement>) {
+    let src = format!("T(p) = a * (1/p + c1 + c2*(p - 1)^2)\nconst a = 26022\n{rest}");
+    let m = Model::parse(&src, "hpl.tm", 40).unwrap();
+    let ys = [
+        "2848.8", "1547.7", "1112.6", "897.09", "765.31", "684.99", "624.38", "582.6", "555.68", "530.92",
+        "545.38", "513.45",
+    ];
+    let data = ys
+        .iter()
+        .enumerate()
+        .map(|(i, y)| Measurement { x: vec![int(10 * (i as i64 + 1))], y: parse_rat(y).unwrap(), line: i + 2 })
+        .collect();
+    (m, data)
+}
 
 /// Residual-region rows `|Σ_{j<k} c_j x_i^j - y_i| <= theta` for
 /// `x_i = i/m` (i = 0..m) and `y_i = x_i^k`, plus, with `noise = Some((seed,

@@ -3,7 +3,7 @@
 //! the band width against the threshold. Everything up to here is exact;
 //! values become floats only when handed to the chart.
 
-use super::Report;
+use super::{Report, Views};
 use crate::analysis::Shape;
 use crate::model::Model;
 use crate::num::{to_f64, Rat};

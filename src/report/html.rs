@@ -2,7 +2,7 @@
 //! scripts and no network resources), or Markdown with the SVG figures
 //! written beside it.
 
-use super::{figures, Report};
+use super::{figures, Report, Views};
 use crate::num::fmt_fraction;
 
 /// Escapes text for HTML element content and attribute values.

@@ -1,7 +1,7 @@
 //! LaTeX (booktabs) tables for papers: the band table of an analysis and
 //! the ranked table of a pruning comparison share one table writer.
 
-use super::Report;
+use super::{Report, Views};
 
 /// Escapes text for LaTeX outside math mode.
 pub(crate) fn escape(s: &str) -> String {

@@ -61,13 +61,7 @@ pub struct Report<'a> {
 
 /// `width_pruned / width_full`, when both are finite and the full one is non-zero.
 pub fn shrink_ratio(full: &Option<Band>, pruned: &Option<Band>) -> Option<Rat> {
-    let w0 = full.as_ref()?.width()?;
-    let w1 = pruned.as_ref()?.width()?;
-    if w0.is_zero() {
-        None
-    } else {
-        Some(w1 / w0)
-    }
+    crate::analysis::width_ratio(pruned.as_ref()?.width().as_ref(), full)
 }
 
 fn rel_half_width(b: &Band, model: &Rat) -> Option<Rat> {
@@ -79,6 +73,52 @@ fn rel_half_width(b: &Band, model: &Rat) -> Option<Rat> {
     }
 }
 
+/// Number views shared by every renderer: correctly rounded decimals,
+/// JSON pairs of exact and decimal, points as JSON, the RMS.
+pub(crate) trait Views {
+    /// The model whose variables name the points.
+    fn model(&self) -> &Model;
+    /// Significant digits of decimals.
+    fn digits(&self) -> usize;
+    /// Correctly rounded decimal.
+    fn dec(&self, x: &Rat) -> String {
+        fmt_sig(x, self.digits())
+    }
+    /// `{"exact": "p/q", "decimal": "…"}`.
+    fn both(&self, x: &Rat) -> Value {
+        json!({ "exact": fmt_fraction(x), "decimal": self.dec(x) })
+    }
+    /// [`Views::both`], or null.
+    fn opt_both(&self, x: &Option<Rat>) -> Value {
+        x.as_ref().map_or(Value::Null, |v| self.both(v))
+    }
+    /// `{"p": "1000"}`.
+    fn point_json(&self, x: &[Rat]) -> Value {
+        let mut m = serde_json::Map::new();
+        for (v, val) in self.model().vars.iter().zip(x) {
+            m.insert(v.clone(), Value::String(show_value(val)));
+        }
+        Value::Object(m)
+    }
+    /// The RMS from the mean square, rounded once from the exact square root.
+    fn rms_text(&self, ms: &Rat) -> String {
+        if ms.is_zero() {
+            "0".into()
+        } else {
+            fmt_sig(&crate::fit::sqrt_display(ms, self.digits() as u32), self.digits())
+        }
+    }
+}
+
+impl Views for Report<'_> {
+    fn model(&self) -> &Model {
+        self.model
+    }
+    fn digits(&self) -> usize {
+        self.digits
+    }
+}
+
 impl Report<'_> {
     fn num(&self, x: &Rat) -> String {
         if self.exact {
@@ -87,9 +127,6 @@ impl Report<'_> {
             fmt_sig(x, self.digits)
         }
     }
-    fn dec(&self, x: &Rat) -> String {
-        fmt_sig(x, self.digits)
-    }
     fn fmt(&self) -> NumFormat {
         if self.exact {
             NumFormat::Exact
@@ -97,31 +134,10 @@ impl Report<'_> {
             NumFormat::Decimal(self.digits)
         }
     }
-    fn both(&self, x: &Rat) -> Value {
-        json!({ "exact": fmt_fraction(x), "decimal": self.dec(x) })
-    }
-    fn opt_both(&self, x: &Option<Rat>) -> Value {
-        x.as_ref().map_or(Value::Null, |v| self.both(v))
-    }
-    fn point_json(&self, x: &[Rat]) -> Value {
-        let mut m = serde_json::Map::new();
-        for (v, val) in self.model.vars.iter().zip(x) {
-            m.insert(v.clone(), Value::String(show_value(val)));
-        }
-        Value::Object(m)
-    }
     /// The RMS, correctly rounded to the report's digits (one rounding of
     /// the exact square root, never a rounding of a rounded value).
     fn rms(&self, ms: &Rat) -> Rat {
         crate::fit::sqrt_display(ms, self.digits as u32)
-    }
-    fn rms_text(&self, ms: &Rat) -> String {
-        let r = self.rms(ms);
-        if ms.is_zero() {
-            "0".into()
-        } else {
-            fmt_sig(&r, self.digits)
-        }
     }
     fn band_text(&self, b: &Option<Band>) -> (String, String, String) {
         match b {

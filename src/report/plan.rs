@@ -3,7 +3,7 @@
 //! candidate point.
 
 use super::prune::failure_text;
-use super::{csv_line, md_row, md_table_head, table_left};
+use super::{csv_line, Views, md_row, md_table_head, table_left};
 use crate::analysis::Band;
 use crate::model::{show_value, Model};
 use crate::num::{fmt_fraction, fmt_sig, to_f64, Rat};
@@ -27,16 +27,16 @@ pub struct PlanReport<'a> {
 
 const EXPLAIN: &str = "expected: the new measurement equals the model's prediction (d_new = T(C, x_new)), re-analysed exactly; worst: the widest band over every d_new inside the current band at x_new, threshold held at its current value (an exact LP)";
 
+impl Views for PlanReport<'_> {
+    fn model(&self) -> &Model {
+        self.model
+    }
+    fn digits(&self) -> usize {
+        self.digits
+    }
+}
+
 impl PlanReport<'_> {
-    fn dec(&self, x: &Rat) -> String {
-        fmt_sig(x, self.digits)
-    }
-    fn both(&self, x: &Rat) -> Value {
-        json!({ "exact": fmt_fraction(x), "decimal": self.dec(x) })
-    }
-    fn opt_both(&self, x: &Option<Rat>) -> Value {
-        x.as_ref().map_or(Value::Null, |v| self.both(v))
-    }
     fn shown(&self) -> usize {
         let n = self.plan.rows.len();
         if self.show == 0 {
@@ -167,19 +167,12 @@ impl PlanReport<'_> {
     /// JSON with exact values.
     pub fn json(&self) -> Value {
         let plan = self.plan;
-        let point = |x: &[Rat]| {
-            let mut m = serde_json::Map::new();
-            for (v, val) in self.model.vars.iter().zip(x) {
-                m.insert(v.clone(), Value::String(show_value(val)));
-            }
-            Value::Object(m)
-        };
         let rows: Vec<Value> = plan
             .rows
             .iter()
             .enumerate()
             .map(|(i, p)| {
-                let mut v = json!({ "rank": i + 1, "point": point(&p.x), "d_new": self.both(&p.d_new) });
+                let mut v = json!({ "rank": i + 1, "point": self.point_json(&p.x), "d_new": self.both(&p.d_new) });
                 let per: Vec<Value> = plan
                     .base
                     .regions
@@ -199,7 +192,7 @@ impl PlanReport<'_> {
                             Err(e) => json!({ "error": failure_text(e) }),
                         };
                         json!({
-                            "threshold": r.threshold.text, "target": point(x), "expected": expected,
+                            "threshold": r.threshold.text, "target": self.point_json(x), "expected": expected,
                             "worst": { "width": self.opt_both(&p.worst[t][j]), "ratio": self.opt_both(&p.worst_ratio[t][j]), "threshold_value": self.both(&r.value) },
                         })
                     })
@@ -216,10 +209,10 @@ impl PlanReport<'_> {
             "command": "plan",
             "model": self.model.file,
             "data": self.data_file,
-            "targets": plan.targets.iter().map(|t| point(t)).collect::<Vec<_>>(),
+            "targets": plan.targets.iter().map(|t| self.point_json(t)).collect::<Vec<_>>(),
             "shown": EXPLAIN,
             "current": plan.base.regions.iter().enumerate().flat_map(|(t, r)| plan.base.predictions.iter().map(move |p| (t, r, p))).map(|(t, r, p)| json!({
-                "threshold": r.threshold.text, "threshold_value": self.both(&r.value), "target": point(&p.x),
+                "threshold": r.threshold.text, "threshold_value": self.both(&r.value), "target": self.point_json(&p.x),
                 "width": p.bands[t].as_ref().and_then(Band::width).map_or(Value::Null, |w| self.both(&w)),
             })).collect::<Vec<_>>(),
             "candidates": rows,

@@ -1,7 +1,7 @@
 //! Renders a pruning comparison ([`crate::prune::Comparison`]): ranked
 //! table (text, Markdown, LaTeX), JSON, CSV and the comparison chart.
 
-use super::{csv_line, latex, md_row, md_table_head, table_left};
+use super::{csv_line, Views, latex, md_row, md_table_head, table_left};
 use crate::analysis::{AnalysisError, Band};
 use crate::fit::FitError;
 use crate::model::Model;
@@ -40,19 +40,16 @@ pub(crate) fn failure_text(e: &AnalysisError) -> String {
     }
 }
 
+impl Views for PruneReport<'_> {
+    fn model(&self) -> &Model {
+        self.model
+    }
+    fn digits(&self) -> usize {
+        self.digits
+    }
+}
+
 impl PruneReport<'_> {
-    fn dec(&self, x: &Rat) -> String {
-        fmt_sig(x, self.digits)
-    }
-    fn both(&self, x: &Rat) -> Value {
-        json!({ "exact": fmt_fraction(x), "decimal": self.dec(x) })
-    }
-    fn opt_both(&self, x: &Option<Rat>) -> Value {
-        x.as_ref().map_or(Value::Null, |v| self.both(v))
-    }
-    fn rms(&self, ms: &Rat) -> String {
-        fmt_sig(&crate::fit::sqrt_display(ms, self.digits as u32), self.digits)
-    }
     /// `p=110` or `p=10, p=20` (several variables: `(p=128 n=4000)`).
     fn drop_label(&self, o: &Outcome) -> String {
         let m = self.model;
@@ -198,7 +195,7 @@ impl PruneReport<'_> {
                 row.push(format!("failed: {}", failure_text(e)));
             }
             Ok(s) => {
-                row.extend([self.dec(&s.max_abs), self.dec(&s.emax), self.rms(&s.mean_square)]);
+                row.extend([self.dec(&s.max_abs), self.dec(&s.emax), self.rms_text(&s.mean_square)]);
                 for (t, bands) in s.bands.iter().enumerate() {
                     for (j, b) in bands.iter().enumerate() {
                         row.extend([self.band_text(b), self.width_text(b), Self::ratio_text(&s.ratios[t][j])]);
@@ -216,7 +213,7 @@ impl PruneReport<'_> {
             "Without pruning: Max|e_i| = {}, e_max = {}, RMS = {}",
             self.dec(&a.residuals.max_abs),
             self.dec(&a.emax),
-            self.rms(&a.residuals.mean_square)
+            self.rms_text(&a.residuals.mean_square)
         )];
         for (t, r) in a.regions.iter().enumerate() {
             for (j, p) in a.predictions.iter().enumerate() {
@@ -293,13 +290,6 @@ impl PruneReport<'_> {
                 "width": b.width().map_or(Value::Null, |w| self.both(&w)),
             }),
         };
-        let point = |x: &[Rat]| {
-            let mut m = serde_json::Map::new();
-            for (v, val) in self.model.vars.iter().zip(x) {
-                m.insert(v.clone(), Value::String(crate::model::show_value(val)));
-            }
-            Value::Object(m)
-        };
         let base_bands: Vec<Value> = a
             .regions
             .iter()
@@ -308,7 +298,7 @@ impl PruneReport<'_> {
                 a.predictions.iter().map(move |p| (t, r, p)).collect::<Vec<_>>()
             })
             .map(|(t, r, p)| {
-                json!({ "threshold": r.threshold.text, "threshold_value": self.both(&r.value), "target": point(&p.x), "band": band_json(&p.bands[t]) })
+                json!({ "threshold": r.threshold.text, "threshold_value": self.both(&r.value), "target": self.point_json(&p.x), "band": band_json(&p.bands[t]) })
             })
             .collect();
         let cands: Vec<Value> = c
@@ -317,7 +307,7 @@ impl PruneReport<'_> {
             .enumerate()
             .map(|(i, o)| {
                 let drop: Vec<Value> =
-                    o.candidate.points.iter().map(|&g| point(&a.design.groups[g].x)).collect();
+                    o.candidate.points.iter().map(|&g| self.point_json(&a.design.groups[g].x)).collect();
                 let rows: Vec<Value> = o
                     .candidate
                     .rows
@@ -346,7 +336,7 @@ impl PruneReport<'_> {
                                 json!({
                                     "threshold": a.regions[t].threshold.text,
                                     "threshold_value": self.both(&s.thresholds[t]),
-                                    "target": point(&c.targets[j]),
+                                    "target": self.point_json(&c.targets[j]),
                                     "band": band_json(b),
                                     "ratio": self.opt_both(&s.ratios[t][j]),
                                 })
@@ -356,7 +346,7 @@ impl PruneReport<'_> {
                             "params": self.model.params.iter().zip(&s.params).map(|(p, v)| json!({"name": p.name, "value": self.both(v)})).collect::<Vec<_>>(),
                             "max_abs_residual": self.both(&s.max_abs),
                             "emax": self.both(&s.emax),
-                            "rms": self.rms(&s.mean_square),
+                            "rms": self.rms_text(&s.mean_square),
                             "mean_square": self.both(&s.mean_square),
                             "bands": bands,
                             "rank_key": self.opt_both(&o.key()),
@@ -374,12 +364,12 @@ impl PruneReport<'_> {
             "command": "prune",
             "model": self.model.file,
             "data": self.data_file,
-            "targets": c.targets.iter().map(|t| point(t)).collect::<Vec<_>>(),
+            "targets": c.targets.iter().map(|t| self.point_json(t)).collect::<Vec<_>>(),
             "ranking": "largest width ratio over the targets at the first threshold, smallest first; ties keep generation order",
             "unpruned": {
                 "max_abs_residual": self.both(&a.residuals.max_abs),
                 "emax": self.both(&a.emax),
-                "rms": self.rms(&a.residuals.mean_square),
+                "rms": self.rms_text(&a.residuals.mean_square),
                 "bands": base_bands,
             },
             "candidates": cands,
@@ -421,7 +411,7 @@ impl PruneReport<'_> {
                             row.extend([
                                 self.dec(&s.max_abs),
                                 self.dec(&s.emax),
-                                self.rms(&s.mean_square),
+                                self.rms_text(&s.mean_square),
                                 c.base.regions[t].threshold.text.clone(),
                                 self.dec(&s.thresholds[t]),
                             ]);
