@@ -90,64 +90,9 @@ if ! cmp -s "$DATA/synth.tm" "$MODEL"; then
 fi
 python3 "$ROOT/benches/prune/gen.py" --out "$DATA"
 
-HAVE_TIME=0
-if [[ -x /usr/bin/time ]] && /usr/bin/time -f "%e %M" true 2>/dev/null; then
-    HAVE_TIME=1
-fi
-HAVE_TIMEOUT=0
-command -v timeout >/dev/null 2>&1 && HAVE_TIMEOUT=1
 NCPU="$(nproc 2>/dev/null || echo '?')"
-
-# now_ns: a monotonic-enough wall clock in nanoseconds.
-if [[ -n "${EPOCHREALTIME:-}" ]]; then
-    now_ns() { local t="${EPOCHREALTIME/[.,]/}"; echo "${t}000"; }
-else
-    now_ns() { date +%s%N; }
-fi
-
-# run_once NAME LIMIT STDOUT CMD...: runs CMD once; sets WALL_MS, RSS_KIB, CPU_MS,
-# T_ANALYSIS, T_OUTPUT (from --timings, when printed), RC.
-run_once() {
-    local name="$1" limit="$2" stdout="$3"
-    shift 3
-    local err="$OUT/$name.stderr" rss="$OUT/$name.rss"
-    local -a cmd=("$@")
-    if [[ "$limit" -gt 0 && "$HAVE_TIMEOUT" == 1 ]]; then
-        cmd=(timeout "$limit" "${cmd[@]}")
-    fi
-    local t0 t1
-    t0="$(now_ns)"
-    set +e
-    if [[ "$HAVE_TIME" == 1 ]]; then
-        /usr/bin/time -o "$rss" -f "%e %M %U %S" "${cmd[@]}" >"$stdout" 2>"$err"
-        RC=$?
-    else
-        python3 - "$rss" "${cmd[@]}" >"$stdout" 2>"$err" <<'PY'
-import resource, subprocess, sys
-rc = subprocess.call(sys.argv[2:])
-ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-with open(sys.argv[1], "w") as f:
-    f.write("0 %d %.2f %.2f\n" % (ru.ru_maxrss, ru.ru_utime, ru.ru_stime))
-sys.exit(rc)
-PY
-        RC=$?
-    fi
-    set -e
-    t1="$(now_ns)"
-    WALL_MS="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) / 1e6 }')"
-    RSS_KIB="$(awk 'END { print $2 }' "$rss" 2>/dev/null || echo 0)"
-    CPU_MS="$(awk 'END { printf "%.0f", ($3 + $4) * 1000 }' "$rss" 2>/dev/null || echo 0)"
-    local line
-    line="$(grep -m1 '^timings:' "$err" || true)"
-    # timings: parse 0.3 ms, analysis 6.9 ms (...), output 1.5 ms, total 8.6 ms
-    T_ANALYSIS="$(sed -n 's/.*analysis \([0-9.]*\) ms.*/\1/p' <<<"$line")"
-    T_OUTPUT="$(sed -n 's/.*output \([0-9.]*\) ms.*/\1/p' <<<"$line")"
-}
-
-# median of the arguments (numbers)
-median() { printf '%s\n' "$@" | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.1f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-minof() { printf '%s\n' "$@" | sort -g | head -1; }
-maxof() { printf '%s\n' "$@" | sort -g | tail -1; }
+# shellcheck source=../lib.sh
+source "$ROOT/benches/lib.sh"
 
 # check_output NAME KIND SAME_AS: prints "ok" or what is wrong with the last run.
 check_output() {
