@@ -44,6 +44,9 @@ fn leave_one_out_ranks_p110_first_and_its_band_is_much_narrower() {
     assert!(second > 0.8, "{second}");
     let text = ok(&args(&a));
     has(&text, &["Best: dropping p=110 narrows the band", "(×0.226)", "12 candidates (12 leave-one-out)"]);
+    let mut exact = a.clone();
+    exact.push("--exact".into());
+    has(&ok(&args(&exact)), &["e_max = 1101248/81125", "width 4223681537203/4721292100"]);
 }
 
 #[test]

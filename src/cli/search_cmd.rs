@@ -195,6 +195,7 @@ pub fn run_prune(a: PruneArgs, out: &mut dyn Write) -> Result<i32, Failure> {
         data: rows,
         cmp: &cmp,
         digits: s.common.decimal as usize,
+        exact: s.common.exact,
         show: s.show,
     };
     if let Some(f) = &s.plot {
@@ -279,6 +280,7 @@ pub fn run_plan(a: PlanArgs, out: &mut dyn Write) -> Result<i32, Failure> {
         data_file: &input.data_path,
         plan: &p,
         digits: s.common.decimal as usize,
+        exact: s.common.exact,
         show: s.show,
     };
     if let Some(f) = &s.plot {

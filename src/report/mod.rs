@@ -80,6 +80,16 @@ pub(crate) trait Views {
     fn model(&self) -> &Model;
     /// Significant digits of decimals.
     fn digits(&self) -> usize;
+    /// Exact fractions instead of decimals in tables meant for reading (`--exact`).
+    fn exact(&self) -> bool;
+    /// As the reader asked: exact fraction or correctly rounded decimal.
+    fn num(&self, x: &Rat) -> String {
+        if self.exact() {
+            fmt_fraction(x)
+        } else {
+            self.dec(x)
+        }
+    }
     /// Correctly rounded decimal.
     fn dec(&self, x: &Rat) -> String {
         fmt_sig(x, self.digits())
@@ -117,16 +127,12 @@ impl Views for Report<'_> {
     fn digits(&self) -> usize {
         self.digits
     }
+    fn exact(&self) -> bool {
+        self.exact
+    }
 }
 
 impl Report<'_> {
-    fn num(&self, x: &Rat) -> String {
-        if self.exact {
-            fmt_fraction(x)
-        } else {
-            fmt_sig(x, self.digits)
-        }
-    }
     fn fmt(&self) -> NumFormat {
         if self.exact {
             NumFormat::Exact

@@ -21,6 +21,8 @@ pub struct PlanReport<'a> {
     pub plan: &'a Plan,
     /// Significant digits of decimals.
     pub digits: usize,
+    /// Exact fractions in the text and Markdown tables.
+    pub exact: bool,
     /// Rows shown in the text and Markdown tables (0: all).
     pub show: usize,
 }
@@ -33,6 +35,9 @@ impl Views for PlanReport<'_> {
     }
     fn digits(&self) -> usize {
         self.digits
+    }
+    fn exact(&self) -> bool {
+        self.exact
     }
 }
 
@@ -48,7 +53,7 @@ impl PlanReport<'_> {
     fn width(&self, b: &Option<Band>) -> String {
         match b {
             None => "empty".into(),
-            Some(b) => b.width().map_or("inf".into(), |w| self.dec(&w)),
+            Some(b) => b.width().map_or("inf".into(), |w| self.num(&w)),
         }
     }
     fn ratio(r: &Option<Rat>) -> String {
@@ -70,7 +75,7 @@ impl PlanReport<'_> {
     }
 
     fn row(&self, rank: usize, p: &Planned) -> Vec<String> {
-        let mut row = vec![rank.to_string(), self.point(&p.x), self.dec(&p.d_new)];
+        let mut row = vec![rank.to_string(), self.point(&p.x), self.num(&p.d_new)];
         match &p.expected {
             Err(e) => row.push(format!("failed: {}", failure_text(e))),
             Ok(bands) => {
@@ -79,7 +84,7 @@ impl PlanReport<'_> {
                         row.extend([
                             self.width(bj),
                             Self::ratio(&p.expected_ratio[t][j]),
-                            p.worst[t][j].as_ref().map_or("inf".into(), |w| self.dec(w)),
+                            p.worst[t][j].as_ref().map_or("inf".into(), |w| self.num(w)),
                             Self::ratio(&p.worst_ratio[t][j]),
                         ]);
                     }
@@ -98,7 +103,7 @@ impl PlanReport<'_> {
                     "Current band at {}, threshold {} = {}: width {}",
                     self.point(&p.x),
                     r.threshold.text,
-                    self.dec(&r.value),
+                    self.num(&r.value),
                     self.width(&p.bands[t])
                 ));
             }

@@ -22,6 +22,8 @@ pub struct PruneReport<'a> {
     pub cmp: &'a Comparison,
     /// Significant digits of decimals.
     pub digits: usize,
+    /// Exact fractions in the text and Markdown tables.
+    pub exact: bool,
     /// Rows shown in the text, Markdown and LaTeX tables (0: all).
     pub show: usize,
 }
@@ -46,6 +48,9 @@ impl Views for PruneReport<'_> {
     }
     fn digits(&self) -> usize {
         self.digits
+    }
+    fn exact(&self) -> bool {
+        self.exact
     }
 }
 
@@ -88,15 +93,15 @@ impl PruneReport<'_> {
             None => "empty".into(),
             Some(b) => format!(
                 "[{}, {}]",
-                b.lower.as_ref().map_or("-inf".into(), |v| self.dec(v)),
-                b.upper.as_ref().map_or("+inf".into(), |v| self.dec(v))
+                b.lower.as_ref().map_or("-inf".into(), |v| self.num(v)),
+                b.upper.as_ref().map_or("+inf".into(), |v| self.num(v))
             ),
         }
     }
     fn width_text(&self, b: &Option<Band>) -> String {
         match b {
             None => "empty".into(),
-            Some(b) => b.width().map_or("inf".into(), |w| self.dec(&w)),
+            Some(b) => b.width().map_or("inf".into(), |w| self.num(&w)),
         }
     }
     fn ratio_text(r: &Option<Rat>) -> String {
@@ -195,7 +200,7 @@ impl PruneReport<'_> {
                 row.push(format!("failed: {}", failure_text(e)));
             }
             Ok(s) => {
-                row.extend([self.dec(&s.max_abs), self.dec(&s.emax), self.rms_text(&s.mean_square)]);
+                row.extend([self.num(&s.max_abs), self.num(&s.emax), self.rms_text(&s.mean_square)]);
                 for (t, bands) in s.bands.iter().enumerate() {
                     for (j, b) in bands.iter().enumerate() {
                         row.extend([self.band_text(b), self.width_text(b), Self::ratio_text(&s.ratios[t][j])]);
@@ -211,8 +216,8 @@ impl PruneReport<'_> {
         let a = &c.base;
         let mut out = vec![format!(
             "Without pruning: Max|e_i| = {}, e_max = {}, RMS = {}",
-            self.dec(&a.residuals.max_abs),
-            self.dec(&a.emax),
+            self.num(&a.residuals.max_abs),
+            self.num(&a.emax),
             self.rms_text(&a.residuals.mean_square)
         )];
         for (t, r) in a.regions.iter().enumerate() {
@@ -221,7 +226,7 @@ impl PruneReport<'_> {
                     "  band at {}, threshold {} = {}: {}, width {}",
                     self.target_label(j),
                     r.threshold.text,
-                    self.dec(&r.value),
+                    self.num(&r.value),
                     self.band_text(&p.bands[t]),
                     self.width_text(&p.bands[t])
                 ));
