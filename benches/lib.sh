@@ -1,6 +1,25 @@
 # Shared by the whole-process benchmark scripts (benches/*/run.sh): tool
 # detection, a wall clock, one timed run with peak memory, and statistics.
-# Source it after setting OUT (the directory for per-run output files).
+# Source it after setting ROOT, BIN, DATA and NO_BUILD; run_once also needs OUT.
+
+# build_binary: builds --release unless NO_BUILD=1, records the source state in
+# REV, and points BIN at a private copy of the binary in $DATA, so that a
+# rebuild during the run does not mix binaries. Needs ROOT, BIN, DATA, NO_BUILD.
+build_binary() {
+    # The source state the binary is built from (others may commit during the run).
+    REV="$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    if [[ "$REV" != unknown ]] && [[ -n "$(git -C "$ROOT" status --porcelain -- src Cargo.toml Cargo.lock 2>/dev/null)" ]]; then
+        REV="$REV+uncommitted changes in src"
+    fi
+    [[ "$NO_BUILD" == 1 ]] && REV="$REV (NO_BUILD: existing binary, built from an unknown state)"
+    if [[ "$NO_BUILD" != 1 ]]; then
+        echo "building (cargo build --release) ..." >&2
+        cargo build --release --quiet
+    fi
+    [[ -x "$BIN" ]] || { echo "run.sh: $BIN is missing (build failed?)" >&2; exit 1; }
+    cp "$BIN" "$DATA/errband"
+    BIN="$DATA/errband"
+}
 
 HAVE_TIME=0
 if [[ -x /usr/bin/time ]] && /usr/bin/time -f "%e %M" true 2>/dev/null; then

@@ -124,6 +124,8 @@ fn search_errors_are_clear() {
     let model = tmp_file("two.tm", "T(p) = a + b/p\nparam a, b\n");
     let out = ok(&["prune", &model, &data, "--target", "p=4", "--greedy", "0"]);
     has(&out, &["failed: too few points left (1 for 2 parameters)"]);
+    let r = fails(&["plan", HPL, HPL_DATA, "--target", "p=1000", "--candidates", "p=200", "--format", "latex"], 2);
+    has(&r.stderr, &["no LaTeX output"]);
     let r = fails(&["plan", HPL, HPL_DATA, "--target", "p=1000"], 2);
     has(&r.stderr, &["--candidates"]);
 }

@@ -47,26 +47,12 @@ RESULTS="$ROOT/benches/pipeline/results"
 MODEL="$ROOT/benches/pipeline/synth.tm"
 mkdir -p "$DATA" "$OUT" "$RESULTS"
 
-# The source state the binary is built from (others may commit during the run).
-REV="$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-if [[ "$REV" != unknown ]] && [[ -n "$(git -C "$ROOT" status --porcelain -- src Cargo.toml Cargo.lock 2>/dev/null)" ]]; then
-    REV="$REV+uncommitted changes in src"
-fi
-[[ "$NO_BUILD" == 1 ]] && REV="$REV (NO_BUILD: existing binary, built from an unknown state)"
-if [[ "$NO_BUILD" != 1 ]]; then
-    echo "building (cargo build --release) ..." >&2
-    cargo build --release --quiet
-fi
-[[ -x "$BIN" ]] || { echo "run.sh: $BIN is missing (build failed?)" >&2; exit 1; }
-# Time a private copy, so that a rebuild during the run does not mix binaries.
-cp "$BIN" "$DATA/errband"
-BIN="$DATA/errband"
+# shellcheck source=../lib.sh
+source "$ROOT/benches/lib.sh"
+build_binary
 
 echo "generating data (benches/pipeline/gen.py) ..." >&2
 python3 "$ROOT/benches/pipeline/gen.py" --out "$DATA" --model "$MODEL"
-
-# shellcheck source=../lib.sh
-source "$ROOT/benches/lib.sh"
 
 ROWS=()
 add_case() {

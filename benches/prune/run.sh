@@ -67,20 +67,9 @@ HPL_DATA="$ROOT/data/hpl.csv"
 SYNTH_TARGET="p=4096,n=8000"
 mkdir -p "$DATA" "$OUT" "$RESULTS"
 
-# The source state the binary is built from (others may commit during the run).
-REV="$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-if [[ "$REV" != unknown ]] && [[ -n "$(git -C "$ROOT" status --porcelain -- src Cargo.toml Cargo.lock 2>/dev/null)" ]]; then
-    REV="$REV+uncommitted changes in src"
-fi
-[[ "$NO_BUILD" == 1 ]] && REV="$REV (NO_BUILD: existing binary, built from an unknown state)"
-if [[ "$NO_BUILD" != 1 ]]; then
-    echo "building (cargo build --release) ..." >&2
-    cargo build --release --quiet
-fi
-[[ -x "$BIN" ]] || { echo "run.sh: $BIN is missing (build failed?)" >&2; exit 1; }
-# Time a private copy, so that a rebuild during the run does not mix binaries.
-cp "$BIN" "$DATA/errband"
-BIN="$DATA/errband"
+# shellcheck source=../lib.sh
+source "$ROOT/benches/lib.sh"
+build_binary
 
 echo "generating data (benches/pipeline/gen.py, benches/prune/gen.py) ..." >&2
 # gen.py also writes its model; write it here, not over benches/pipeline/synth.tm.
@@ -91,9 +80,6 @@ fi
 python3 "$ROOT/benches/prune/gen.py" --out "$DATA"
 
 NCPU="$(nproc 2>/dev/null || echo '?')"
-# shellcheck source=../lib.sh
-source "$ROOT/benches/lib.sh"
-
 # check_output NAME KIND SAME_AS: prints "ok" or what is wrong with the last run.
 check_output() {
     local name="$1" kind="$2" same_as="$3"

@@ -7,7 +7,7 @@ use super::Failure;
 use crate::num::Rat;
 use crate::plan;
 use crate::prune::{self, PruneError, Search};
-use crate::report::html;
+use crate::report::{html, Ranked};
 use crate::report::plan::PlanReport;
 use crate::report::prune::PruneReport;
 use clap::{Args, ValueEnum};
@@ -136,27 +136,37 @@ fn targets(input: &Loaded, a: &SearchArgs) -> Result<Vec<Vec<Rat>>, Failure> {
     Ok(input.model.predict.clone())
 }
 
-/// Writes `--report`: HTML with the chart inline, or Markdown with the chart beside it.
-fn write_report(path: &str, title: &str, verdict: &str, chart: String, text: &str, md: String) -> Result<(), Failure> {
-    if path.ends_with(".html") || path.ends_with(".htm") {
-        write_file(path, &html::search_page(title, verdict, &chart, text))
-    } else if path.ends_with(".md") {
-        let (md, (svg_path, svg)) = html::search_markdown(path, md, chart);
-        write_file(&svg_path, &svg)?;
-        write_file(path, &md)
-    } else {
-        Err(Failure::input(format!("--report {path}: the file name must end in .html or .md")))
+/// Writes the chart (`--plot`), the whole report (`--report`: HTML with
+/// the chart inline, or Markdown with the chart beside it) and the chosen
+/// format on standard output.
+fn finish(r: &dyn Ranked, s: &SearchArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+    if let Some(f) = &s.plot {
+        write_file(f, &r.chart())?;
     }
-}
-
-fn emit(out: &mut dyn Write, text: &str) -> Result<(), Failure> {
-    out.write_all(text.as_bytes()).map_err(|e| Failure::analysis(format!("cannot write output: {e}")))
-}
-
-fn json_text(v: &serde_json::Value) -> Result<String, Failure> {
-    serde_json::to_string_pretty(v)
-        .map(|s| s + "\n")
-        .map_err(|e| Failure::analysis(format!("cannot write JSON: {e}")))
+    if let Some(path) = &s.report {
+        if path.ends_with(".html") || path.ends_with(".htm") {
+            write_file(path, &html::search_page(&r.title(), &r.verdict(), &r.chart(), &r.text()))?;
+        } else if path.ends_with(".md") {
+            let (md, (svg_path, svg)) = html::search_markdown(path, r.markdown(), r.chart());
+            write_file(&svg_path, &svg)?;
+            write_file(path, &md)?;
+        } else {
+            return Err(Failure::input(format!("--report {path}: the file name must end in .html or .md")));
+        }
+    }
+    let text = match s.format {
+        SearchFormat::Text => r.text(),
+        SearchFormat::Json => serde_json::to_string_pretty(&r.json())
+            .map(|s| s + "\n")
+            .map_err(|e| Failure::analysis(format!("cannot write JSON: {e}")))?,
+        SearchFormat::Csv => r.csv(),
+        SearchFormat::Md => r.markdown(),
+        SearchFormat::Latex => r.latex().ok_or_else(|| {
+            Failure::input("this command has no LaTeX output; use --format md, csv or json")
+        })?,
+    };
+    out.write_all(text.as_bytes()).map_err(|e| Failure::analysis(format!("cannot write output: {e}")))?;
+    Ok(super::EXIT_OK)
 }
 
 /// Runs `errband prune`.
@@ -198,22 +208,7 @@ pub fn run_prune(a: PruneArgs, out: &mut dyn Write) -> Result<i32, Failure> {
         exact: s.common.exact,
         show: s.show,
     };
-    if let Some(f) = &s.plot {
-        write_file(f, &r.chart())?;
-    }
-    if let Some(f) = &s.report {
-        let title = format!("errband prune: {} with {}", input.model.file, input.data_path);
-        write_report(f, &title, &r.verdict(), r.chart(), &r.text(), r.markdown())?;
-    }
-    let text = match s.format {
-        SearchFormat::Text => r.text(),
-        SearchFormat::Json => json_text(&r.json())?,
-        SearchFormat::Csv => r.csv(),
-        SearchFormat::Md => r.markdown(),
-        SearchFormat::Latex => r.latex(),
-    };
-    emit(out, &text)?;
-    Ok(super::EXIT_OK)
+    finish(&r, s, out)
 }
 
 /// Splits `p=10,p=20` (a variable given again starts a new point) into
@@ -265,9 +260,6 @@ fn normalise_step(args: &[String]) -> Vec<String> {
 pub fn run_plan(a: PlanArgs, out: &mut dyn Write) -> Result<i32, Failure> {
     let s = &a.search;
     let input = load(&s.model, &s.data, &s.common)?;
-    if s.format == SearchFormat::Latex {
-        return Err(Failure::input("plan has no LaTeX output; use --format md, csv or json"));
-    }
     let targets = targets(&input, s)?;
     let cands = input.points(&normalise_step(&a.candidates), "--candidates")?;
     let tick = progress();
@@ -283,21 +275,7 @@ pub fn run_plan(a: PlanArgs, out: &mut dyn Write) -> Result<i32, Failure> {
         exact: s.common.exact,
         show: s.show,
     };
-    if let Some(f) = &s.plot {
-        write_file(f, &r.chart())?;
-    }
-    if let Some(f) = &s.report {
-        let title = format!("errband plan: {} with {}", input.model.file, input.data_path);
-        write_report(f, &title, &r.verdict(), r.chart(), &r.text(), r.markdown())?;
-    }
-    let text = match s.format {
-        SearchFormat::Text => r.text(),
-        SearchFormat::Json => json_text(&r.json())?,
-        SearchFormat::Csv => r.csv(),
-        SearchFormat::Md | SearchFormat::Latex => r.markdown(),
-    };
-    emit(out, &text)?;
-    Ok(super::EXIT_OK)
+    finish(&r, s, out)
 }
 
 #[cfg(test)]

@@ -120,15 +120,54 @@ pub(crate) trait Views {
     }
 }
 
-impl Views for Report<'_> {
-    fn model(&self) -> &Model {
-        self.model
+/// `Views` for a renderer struct with `model`, `digits` and `exact` fields.
+macro_rules! views {
+    ($t:ident) => {
+        impl $crate::report::Views for $t<'_> {
+            fn model(&self) -> &$crate::model::Model {
+                self.model
+            }
+            fn digits(&self) -> usize {
+                self.digits
+            }
+            fn exact(&self) -> bool {
+                self.exact
+            }
+        }
+    };
+}
+pub(crate) use views;
+
+views!(Report);
+
+/// A ranked search (`prune`, `plan`) in each of its outputs.
+pub trait Ranked {
+    /// `errband prune: MODEL with DATA`.
+    fn title(&self) -> String;
+    /// The one sentence on the best choice.
+    fn verdict(&self) -> String;
+    /// The terminal report.
+    fn text(&self) -> String;
+    /// Markdown.
+    fn markdown(&self) -> String;
+    /// JSON with exact values.
+    fn json(&self) -> Value;
+    /// CSV, one record per candidate, threshold and target.
+    fn csv(&self) -> String;
+    /// A LaTeX booktabs table, where the search has one.
+    fn latex(&self) -> Option<String> {
+        None
     }
-    fn digits(&self) -> usize {
-        self.digits
-    }
-    fn exact(&self) -> bool {
-        self.exact
+    /// The comparison chart (SVG).
+    fn chart(&self) -> String;
+}
+
+/// Rows a ranked table shows: `show` of `n`, all when `show` is 0.
+pub(crate) fn rows_shown(show: usize, n: usize) -> usize {
+    if show == 0 {
+        n
+    } else {
+        show.min(n)
     }
 }
 

@@ -3,7 +3,7 @@
 //! candidate point.
 
 use super::prune::failure_text;
-use super::{csv_line, Views, md_row, md_table_head, table_left};
+use super::{csv_line, Ranked, Views, md_row, md_table_head, table_left};
 use crate::analysis::Band;
 use crate::model::{show_value, Model};
 use crate::num::{fmt_fraction, fmt_sig, to_f64, Rat};
@@ -29,26 +29,11 @@ pub struct PlanReport<'a> {
 
 const EXPLAIN: &str = "expected: the new measurement equals the model's prediction (d_new = T(C, x_new)), re-analysed exactly; worst: the widest band over every d_new inside the current band at x_new, threshold held at its current value (an exact LP)";
 
-impl Views for PlanReport<'_> {
-    fn model(&self) -> &Model {
-        self.model
-    }
-    fn digits(&self) -> usize {
-        self.digits
-    }
-    fn exact(&self) -> bool {
-        self.exact
-    }
-}
+super::views!(PlanReport);
 
 impl PlanReport<'_> {
     fn shown(&self) -> usize {
-        let n = self.plan.rows.len();
-        if self.show == 0 {
-            n
-        } else {
-            self.show.min(n)
-        }
+        super::rows_shown(self.show, self.plan.rows.len())
     }
     fn width(&self, b: &Option<Band>) -> String {
         match b {
@@ -111,8 +96,20 @@ impl PlanReport<'_> {
         out
     }
 
+
+
+
+
+
+}
+
+impl Ranked for PlanReport<'_> {
+    fn title(&self) -> String {
+        format!("errband plan: {} with {}", self.model.file, self.data_file)
+    }
+
     /// The sentence on the best candidate.
-    pub fn verdict(&self) -> String {
+    fn verdict(&self) -> String {
         let Some(best) = self.plan.rows.first() else { return "No candidate.".into() };
         match best.key() {
             Some(k) => format!(
@@ -125,7 +122,7 @@ impl PlanReport<'_> {
     }
 
     /// The terminal report.
-    pub fn text(&self) -> String {
+    fn text(&self) -> String {
         let mut o = format!(
             "errband {} plan — {} with {}\n\n",
             env!("CARGO_PKG_VERSION"),
@@ -155,7 +152,7 @@ impl PlanReport<'_> {
     }
 
     /// Markdown.
-    pub fn markdown(&self) -> String {
+    fn markdown(&self) -> String {
         let mut o = format!("# errband plan: {} with {}\n\n", self.model.file, self.data_file);
         for l in self.base_lines() {
             o.push_str(&format!("- {l}\n"));
@@ -170,7 +167,7 @@ impl PlanReport<'_> {
     }
 
     /// JSON with exact values.
-    pub fn json(&self) -> Value {
+    fn json(&self) -> Value {
         let plan = self.plan;
         let rows: Vec<Value> = plan
             .rows
@@ -226,7 +223,7 @@ impl PlanReport<'_> {
     }
 
     /// CSV: one record per candidate, threshold and target.
-    pub fn csv(&self) -> String {
+    fn csv(&self) -> String {
         let plan = self.plan;
         let mut head: Vec<String> = vec!["rank".into()];
         head.extend(self.model.vars.iter().cloned());
@@ -259,7 +256,7 @@ impl PlanReport<'_> {
 
     /// Expected and worst width ratio against the candidate's first
     /// coordinate (first threshold, first target).
-    pub fn chart(&self) -> String {
+    fn chart(&self) -> String {
         let m = self.model;
         let mut rows: Vec<&Planned> = self.plan.rows.iter().collect();
         rows.sort_by(|a, b| a.x.cmp(&b.x));

@@ -1,7 +1,7 @@
 //! Renders a pruning comparison ([`crate::prune::Comparison`]): ranked
 //! table (text, Markdown, LaTeX), JSON, CSV and the comparison chart.
 
-use super::{csv_line, Views, latex, md_row, md_table_head, table_left};
+use super::{csv_line, Ranked, Views, latex, md_row, md_table_head, table_left};
 use crate::analysis::{AnalysisError, Band};
 use crate::fit::FitError;
 use crate::model::Model;
@@ -42,17 +42,7 @@ pub(crate) fn failure_text(e: &AnalysisError) -> String {
     }
 }
 
-impl Views for PruneReport<'_> {
-    fn model(&self) -> &Model {
-        self.model
-    }
-    fn digits(&self) -> usize {
-        self.digits
-    }
-    fn exact(&self) -> bool {
-        self.exact
-    }
-}
+super::views!(PruneReport);
 
 impl PruneReport<'_> {
     /// `p=110` or `p=10, p=20` (several variables: `(p=128 n=4000)`).
@@ -108,11 +98,7 @@ impl PruneReport<'_> {
         r.as_ref().map_or("-".into(), |r| format!("×{}", fmt_sig(r, 3)))
     }
     fn shown(&self) -> usize {
-        if self.show == 0 {
-            self.cmp.outcomes.len()
-        } else {
-            self.show.min(self.cmp.outcomes.len())
-        }
+        super::rows_shown(self.show, self.cmp.outcomes.len())
     }
     fn counts(&self) -> String {
         let mut singles = 0;
@@ -145,40 +131,6 @@ impl PruneReport<'_> {
         parts.join(", ")
     }
 
-    /// The sentence on what the best choice buys.
-    pub fn verdict(&self) -> String {
-        let c = self.cmp;
-        let Some(best) = c.outcomes.first() else { return "No candidate.".into() };
-        let Ok(s) = &best.result else {
-            return "No candidate could be re-analysed.".into();
-        };
-        let Some(t0) = c.base.regions.first() else { return String::new() };
-        let mut parts = Vec::new();
-        for j in 0..c.targets.len() {
-            let before = &c.base.predictions[j].bands[0];
-            let after = &s.bands[0][j];
-            parts.push(format!(
-                "at {} from {} (width {}) to {} (width {}){}",
-                self.target_label(j),
-                self.band_text(before),
-                self.width_text(before),
-                self.band_text(after),
-                self.width_text(after),
-                s.ratios[0][j].as_ref().map_or(String::new(), |r| format!(" (×{})", fmt_sig(r, 3)))
-            ));
-        }
-        let verb = match best.key() {
-            Some(k) if k < Rat::from_integer(1.into()) => "narrows the band",
-            Some(_) => "is the best choice but does not narrow the band",
-            None => "is the best choice; the band is not finite",
-        };
-        format!(
-            "Best: dropping {} {verb} (threshold {}) {}.",
-            self.drop_label(best),
-            t0.threshold.text,
-            parts.join("; ")
-        )
-    }
 
     fn head(&self) -> Vec<String> {
         let mut head: Vec<String> =
@@ -235,8 +187,55 @@ impl PruneReport<'_> {
         out
     }
 
+
+
+
+
+
+}
+
+impl Ranked for PruneReport<'_> {
+    fn title(&self) -> String {
+        format!("errband prune: {} with {}", self.model.file, self.data_file)
+    }
+
+    /// The sentence on what the best choice buys.
+    fn verdict(&self) -> String {
+        let c = self.cmp;
+        let Some(best) = c.outcomes.first() else { return "No candidate.".into() };
+        let Ok(s) = &best.result else {
+            return "No candidate could be re-analysed.".into();
+        };
+        let Some(t0) = c.base.regions.first() else { return String::new() };
+        let mut parts = Vec::new();
+        for j in 0..c.targets.len() {
+            let before = &c.base.predictions[j].bands[0];
+            let after = &s.bands[0][j];
+            parts.push(format!(
+                "at {} from {} (width {}) to {} (width {}){}",
+                self.target_label(j),
+                self.band_text(before),
+                self.width_text(before),
+                self.band_text(after),
+                self.width_text(after),
+                s.ratios[0][j].as_ref().map_or(String::new(), |r| format!(" (×{})", fmt_sig(r, 3)))
+            ));
+        }
+        let verb = match best.key() {
+            Some(k) if k < Rat::from_integer(1.into()) => "narrows the band",
+            Some(_) => "is the best choice but does not narrow the band",
+            None => "is the best choice; the band is not finite",
+        };
+        format!(
+            "Best: dropping {} {verb} (threshold {}) {}.",
+            self.drop_label(best),
+            t0.threshold.text,
+            parts.join("; ")
+        )
+    }
+
     /// The terminal report.
-    pub fn text(&self) -> String {
+    fn text(&self) -> String {
         let c = self.cmp;
         let mut o = format!(
             "errband {} prune — {} with {}\n\n",
@@ -269,7 +268,7 @@ impl PruneReport<'_> {
     }
 
     /// Markdown.
-    pub fn markdown(&self) -> String {
+    fn markdown(&self) -> String {
         let c = self.cmp;
         let mut o = format!("# errband prune: {} with {}\n\n", self.model.file, self.data_file);
         for l in self.base_lines() {
@@ -285,7 +284,7 @@ impl PruneReport<'_> {
     }
 
     /// JSON: every candidate with exact values.
-    pub fn json(&self) -> Value {
+    fn json(&self) -> Value {
         let c = self.cmp;
         let a = &c.base;
         let band_json = |b: &Option<Band>| match b {
@@ -383,7 +382,7 @@ impl PruneReport<'_> {
     }
 
     /// CSV: one record per candidate, threshold and target.
-    pub fn csv(&self) -> String {
+    fn csv(&self) -> String {
         let c = self.cmp;
         let mut head: Vec<String> =
             ["rank", "drop", "sources", "max_abs_residual", "emax", "rms", "threshold", "threshold_value"]
@@ -447,7 +446,7 @@ impl PruneReport<'_> {
     }
 
     /// LaTeX booktabs table of the ranked candidates shown.
-    pub fn latex(&self) -> String {
+    fn latex(&self) -> Option<String> {
         let c = self.cmp;
         let mut head: Vec<String> =
             ["Rank", "Dropped", "Max$|e_i|$", "$e_{\\max}$"].iter().map(|s| s.to_string()).collect();
@@ -490,11 +489,11 @@ impl PruneReport<'_> {
             latex::escape(self.data_file),
             env!("CARGO_PKG_VERSION")
         );
-        latex::table(&caption, "tab:errband-prune", 4, &groups, &head, &rows)
+        Some(latex::table(&caption, "tab:errband-prune", 4, &groups, &head, &rows))
     }
 
     /// Bar chart of the width ratios of the best candidates (up to 20).
-    pub fn chart(&self) -> String {
+    fn chart(&self) -> String {
         let c = self.cmp;
         let n = self.shown().min(20);
         let cats: Vec<String> = c.outcomes.iter().take(n).map(|o| self.drop_label(o)).collect();
