@@ -14,6 +14,7 @@
 pub mod analysis;
 pub mod cli;
 pub mod data;
+pub mod energy;
 pub mod envelope;
 pub mod fit;
 pub mod lang;
@@ -27,5 +28,6 @@ pub mod plan;
 pub mod prune;
 pub mod qe;
 pub mod report;
+pub mod units;
 #[cfg(test)]
 mod testdata;

@@ -3,6 +3,7 @@
 //! 2 usage or input error). No analysis happens here.
 
 mod analyze;
+mod energy_cmd;
 mod input;
 mod qe_cmd;
 mod search_cmd;
@@ -27,7 +28,7 @@ pub const EXIT_INPUT: i32 = 2;
 perturbations allowed by a residual threshold, and the error band of extrapolated predictions. All numbers are exact \
 rationals; decimals shown are correctly rounded views.\n\nUsage: errband MODEL DATA [OPTIONS] runs the analysis; errband prune MODEL DATA --target p=1000 compares \
 data-pruning choices; errband plan MODEL DATA --target p=1000 --candidates p=130..300:10 ranks new measurement \
-points; errband qe FILE solves a formula.\n\nExit codes: 0 ok, 1 analysis impossible, 2 usage or input error.",
+points; errband energy PROFILE predicts DVFS energy savings with bands; errband qe FILE solves a formula.\n\nExit codes: 0 ok, 1 analysis impossible, 2 usage or input error.",
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true
 )]
@@ -46,6 +47,8 @@ enum Command {
     Prune(search_cmd::PruneArgs),
     /// Rank candidate points for the next measurement by the band they would leave at the targets.
     Plan(search_cmd::PlanArgs),
+    /// Predict DVFS energy savings ΔE(n), EE_opt(n) and per-region shares with exact bands (seeds 000/002).
+    Energy(energy_cmd::EnergyArgs),
 }
 
 /// An error that ends the run: message and exit code.
@@ -89,6 +92,7 @@ where
         Some(Command::Qe(a)) => qe_cmd::run(a, out).map(|()| EXIT_OK),
         Some(Command::Prune(a)) => search_cmd::run_prune(a, out),
         Some(Command::Plan(a)) => search_cmd::run_plan(a, out),
+        Some(Command::Energy(a)) => energy_cmd::run(a, out),
         None => analyze::run(cli.analyze, out, err),
     };
     match result {

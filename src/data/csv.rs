@@ -148,7 +148,7 @@ pub fn read_csv(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset, Da
 
 /// Reads the next record; the reader is flexible and reads from memory, so
 /// errors are not expected, but any is reported at the current position.
-fn next_record(
+pub(super) fn next_record(
     reader: &mut ::csv::Reader<&[u8]>,
     record: &mut ByteRecord,
     locator: &Locator<'_>,
@@ -161,7 +161,7 @@ fn next_record(
 }
 
 /// A record of one empty field: a blank or whitespace-only line.
-fn is_blank(record: &ByteRecord) -> bool {
+pub(super) fn is_blank(record: &ByteRecord) -> bool {
     record.len() == 1 && record.get(0).is_some_and(|f| f.trim_ascii().is_empty())
 }
 
@@ -169,7 +169,7 @@ fn is_blank(record: &ByteRecord) -> bool {
 /// reader's own), without a pair of quotes that whitespace kept the CSV
 /// reader from seeing (` "100" ` is read as the literal ` "100" `). The
 /// fields of valid UTF-8 text split at ASCII bytes are valid UTF-8.
-fn bytes_str(b: &[u8]) -> &str {
+pub(super) fn bytes_str(b: &[u8]) -> &str {
     let b = b.trim_ascii();
     let b = match b {
         [b'"', inner @ .., b'"'] if !inner.contains(&b'"') => inner.trim_ascii(),
@@ -180,18 +180,18 @@ fn bytes_str(b: &[u8]) -> &str {
 
 /// Finds where records really start: the CSV reader reports the position
 /// just after the previous record, before any blank or comment lines.
-struct Locator<'a> {
-    body: &'a [u8],
-    base: usize,
+pub(super) struct Locator<'a> {
+    pub(super) body: &'a [u8],
+    pub(super) base: usize,
     /// A byte offset into `body` (at a line start or a line terminator) ...
-    byte: usize,
+    pub(super) byte: usize,
     /// ... and its 1-based line.
-    line: usize,
+    pub(super) line: usize,
 }
 
 impl Locator<'_> {
     /// The byte offset in `body` and the 1-based line where `record` starts.
-    fn locate(&mut self, record: &ByteRecord) -> (usize, usize) {
+    pub(super) fn locate(&mut self, record: &ByteRecord) -> (usize, usize) {
         let p = record.position().map_or(self.byte, |p| usize::try_from(p.byte()).unwrap_or(usize::MAX));
         let p = p.clamp(self.byte, self.body.len());
         self.line += self.body.get(self.byte..p).map_or(0, |s| s.iter().filter(|&&b| b == b'\n').count());
@@ -221,7 +221,7 @@ impl Locator<'_> {
 
 /// The line starting at `start` (a byte offset in `body`), without its
 /// terminator, as an absolute span.
-fn line_span(body: &str, start: usize, base: usize) -> Range<usize> {
+pub(super) fn line_span(body: &str, start: usize, base: usize) -> Range<usize> {
     let rest = body.get(start..).unwrap_or("");
     let len = rest.find('\n').unwrap_or(rest.len());
     let line = rest.get(..len).unwrap_or("");
@@ -231,7 +231,7 @@ fn line_span(body: &str, start: usize, base: usize) -> Range<usize> {
 
 /// The absolute span of field `index` of the line starting at `start`,
 /// trimmed; `None` when the line has quotes (fields are not simply split).
-fn cell_span(body: &str, start: usize, index: usize, base: usize) -> Option<Range<usize>> {
+pub(super) fn cell_span(body: &str, start: usize, index: usize, base: usize) -> Option<Range<usize>> {
     let span = line_span(body, start, base);
     let line = body.get(span.start - base..span.end - base)?;
     if line.contains('"') {
@@ -251,18 +251,19 @@ fn cell_span(body: &str, start: usize, index: usize, base: usize) -> Option<Rang
 }
 
 /// A header cell: the column name and the unit, if any.
-struct HeaderCell<'a> {
+pub(super) struct HeaderCell<'a> {
     /// The whole cell, trimmed.
-    full: &'a str,
+    pub(super) full: &'a str,
     /// The column name (the cell without its unit).
-    name: &'a str,
-    unit: Option<&'a str>,
+    pub(super) name: &'a str,
+    /// The unit, if the cell has one.
+    pub(super) unit: Option<&'a str>,
 }
 
 impl<'a> HeaderCell<'a> {
     /// `T [s]` and `T (s)` are column `T` with unit `s`; anything else is a
     /// plain name.
-    fn parse(cell: &'a str) -> Self {
+    pub(super) fn parse(cell: &'a str) -> Self {
         let full = cell.trim();
         for (open, close) in [('[', ']'), ('(', ')')] {
             if let Some(inner) = full.strip_suffix(close) {
@@ -279,7 +280,7 @@ impl<'a> HeaderCell<'a> {
     }
 }
 
-fn header_names<'a>(header: &[HeaderCell<'a>]) -> Vec<&'a str> {
+pub(super) fn header_names<'a>(header: &[HeaderCell<'a>]) -> Vec<&'a str> {
     header.iter().map(|h| h.name).filter(|n| !n.is_empty()).collect()
 }
 
@@ -292,7 +293,7 @@ fn find_column(header: &[HeaderCell<'_>], name: &str) -> Option<usize> {
     header.iter().position(|h| h.name == name).or_else(|| header.iter().position(|h| h.full == name))
 }
 
-fn check_duplicates(
+pub(super) fn check_duplicates(
     header: &[HeaderCell<'_>],
     body: &str,
     start: usize,

@@ -19,6 +19,7 @@
 
 mod csv;
 mod extrap;
+pub mod table;
 
 use std::collections::BTreeMap;
 use std::fmt;

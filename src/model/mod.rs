@@ -525,6 +525,23 @@ fn uses_param(n: &Node, j: usize) -> bool {
     }
 }
 
+/// Expands a bare value list from the command line (`16,64,256`,
+/// `2..4096:*2`, `8..128:8`) with the model language's range syntax, naming
+/// it `what` in errors (render them against `text`).
+pub fn value_list(text: &str, what: &str) -> Result<Vec<Rat>, Diagnostic> {
+    let items = syntax::parse_items_arg(text, what)?;
+    let m = Model::parse("T(v) = c*v\nparam c", what, crate::num::transcendental::DEFAULT_DIGITS)?;
+    let mut log = m.log.clone();
+    let mut out = Vec::new();
+    for it in &items {
+        m.expand(it, &mut out, what, text, &mut log)?;
+        if out.len() > MAX_POINTS {
+            return Err(Diagnostic::new(what, 0..text.len(), format!("too many values (limit {MAX_POINTS})")));
+        }
+    }
+    Ok(out)
+}
+
 /// A point coordinate for messages: the exact value, as a decimal when it
 /// is one (`110`, `0.5`), else a fraction.
 pub fn show_value(v: &Rat) -> String {

@@ -292,6 +292,20 @@ pub fn parse_assignments_arg(text: &str, what: &str) -> Result<Vec<Assignment>, 
     Ok(a)
 }
 
+/// Parses a bare value-list argument (`16,64,256`, `2..4096:*2`), naming it
+/// `what` in errors.
+pub fn parse_items_arg(text: &str, what: &str) -> Result<Vec<Item>, Diagnostic> {
+    let mut p = Parser::new(text, what)?.with_keywords(KEYWORDS);
+    let mut items = vec![item(&mut p)?];
+    while p.eat(&Tok::Comma) {
+        items.push(item(&mut p)?);
+    }
+    if !p.at_eof() {
+        return Err(p.unexpected("`,` or the end of the argument"));
+    }
+    Ok(items)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

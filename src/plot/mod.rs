@@ -10,8 +10,10 @@
 //! [`grid`].
 
 mod render;
+mod stacked;
 mod svg;
 mod ticks;
+pub use stacked::StackedBarChart;
 
 /// Matplotlib's default colour cycle, so charts look familiar next to
 /// Python-made ones.

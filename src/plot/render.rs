@@ -8,24 +8,25 @@ use super::{Axis, BarChart, Chart, Mark, Scale, SeriesKind, PALETTE};
 
 /// Stands in for the clip-path id until the fragment is hashed; `<` cannot
 /// survive escaping, so no user text can contain it.
-const ID_SLOT: &str = "<clip-id>";
-const TICK_FONT: f64 = 11.0;
-const LABEL_FONT: f64 = 12.0;
+pub(super) const ID_SLOT: &str = "<clip-id>";
+pub(super) const TICK_FONT: f64 = 11.0;
+pub(super) const LABEL_FONT: f64 = 12.0;
 const TITLE_FONT: f64 = 14.0;
-const SMALL_FONT: f64 = 10.0;
+pub(super) const SMALL_FONT: f64 = 10.0;
 /// Average advance of a sans-serif character, in ems (~7 px at 12 px).
 const CHAR_EM: f64 = 0.6;
-const TICK_LEN: f64 = 4.0;
+pub(super) const TICK_LEN: f64 = 4.0;
 const MARK_R: f64 = 3.5;
-const INK: &str = "#333";
+pub(super) const INK: &str = "#333";
 const GRID_INK: &str = "#e3e3e3";
 /// Geometry this far outside the plot is clipped before it is written.
 const SLACK: f64 = 20.0;
 /// A white outline under text drawn over data keeps it readable.
-const HALO: &str = "stroke=\"#fff\" stroke-width=\"3\" stroke-opacity=\"0.85\" paint-order=\"stroke\"";
+pub(super) const HALO: &str =
+    "stroke=\"#fff\" stroke-width=\"3\" stroke-opacity=\"0.85\" paint-order=\"stroke\"";
 
 /// Estimated rendered width of `s` at font size `font`.
-fn text_w(s: &str, font: f64) -> f64 {
+pub(super) fn text_w(s: &str, font: f64) -> f64 {
     s.chars().count() as f64 * font * CHAR_EM
 }
 
@@ -48,13 +49,13 @@ pub(super) fn wrap(w: f64, h: f64, body: &str) -> String {
 
 /// Replaces the id slot with a hash of the finished fragment, which includes
 /// its offset, so equal charts at different grid positions differ.
-fn finish_ids(body: String) -> String {
+pub(super) fn finish_ids(body: String) -> String {
     let id = format!("errband-clip-{:016x}", svg::fnv1a(&body));
     body.replace(ID_SLOT, &id)
 }
 
 /// A font size at most `base` at which `s` fits in `room` px.
-fn fit_font(s: &str, base: f64, room: f64) -> f64 {
+pub(super) fn fit_font(s: &str, base: f64, room: f64) -> f64 {
     let w = text_w(s, base);
     if w > room && w > 0.0 {
         (base * room / w).max(8.0)
@@ -65,12 +66,12 @@ fn fit_font(s: &str, base: f64, room: f64) -> f64 {
 
 /// Value ↔ pixel mapping of one axis.
 #[derive(Debug, Clone, Copy)]
-struct Map {
-    lo: f64,
-    hi: f64,
-    log: bool,
-    p0: f64,
-    p1: f64,
+pub(super) struct Map {
+    pub(super) lo: f64,
+    pub(super) hi: f64,
+    pub(super) log: bool,
+    pub(super) p0: f64,
+    pub(super) p1: f64,
 }
 
 impl Map {
@@ -78,7 +79,7 @@ impl Map {
         v.is_finite() && (!self.log || v > 0.0)
     }
 
-    fn px(&self, v: f64) -> f64 {
+    pub(super) fn px(&self, v: f64) -> f64 {
         let t = if self.log {
             (v.log10() - self.lo.log10()) / (self.hi.log10() - self.lo.log10())
         } else {
@@ -97,10 +98,10 @@ impl Map {
 
 /// Running min/max of the values an axis must show.
 #[derive(Debug, Default, Clone, Copy)]
-struct Extent(Option<(f64, f64)>);
+pub(super) struct Extent(Option<(f64, f64)>);
 
 impl Extent {
-    fn add(&mut self, v: f64, log: bool) {
+    pub(super) fn add(&mut self, v: f64, log: bool) {
         if !v.is_finite() || (log && v <= 0.0) {
             return;
         }
@@ -117,7 +118,7 @@ impl Extent {
 /// widening of a single value, 5 % padding on free linear ends (3 % of the
 /// decades on log ones). With `sticky_zero` a free end at 0 is not padded
 /// (bars start at the axis).
-fn resolve(axis: &Axis, ext: Extent, sticky_zero: bool) -> (f64, f64) {
+pub(super) fn resolve(axis: &Axis, ext: Extent, sticky_zero: bool) -> (f64, f64) {
     let log = axis.scale == Scale::Log;
     // Work in log10 space for log axes so widening and padding are in decades.
     let to_w = |v: f64| if log { v.log10() } else { v };
@@ -181,7 +182,7 @@ fn axis_ticks(lo: f64, hi: f64, log: bool, max_n: usize) -> Vec<Tick> {
 
 /// At most this many ticks for an axis `len` px long, one per `per` px,
 /// 5–8 (a budget of 5 still yields at least 3, of 8 at least 4).
-fn tick_budget(len: f64, per: f64) -> usize {
+pub(super) fn tick_budget(len: f64, per: f64) -> usize {
     let n = (len / per).floor();
     if n.is_finite() {
         (n.max(0.0) as usize).clamp(5, 8)
@@ -191,7 +192,7 @@ fn tick_budget(len: f64, per: f64) -> usize {
 }
 
 /// Blanks labels (keeping every n-th) until neighbours no longer overlap.
-fn thin_labels(ts: &mut [Tick], pos: impl Fn(f64) -> f64, size: impl Fn(&str) -> f64) {
+pub(super) fn thin_labels(ts: &mut [Tick], pos: impl Fn(f64) -> f64, size: impl Fn(&str) -> f64) {
     let idx: Vec<usize> = (0..ts.len()).filter(|&i| ts[i].major && !ts[i].label.is_empty()).collect();
     for every in 1..=idx.len().max(1) {
         let kept: Vec<usize> = idx.iter().copied().step_by(every).collect();
@@ -386,22 +387,22 @@ fn legend(entries: &[Entry], plot: Rect, occ: &Occupancy) -> String {
 }
 
 /// The parts every chart type shares: frame, ticks, labels, title.
-struct Frame<'a> {
-    w: f64,
-    h: f64,
-    plot: Rect,
-    title: &'a str,
-    xm: Map,
-    ym: Map,
-    xt: Vec<Tick>,
-    yt: Vec<Tick>,
-    xlabel: &'a str,
-    ylabel: &'a str,
+pub(super) struct Frame<'a> {
+    pub(super) w: f64,
+    pub(super) h: f64,
+    pub(super) plot: Rect,
+    pub(super) title: &'a str,
+    pub(super) xm: Map,
+    pub(super) ym: Map,
+    pub(super) xt: Vec<Tick>,
+    pub(super) yt: Vec<Tick>,
+    pub(super) xlabel: &'a str,
+    pub(super) ylabel: &'a str,
 }
 
 impl Frame<'_> {
     /// Opening `<g>`, background, clip path and title.
-    fn open(&self, dx: f64, dy: f64, class: &str) -> String {
+    pub(super) fn open(&self, dx: f64, dy: f64, class: &str) -> String {
         let p = self.plot;
         let mut out = format!(
             "<g class=\"{class}\" transform=\"translate({},{})\">\n\
@@ -429,7 +430,7 @@ impl Frame<'_> {
     }
 
     /// Light grid lines at the major ticks (drawn beneath the data).
-    fn grid_lines(&self) -> String {
+    pub(super) fn grid_lines(&self) -> String {
         let p = self.plot;
         let mut d = String::new();
         for t in self.xt.iter().filter(|t| t.major && self.xm.contains(t.value)) {
@@ -446,7 +447,7 @@ impl Frame<'_> {
 
     /// Frame, tick marks, tick labels and axis labels (x ticks only when
     /// `x_ticks`: bar charts label categories themselves).
-    fn axes(&self, x_ticks: bool) -> String {
+    pub(super) fn axes(&self, x_ticks: bool) -> String {
         let p = self.plot;
         let mut out = format!(
             "<rect class=\"frame\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{INK}\" \
@@ -528,7 +529,7 @@ impl Frame<'_> {
     }
 
     /// A dashed reference line (inside the clip) and its label's text and box.
-    fn hline(&self, hl: &Option<(f64, String)>) -> (String, String, Option<Rect>) {
+    pub(super) fn hline(&self, hl: &Option<(f64, String)>) -> (String, String, Option<Rect>) {
         let Some((v, label)) = hl else { return Default::default() };
         if !(self.ym.ok(*v) && self.ym.contains(*v)) {
             return Default::default();
@@ -557,7 +558,7 @@ impl Frame<'_> {
         (line, text, Some(Rect { x0: p.x1 - 4.0 - tw, y0: ty - 9.0, x1: p.x1 - 4.0, y1: ty + 2.0 }))
     }
 
-    fn note(&self, text: &str) -> String {
+    pub(super) fn note(&self, text: &str) -> String {
         format!(
             "<text class=\"note\" x=\"{}\" y=\"{}\" text-anchor=\"middle\" dy=\"0.35em\" fill=\"#888\">{}</text>\n",
             num((self.plot.x0 + self.plot.x1) / 2.0),
@@ -738,7 +739,7 @@ fn series_points(kind: &SeriesKind) -> Box<dyn Iterator<Item = &(f64, f64)> + '_
 
 /// Left margin for the y axis: outer pad, rotated label, widest tick label,
 /// gap and tick.
-fn left_margin(yt: &[Tick], ylabel: &str) -> f64 {
+pub(super) fn left_margin(yt: &[Tick], ylabel: &str) -> f64 {
     let widest = yt.iter().filter(|t| t.major).map(|t| text_w(&t.label, TICK_FONT)).fold(0.0, f64::max);
     let label = if ylabel.trim().is_empty() { 0.0 } else { LABEL_FONT + 10.0 };
     8.0 + label + widest + 3.0 + TICK_LEN

@@ -1,0 +1,241 @@
+//! `errband energy`: the DVFS energy predictor (SPEC §3).
+
+use super::analyze::write_file;
+use super::input::analysis_failure;
+use super::{read_input, Failure};
+use crate::analysis::Threshold;
+use crate::energy::input::{self, DefaultUnits, PowerIs};
+use crate::energy::{self, EnergyError, Nodes, Objective, Settings};
+use crate::model::value_list;
+use crate::num::NumLimits;
+use crate::report::energy::{EnergyPlot, EnergyReport};
+use crate::units::{parse_quantity, Dim};
+use clap::{Args, ValueEnum};
+use std::io::Write;
+
+/// Output syntax.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EnergyFormat {
+    /// Terminal report.
+    Text,
+    /// JSON with exact values.
+    Json,
+    /// One record per node count, quantity, region and threshold.
+    Csv,
+    /// Markdown tables.
+    Md,
+}
+
+/// What f_opt minimises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ObjectiveArg {
+    /// Energy P·T.
+    Energy,
+    /// Energy-delay product P·T².
+    Edp,
+}
+
+/// How the power column is meant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PowerArg {
+    /// Average power of one node.
+    Node,
+    /// Total power of the run's nodes (divided by `nodes`).
+    Total,
+}
+
+/// `errband energy`.
+#[derive(Args, Debug)]
+pub struct EnergyArgs {
+    /// Profile CSV `region,nodes,freq,time,power`, or fitted values `region,alpha_p,beta_on,p_std,p_opt,f_opt,t_std`.
+    #[arg(value_name = "PROFILE")]
+    pub profile: String,
+    /// Node counts to predict at: lists and ranges (`16,64,256`, `2..4096:*2`); `inf` adds the limit n → ∞.
+    #[arg(long, value_name = "LIST", default_value = "16,64,256,1024,4096")]
+    pub nodes: Vec<String>,
+    /// Standard frequency f_std (`3000`, `3GHz`; default: the highest measured).
+    #[arg(long, value_name = "FREQ")]
+    pub fstd: Option<String>,
+    /// Base node count of the profile (default: the smallest measured at f_std).
+    #[arg(long, value_name = "N")]
+    pub base_nodes: Option<String>,
+    /// A region whose extra energy is fitted as (α^f·log2 n + β^f)/n per node (seed 002 eq. 17); repeatable.
+    #[arg(long = "overhead-region", value_name = "NAME")]
+    pub overhead: Vec<String>,
+    /// What the chosen frequency minimises.
+    #[arg(long, value_enum, default_value_t = ObjectiveArg::Energy)]
+    pub objective: ObjectiveArg,
+    /// Force a region's frequency, e.g. `resid=2000` or `resid=2GHz`; repeatable.
+    #[arg(long, value_name = "REGION=FREQ")]
+    pub fopt: Vec<String>,
+    /// Use only these regions (comma-separated or repeated), e.g. `calc,mem`.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub regions: Vec<String>,
+    /// Residual threshold of every fit, relative to its own Max|e_i| and e_max: `max` (default), `emax`, `2*max`, …; repeatable.
+    #[arg(long = "threshold", short = 't', value_name = "T")]
+    pub thresholds: Vec<String>,
+    /// What the power column holds.
+    #[arg(long, value_enum, default_value_t = PowerArg::Node)]
+    pub power: PowerArg,
+    /// Time unit of a `time` column without one in its header.
+    #[arg(long, value_name = "UNIT", default_value = "s")]
+    pub time_unit: String,
+    /// Frequency unit of columns without one in their header.
+    #[arg(long, value_name = "UNIT", default_value = "MHz")]
+    pub freq_unit: String,
+    /// Power unit of columns without one in their header.
+    #[arg(long, value_name = "UNIT", default_value = "W")]
+    pub power_unit: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = EnergyFormat::Text)]
+    pub format: EnergyFormat,
+    /// Write a plot: `[KIND=]FILE.svg`, KIND one of delta (ΔE(n), default), ee (EE_opt(n)), shares; repeatable.
+    #[arg(long, value_name = "[KIND=]FILE")]
+    pub plot: Vec<String>,
+    /// Print the generated fit models and their analyses.
+    #[arg(long)]
+    pub show_fits: bool,
+    /// Show exact fractions in the text report.
+    #[arg(long)]
+    pub exact: bool,
+    /// Significant digits of decimals.
+    #[arg(long, value_name = "N", default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub decimal: u32,
+    /// Significant digits of log2 n for n not a power of two.
+    #[arg(long, value_name = "N", default_value_t = crate::num::transcendental::DEFAULT_DIGITS, value_parser = clap::value_parser!(u32).range(10..=1000))]
+    pub digits: u32,
+}
+
+fn plot_arg(s: &str) -> Result<(EnergyPlot, String), Failure> {
+    let (kind, file) = match s.split_once('=') {
+        None => (EnergyPlot::Delta, s),
+        Some(("delta", f)) => (EnergyPlot::Delta, f),
+        Some(("ee", f)) => (EnergyPlot::Ee, f),
+        Some(("shares", f)) => (EnergyPlot::Shares, f),
+        Some(_) => {
+            return Err(Failure::input(format!("--plot {s}: expected [KIND=]FILE with KIND one of delta, ee, shares")))
+        }
+    };
+    if file.is_empty() {
+        return Err(Failure::input(format!("--plot {s}: no file name")));
+    }
+    Ok((kind, file.to_string()))
+}
+
+fn nodes_arg(text: &str) -> Result<Vec<Nodes>, Failure> {
+    let mut out = Vec::new();
+    for piece in text.split(',') {
+        let p = piece.trim();
+        if matches!(p, "inf" | "∞" | "infinity") {
+            out.push(Nodes::Infinity);
+            continue;
+        }
+        for v in value_list(p, "--nodes").map_err(|d| Failure::input(d.render(p)))? {
+            if !v.is_integer() || v < num_traits::One::one() {
+                return Err(Failure::input(format!(
+                    "--nodes {text}: {} is not a node count (a whole number ≥ 1)",
+                    crate::num::fmt_fraction(&v)
+                )));
+            }
+            out.push(Nodes::Count(v));
+        }
+    }
+    Ok(out)
+}
+
+/// Runs `errband energy`.
+pub fn run(a: EnergyArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+    let plots: Vec<(EnergyPlot, String)> = a.plot.iter().map(|s| plot_arg(s)).collect::<Result<_, _>>()?;
+    let mut nodes = Vec::new();
+    for n in &a.nodes {
+        for v in nodes_arg(n)? {
+            if !nodes.contains(&v) {
+                nodes.push(v);
+            }
+        }
+    }
+    let freq = |t: &str, what: &str| parse_quantity(t, Dim::Frequency, &a.freq_unit, what).map_err(Failure::input);
+    let fstd = a.fstd.as_deref().map(|f| freq(f, "--fstd")).transpose()?;
+    let base_nodes = match &a.base_nodes {
+        None => None,
+        Some(b) => {
+            let v = crate::num::parse_rat(b)
+                .ok()
+                .filter(|v| v.is_integer() && *v >= num_traits::One::one())
+                .ok_or_else(|| Failure::input(format!("--base-nodes {b}: expected a whole number ≥ 1")))?;
+            Some(v)
+        }
+    };
+    let mut fopt = Vec::new();
+    for f in &a.fopt {
+        let (r, v) = f
+            .split_once('=')
+            .ok_or_else(|| Failure::input(format!("--fopt {f}: expected REGION=FREQ, e.g. resid=2000")))?;
+        fopt.push((r.trim().to_string(), freq(v, "--fopt")?));
+    }
+    let thresholds = a
+        .thresholds
+        .iter()
+        .map(|t| Threshold::parse(t).map_err(|d| Failure::input(d.render(t))))
+        .collect::<Result<Vec<_>, _>>()?;
+    let units = DefaultUnits { time: a.time_unit.clone(), freq: a.freq_unit.clone(), power: a.power_unit.clone() };
+    for (dim, u, flag) in
+        [(Dim::Time, &a.time_unit, "--time-unit"), (Dim::Frequency, &a.freq_unit, "--freq-unit"), (Dim::Power, &a.power_unit, "--power-unit")]
+    {
+        crate::units::factor_or_err(dim, u, flag).map_err(Failure::input)?;
+    }
+    let power = match a.power {
+        PowerArg::Node => PowerIs::PerNode,
+        PowerArg::Total => PowerIs::Total,
+    };
+    let text = read_input(&a.profile)?;
+    let parsed = input::read(&text, &a.profile, &units, power, NumLimits::default())
+        .map_err(|e| Failure::input(e.render(&text)))?;
+    let settings = Settings {
+        fstd,
+        base_nodes,
+        overhead: a.overhead.clone(),
+        objective: match a.objective {
+            ObjectiveArg::Energy => Objective::Energy,
+            ObjectiveArg::Edp => Objective::Edp,
+        },
+        fopt,
+        thresholds,
+        regions: a.regions.iter().map(|r| r.trim().to_string()).filter(|r| !r.is_empty()).collect(),
+        nodes,
+        digits: a.digits,
+    };
+    let pred = energy::predict(&parsed, &a.profile, &settings).map_err(|e| match e {
+        EnergyError::Input(m) => Failure::input(m),
+        EnergyError::Analysis(m) => Failure::analysis(m),
+        EnergyError::Fit { region, kind, model, file, error } => {
+            let f = analysis_failure(*error, &model, &file);
+            Failure {
+                message: format!("region `{region}`, {} fit: {}", kind.name(), f.message.trim_start_matches("errband: ")),
+                code: f.code,
+            }
+        }
+    })?;
+    let report = EnergyReport {
+        file: &a.profile,
+        pred: &pred,
+        digits: a.decimal as usize,
+        exact: a.exact,
+        show_fits: a.show_fits,
+    };
+    for (kind, file) in &plots {
+        write_file(file, &report.plot(*kind))?;
+    }
+    let body = match a.format {
+        EnergyFormat::Text => report.text(),
+        EnergyFormat::Json => {
+            let mut s = serde_json::to_string_pretty(&report.json()).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+        EnergyFormat::Csv => report.csv(),
+        EnergyFormat::Md => report.markdown(),
+    };
+    out.write_all(body.as_bytes()).map_err(|e| Failure::input(format!("cannot write the output: {e}")))?;
+    Ok(super::EXIT_OK)
+}

@@ -1,0 +1,1112 @@
+//! The energy predictor (SPEC §3, seeds 000 and 002): per-region fits of the
+//! parallel fraction α_p and the frequency sensitivity β_on (and, for
+//! overhead regions, the overhead energy of seed 002 eq. 17), each an exact
+//! time model analysed by the core method, then ΔE(n), EE_opt(n), the
+//! energies E^{n,f_opt} and E^{n,f_std}, run times, the four task fractions
+//! and per-region energy shares, each with exact bounds over the fits'
+//! threshold regions.
+//!
+//! # The model, in one formula
+//!
+//! Region `r` at `n` nodes and frequency `f` (P per node, `g_r(f) = 1 +
+//! β_on(f_std/f − 1)` from eq. 3, `T_r(n) = A_r + B_r/n` the run time at
+//! f_std from eq. 2) uses the energy, summed over the nodes,
+//!
+//! `E_r(n, f) = n·P_r(f)·g_r(f)·T_r(n) + (α^f_r·log2 n + β^f_r)`,
+//!
+//! the last term only for overhead regions. This is seed 002 eq. 7–9
+//! (`ω^{p,ON}/ω = α_p·β_on` etc., eq. 13–16, give the same sum) and, without
+//! overhead, seed 000 eq. 4: `ΔE(n) = 1 − Σ_r E_r(n, f_opt,r) / Σ_r E_r(n,
+//! f_std) = 1 − EE_opt(n)`.
+//!
+//! * **α_p**: with node counts starting at 1, the through-origin least
+//!   squares of eq. 5, as the model `T(n) = T1·(1 + α_p·(1/n − 1))` with `T1`
+//!   the measured `T(1, r, f_std)`; otherwise `T(n) = A + B/n` and `α_p =
+//!   B/(A + B)` (SPEC §3).
+//! * **β_on**: eq. 6 as `T(f) = Tstd·(1 + β_on·(f_std/f − 1))` on the base
+//!   node count, `Tstd` measured.
+//! * **Overhead regions** (`--overhead-region`): the papers do not say how
+//!   α^f and β^f are learned. errband takes the region's work as perfectly
+//!   parallel (its base-count energy `n0·P·T(n0)` at every n, scaled by the
+//!   frequency model as for other regions) and fits eq. 17's total overhead
+//!   `α^f·log2 n + β^f` to the measured energy beyond it,
+//!   `n·P(n)·T(n) − n0·P(n0)·T(n0)` at f_std; the overhead does not depend on
+//!   the frequency (eq. 8 and 9 carry the same term).
+//! * **f_opt** per region minimises the measured `P·T` (or `P·T²` for EDP) on
+//!   the base node count; ties go to the higher frequency.
+//!
+//! # Bounds
+//!
+//! Each fit's Δ-region at the threshold gives its vertices (in absolute
+//! parameters). A region's *corners* are the products of its fits' vertices;
+//! every prediction is multilinear in one region's values, so its extremes
+//! over the region are at corners, and [`bounds`] combines regions exactly
+//! (sums region by region, ratios by Dinkelbach's method, shares by
+//! monotonicity), at a cost linear in the number of regions.
+
+pub mod bounds;
+pub mod input;
+
+use crate::analysis::{self, Analysis, AnalysisError, Shape, Threshold};
+use crate::data::Measurement;
+use crate::model::Model;
+use crate::num::transcendental::{apply, Func};
+use crate::num::{fmt_fraction, fmt_sig, to_f64, Rat};
+use bounds::Interval;
+use input::{GivenRegion, Input, RegionSamples, Sample};
+use num_traits::{One, Signed, Zero};
+use rayon::prelude::*;
+
+/// What `f_opt` minimises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Objective {
+    /// Energy `P·T`.
+    #[default]
+    Energy,
+    /// Energy-delay product `P·T²`.
+    Edp,
+}
+
+/// A node count to predict at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Nodes {
+    /// `n` nodes.
+    Count(Rat),
+    /// The limit `n → ∞` (ratios only).
+    Infinity,
+}
+
+/// The options of a prediction.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// The standard (highest) frequency, MHz; default: the highest measured.
+    pub fstd: Option<Rat>,
+    /// The base node count; default: the smallest measured at f_std.
+    pub base_nodes: Option<Rat>,
+    /// Regions whose extra energy is fitted by seed 002 eq. 17.
+    pub overhead: Vec<String>,
+    /// What f_opt minimises.
+    pub objective: Objective,
+    /// Frequencies forced per region, MHz.
+    pub fopt: Vec<(String, Rat)>,
+    /// Thresholds, relative to each fit's own Max|e_i| and e_max (default `max`).
+    pub thresholds: Vec<Threshold>,
+    /// Regions to use (empty: all), in the file's order.
+    pub regions: Vec<String>,
+    /// Where to predict.
+    pub nodes: Vec<Nodes>,
+    /// Significant digits of `log2 n` when n is not a power of two.
+    pub digits: u32,
+}
+
+/// Which quantity a fit estimates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FitKind {
+    /// α_p: `T(n)` at f_std.
+    Alpha,
+    /// β_on: `T(f)` on the base node count.
+    Beta,
+    /// Overhead energy `α^f·log2 n + β^f` (seed 002 eq. 17).
+    Overhead,
+}
+
+impl FitKind {
+    /// Short name.
+    pub fn name(self) -> &'static str {
+        match self {
+            FitKind::Alpha => "alpha_p",
+            FitKind::Beta => "beta_on",
+            FitKind::Overhead => "overhead",
+        }
+    }
+}
+
+/// One fit: the generated model, its data and the core analysis.
+#[derive(Debug, Clone)]
+pub struct FitRun {
+    /// What it estimates.
+    pub kind: FitKind,
+    /// The time (or energy) model, as `.tm` text in [`Model::source`].
+    pub model: Model,
+    /// Its measurements.
+    pub data: Vec<Measurement>,
+    /// The analysis at the thresholds.
+    pub analysis: Analysis,
+}
+
+/// Means at one frequency on the base node count.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FreqPoint {
+    /// Frequency, MHz.
+    pub freq: Rat,
+    /// Mean time, s.
+    pub time: Rat,
+    /// Mean power per node, W (None: not measured).
+    pub power: Option<Rat>,
+    /// Number of measurements.
+    pub samples: usize,
+}
+
+/// One region's fitted values at one point of its fits' regions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Corner {
+    /// `T_r(n) = a + b/n` at f_std, s.
+    pub a: Rat,
+    /// See `a`.
+    pub b: Rat,
+    /// β_on.
+    pub beta: Rat,
+    /// α^f (J).
+    pub af: Rat,
+    /// β^f (J).
+    pub bf: Rat,
+}
+
+impl Corner {
+    /// α_p = b/(a + b) (None when the predicted T(1) is not positive).
+    pub fn alpha_p(&self) -> Option<Rat> {
+        let t1 = &self.a + &self.b;
+        t1.is_positive().then(|| &self.b / t1)
+    }
+}
+
+/// Everything about one region.
+#[derive(Debug, Clone)]
+pub struct RegionFit {
+    /// Its name.
+    pub name: String,
+    /// Line of its first measurement (or its line in the fitted-values form).
+    pub line: usize,
+    /// An overhead region (seed 002 eq. 17).
+    pub overhead: bool,
+    /// The chosen frequency, MHz.
+    pub f_opt: Rat,
+    /// True when `--fopt` chose it.
+    pub f_opt_forced: bool,
+    /// Power per node at f_std and at f_opt, W.
+    pub p_std: Rat,
+    /// See `p_std`.
+    pub p_opt: Rat,
+    /// Measured mean at the base node count and f_std, s.
+    pub t_base: Rat,
+    /// Means per frequency on the base node count (empty for fitted values).
+    pub freqs: Vec<FreqPoint>,
+    /// The fits (empty for fitted values).
+    pub fits: Vec<FitRun>,
+    /// The fitted values.
+    pub point: Corner,
+    /// Corners per threshold.
+    pub corners: Vec<Vec<Corner>>,
+}
+
+/// A predicted value and its bounds per threshold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Value {
+    /// At the fitted values.
+    pub point: Rat,
+    /// Per threshold; `None` when undefined at some corner (a denominator ≤ 0).
+    pub bands: Vec<Option<Interval>>,
+}
+
+/// Per-region fitted values with bounds.
+#[derive(Debug, Clone)]
+pub struct RegionValues {
+    /// α_p.
+    pub alpha_p: Option<Value>,
+    /// β_on.
+    pub beta_on: Value,
+    /// ω^{s,ON}/ω, ω^{s,OFF}/ω, ω^{p,ON}/ω, ω^{p,OFF}/ω (seed 002 eq. 13–16).
+    pub fractions: Option<[Value; 4]>,
+}
+
+/// Names of the four task fractions, in [`RegionValues::fractions`] order.
+pub const FRACTIONS: [&str; 4] = ["w_s_on", "w_s_off", "w_p_on", "w_p_off"];
+
+/// The predictions at one node count.
+#[derive(Debug, Clone)]
+pub struct AtNodes {
+    /// Where.
+    pub nodes: Nodes,
+    /// EE_opt(n) = E^{n,f_opt}/E^{n,f_std}.
+    pub ee_opt: Option<Value>,
+    /// ΔE(n) = 1 − EE_opt(n).
+    pub delta_e: Option<Value>,
+    /// E^{n,f_std}, J (finite n only).
+    pub e_std: Option<Value>,
+    /// E^{n,f_opt}, J.
+    pub e_opt: Option<Value>,
+    /// Run time at f_std, s.
+    pub t_std: Option<Value>,
+    /// Run time at the chosen frequencies, s.
+    pub t_opt: Option<Value>,
+    /// Per region: E_r(n, f_std)/E^{n,f_std}.
+    pub share_std: Vec<Option<Value>>,
+    /// Per region: E_r(n, f_opt)/E^{n,f_std} (they add up to EE_opt).
+    pub share_opt: Vec<Option<Value>>,
+}
+
+/// Where the fitted values came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// Fitted here from a profile.
+    Profile,
+    /// Given in the fitted-values form.
+    Given,
+}
+
+/// The result of `errband energy`.
+#[derive(Debug, Clone)]
+pub struct Prediction {
+    /// Input form.
+    pub form: Form,
+    /// f_std, MHz.
+    pub f_std: Rat,
+    /// Base node count (profile form).
+    pub base_nodes: Option<Rat>,
+    /// What f_opt minimises.
+    pub objective: Objective,
+    /// Thresholds.
+    pub thresholds: Vec<Threshold>,
+    /// The regions.
+    pub regions: Vec<RegionFit>,
+    /// Their fitted values with bounds (same order).
+    pub values: Vec<RegionValues>,
+    /// Predictions per node count.
+    pub at: Vec<AtNodes>,
+    /// Notes: negative α_p, unused lines, inexact log2, …
+    pub warnings: Vec<String>,
+}
+
+/// Why there is no prediction.
+#[derive(Debug, Clone)]
+pub enum EnergyError {
+    /// The input or options cannot be used (exit code 2).
+    Input(String),
+    /// A fit could not be analysed (exit code 1 or 2 by the inner error).
+    Fit {
+        /// Region.
+        region: String,
+        /// Which fit.
+        kind: FitKind,
+        /// The generated model.
+        model: Box<Model>,
+        /// Its data label.
+        file: String,
+        /// The failure.
+        error: Box<AnalysisError>,
+    },
+    /// The prediction is impossible for these values (exit code 1).
+    Analysis(String),
+}
+
+fn int(n: i64) -> Rat {
+    Rat::from_integer(n.into())
+}
+
+fn mean<'a>(xs: impl IntoIterator<Item = &'a Rat>) -> Option<Rat> {
+    let mut s = Rat::zero();
+    let mut k = 0i64;
+    for x in xs {
+        s += x;
+        k += 1;
+    }
+    (k > 0).then(|| s / int(k))
+}
+
+fn mhz(f: &Rat) -> String {
+    format!("{} MHz", fmt_sig(f, 6))
+}
+
+/// Runs the predictor on a parsed input. `file` names it in messages.
+pub fn predict(input: &Input, file: &str, s: &Settings) -> Result<Prediction, EnergyError> {
+    let thresholds = if s.thresholds.is_empty() {
+        vec![Threshold::parse("max").map_err(|d| EnergyError::Input(d.message))?]
+    } else {
+        s.thresholds.clone()
+    };
+    for t in &thresholds {
+        if !t.constant.is_zero() {
+            return Err(EnergyError::Input(format!(
+                "threshold `{}` has an absolute part; the fits have different units, so energy thresholds are relative: `max`, `emax`, `1.5*emax`, `max + emax`, …",
+                t.text
+            )));
+        }
+    }
+    let mut warnings = Vec::new();
+    let (form, f_std, base, regions) = match input {
+        Input::Profile(p) => {
+            let (f_std, base, regions) = fit_profile(p, file, s, &thresholds, &mut warnings)?;
+            (Form::Profile, f_std, Some(base), regions)
+        }
+        Input::Given(g) => {
+            let (f_std, regions) = from_given(g, file, s, thresholds.len(), &mut warnings)?;
+            (Form::Given, f_std, None, regions)
+        }
+    };
+    for r in &regions {
+        if let Some(a) = r.point.alpha_p() {
+            if a.is_negative() {
+                warnings.push(format!(
+                    "region `{}`: α_p = {} is negative (its time grows with n); kept, as seed 000 keeps CG's MPI region (−4.52)",
+                    r.name,
+                    fmt_sig(&a, 4)
+                ));
+            } else if a > Rat::one() {
+                warnings.push(format!("region `{}`: α_p = {} exceeds 1 (superlinear speed-up)", r.name, fmt_sig(&a, 4)));
+            }
+        }
+        if r.point.beta.is_negative() || r.point.beta > Rat::one() {
+            warnings.push(format!("region `{}`: β_on = {} lies outside [0, 1]", r.name, fmt_sig(&r.point.beta, 4)));
+        }
+    }
+    let values = regions.iter().map(|r| region_values(r, thresholds.len())).collect();
+    let coeffs: Vec<RegionCoeffs> = regions.iter().map(|r| RegionCoeffs::new(r, &f_std)).collect();
+    let mut inexact = Vec::new();
+    let has_overhead = regions.iter().any(|r| r.overhead || !r.point.af.is_zero());
+    let mut modes = Vec::with_capacity(s.nodes.len());
+    for n in &s.nodes {
+        modes.push(match n {
+            Nodes::Infinity => Mode::Limit,
+            Nodes::Count(n) => {
+                let l = if has_overhead {
+                    let v = apply(Func::Log2, n, s.digits)
+                        .map_err(|e| EnergyError::Input(format!("log2({}): {e}", fmt_fraction(n))))?;
+                    if !v.exact {
+                        inexact.push(fmt_fraction(n));
+                    }
+                    v.value
+                } else {
+                    Rat::zero()
+                };
+                Mode::At(n.clone(), l)
+            }
+        });
+    }
+    // Node counts are independent: one task each (the order of results is kept).
+    let at: Vec<AtNodes> = modes.par_iter().map(|m| at_nodes(&coeffs, m, thresholds.len())).collect();
+    for (n, a) in s.nodes.iter().zip(&at) {
+        if let (Nodes::Count(nv), Some(t)) = (n, a.t_std.as_ref()) {
+            if !t.point.is_positive() {
+                return Err(EnergyError::Analysis(format!(
+                    "the predicted run time at n = {} is not positive ({} s): α_p > 1 extrapolates to negative times",
+                    fmt_fraction(nv),
+                    fmt_sig(&t.point, 6)
+                )));
+            }
+        }
+        if a.ee_opt.is_none() {
+            warnings.push(format!("{}: EE_opt is undefined (the predicted energy at f_std is not positive)", show_nodes(n)));
+        }
+    }
+    if !inexact.is_empty() {
+        warnings.push(format!(
+            "log2 n is irrational for n = {}; its {}-digit correctly rounded value is used",
+            inexact.join(", "),
+            s.digits
+        ));
+    }
+    Ok(Prediction { form, f_std, base_nodes: base, objective: s.objective, thresholds, regions, values, at, warnings })
+}
+
+/// `n = 16` or `n → ∞`.
+pub fn show_nodes(n: &Nodes) -> String {
+    match n {
+        Nodes::Count(v) => format!("n = {}", fmt_fraction(v)),
+        Nodes::Infinity => "n → ∞".into(),
+    }
+}
+
+fn selected<'a, T>(items: &'a [T], name: impl Fn(&T) -> &str, s: &Settings) -> Result<Vec<&'a T>, EnergyError> {
+    let names: Vec<&str> = items.iter().map(&name).collect();
+    for w in s.regions.iter().chain(&s.overhead).chain(s.fopt.iter().map(|(r, _)| r)) {
+        if !names.contains(&w.as_str()) {
+            return Err(EnergyError::Input(format!(
+                "no region `{w}` in the input; its regions are {}",
+                names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+            )));
+        }
+    }
+    Ok(items.iter().filter(|r| s.regions.is_empty() || s.regions.iter().any(|w| w == name(r))).collect())
+}
+
+fn from_given(
+    g: &[GivenRegion],
+    file: &str,
+    s: &Settings,
+    nt: usize,
+    warnings: &mut Vec<String>,
+) -> Result<(Rat, Vec<RegionFit>), EnergyError> {
+    let chosen = selected(g, |r| r.name.as_str(), s)?;
+    if !s.fopt.is_empty() {
+        return Err(EnergyError::Input(
+            "--fopt needs a profile: the fitted-values form gives P(f_opt) only for its own f_opt".into(),
+        ));
+    }
+    if !s.overhead.is_empty() {
+        return Err(EnergyError::Input(
+            "--overhead-region needs a profile; give `alpha_f,beta_f` columns in the fitted-values form instead".into(),
+        ));
+    }
+    let f_std = match (&s.fstd, chosen.iter().find_map(|r| r.f_std.clone())) {
+        (Some(f), _) => f.clone(),
+        (None, Some(f)) => f,
+        (None, None) => {
+            let f = chosen.iter().map(|r| r.f_opt.clone()).max().unwrap_or_else(Rat::one);
+            warnings.push(format!("f_std not given (--fstd or an `f_std` column): using the highest f_opt, {}", mhz(&f)));
+            f
+        }
+    };
+    let mut out = Vec::new();
+    for r in chosen {
+        if let Some(f) = &r.f_std {
+            if *f != f_std {
+                return Err(EnergyError::Input(format!(
+                    "{file}:{}: region `{}` has f_std = {}, not {}",
+                    r.line,
+                    r.name,
+                    mhz(f),
+                    mhz(&f_std)
+                )));
+            }
+        }
+        let (af, bf) = r.overhead.clone().unwrap_or_default();
+        let point = Corner {
+            a: &r.t_std * (Rat::one() - &r.alpha_p),
+            b: &r.t_std * &r.alpha_p,
+            beta: r.beta_on.clone(),
+            af,
+            bf,
+        };
+        out.push(RegionFit {
+            name: r.name.clone(),
+            line: r.line,
+            overhead: r.overhead.is_some(),
+            f_opt: r.f_opt.clone(),
+            f_opt_forced: false,
+            p_std: r.p_std.clone(),
+            p_opt: r.p_opt.clone(),
+            t_base: r.t_std.clone(),
+            freqs: Vec::new(),
+            fits: Vec::new(),
+            corners: vec![vec![point.clone()]; nt],
+            point,
+        });
+    }
+    Ok((f_std, out))
+}
+
+fn fit_profile(
+    p: &[RegionSamples],
+    file: &str,
+    s: &Settings,
+    thresholds: &[Threshold],
+    warnings: &mut Vec<String>,
+) -> Result<(Rat, Rat, Vec<RegionFit>), EnergyError> {
+    let chosen = selected(p, |r| r.name.as_str(), s)?;
+    let all = || chosen.iter().flat_map(|r| r.samples.iter());
+    let f_std = match &s.fstd {
+        Some(f) => f.clone(),
+        None => all().map(|x| x.freq.clone()).max().unwrap_or_else(Rat::one),
+    };
+    let base = match &s.base_nodes {
+        Some(b) => b.clone(),
+        None => all().filter(|x| x.freq == f_std).map(|x| x.nodes.clone()).min().ok_or_else(|| {
+            EnergyError::Input(format!(
+                "{file} has no measurement at f_std = {}: --fstd must be a measured frequency",
+                mhz(&f_std)
+            ))
+        })?,
+    };
+    let unused = all().filter(|x| x.freq != f_std && x.nodes != base).count();
+    if unused > 0 {
+        warnings.push(format!(
+            "{unused} line(s) at other frequencies on other node counts are not used: α_p uses f_std at every node count, β_on and P every frequency on {} nodes",
+            fmt_fraction(&base)
+        ));
+    }
+    let ctx = Ctx { file, f_std: &f_std, base: &base, s, thresholds };
+    let fitted: Vec<Result<RegionFit, EnergyError>> = chosen.par_iter().map(|r| fit_region(r, &ctx)).collect();
+    let regions = fitted.into_iter().collect::<Result<Vec<_>, _>>()?;
+    Ok((f_std, base, regions))
+}
+
+struct Ctx<'a> {
+    file: &'a str,
+    f_std: &'a Rat,
+    base: &'a Rat,
+    s: &'a Settings,
+    thresholds: &'a [Threshold],
+}
+
+fn distinct(xs: impl Iterator<Item = Rat>) -> Vec<Rat> {
+    let mut v: Vec<Rat> = xs.collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+fn list(xs: &[Rat]) -> String {
+    xs.iter().map(fmt_fraction).collect::<Vec<_>>().join(", ")
+}
+
+fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> {
+    let at = |x: &Sample, n: &Rat, f: &Rat| x.nodes == *n && x.freq == *f;
+    let here = format!("{}:{}: region `{}`", c.file, r.line, r.name);
+    let base_std: Vec<&Sample> = r.samples.iter().filter(|x| at(x, c.base, c.f_std)).collect();
+    if base_std.is_empty() {
+        let freqs = distinct(r.samples.iter().filter(|x| x.nodes == *c.base).map(|x| x.freq.clone()));
+        let nodes = distinct(r.samples.iter().filter(|x| x.freq == *c.f_std).map(|x| x.nodes.clone()));
+        return Err(EnergyError::Input(format!(
+            "{here} has no measurement at f_std = {} on the base node count {} (it has frequencies [{}] MHz on {} nodes and node counts [{}] at f_std)\n  = help: measure it, or choose --fstd / --base-nodes among the measured values",
+            mhz(c.f_std),
+            fmt_fraction(c.base),
+            list(&freqs),
+            fmt_fraction(c.base),
+            list(&nodes)
+        )));
+    }
+    let t_base = mean(base_std.iter().map(|x| &x.time)).unwrap_or_default();
+    // Means per frequency on the base node count.
+    let freqs: Vec<FreqPoint> = distinct(r.samples.iter().filter(|x| x.nodes == *c.base).map(|x| x.freq.clone()))
+        .into_iter()
+        .map(|f| {
+            let xs: Vec<&Sample> = r.samples.iter().filter(|x| at(x, c.base, &f)).collect();
+            FreqPoint {
+                time: mean(xs.iter().map(|x| &x.time)).unwrap_or_default(),
+                power: mean(xs.iter().filter_map(|x| x.power.as_ref())),
+                samples: xs.len(),
+                freq: f,
+            }
+        })
+        .collect();
+    let power_at = |f: &Rat| freqs.iter().find(|p| p.freq == *f).and_then(|p| p.power.clone());
+    let p_std = power_at(c.f_std).ok_or_else(|| {
+        EnergyError::Input(format!(
+            "{here} has no power at f_std = {} on {} nodes (lines {})\n  = help: the `power` column is empty there; energy needs the average power per node",
+            mhz(c.f_std),
+            fmt_fraction(c.base),
+            base_std.iter().map(|x| x.line.to_string()).collect::<Vec<_>>().join(", ")
+        ))
+    })?;
+    if freqs.len() < 2 {
+        return Err(EnergyError::Input(format!(
+            "{here} is measured at one frequency only ({}) on {} nodes; β_on needs two or more",
+            mhz(c.f_std),
+            fmt_fraction(c.base)
+        )));
+    }
+    let forced = c.s.fopt.iter().find(|(n, _)| *n == r.name).map(|(_, f)| f.clone());
+    let (f_opt, p_opt) = match &forced {
+        Some(f) => {
+            let p = power_at(f).ok_or_else(|| {
+                EnergyError::Input(format!(
+                    "--fopt {}={}: region `{}` has no power measured at that frequency on {} nodes (measured: [{}] MHz)",
+                    r.name,
+                    fmt_fraction(f),
+                    r.name,
+                    fmt_fraction(c.base),
+                    list(&freqs.iter().filter(|p| p.power.is_some()).map(|p| p.freq.clone()).collect::<Vec<_>>())
+                ))
+            })?;
+            (f.clone(), p)
+        }
+        None => {
+            let score = |p: &FreqPoint| -> Option<Rat> {
+                let e = p.power.as_ref()? * &p.time;
+                Some(match c.s.objective {
+                    Objective::Energy => e,
+                    Objective::Edp => e * &p.time,
+                })
+            };
+            let mut best: Option<(Rat, &FreqPoint)> = None;
+            for p in &freqs {
+                if let Some(v) = score(p) {
+                    // Ascending frequencies: `<=` lets a tie go to the higher one.
+                    if best.as_ref().is_none_or(|(b, _)| v <= *b) {
+                        best = Some((v, p));
+                    }
+                }
+            }
+            match best {
+                Some((_, p)) => (p.freq.clone(), p.power.clone().unwrap_or_default()),
+                None => (c.f_std.clone(), p_std.clone()),
+            }
+        }
+    };
+    let overhead = c.s.overhead.contains(&r.name);
+    let std_rows: Vec<&Sample> = r.samples.iter().filter(|x| x.freq == *c.f_std).collect();
+    let node_counts = distinct(std_rows.iter().map(|x| x.nodes.clone()));
+    if node_counts.len() < 2 {
+        return Err(EnergyError::Input(format!(
+            "{here} is measured at f_std = {} on one node count only ({}); {} needs two or more",
+            mhz(c.f_std),
+            list(&node_counts),
+            if overhead { "the overhead energy" } else { "α_p" }
+        )));
+    }
+    let opts = analysis::Options { thresholds: c.thresholds.to_vec(), no_cells: true, ..Default::default() };
+    let label = |k: FitKind| format!("{} [{}: {} fit]", c.file, r.name, k.name());
+    let run = |kind: FitKind, source: String, data: Vec<Measurement>| -> Result<FitRun, EnergyError> {
+        let file = label(kind);
+        let fail = |model: Model, error: AnalysisError| EnergyError::Fit {
+            region: r.name.clone(),
+            kind,
+            model: Box::new(model),
+            file: file.clone(),
+            error: Box::new(error),
+        };
+        let model = Model::parse(&source, &file, c.s.digits)
+            .map_err(|d| EnergyError::Input(format!("internal model for {file} does not parse: {}", d.message)))?;
+        let analysis = Analysis::run(&model, &data, &file, &opts).map_err(|e| fail(model.clone(), e))?;
+        Ok(FitRun { kind, model, data, analysis })
+    };
+    let meas = |x: Rat, y: Rat, line: usize| Measurement { x: vec![x], y, line };
+    let mut fits = Vec::new();
+    // α_p (or the overhead energy).
+    if overhead {
+        let e_base = c.base * &p_std * &t_base;
+        let mut data = Vec::new();
+        for x in &std_rows {
+            let p = x.power.as_ref().ok_or_else(|| {
+                EnergyError::Input(format!(
+                    "{}:{}: overhead region `{}` needs the power at every node count at f_std (seed 002 eq. 17 fits the energy)",
+                    c.file, x.line, r.name
+                ))
+            })?;
+            data.push(meas(x.nodes.clone(), &x.nodes * p * &x.time - &e_base, x.line));
+        }
+        let src = "# Overhead energy beyond perfect scaling, summed over the nodes (seed 002 eq. 17: n·E_overhead).\nE(n) = af*log2(n) + bf\nparam af, bf\nunit E = J, n = nodes\n".to_string();
+        fits.push(run(FitKind::Overhead, src, data)?);
+    } else {
+        let data: Vec<Measurement> = std_rows.iter().map(|x| meas(x.nodes.clone(), x.time.clone(), x.line)).collect();
+        let src = if c.base.is_one() {
+            format!(
+                "# alpha_p by seed 000 eq. 5 (least squares through the origin), T1 = T(1, r, f_std) measured.\nT(n) = T1*(1 + ap*(1/n - 1))\nconst T1 = {}\nparam ap\nunit T = s, n = nodes\n",
+                fmt_fraction(&t_base)
+            )
+        } else {
+            "# Run time at f_std on n nodes (SPEC §3: base count above 1); alpha_p = B/(A + B).\nT(n) = A + B/n\nparam A, B\nunit T = s, n = nodes\n".to_string()
+        };
+        fits.push(run(FitKind::Alpha, src, data)?);
+    }
+    // β_on.
+    let data: Vec<Measurement> = r
+        .samples
+        .iter()
+        .filter(|x| x.nodes == *c.base)
+        .map(|x| meas(x.freq.clone(), x.time.clone(), x.line))
+        .collect();
+    let src = format!(
+        "# beta_on by seed 000 eq. 6 (least squares through the origin) on {} nodes, Tstd = T(n0, r, f_std) measured.\nT(f) = Tstd*(1 + bon*(fstd/f - 1))\nconst Tstd = {}, fstd = {}\nparam bon\nunit T = s, f = MHz\n",
+        fmt_fraction(c.base),
+        fmt_fraction(&t_base),
+        fmt_fraction(c.f_std)
+    );
+    fits.push(run(FitKind::Beta, src, data)?);
+
+    // Fitted values and corners per threshold.
+    let time_part = |params: &[Rat]| -> (Rat, Rat) {
+        if overhead {
+            (Rat::zero(), c.base * &t_base)
+        } else if c.base.is_one() {
+            let ap = params.first().cloned().unwrap_or_default();
+            (&t_base * (Rat::one() - &ap), &t_base * ap)
+        } else {
+            (params.first().cloned().unwrap_or_default(), params.get(1).cloned().unwrap_or_default())
+        }
+    };
+    let get = |k: FitKind| fits.iter().find(|f| f.kind == k);
+    let first_two = |p: &[Rat]| (p.first().cloned().unwrap_or_default(), p.get(1).cloned().unwrap_or_default());
+    let alpha_fit = get(FitKind::Alpha);
+    let beta_fit = get(FitKind::Beta);
+    let ov_fit = get(FitKind::Overhead);
+    let point_of = |alpha: &[Rat], beta: &[Rat], ov: &[Rat]| {
+        let (a, b) = time_part(alpha);
+        let (af, bf) = if overhead { first_two(ov) } else { (Rat::zero(), Rat::zero()) };
+        Corner { a, b, beta: beta.first().cloned().unwrap_or_default(), af, bf }
+    };
+    let empty: Vec<Rat> = Vec::new();
+    let params = |f: Option<&FitRun>| f.map_or(empty.clone(), |f| f.analysis.params.clone());
+    let point = point_of(&params(alpha_fit), &params(beta_fit), &params(ov_fit));
+    let mut corners = Vec::with_capacity(c.thresholds.len());
+    for (ti, t) in c.thresholds.iter().enumerate() {
+        let vertices = |f: Option<&FitRun>| -> Result<Vec<Vec<Rat>>, EnergyError> {
+            let Some(f) = f else { return Ok(vec![Vec::new()]) };
+            let reg = &f.analysis.regions[ti];
+            match &reg.shape {
+                Shape::Empty => Err(EnergyError::Analysis(format!(
+                    "threshold `{}` = {} is below e_max = {} of the {} fit of region `{}`: no parameter values fit that well\n  = help: use a threshold of at least `emax`",
+                    t.text,
+                    fmt_sig(&reg.value, 6),
+                    fmt_sig(&f.analysis.emax, 6),
+                    f.kind.name(),
+                    r.name
+                ))),
+                Shape::Unbounded { .. } => Err(EnergyError::Analysis(format!(
+                    "the {} fit of region `{}` leaves a parameter unbounded at threshold `{}`",
+                    f.kind.name(),
+                    r.name,
+                    t.text
+                ))),
+                _ => Ok(reg.params_at.clone()),
+            }
+        };
+        let (va, vb, vo) = (vertices(alpha_fit)?, vertices(beta_fit)?, vertices(ov_fit)?);
+        let mut cs = Vec::with_capacity(va.len() * vb.len() * vo.len());
+        for a in &va {
+            for b in &vb {
+                for o in &vo {
+                    cs.push(point_of(a, b, o));
+                }
+            }
+        }
+        corners.push(cs);
+    }
+    Ok(RegionFit {
+        name: r.name.clone(),
+        line: r.line,
+        overhead,
+        f_opt,
+        f_opt_forced: forced.is_some(),
+        p_std,
+        p_opt,
+        t_base,
+        freqs,
+        fits,
+        point,
+        corners,
+    })
+}
+
+fn value_over(point: Rat, bands: Vec<Option<Interval>>) -> Value {
+    Value { point, bands }
+}
+
+fn region_values(r: &RegionFit, nt: usize) -> RegionValues {
+    let range_of = |f: &dyn Fn(&Corner) -> Option<Rat>| -> Value {
+        let bands = (0..nt)
+            .map(|t| {
+                let vals: Option<Vec<Rat>> = r.corners[t].iter().map(f).collect();
+                vals.and_then(|v| bounds::range(&v))
+            })
+            .collect();
+        value_over(f(&r.point).unwrap_or_default(), bands)
+    };
+    let alpha_p = r.point.alpha_p().map(|_| range_of(&|c: &Corner| c.alpha_p()));
+    let beta_on = range_of(&|c: &Corner| Some(c.beta.clone()));
+    let one = Rat::one();
+    let fractions = r.point.alpha_p().map(|_| {
+        let frac = |serial: bool, on: bool| {
+            let one = one.clone();
+            move |c: &Corner| -> Option<Rat> {
+                let a = c.alpha_p()?;
+                let s = if serial { &one - a } else { a };
+                let b = if on { c.beta.clone() } else { &one - &c.beta };
+                Some(s * b)
+            }
+        };
+        [
+            range_of(&frac(true, true)),
+            range_of(&frac(true, false)),
+            range_of(&frac(false, true)),
+            range_of(&frac(false, false)),
+        ]
+    });
+    RegionValues { alpha_p, beta_on, fractions }
+}
+
+/// Per-corner coefficients: energies (summed over nodes) `n·x + l·log2 n + z`
+/// at f_std and at f_opt, time `a + b/n` and the frequency factor `g`.
+#[derive(Debug, Clone)]
+struct Coeffs {
+    x_std: Rat,
+    z_std: Rat,
+    x_opt: Rat,
+    z_opt: Rat,
+    l: Rat,
+    a: Rat,
+    b: Rat,
+    g: Rat,
+    /// Float views of the same, for proposing choices that exact arithmetic certifies.
+    f: CoeffsF,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct CoeffsF {
+    x_std: f64,
+    z_std: f64,
+    x_opt: f64,
+    z_opt: f64,
+    l: f64,
+    a: f64,
+    b: f64,
+    g: f64,
+}
+
+impl Coeffs {
+    fn new(c: &Corner, r: &RegionFit, f_std: &Rat) -> Coeffs {
+        let g = Rat::one() + &c.beta * (f_std / &r.f_opt - Rat::one());
+        let pg = &r.p_opt * &g;
+        let (x_std, z_std) = (&r.p_std * &c.a, &r.p_std * &c.b + &c.bf);
+        let (x_opt, z_opt) = (&pg * &c.a, &pg * &c.b + &c.bf);
+        let f = CoeffsF {
+            x_std: to_f64(&x_std),
+            z_std: to_f64(&z_std),
+            x_opt: to_f64(&x_opt),
+            z_opt: to_f64(&z_opt),
+            l: to_f64(&c.af),
+            a: to_f64(&c.a),
+            b: to_f64(&c.b),
+            g: to_f64(&g),
+        };
+        Coeffs { x_std, z_std, x_opt, z_opt, l: c.af.clone(), a: c.a.clone(), b: c.b.clone(), g, f }
+    }
+}
+
+struct RegionCoeffs {
+    point: Coeffs,
+    corners: Vec<Vec<Coeffs>>,
+}
+
+impl RegionCoeffs {
+    fn new(r: &RegionFit, f_std: &Rat) -> RegionCoeffs {
+        RegionCoeffs {
+            point: Coeffs::new(&r.point, r, f_std),
+            corners: r.corners.iter().map(|cs| cs.iter().map(|c| Coeffs::new(c, r, f_std)).collect()).collect(),
+        }
+    }
+}
+
+/// How energies are read: at `n` (with `log2 n`), or by one growth order as n → ∞.
+enum Mode {
+    At(Rat, Rat),
+    Limit,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Order {
+    N,
+    Log,
+    Const,
+}
+
+/// `(opt, std)` energies of a corner at `n`, or their coefficients of one order.
+fn energies(c: &Coeffs, at: &Result<(Rat, Rat), Order>) -> (Rat, Rat) {
+    match at {
+        Ok((n, l)) => {
+            let ll = l * &c.l;
+            (n * &c.x_opt + &ll + &c.z_opt, n * &c.x_std + ll + &c.z_std)
+        }
+        Err(Order::N) => (c.x_opt.clone(), c.x_std.clone()),
+        Err(Order::Log) => (c.l.clone(), c.l.clone()),
+        Err(Order::Const) => (c.z_opt.clone(), c.z_std.clone()),
+    }
+}
+
+/// Float view of [`energies`].
+fn energies_f(c: &Coeffs, at: &Result<(Rat, Rat), Order>) -> (f64, f64) {
+    let f = &c.f;
+    match at {
+        Ok((n, l)) => {
+            let (n, l) = (to_f64(n), to_f64(l));
+            (n * f.x_opt + l * f.l + f.z_opt, n * f.x_std + l * f.l + f.z_std)
+        }
+        Err(Order::N) => (f.x_opt, f.x_std),
+        Err(Order::Log) => (f.l, f.l),
+        Err(Order::Const) => (f.z_opt, f.z_std),
+    }
+}
+
+/// The growth order that decides every limit: the highest order whose
+/// f_std coefficient is positive for every choice of corners, when all higher
+/// orders vanish for every choice; `None` when the order depends on the choice.
+fn limit_order<'a>(sets: impl Iterator<Item = &'a [Coeffs]> + Clone) -> Option<Order> {
+    let zero = |f: &dyn Fn(&Coeffs) -> &Rat| sets.clone().all(|cs| cs.iter().all(|c| f(c).is_zero()));
+    let positive_sum = |f: &dyn Fn(&Coeffs) -> &Rat| {
+        let mut s = Rat::zero();
+        for cs in sets.clone() {
+            match cs.iter().map(f).min() {
+                Some(m) => s += m,
+                None => return false,
+            }
+        }
+        s.is_positive()
+    };
+    if positive_sum(&|c| &c.x_std) {
+        return Some(Order::N);
+    }
+    if !zero(&|c| &c.x_std) || !zero(&|c| &c.x_opt) {
+        return None;
+    }
+    if positive_sum(&|c| &c.l) {
+        return Some(Order::Log);
+    }
+    if !zero(&|c| &c.l) {
+        return None;
+    }
+    positive_sum(&|c| &c.z_std).then_some(Order::Const)
+}
+
+/// Values per region and corner.
+type PerCorner<T> = Vec<Vec<T>>;
+
+fn at_nodes(rc: &[RegionCoeffs], mode: &Mode, nt: usize) -> AtNodes {
+    let nreg = rc.len();
+    // The evaluation rule for the point and for each threshold.
+    let rule = |sets: Vec<&[Coeffs]>| -> Option<Result<(Rat, Rat), Order>> {
+        match mode {
+            Mode::At(n, l) => Some(Ok((n.clone(), l.clone()))),
+            Mode::Limit => limit_order(sets.into_iter()).map(Err),
+        }
+    };
+    let point_rule = rule(rc.iter().map(|r| std::slice::from_ref(&r.point)).collect());
+    let rules: Vec<Option<Result<(Rat, Rat), Order>>> =
+        (0..nt).map(|t| rule(rc.iter().map(|r| r.corners[t].as_slice()).collect())).collect();
+
+    // Energies per region: exact at the point; per threshold, float views
+    // of every corner with exact values computed on demand (bounds.rs).
+    let point_e: Option<Vec<(Rat, Rat)>> =
+        point_rule.as_ref().map(|at| rc.iter().map(|r| energies(&r.point, at)).collect());
+    let band_f: Vec<Option<PerCorner<(f64, f64)>>> = rules
+        .iter()
+        .enumerate()
+        .map(|(t, at)| {
+            at.as_ref().map(|at| rc.iter().map(|r| r.corners[t].iter().map(|c| energies_f(c, at)).collect()).collect())
+        })
+        .collect();
+    // Exact energies are costly (big rationals); each is computed at most once.
+    let cache: Vec<PerCorner<std::cell::OnceCell<(Rat, Rat)>>> = (0..nt)
+        .map(|t| rc.iter().map(|r| r.corners[t].iter().map(|_| std::cell::OnceCell::new()).collect()).collect())
+        .collect();
+    let exact = |t: usize, r: usize, c: usize| -> (Rat, Rat) {
+        cache[t][r][c]
+            .get_or_init(|| match &rules[t] {
+                Some(at) => energies(&rc[r].corners[t][c], at),
+                None => (Rat::zero(), Rat::zero()),
+            })
+            .clone()
+    };
+
+    let ratio_point = point_e.as_ref().and_then(|pe| {
+        let (o, s) = pe.iter().fold((Rat::zero(), Rat::zero()), |(a, b), (o, s)| (a + o, b + s));
+        s.is_positive().then(|| o / s)
+    });
+    let ee_opt = ratio_point.map(|p| {
+        let bands = band_f
+            .iter()
+            .enumerate()
+            .map(|(t, f)| f.as_ref().and_then(|f| bounds::ratio_range_f(f, &|r, c| exact(t, r, c))))
+            .collect();
+        value_over(p, bands)
+    });
+    let delta_e = ee_opt.as_ref().map(|v| Value {
+        point: Rat::one() - &v.point,
+        bands: v.bands.iter().map(|b| b.as_ref().map(Interval::one_minus)).collect(),
+    });
+
+    let finite = matches!(mode, Mode::At(..));
+    // Per threshold: the f_std energies' total range and each region's own.
+    let std_ranges: Vec<Option<(Interval, Vec<Interval>)>> = band_f
+        .iter()
+        .enumerate()
+        .map(|(t, f)| {
+            let f = f.as_ref()?;
+            let v: Vec<Vec<f64>> = f.iter().map(|cs| cs.iter().map(|p| p.1).collect()).collect();
+            bounds::sum_range_f(&v, &|r, c| exact(t, r, c).1)
+        })
+        .collect();
+    let sum_value = |opt: bool| -> Option<Value> {
+        if !finite {
+            return None;
+        }
+        let pe = point_e.as_ref()?;
+        let pick = |p: &(Rat, Rat)| if opt { p.0.clone() } else { p.1.clone() };
+        let point = pe.iter().map(pick).fold(Rat::zero(), |a, b| a + b);
+        let bands = if opt {
+            band_f
+                .iter()
+                .enumerate()
+                .map(|(t, f)| {
+                    let f = f.as_ref()?;
+                    let v: Vec<Vec<f64>> = f.iter().map(|cs| cs.iter().map(|p| p.0).collect()).collect();
+                    bounds::sum_range_f(&v, &|r, c| exact(t, r, c).0).map(|x| x.0)
+                })
+                .collect()
+        } else {
+            std_ranges.iter().map(|x| x.as_ref().map(|x| x.0.clone())).collect()
+        };
+        Some(value_over(point, bands))
+    };
+    let e_opt = sum_value(true);
+    let e_std = sum_value(false);
+    let (t_std, t_opt) = match mode {
+        Mode::At(n, _) => {
+            let nf = to_f64(n);
+            let tv = |opt: bool| {
+                let f = |c: &Coeffs| {
+                    let t = &c.a + &c.b / n;
+                    if opt {
+                        t * &c.g
+                    } else {
+                        t
+                    }
+                };
+                let ff = |c: &Coeffs| {
+                    let t = c.f.a + c.f.b / nf;
+                    if opt {
+                        t * c.f.g
+                    } else {
+                        t
+                    }
+                };
+                let point = rc.iter().map(|r| f(&r.point)).fold(Rat::zero(), |a, b| a + b);
+                let bands = (0..nt)
+                    .map(|t| {
+                        let v: Vec<Vec<f64>> = rc.iter().map(|r| r.corners[t].iter().map(ff).collect()).collect();
+                        bounds::sum_range_f(&v, &|r, c| f(&rc[r].corners[t][c])).map(|x| x.0)
+                    })
+                    .collect();
+                value_over(point, bands)
+            };
+            (Some(tv(false)), Some(tv(true)))
+        }
+        Mode::Limit => (None, None),
+    };
+
+    // Shares of E^{n,f_std}: the others' sum for region r is the total
+    // range less r's own (sums are extreme region by region).
+    let share = |r: usize, opt: bool| -> Option<Value> {
+        let pe = point_e.as_ref()?;
+        let total: Rat = pe.iter().map(|p| p.1.clone()).fold(Rat::zero(), |a, b| a + b);
+        if !total.is_positive() {
+            return None;
+        }
+        let num = |p: &(Rat, Rat)| if opt { p.0.clone() } else { p.1.clone() };
+        let point = num(&pe[r]) / total;
+        let bands = band_f
+            .iter()
+            .zip(&std_ranges)
+            .enumerate()
+            .map(|(t, (f, sr))| {
+                let (f, (total, per)) = (f.as_ref()?, sr.as_ref()?);
+                let others = Interval { lo: &total.lo - &per[r].lo, hi: &total.hi - &per[r].hi };
+                let pairs: Vec<(f64, f64)> = f[r].iter().map(|p| (if opt { p.0 } else { p.1 }, p.1)).collect();
+                bounds::share_range_f(&pairs, &others, &|c| {
+                    let e = exact(t, r, c);
+                    (num(&e), e.1)
+                })
+            })
+            .collect();
+        Some(value_over(point, bands))
+    };
+    let share_std = (0..nreg).map(|r| share(r, false)).collect();
+    let share_opt = (0..nreg).map(|r| share(r, true)).collect();
+    let nodes = match mode {
+        Mode::At(n, _) => Nodes::Count(n.clone()),
+        Mode::Limit => Nodes::Infinity,
+    };
+    AtNodes { nodes, ee_opt, delta_e, e_std, e_opt, t_std, t_opt, share_std, share_opt }
+}
+
+#[cfg(test)]
+mod tests;

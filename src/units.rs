@@ -1,0 +1,140 @@
+//! Units of the predictors' inputs: one vocabulary for CSV headers
+//! (`time [ms]`) and command-line quantities (`3.86us`, `2000MHz`). Values
+//! are converted exactly (by powers of ten) to a base unit per dimension:
+//! seconds, MHz, watts, joules, bytes.
+
+use crate::num::{parse_rat, Rat};
+use num_bigint::BigInt;
+
+/// A physical dimension with its base unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dim {
+    /// Time; base unit `s`.
+    Time,
+    /// Frequency; base unit `MHz` (the unit DVFS tables use).
+    Frequency,
+    /// Power; base unit `W`.
+    Power,
+    /// Energy; base unit `J`.
+    Energy,
+    /// Data size; base unit `B`.
+    Bytes,
+}
+
+impl Dim {
+    /// The base unit's symbol.
+    pub fn base(self) -> &'static str {
+        match self {
+            Dim::Time => "s",
+            Dim::Frequency => "MHz",
+            Dim::Power => "W",
+            Dim::Energy => "J",
+            Dim::Bytes => "B",
+        }
+    }
+
+    /// The accepted unit symbols, for messages.
+    pub fn accepted(self) -> &'static str {
+        match self {
+            Dim::Time => "ns, us (or µs), ms, s, min, h",
+            Dim::Frequency => "Hz, kHz, MHz, GHz",
+            Dim::Power => "mW, W, kW",
+            Dim::Energy => "mJ, J, kJ, Wh, kWh (also Ws)",
+            Dim::Bytes => "B, kB, KiB, MB, MiB, GB, GiB",
+        }
+    }
+}
+
+fn pow10(e: i32) -> Rat {
+    let p = Rat::from_integer(BigInt::from(10u8).pow(e.unsigned_abs()));
+    if e < 0 {
+        p.recip()
+    } else {
+        p
+    }
+}
+
+/// How many base units one `unit` is (`ms` → 1/1000 for [`Dim::Time`]);
+/// `None` for a unit of another dimension or an unknown one.
+pub fn factor(dim: Dim, unit: &str) -> Option<Rat> {
+    let int = |n: i64| Rat::from_integer(n.into());
+    let f = match (dim, unit.trim()) {
+        (Dim::Time, "ns") => pow10(-9),
+        (Dim::Time, "us" | "µs" | "μs") => pow10(-6),
+        (Dim::Time, "ms") => pow10(-3),
+        (Dim::Time, "s" | "sec") => int(1),
+        (Dim::Time, "min") => int(60),
+        (Dim::Time, "h") => int(3600),
+        (Dim::Frequency, "Hz") => pow10(-6),
+        (Dim::Frequency, "kHz") => pow10(-3),
+        (Dim::Frequency, "MHz") => int(1),
+        (Dim::Frequency, "GHz") => int(1000),
+        (Dim::Power, "mW") => pow10(-3),
+        (Dim::Power, "W") => int(1),
+        (Dim::Power, "kW") => int(1000),
+        (Dim::Energy, "mJ") => pow10(-3),
+        (Dim::Energy, "J" | "Ws") => int(1),
+        (Dim::Energy, "kJ") => int(1000),
+        (Dim::Energy, "Wh") => int(3600),
+        (Dim::Energy, "kWh") => int(3_600_000),
+        (Dim::Bytes, "B") => int(1),
+        (Dim::Bytes, "kB") => int(1000),
+        (Dim::Bytes, "KiB") => int(1024),
+        (Dim::Bytes, "MB") => int(1_000_000),
+        (Dim::Bytes, "MiB") => int(1 << 20),
+        (Dim::Bytes, "GB") => int(1_000_000_000),
+        (Dim::Bytes, "GiB") => int(1 << 30),
+        _ => return None,
+    };
+    Some(f)
+}
+
+/// The factor of `unit`, or a message naming the accepted units.
+pub fn factor_or_err(dim: Dim, unit: &str, what: &str) -> Result<Rat, String> {
+    factor(dim, unit).ok_or_else(|| format!("{what}: unknown unit `{unit}`; accepted: {}", dim.accepted()))
+}
+
+/// Parses a quantity such as `3.86us`, `60 us`, `2GHz` or a bare number (in
+/// `default_unit`) into the base unit, exactly.
+pub fn parse_quantity(text: &str, dim: Dim, default_unit: &str, what: &str) -> Result<Rat, String> {
+    let t = text.trim();
+    let split = t
+        .char_indices()
+        .find(|&(i, c)| {
+            c.is_alphabetic() && c != 'e' && c != 'E' || (matches!(c, 'e' | 'E') && !next_is_exponent(t, i))
+        })
+        .map_or(t.len(), |(i, _)| i);
+    let (num, unit) = t.split_at(split);
+    let unit = unit.trim();
+    let unit = if unit.is_empty() { default_unit } else { unit };
+    let value = parse_rat(num.trim()).map_err(|e| format!("{what}: `{text}` is not a quantity ({e})"))?;
+    Ok(value * factor_or_err(dim, unit, what)?)
+}
+
+/// True when the `e` at byte `i` starts an exponent (`1e-6`), not a unit.
+fn next_is_exponent(t: &str, i: usize) -> bool {
+    let rest = t.get(i + 1..).unwrap_or("");
+    let rest = rest.strip_prefix(['+', '-']).unwrap_or(rest);
+    rest.starts_with(|c: char| c.is_ascii_digit()) && i > 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::frac;
+
+    #[test]
+    fn quantities_convert_exactly_to_base_units() {
+        assert_eq!(parse_quantity("3.86us", Dim::Time, "s", "x").unwrap(), frac(386, 100_000_000));
+        assert_eq!(parse_quantity("60 us", Dim::Time, "s", "x").unwrap(), frac(6, 100_000));
+        assert_eq!(parse_quantity("1e-6", Dim::Time, "s", "x").unwrap(), frac(1, 1_000_000));
+        assert_eq!(parse_quantity("2.5GHz", Dim::Frequency, "MHz", "x").unwrap(), frac(2500, 1));
+        assert_eq!(parse_quantity("2000", Dim::Frequency, "MHz", "x").unwrap(), frac(2000, 1));
+        assert_eq!(parse_quantity("1.5e3ms", Dim::Time, "s", "x").unwrap(), frac(3, 2));
+        let e = parse_quantity("3 parsecs", Dim::Time, "s", "--t-ib").unwrap_err();
+        assert!(e.contains("unknown unit `parsecs`") && e.contains("--t-ib"), "{e}");
+        assert!(parse_quantity("fast", Dim::Time, "s", "x").is_err());
+        assert_eq!(factor(Dim::Power, "kW"), Some(frac(1000, 1)));
+        assert_eq!(factor(Dim::Power, "s"), None);
+    }
+}
