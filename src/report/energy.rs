@@ -82,13 +82,21 @@ impl EnergyReport<'_> {
             Some(i) => format!("[{}, {}]", self.shown(&i.lo, percent), self.shown(&i.hi, percent)),
         }
     }
+    /// Bands exist only for fitted values (the fitted-values form has none).
+    fn nbands(&self) -> usize {
+        if self.pred.form == Form::Profile {
+            self.pred.thresholds.len()
+        } else {
+            0
+        }
+    }
     fn value_cells(&self, v: Option<&Value>, percent: bool) -> Vec<String> {
-        let nt = self.pred.thresholds.len();
+        let nt = self.nbands();
         match v {
             None => vec!["-".into(); nt + 1],
             Some(v) => {
                 let mut c = vec![self.shown(&v.point, percent)];
-                c.extend(v.bands.iter().map(|b| self.band(b, percent)));
+                c.extend(v.bands.iter().take(nt).map(|b| self.band(b, percent)));
                 c
             }
         }
@@ -121,11 +129,11 @@ impl EnergyReport<'_> {
         let p = self.pred;
         let mut head: Vec<String> =
             ["region", "f_opt MHz", "P_std W", "P_opt W", "alpha_p"].iter().map(|s| s.to_string()).collect();
-        for t in &p.thresholds {
+        for t in p.thresholds.iter().take(self.nbands()) {
             head.push(format!("alpha_p @{}", t.text));
         }
         head.push("beta_on".into());
-        for t in &p.thresholds {
+        for t in p.thresholds.iter().take(self.nbands()) {
             head.push(format!("beta_on @{}", t.text));
         }
         if p.form == Form::Profile {
@@ -172,11 +180,11 @@ impl EnergyReport<'_> {
                 None => row.extend(std::iter::repeat_n("undefined".to_string(), 4)),
                 Some(fs) => {
                     for f in fs {
-                        row.push(format!(
-                            "{} {}",
-                            self.num(&f.point),
-                            self.band(f.bands.first().unwrap_or(&None), false)
-                        ));
+                        let band = match self.nbands() {
+                            0 => String::new(),
+                            _ => format!(" {}", self.band(f.bands.first().unwrap_or(&None), false)),
+                        };
+                        row.push(format!("{}{band}", self.num(&f.point)));
                     }
                 }
             }
@@ -185,19 +193,24 @@ impl EnergyReport<'_> {
         rows
     }
 
-    fn prediction_rows(&self) -> Vec<Vec<String>> {
+    /// The predictions table for `QUANTITIES[range]`; rows without any value are left out.
+    fn prediction_rows(&self, range: std::ops::Range<usize>) -> Vec<Vec<String>> {
+        let qs = &QUANTITIES[range];
         let mut head = vec!["n".to_string()];
-        for (name, _, _) in QUANTITIES {
+        for (name, _, _) in qs {
             head.push(name.to_string());
-            for t in &self.pred.thresholds {
+            for t in self.pred.thresholds.iter().take(self.nbands()) {
                 head.push(format!("@{}", t.text));
             }
         }
         let mut rows = vec![head];
         for a in &self.pred.at {
+            if qs.iter().all(|(_, get, _)| get(a).is_none()) {
+                continue;
+            }
             let mut row = vec![nodes_text(&a.nodes)];
-            for (_, get, pct) in QUANTITIES {
-                row.extend(self.value_cells(get(a), pct));
+            for (_, get, pct) in qs {
+                row.extend(self.value_cells(get(a), *pct));
             }
             rows.push(row);
         }
@@ -206,23 +219,27 @@ impl EnergyReport<'_> {
 
     fn share_rows(&self, a: &AtNodes) -> Vec<Vec<String>> {
         let t0 = self.pred.thresholds.first().map_or(String::new(), |t| t.text.clone());
-        let mut rows = vec![vec![
-            "region".to_string(),
-            "std share".into(),
-            format!("band @{t0}"),
-            "opt share".into(),
-            format!("band @{t0}"),
-        ]];
+        let bands = self.nbands() > 0;
+        let mut head = vec!["region".to_string(), "std share".into()];
+        if bands {
+            head.push(format!("band @{t0}"));
+        }
+        head.push("opt share".into());
+        if bands {
+            head.push(format!("band @{t0}"));
+        }
+        let mut rows = vec![head];
         for (i, r) in self.pred.regions.iter().enumerate() {
-            let cell = |v: Option<&Value>| -> Vec<String> {
-                match v {
-                    None => vec!["-".into(), "-".into()],
-                    Some(v) => vec![self.pct(&v.point), self.band(v.bands.first().unwrap_or(&None), true)],
-                }
-            };
             let mut row = vec![r.name.clone()];
-            row.extend(cell(a.share_std.get(i).and_then(Option::as_ref)));
-            row.extend(cell(a.share_opt.get(i).and_then(Option::as_ref)));
+            for v in [a.share_std.get(i), a.share_opt.get(i)] {
+                match v.and_then(Option::as_ref) {
+                    None => row.push("-".into()),
+                    Some(v) => row.push(self.pct(&v.point)),
+                }
+                if bands {
+                    row.push(v.and_then(Option::as_ref).map_or("-".into(), |v| self.band(v.bands.first().unwrap_or(&None), true)));
+                }
+            }
             rows.push(row);
         }
         rows
@@ -236,10 +253,10 @@ impl EnergyReport<'_> {
         s.push_str(&table_left(&self.region_rows(), 2, &[0]));
         s.push_str("\nTask fractions ω/ω (seed 002 eq. 13–16): serial/parallel × on/off-chip\n");
         s.push_str(&table_left(&self.fraction_rows(), 2, &[0]));
-        s.push_str(
-            "\nPredictions (ΔE = 1 − E_opt/E_std, seed 000 eq. 4; EE_opt = E_opt/E_std; energies summed over the nodes)\n",
-        );
-        s.push_str(&table_left(&self.prediction_rows(), 2, &[]));
+        s.push_str("\nPredictions (ΔE = 1 − E_opt/E_std, seed 000 eq. 4; EE_opt = E_opt/E_std)\n");
+        s.push_str(&table_left(&self.prediction_rows(0..2), 2, &[]));
+        s.push_str("\nEnergies (J, summed over the nodes) and run times (s) at f_std and at the chosen frequencies\n");
+        s.push_str(&table_left(&self.prediction_rows(2..6), 2, &[]));
         for a in &p.at {
             s.push_str(&format!("\nEnergy shares of E_std at {} (opt shares add up to EE_opt)\n", show_nodes(&a.nodes)));
             s.push_str(&table_left(&self.share_rows(a), 2, &[0]));
@@ -336,7 +353,9 @@ impl EnergyReport<'_> {
         s.push_str("\n## Task fractions (seed 002 eq. 13–16)\n\n");
         s.push_str(&md(&self.fraction_rows()));
         s.push_str("\n## Predictions\n\nΔE = 1 − E_opt/E_std (seed 000 eq. 4); EE_opt = E_opt/E_std; energies in J summed over the nodes.\n\n");
-        s.push_str(&md(&self.prediction_rows()));
+        s.push_str(&md(&self.prediction_rows(0..2)));
+        s.push('\n');
+        s.push_str(&md(&self.prediction_rows(2..6)));
         for a in &p.at {
             s.push_str(&format!("\n### Energy shares at {}\n\n", show_nodes(&a.nodes)));
             s.push_str(&md(&self.share_rows(a)));
