@@ -987,10 +987,11 @@ fn at_nodes(rc: &[RegionCoeffs], mode: &Mode, nt: usize) -> AtNodes {
             .clone()
     };
 
-    let ratio_point = point_e.as_ref().and_then(|pe| {
-        let (o, s) = pe.iter().fold((Rat::zero(), Rat::zero()), |(a, b), (o, s)| (a + o, b + s));
-        s.is_positive().then(|| o / s)
-    });
+    // Totals at the fitted values, (E_opt, E_std): summed once, used by every quantity.
+    let point_sum: Option<(Rat, Rat)> = point_e
+        .as_ref()
+        .map(|pe| pe.iter().fold((Rat::zero(), Rat::zero()), |(a, b), (o, s)| (a + o, b + s)));
+    let ratio_point = point_sum.as_ref().and_then(|(o, s)| s.is_positive().then(|| o / s));
     let ee_opt = ratio_point.map(|p| {
         let bands = band_f
             .iter()
@@ -1019,9 +1020,8 @@ fn at_nodes(rc: &[RegionCoeffs], mode: &Mode, nt: usize) -> AtNodes {
         if !finite {
             return None;
         }
-        let pe = point_e.as_ref()?;
-        let pick = |p: &(Rat, Rat)| if opt { p.0.clone() } else { p.1.clone() };
-        let point = pe.iter().map(pick).fold(Rat::zero(), |a, b| a + b);
+        let (o, st) = point_sum.as_ref()?;
+        let point = if opt { o.clone() } else { st.clone() };
         let bands = if opt {
             band_f
                 .iter()
@@ -1076,8 +1076,7 @@ fn at_nodes(rc: &[RegionCoeffs], mode: &Mode, nt: usize) -> AtNodes {
     // Shares of E^{n,f_std}: the others' sum for region r is the total
     // range less r's own (sums are extreme region by region).
     let share = |r: usize, opt: bool| -> Option<Value> {
-        let pe = point_e.as_ref()?;
-        let total: Rat = pe.iter().map(|p| p.1.clone()).fold(Rat::zero(), |a, b| a + b);
+        let (pe, total) = (point_e.as_ref()?, &point_sum.as_ref()?.1);
         if !total.is_positive() {
             return None;
         }

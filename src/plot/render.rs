@@ -325,15 +325,7 @@ fn legend(entries: &[Entry], plot: Rect, occ: &Occupancy) -> String {
         }
     }
     let (x, y) = best.1;
-    let mut out = String::from("<g class=\"legend\">\n");
-    out += &format!(
-        "<rect class=\"legend-box\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"3\" fill=\"#fff\" \
-         fill-opacity=\"0.85\" stroke=\"#ccc\"/>\n",
-        num(x),
-        num(y),
-        num(bw),
-        num(bh)
-    );
+    let mut out = legend_open(x, y, bw, bh);
     for (i, e) in entries.iter().enumerate() {
         let cy = y + pad + i as f64 * row + 7.0;
         let (sx0, sx1) = (x + pad, x + pad + sw);
@@ -1101,4 +1093,16 @@ pub(super) fn grid(charts: &[Chart], cols: usize, title: &str) -> String {
     }
     body += "</g>\n";
     wrap(w, h, &body)
+}
+
+/// Opens a legend group with its white box at (`x`, `y`), `w` × `h`.
+pub(super) fn legend_open(x: f64, y: f64, w: f64, h: f64) -> String {
+    format!(
+        "<g class=\"legend\">\n<rect class=\"legend-box\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"3\" fill=\"#fff\" \
+         fill-opacity=\"0.85\" stroke=\"#ccc\"/>\n",
+        num(x),
+        num(y),
+        num(w),
+        num(h)
+    )
 }

@@ -257,15 +257,7 @@ fn legend_layout(layers: &[String], hline: Option<&str>, max_w: f64, max_h: f64)
 
 /// Draws the legend with its top-left corner at (`x`, `y`).
 fn legend_svg(c: &StackedBarChart, lg: &Legend, x: f64, y: f64) -> String {
-    let mut out = String::from("<g class=\"legend\">\n");
-    out += &format!(
-        "<rect class=\"legend-box\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"3\" fill=\"#fff\" \
-         fill-opacity=\"0.85\" stroke=\"#ccc\"/>\n",
-        num(x),
-        num(y),
-        num(lg.w),
-        num(lg.h)
-    );
+    let mut out = render::legend_open(x, y, lg.w, lg.h);
     let sh = (lg.row - 6.0).clamp(6.0, 10.0);
     for (i, (what, text, cut)) in lg.rows.iter().enumerate() {
         let cy = y + LEGEND_PAD + i as f64 * lg.row + (lg.row - 3.0) / 2.0;

@@ -41,7 +41,7 @@ fn nodes_text(n: &Nodes) -> String {
     }
 }
 
-/// One quantity of the predictions table: name, unit note, accessor, shown in percent.
+/// One quantity of the predictions tables: its name (with the unit), accessor, and whether it is shown in percent.
 type Quantity = (&'static str, fn(&AtNodes) -> Option<&Value>, bool);
 
 const QUANTITIES: [Quantity; 6] = [
