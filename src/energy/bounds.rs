@@ -23,8 +23,10 @@
 //!   corner of `r` it is monotone in the others' sum, so only the others'
 //!   smallest and largest sums matter.
 
-use crate::num::{to_f64, Rat};
+use crate::num::{lcm_denoms, ratio_to_f64, reduced, to_f64, Rat};
+use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
+use std::cmp::Ordering;
 
 /// A closed interval `[lo, hi]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,9 +52,13 @@ impl Interval {
     }
     /// `1 − [lo, hi]`.
     pub fn one_minus(&self) -> Interval {
-        let one = Rat::from_integer(1.into());
-        Interval { lo: &one - &self.hi, hi: one - &self.lo }
+        Interval { lo: one_minus(&self.hi), hi: one_minus(&self.lo) }
     }
+}
+
+/// `1 − x` without a gcd: for `x = n/d` in lowest terms, `(d − n)/d` is too.
+pub fn one_minus(x: &Rat) -> Rat {
+    Rat::new_raw(x.denom() - x.numer(), x.denom().clone())
 }
 
 /// Smallest and largest value in a non-empty list.
@@ -71,6 +77,45 @@ pub fn range<'a>(xs: impl IntoIterator<Item = &'a Rat>) -> Option<Interval> {
     Some(Interval { lo: lo.clone(), hi: hi.clone() })
 }
 
+/// Integer bounds `[lo, hi]` of values that share one positive denominator
+/// (kept implicit: sums of such values need no gcd).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IntInterval {
+    /// Lower end.
+    pub lo: BigInt,
+    /// Upper end.
+    pub hi: BigInt,
+}
+
+impl IntInterval {
+    /// The rational interval `[lo/den, hi/den]` (`den > 0`).
+    pub fn over(&self, den: &BigInt) -> Interval {
+        Interval { lo: reduced(self.lo.clone(), den.clone()), hi: reduced(self.hi.clone(), den.clone()) }
+    }
+}
+
+/// `n/d` (`d > 0`) compared by cross-multiplication, never reduced: the
+/// candidates' order is all argbest needs.
+#[derive(Debug, Clone)]
+struct Frac(BigInt, BigInt);
+
+impl PartialEq for Frac {
+    fn eq(&self, o: &Frac) -> bool {
+        self.cmp(o).is_eq()
+    }
+}
+impl Eq for Frac {}
+impl PartialOrd for Frac {
+    fn partial_cmp(&self, o: &Frac) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Frac {
+    fn cmp(&self, o: &Frac) -> Ordering {
+        (&self.0 * &o.1).cmp(&(&o.0 * &self.1))
+    }
+}
+
 /// Relative error allowed for a float view of an exact value (generous: the
 /// views are correctly rounded inputs combined in a few operations).
 const REL: f64 = 1e-12;
@@ -79,12 +124,14 @@ const REL: f64 = 1e-12;
 /// Floats (`approx(i)` = value and error bound) decide; candidates within
 /// the error of the best are compared exactly (`exact(i)`). Ties go to the
 /// lowest index among the exactly compared.
-fn argbest(n: usize, approx: impl Fn(usize) -> (f64, f64), exact: impl Fn(usize) -> Rat, max: bool) -> usize {
+fn argbest<T: Ord>(n: usize, approx: impl Fn(usize) -> (f64, f64), exact: impl Fn(usize) -> T, max: bool) -> usize {
     let sign = if max { 1.0 } else { -1.0 };
-    let vals: Vec<(f64, f64)> = (0..n).map(|i| {
-        let (v, e) = approx(i);
-        (sign * v, e)
-    }).collect();
+    let vals: Vec<(f64, f64)> = (0..n)
+        .map(|i| {
+            let (v, e) = approx(i);
+            (sign * v, e)
+        })
+        .collect();
     let finite = vals.iter().all(|(v, e)| v.is_finite() && e.is_finite());
     let close: Vec<usize> = if finite {
         let mut best = 0;
@@ -118,11 +165,11 @@ fn err(v: f64) -> f64 {
 }
 
 /// Extremes of `Σ_r t_r(c_r)` given float views `approx[r][c]` and the exact
-/// values `exact(r, c)`; also each region's own extremes. `None` when some
-/// region has no corner.
-pub fn sum_range_f(approx: &[Vec<f64>], exact: &dyn Fn(usize, usize) -> Rat) -> Option<(Interval, Vec<Interval>)> {
+/// values `exact(r, c)` (integers over one common denominator); also each
+/// region's own extremes. `None` when some region has no corner.
+pub fn sum_range_f(approx: &[Vec<f64>], exact: &dyn Fn(usize, usize) -> BigInt) -> Option<(IntInterval, Vec<IntInterval>)> {
     let mut per = Vec::with_capacity(approx.len());
-    let (mut lo, mut hi) = (Rat::zero(), Rat::zero());
+    let (mut lo, mut hi) = (BigInt::zero(), BigInt::zero());
     for (r, a) in approx.iter().enumerate() {
         if a.is_empty() {
             return None;
@@ -130,30 +177,34 @@ pub fn sum_range_f(approx: &[Vec<f64>], exact: &dyn Fn(usize, usize) -> Rat) -> 
         let f = |c: usize| (a[c], err(a[c]));
         let i = argbest(a.len(), f, |c| exact(r, c), false);
         let j = argbest(a.len(), f, |c| exact(r, c), true);
-        let it = Interval { lo: exact(r, i), hi: exact(r, j) };
+        let it = IntInterval { lo: exact(r, i), hi: exact(r, j) };
         lo += &it.lo;
         hi += &it.hi;
         per.push(it);
     }
-    Some((Interval { lo, hi }, per))
+    Some((IntInterval { lo, hi }, per))
 }
 
 /// Extremes of `Σ n / Σ d` over one corner per region, from float views
-/// `approx[r][c] = (n, d)` and exact values `exact(r, c)`. `None` when some
-/// region has no corner or some choice has `Σ d ≤ 0`.
-pub fn ratio_range_f(approx: &[Vec<(f64, f64)>], exact: &dyn Fn(usize, usize) -> (Rat, Rat)) -> Option<Interval> {
+/// `approx[r][c] = (n, d)` and exact values `exact(r, c)` (integers over one
+/// common denominator, which cancels). `None` when some region has no
+/// corner or some choice has `Σ d ≤ 0`.
+pub fn ratio_range_f(approx: &[Vec<(f64, f64)>], exact: &dyn Fn(usize, usize) -> (BigInt, BigInt)) -> Option<Interval> {
     let dens: Vec<Vec<f64>> = approx.iter().map(|t| t.iter().map(|p| p.1).collect()).collect();
     let (d, _) = sum_range_f(&dens, &|r, c| exact(r, c).1)?;
     if !d.lo.is_positive() {
         return None;
     }
-    let hi = max_ratio_f(approx, exact, false);
-    let lo = -max_ratio_f(approx, exact, true);
+    let (n, d) = max_ratio_f(approx, exact, false);
+    let hi = reduced(n, d);
+    let (n, d) = max_ratio_f(approx, exact, true);
+    let lo = reduced(-n, d);
     Some(Interval { lo, hi })
 }
 
-/// Dinkelbach's method (see the module doc) on `±n / d`, denominators positive.
-fn max_ratio_f(approx: &[Vec<(f64, f64)>], exact: &dyn Fn(usize, usize) -> (Rat, Rat), negate: bool) -> Rat {
+/// Dinkelbach's method (see the module doc) on `±n / d`, denominators
+/// positive: the largest ratio as `(Σ n, Σ d)` of the best choice.
+fn max_ratio_f(approx: &[Vec<(f64, f64)>], exact: &dyn Fn(usize, usize) -> (BigInt, BigInt), negate: bool) -> (BigInt, BigInt) {
     let sg = if negate { -1.0 } else { 1.0 };
     let ex = |r: usize, c: usize| {
         let (n, d) = exact(r, c);
@@ -161,8 +212,8 @@ fn max_ratio_f(approx: &[Vec<(f64, f64)>], exact: &dyn Fn(usize, usize) -> (Rat,
     };
     let fl: Vec<Vec<(f64, f64)>> = approx.iter().map(|t| t.iter().map(|&(n, d)| (sg * n, d)).collect()).collect();
     let sums = |choice: &[usize]| {
-        let mut n = Rat::zero();
-        let mut d = Rat::zero();
+        let mut n = BigInt::zero();
+        let mut d = BigInt::zero();
         for (r, &c) in choice.iter().enumerate() {
             let (a, b) = ex(r, c);
             n += a;
@@ -173,8 +224,8 @@ fn max_ratio_f(approx: &[Vec<(f64, f64)>], exact: &dyn Fn(usize, usize) -> (Rat,
     let mut choice = float_dinkelbach(&fl);
     let (mut n, mut d) = sums(&choice);
     loop {
-        let lambda = &n / &d;
-        let lf = to_f64(&lambda);
+        // λ = n/d; a corner's score a − λ·b has the sign of a·d − n·b (d > 0).
+        let lf = ratio_to_f64(&n, &d);
         let next: Vec<usize> = fl
             .iter()
             .enumerate()
@@ -187,26 +238,25 @@ fn max_ratio_f(approx: &[Vec<(f64, f64)>], exact: &dyn Fn(usize, usize) -> (Rat,
                     },
                     |c| {
                         let (a, b) = ex(r, c);
-                        a - &lambda * b
+                        a * &d - &n * b
                     },
                     true,
                 )
             })
             .collect();
         if next == choice {
-            return lambda;
+            return (n, d);
         }
         let (n2, d2) = sums(&next);
         // The current choice scores 0; a better one scores > 0 and has a larger ratio.
-        if !(&n2 - &lambda * &d2).is_positive() {
-            return lambda;
+        if !(&n2 * &d - &n * &d2).is_positive() {
+            return (n, d);
         }
         choice = next;
         n = n2;
         d = d2;
     }
 }
-
 /// Dinkelbach in floats: a choice that is usually already optimal.
 fn float_dinkelbach(f: &[Vec<(f64, f64)>]) -> Vec<usize> {
     let ratio = |choice: &[usize]| {
@@ -245,8 +295,14 @@ fn float_dinkelbach(f: &[Vec<(f64, f64)>]) -> Vec<usize> {
 
 /// Extremes of the share `n / (d + S)` of one region over its corners
 /// (float views `approx[c] = (n, d)`, exact `exact(c)`), the others' sum
-/// `S` ranging over `others`. `None` when a denominator can be `≤ 0`.
-pub fn share_range_f(approx: &[(f64, f64)], others: &Interval, exact: &dyn Fn(usize) -> (Rat, Rat)) -> Option<Interval> {
+/// `S` ranging over `others`; all integers over the common denominator
+/// `den` (which cancels; the floats are in real units). `None` when a denominator can be `≤ 0`.
+pub fn share_range_f(
+    approx: &[(f64, f64)],
+    others: &IntInterval,
+    den: &BigInt,
+    exact: &dyn Fn(usize) -> (BigInt, BigInt),
+) -> Option<Interval> {
     if approx.is_empty() {
         return None;
     }
@@ -254,7 +310,7 @@ pub fn share_range_f(approx: &[(f64, f64)], others: &Interval, exact: &dyn Fn(us
     if !(exact(imin).1 + &others.lo).is_positive() {
         return None;
     }
-    let (slo, shi) = (to_f64(&others.lo), to_f64(&others.hi));
+    let (slo, shi) = (ratio_to_f64(&others.lo, den), ratio_to_f64(&others.hi, den));
     // For a fixed corner the share is monotone in S: its extremes are at S's ends.
     let both = |c: usize| -> (f64, f64) {
         let (n, d) = approx[c];
@@ -262,38 +318,52 @@ pub fn share_range_f(approx: &[(f64, f64)], others: &Interval, exact: &dyn Fn(us
         (a.min(b), a.max(b))
     };
     // n ≥ 0: smallest with the largest S; n < 0: the reverse.
-    let exact_end = |c: usize, top: bool| -> Rat {
+    let exact_end = |c: usize, top: bool| -> Frac {
         let (n, d) = exact(c);
         let s = if n.is_negative() == top { &others.hi } else { &others.lo };
-        n / (d + s)
+        Frac(n, d + s)
     };
     // The float quotients lose relative accuracy when d + S nearly cancels; widen.
-    let e = |v: f64, c: usize| err(v) * (1.0 + (approx[c].1.abs() + slo.abs().max(shi.abs())) / (approx[c].1 + slo).abs().max(f64::MIN_POSITIVE));
+    let e = |v: f64, c: usize| {
+        err(v) * (1.0 + (approx[c].1.abs() + slo.abs().max(shi.abs())) / (approx[c].1 + slo).abs().max(f64::MIN_POSITIVE))
+    };
     let lo = argbest(approx.len(), |c| { let v = both(c).0; (v, e(v, c)) }, |c| exact_end(c, false), false);
     let hi = argbest(approx.len(), |c| { let v = both(c).1; (v, e(v, c)) }, |c| exact_end(c, true), true);
-    Some(Interval { lo: exact_end(lo, false), hi: exact_end(hi, true) })
+    let (Frac(ln, ld), Frac(hn, hd)) = (exact_end(lo, false), exact_end(hi, true));
+    Some(Interval { lo: reduced(ln, ld), hi: reduced(hn, hd) })
+}
+
+/// `xs` as integers over their least common denominator.
+fn scaled<'a>(xs: impl IntoIterator<Item = &'a Rat>) -> (BigInt, impl Fn(&Rat) -> BigInt) {
+    let den = lcm_denoms(xs);
+    let d2 = den.clone();
+    (den, move |x: &Rat| x.numer() * (&d2 / x.denom()))
 }
 
 /// Extremes of `Σ_r terms[r][c_r]`; `None` when some region has no corner.
 pub fn sum_range(terms: &[Vec<Rat>]) -> Option<Interval> {
+    let (den, int) = scaled(terms.iter().flatten());
     let f: Vec<Vec<f64>> = terms.iter().map(|t| t.iter().map(to_f64).collect()).collect();
-    sum_range_f(&f, &|r, c| terms[r][c].clone()).map(|x| x.0)
+    sum_range_f(&f, &|r, c| int(&terms[r][c])).map(|x| x.0.over(&den))
 }
 
 /// Extremes of `Σ n / Σ d` over one `(n, d)` pair per region. `None` when
 /// some region has no corner or some choice has `Σ d ≤ 0` (the ratio is then
 /// undefined or unbounded).
 pub fn ratio_range(terms: &[Vec<(Rat, Rat)>]) -> Option<Interval> {
+    let (_, int) = scaled(terms.iter().flatten().flat_map(|(n, d)| [n, d]));
     let f: Vec<Vec<(f64, f64)>> = terms.iter().map(|t| t.iter().map(|(n, d)| (to_f64(n), to_f64(d))).collect()).collect();
-    ratio_range_f(&f, &|r, c| terms[r][c].clone())
+    ratio_range_f(&f, &|r, c| (int(&terms[r][c].0), int(&terms[r][c].1)))
 }
 
 /// Extremes of the share `n_r / (d_r + Σ_{s≠r} d_s)` of region `r`, where
 /// `pairs[c] = (n_r(c), d_r(c))` and the others' sum ranges over `others`.
 /// `None` when a denominator can be `≤ 0`.
 pub fn share_range(pairs: &[(Rat, Rat)], others: &Interval) -> Option<Interval> {
+    let (den, int) = scaled(pairs.iter().flat_map(|(n, d)| [n, d]).chain([&others.lo, &others.hi]));
     let f: Vec<(f64, f64)> = pairs.iter().map(|(n, d)| (to_f64(n), to_f64(d))).collect();
-    share_range_f(&f, others, &|c| pairs[c].clone())
+    let o = IntInterval { lo: int(&others.lo), hi: int(&others.hi) };
+    share_range_f(&f, &o, &den, &|c| (int(&pairs[c].0), int(&pairs[c].1)))
 }
 
 #[cfg(test)]
@@ -347,6 +417,15 @@ mod tests {
         assert_eq!(r.hi, frac(4, 3));
         assert_eq!(r.lo, frac(1, 6));
         assert!(ratio_range(&[vec![(frac(1, 1), frac(-1, 1))]]).is_none());
+    }
+
+    #[test]
+    fn one_minus_stays_in_lowest_terms() {
+        assert_eq!(one_minus(&frac(1, 3)), frac(2, 3));
+        assert_eq!(one_minus(&frac(-3, 4)), frac(7, 4));
+        assert_eq!(one_minus(&frac(1, 1)), frac(0, 1));
+        let i = Interval { lo: frac(1, 4), hi: frac(5, 2) }.one_minus();
+        assert_eq!(i, Interval { lo: frac(-3, 2), hi: frac(3, 4) });
     }
 
     #[test]

@@ -51,11 +51,14 @@ use crate::analysis::{self, Analysis, AnalysisError, Shape, Threshold};
 use crate::data::Measurement;
 use crate::model::Model;
 use crate::num::transcendental::{apply, Func};
-use crate::num::{fmt_fraction, fmt_sig, to_f64, Rat};
+use crate::num::{self, fmt_fraction, fmt_sig, to_f64, Rat};
 use bounds::Interval;
 use input::{GivenRegion, Input, RegionSamples, Sample};
+use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
 use rayon::prelude::*;
+use std::cell::OnceCell;
+use std::collections::HashMap;
 
 /// What `f_opt` minimises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -360,7 +363,10 @@ pub fn predict(input: &Input, file: &str, s: &Settings) -> Result<Prediction, En
         }
     }
     let values = regions.iter().map(|r| region_values(r, thresholds.len())).collect();
-    let coeffs: Vec<RegionCoeffs> = regions.iter().map(|r| RegionCoeffs::new(r, &f_std)).collect();
+    let point_set = CornerSet::new(regions.iter().map(|r| vec![coeffs(&r.point, r, &f_std)]).collect());
+    let band_sets: Vec<CornerSet> = (0..thresholds.len())
+        .map(|t| CornerSet::new(regions.iter().map(|r| r.corners[t].iter().map(|c| coeffs(c, r, &f_std)).collect()).collect()))
+        .collect();
     let mut inexact = Vec::new();
     let has_overhead = regions.iter().any(|r| r.overhead || !r.point.af.is_zero());
     let mut modes = Vec::with_capacity(s.nodes.len());
@@ -383,7 +389,7 @@ pub fn predict(input: &Input, file: &str, s: &Settings) -> Result<Prediction, En
         });
     }
     // Node counts are independent: one task each (the order of results is kept).
-    let at: Vec<AtNodes> = modes.par_iter().map(|m| at_nodes(&coeffs, m, thresholds.len())).collect();
+    let at: Vec<AtNodes> = modes.par_iter().map(|m| at_nodes(&point_set, &band_sets, m)).collect();
     for (n, a) in s.nodes.iter().zip(&at) {
         if let (Nodes::Count(nv), Some(t)) = (n, a.t_std.as_ref()) {
             if !t.point.is_positive() {
@@ -816,64 +822,77 @@ fn region_values(r: &RegionFit, nt: usize) -> RegionValues {
 }
 
 /// Per-corner coefficients: energies (summed over nodes) `n·x + l·log2 n + z`
-/// at f_std and at f_opt, time `a + b/n` and the frequency factor `g`.
+/// at f_std and at f_opt, run times `a + b/n` at f_std and `ag + bg/n` at
+/// the chosen frequencies.
 #[derive(Debug, Clone)]
-struct Coeffs {
-    x_std: Rat,
-    z_std: Rat,
-    x_opt: Rat,
-    z_opt: Rat,
-    l: Rat,
-    a: Rat,
-    b: Rat,
-    g: Rat,
-    /// Float views of the same, for proposing choices that exact arithmetic certifies.
-    f: CoeffsF,
+struct Coeffs<T> {
+    x_std: T,
+    z_std: T,
+    x_opt: T,
+    z_opt: T,
+    l: T,
+    a: T,
+    b: T,
+    ag: T,
+    bg: T,
 }
 
-#[derive(Debug, Clone, Copy)]
-struct CoeffsF {
-    x_std: f64,
-    z_std: f64,
-    x_opt: f64,
-    z_opt: f64,
-    l: f64,
-    a: f64,
-    b: f64,
-    g: f64,
-}
-
-impl Coeffs {
-    fn new(c: &Corner, r: &RegionFit, f_std: &Rat) -> Coeffs {
-        let g = Rat::one() + &c.beta * (f_std / &r.f_opt - Rat::one());
-        let pg = &r.p_opt * &g;
-        let (x_std, z_std) = (&r.p_std * &c.a, &r.p_std * &c.b + &c.bf);
-        let (x_opt, z_opt) = (&pg * &c.a, &pg * &c.b + &c.bf);
-        let f = CoeffsF {
-            x_std: to_f64(&x_std),
-            z_std: to_f64(&z_std),
-            x_opt: to_f64(&x_opt),
-            z_opt: to_f64(&z_opt),
-            l: to_f64(&c.af),
-            a: to_f64(&c.a),
-            b: to_f64(&c.b),
-            g: to_f64(&g),
-        };
-        Coeffs { x_std, z_std, x_opt, z_opt, l: c.af.clone(), a: c.a.clone(), b: c.b.clone(), g, f }
+impl<T> Coeffs<T> {
+    fn all(&self) -> [&T; 9] {
+        [&self.x_std, &self.z_std, &self.x_opt, &self.z_opt, &self.l, &self.a, &self.b, &self.ag, &self.bg]
+    }
+    fn map<U>(&self, mut f: impl FnMut(&T) -> U) -> Coeffs<U> {
+        Coeffs {
+            x_std: f(&self.x_std),
+            z_std: f(&self.z_std),
+            x_opt: f(&self.x_opt),
+            z_opt: f(&self.z_opt),
+            l: f(&self.l),
+            a: f(&self.a),
+            b: f(&self.b),
+            ag: f(&self.ag),
+            bg: f(&self.bg),
+        }
     }
 }
 
-struct RegionCoeffs {
-    point: Coeffs,
-    corners: Vec<Vec<Coeffs>>,
+fn coeffs(c: &Corner, r: &RegionFit, f_std: &Rat) -> Coeffs<Rat> {
+    let g = Rat::one() + &c.beta * (f_std / &r.f_opt - Rat::one());
+    let pg = &r.p_opt * &g;
+    Coeffs {
+        x_std: &r.p_std * &c.a,
+        z_std: &r.p_std * &c.b + &c.bf,
+        x_opt: &pg * &c.a,
+        z_opt: &pg * &c.b + &c.bf,
+        l: c.af.clone(),
+        a: c.a.clone(),
+        b: c.b.clone(),
+        ag: &c.a * &g,
+        bg: &c.b * g,
+    }
 }
 
-impl RegionCoeffs {
-    fn new(r: &RegionFit, f_std: &Rat) -> RegionCoeffs {
-        RegionCoeffs {
-            point: Coeffs::new(&r.point, r, f_std),
-            corners: r.corners.iter().map(|cs| cs.iter().map(|c| Coeffs::new(c, r, f_std)).collect()).collect(),
-        }
+/// Corners per region (the fitted values, one each; or one threshold's
+/// corners) with every coefficient an integer over one positive common
+/// denominator, so sums across regions need no gcd; float views propose
+/// the choices that the integers certify.
+struct CornerSet {
+    den: BigInt,
+    ints: PerCorner<Coeffs<BigInt>>,
+    floats: PerCorner<Coeffs<f64>>,
+}
+
+impl CornerSet {
+    fn new(sets: PerCorner<Coeffs<Rat>>) -> CornerSet {
+        let den = num::lcm_denoms(sets.iter().flatten().flat_map(|c| c.all()));
+        let mut scale: HashMap<BigInt, BigInt> = HashMap::new();
+        let mut int = |x: &Rat| -> BigInt {
+            let m = scale.entry(x.denom().clone()).or_insert_with(|| &den / x.denom());
+            x.numer() * &*m
+        };
+        let ints = sets.iter().map(|cs| cs.iter().map(|c| c.map(&mut int)).collect()).collect();
+        let floats = sets.iter().map(|cs| cs.iter().map(|c| c.map(to_f64)).collect()).collect();
+        CornerSet { den, ints, floats }
     }
 }
 
@@ -890,41 +909,70 @@ enum Order {
     Const,
 }
 
-/// `(opt, std)` energies of a corner at `n`, or their coefficients of one order.
-fn energies(c: &Coeffs, at: &Result<(Rat, Rat), Order>) -> (Rat, Rat) {
-    match at {
-        Ok((n, l)) => {
-            let ll = l * &c.l;
-            (n * &c.x_opt + &ll + &c.z_opt, n * &c.x_std + ll + &c.z_std)
-        }
-        Err(Order::N) => (c.x_opt.clone(), c.x_std.clone()),
-        Err(Order::Log) => (c.l.clone(), c.l.clone()),
-        Err(Order::Const) => (c.z_opt.clone(), c.z_std.clone()),
-    }
+/// How one [`CornerSet`]'s integers are read at one node count:
+/// energies `mx·x + ml·l + mz·z` over `eden`, times `a·tn + b·td` over `tden`
+/// (`n = tn/td`), and the float weights of the same in real units.
+struct Reading {
+    m: [BigInt; 3],
+    mf: [f64; 3],
+    eden: BigInt,
+    time: Option<(BigInt, BigInt, f64, BigInt)>,
 }
 
-/// Float view of [`energies`].
-fn energies_f(c: &Coeffs, at: &Result<(Rat, Rat), Order>) -> (f64, f64) {
-    let f = &c.f;
-    match at {
-        Ok((n, l)) => {
-            let (n, l) = (to_f64(n), to_f64(l));
-            (n * f.x_opt + l * f.l + f.z_opt, n * f.x_std + l * f.l + f.z_std)
+impl Reading {
+    /// `None` when the limit's growth order depends on the corners.
+    fn new(set: &CornerSet, mode: &Mode) -> Option<Reading> {
+        let (one, zero) = (BigInt::one(), BigInt::zero());
+        match mode {
+            Mode::At(n, l) => {
+                // E·(den·nd·ld) = nn·ld·x + ln·nd·l + nd·ld·z for n = nn/nd, log2 n = ln/ld.
+                let (nn, nd, ln, ld) = (n.numer(), n.denom(), l.numer(), l.denom());
+                let mz = nd * ld;
+                Some(Reading {
+                    m: [nn * ld, ln * nd, mz.clone()],
+                    mf: [to_f64(n), to_f64(l), 1.0],
+                    eden: &set.den * mz,
+                    time: Some((nn.clone(), nd.clone(), to_f64(n), &set.den * nn)),
+                })
+            }
+            Mode::Limit => {
+                let (m, mf) = match limit_order(set)? {
+                    Order::N => ([one, zero.clone(), zero], [1.0, 0.0, 0.0]),
+                    Order::Log => ([zero.clone(), one, zero], [0.0, 1.0, 0.0]),
+                    Order::Const => ([zero.clone(), zero, one], [0.0, 0.0, 1.0]),
+                };
+                Some(Reading { m, mf, eden: set.den.clone(), time: None })
+            }
         }
-        Err(Order::N) => (f.x_opt, f.x_std),
-        Err(Order::Log) => (f.l, f.l),
-        Err(Order::Const) => (f.z_opt, f.z_std),
+    }
+
+    /// `(opt, std)` energies, integers over `eden`.
+    fn energies(&self, c: &Coeffs<BigInt>) -> (BigInt, BigInt) {
+        let lin = |x: &BigInt, z: &BigInt| {
+            let mut e = &self.m[0] * x + &self.m[2] * z;
+            if !self.m[1].is_zero() {
+                e += &self.m[1] * &c.l;
+            }
+            e
+        };
+        (lin(&c.x_opt, &c.z_opt), lin(&c.x_std, &c.z_std))
+    }
+
+    /// Float view of [`Reading::energies`] in real units.
+    fn energies_f(&self, c: &Coeffs<f64>) -> (f64, f64) {
+        let [x, l, z] = self.mf;
+        (x * c.x_opt + l * c.l + z * c.z_opt, x * c.x_std + l * c.l + z * c.z_std)
     }
 }
 
 /// The growth order that decides every limit: the highest order whose
 /// f_std coefficient is positive for every choice of corners, when all higher
 /// orders vanish for every choice; `None` when the order depends on the choice.
-fn limit_order<'a>(sets: impl Iterator<Item = &'a [Coeffs]> + Clone) -> Option<Order> {
-    let zero = |f: &dyn Fn(&Coeffs) -> &Rat| sets.clone().all(|cs| cs.iter().all(|c| f(c).is_zero()));
-    let positive_sum = |f: &dyn Fn(&Coeffs) -> &Rat| {
-        let mut s = Rat::zero();
-        for cs in sets.clone() {
+fn limit_order(set: &CornerSet) -> Option<Order> {
+    let zero = |f: &dyn Fn(&Coeffs<BigInt>) -> &BigInt| set.ints.iter().all(|cs| cs.iter().all(|c| f(c).is_zero()));
+    let positive_sum = |f: &dyn Fn(&Coeffs<BigInt>) -> &BigInt| {
+        let mut s = BigInt::zero();
+        for cs in &set.ints {
             match cs.iter().map(f).min() {
                 Some(m) => s += m,
                 None => return false,
@@ -950,48 +998,39 @@ fn limit_order<'a>(sets: impl Iterator<Item = &'a [Coeffs]> + Clone) -> Option<O
 /// Values per region and corner.
 type PerCorner<T> = Vec<Vec<T>>;
 
-fn at_nodes(rc: &[RegionCoeffs], mode: &Mode, nt: usize) -> AtNodes {
-    let nreg = rc.len();
-    // The evaluation rule for the point and for each threshold.
-    let rule = |sets: Vec<&[Coeffs]>| -> Option<Result<(Rat, Rat), Order>> {
-        match mode {
-            Mode::At(n, l) => Some(Ok((n.clone(), l.clone()))),
-            Mode::Limit => limit_order(sets.into_iter()).map(Err),
-        }
-    };
-    let point_rule = rule(rc.iter().map(|r| std::slice::from_ref(&r.point)).collect());
-    let rules: Vec<Option<Result<(Rat, Rat), Order>>> =
-        (0..nt).map(|t| rule(rc.iter().map(|r| r.corners[t].as_slice()).collect())).collect();
+/// The predictions at one node count: `point` holds the fitted values (one
+/// corner per region), `sets[t]` the corners at threshold `t`.
+fn at_nodes(point: &CornerSet, sets: &[CornerSet], mode: &Mode) -> AtNodes {
+    let nreg = point.ints.len();
+    let point_rd = Reading::new(point, mode);
+    let rds: Vec<Option<Reading>> = sets.iter().map(|s| Reading::new(s, mode)).collect();
 
     // Energies per region: exact at the point; per threshold, float views
     // of every corner with exact values computed on demand (bounds.rs).
-    let point_e: Option<Vec<(Rat, Rat)>> =
-        point_rule.as_ref().map(|at| rc.iter().map(|r| energies(&r.point, at)).collect());
-    let band_f: Vec<Option<PerCorner<(f64, f64)>>> = rules
+    let point_e: Option<Vec<(BigInt, BigInt)>> =
+        point_rd.as_ref().map(|rd| point.ints.iter().map(|cs| rd.energies(&cs[0])).collect());
+    let band_f: Vec<Option<PerCorner<(f64, f64)>>> = sets
         .iter()
-        .enumerate()
-        .map(|(t, at)| {
-            at.as_ref().map(|at| rc.iter().map(|r| r.corners[t].iter().map(|c| energies_f(c, at)).collect()).collect())
-        })
+        .zip(&rds)
+        .map(|(s, rd)| rd.as_ref().map(|rd| s.floats.iter().map(|cs| cs.iter().map(|c| rd.energies_f(c)).collect()).collect()))
         .collect();
-    // Exact energies are costly (big rationals); each is computed at most once.
-    let cache: Vec<PerCorner<std::cell::OnceCell<(Rat, Rat)>>> = (0..nt)
-        .map(|t| rc.iter().map(|r| r.corners[t].iter().map(|_| std::cell::OnceCell::new()).collect()).collect())
-        .collect();
-    let exact = |t: usize, r: usize, c: usize| -> (Rat, Rat) {
+    let cache: Vec<PerCorner<OnceCell<(BigInt, BigInt)>>> =
+        sets.iter().map(|s| s.ints.iter().map(|cs| cs.iter().map(|_| OnceCell::new()).collect()).collect()).collect();
+    let exact = |t: usize, r: usize, c: usize| -> (BigInt, BigInt) {
         cache[t][r][c]
-            .get_or_init(|| match &rules[t] {
-                Some(at) => energies(&rc[r].corners[t][c], at),
-                None => (Rat::zero(), Rat::zero()),
+            .get_or_init(|| match &rds[t] {
+                Some(rd) => rd.energies(&sets[t].ints[r][c]),
+                None => (BigInt::zero(), BigInt::zero()),
             })
             .clone()
     };
 
-    // Totals at the fitted values, (E_opt, E_std): summed once, used by every quantity.
-    let point_sum: Option<(Rat, Rat)> = point_e
+    // Totals at the fitted values, (E_opt, E_std) over the point's `eden`.
+    let point_sum: Option<(BigInt, BigInt)> = point_e
         .as_ref()
-        .map(|pe| pe.iter().fold((Rat::zero(), Rat::zero()), |(a, b), (o, s)| (a + o, b + s)));
-    let ratio_point = point_sum.as_ref().and_then(|(o, s)| s.is_positive().then(|| o / s));
+        .map(|pe| pe.iter().fold((BigInt::zero(), BigInt::zero()), |(a, b), (o, s)| (a + o, b + s)));
+    // The common denominator cancels in every ratio of energies.
+    let ratio_point = point_sum.as_ref().and_then(|(o, s)| s.is_positive().then(|| num::reduced(o.clone(), s.clone())));
     let ee_opt = ratio_point.map(|p| {
         let bands = band_f
             .iter()
@@ -1001,13 +1040,13 @@ fn at_nodes(rc: &[RegionCoeffs], mode: &Mode, nt: usize) -> AtNodes {
         value_over(p, bands)
     });
     let delta_e = ee_opt.as_ref().map(|v| Value {
-        point: Rat::one() - &v.point,
+        point: bounds::one_minus(&v.point),
         bands: v.bands.iter().map(|b| b.as_ref().map(Interval::one_minus)).collect(),
     });
 
     let finite = matches!(mode, Mode::At(..));
     // Per threshold: the f_std energies' total range and each region's own.
-    let std_ranges: Vec<Option<(Interval, Vec<Interval>)>> = band_f
+    let std_ranges: Vec<Option<(bounds::IntInterval, Vec<bounds::IntInterval>)>> = band_f
         .iter()
         .enumerate()
         .map(|(t, f)| {
@@ -1021,57 +1060,57 @@ fn at_nodes(rc: &[RegionCoeffs], mode: &Mode, nt: usize) -> AtNodes {
             return None;
         }
         let (o, st) = point_sum.as_ref()?;
-        let point = if opt { o.clone() } else { st.clone() };
-        let bands = if opt {
-            band_f
-                .iter()
-                .enumerate()
-                .map(|(t, f)| {
-                    let f = f.as_ref()?;
+        let eden = &point_rd.as_ref()?.eden;
+        let point = num::reduced(if opt { o.clone() } else { st.clone() }, eden.clone());
+        let bands = (0..sets.len())
+            .map(|t| {
+                let eden = &rds[t].as_ref()?.eden;
+                if opt {
+                    let f = band_f[t].as_ref()?;
                     let v: Vec<Vec<f64>> = f.iter().map(|cs| cs.iter().map(|p| p.0).collect()).collect();
-                    bounds::sum_range_f(&v, &|r, c| exact(t, r, c).0).map(|x| x.0)
-                })
-                .collect()
-        } else {
-            std_ranges.iter().map(|x| x.as_ref().map(|x| x.0.clone())).collect()
-        };
+                    bounds::sum_range_f(&v, &|r, c| exact(t, r, c).0).map(|x| x.0.over(eden))
+                } else {
+                    std_ranges[t].as_ref().map(|x| x.0.over(eden))
+                }
+            })
+            .collect();
         Some(value_over(point, bands))
     };
     let e_opt = sum_value(true);
     let e_std = sum_value(false);
-    let (t_std, t_opt) = match mode {
-        Mode::At(n, _) => {
-            let nf = to_f64(n);
-            let tv = |opt: bool| {
-                let f = |c: &Coeffs| {
-                    let t = &c.a + &c.b / n;
-                    if opt {
-                        t * &c.g
-                    } else {
-                        t
-                    }
-                };
-                let ff = |c: &Coeffs| {
-                    let t = c.f.a + c.f.b / nf;
-                    if opt {
-                        t * c.f.g
-                    } else {
-                        t
-                    }
-                };
-                let point = rc.iter().map(|r| f(&r.point)).fold(Rat::zero(), |a, b| a + b);
-                let bands = (0..nt)
-                    .map(|t| {
-                        let v: Vec<Vec<f64>> = rc.iter().map(|r| r.corners[t].iter().map(ff).collect()).collect();
-                        bounds::sum_range_f(&v, &|r, c| f(&rc[r].corners[t][c])).map(|x| x.0)
-                    })
-                    .collect();
-                value_over(point, bands)
-            };
-            (Some(tv(false)), Some(tv(true)))
+    let times = |opt: bool| -> Option<Value> {
+        let tv = |rd: &Reading, c: &Coeffs<BigInt>| {
+            let (tn, td, ..) = rd.time.as_ref()?;
+            let (a, b) = if opt { (&c.ag, &c.bg) } else { (&c.a, &c.b) };
+            Some(a * tn + b * td)
+        };
+        let tf = |rd: &Reading, c: &Coeffs<f64>| {
+            let nf = rd.time.as_ref().map_or(1.0, |t| t.2);
+            if opt {
+                c.ag + c.bg / nf
+            } else {
+                c.a + c.b / nf
+            }
+        };
+        let prd = point_rd.as_ref()?;
+        let mut sum = BigInt::zero();
+        for cs in &point.ints {
+            sum += tv(prd, &cs[0])?;
         }
-        Mode::Limit => (None, None),
+        let point_v = num::reduced(sum, prd.time.as_ref()?.3.clone());
+        let bands = sets
+            .iter()
+            .zip(&rds)
+            .map(|(s, rd)| {
+                let rd = rd.as_ref()?;
+                let v: Vec<Vec<f64>> = s.floats.iter().map(|cs| cs.iter().map(|c| tf(rd, c)).collect()).collect();
+                let r = bounds::sum_range_f(&v, &|r, c| tv(rd, &s.ints[r][c]).unwrap_or_default())?;
+                Some(r.0.over(&rd.time.as_ref()?.3))
+            })
+            .collect();
+        Some(value_over(point_v, bands))
     };
+    let (t_std, t_opt) = (times(false), times(true));
 
     // Shares of E^{n,f_std}: the others' sum for region r is the total
     // range less r's own (sums are extreme region by region).
@@ -1080,17 +1119,14 @@ fn at_nodes(rc: &[RegionCoeffs], mode: &Mode, nt: usize) -> AtNodes {
         if !total.is_positive() {
             return None;
         }
-        let num = |p: &(Rat, Rat)| if opt { p.0.clone() } else { p.1.clone() };
-        let point = num(&pe[r]) / total;
-        let bands = band_f
-            .iter()
-            .zip(&std_ranges)
-            .enumerate()
-            .map(|(t, (f, sr))| {
-                let (f, (total, per)) = (f.as_ref()?, sr.as_ref()?);
-                let others = Interval { lo: &total.lo - &per[r].lo, hi: &total.hi - &per[r].hi };
+        let num = |p: &(BigInt, BigInt)| if opt { p.0.clone() } else { p.1.clone() };
+        let point = num::reduced(num(&pe[r]), total.clone());
+        let bands = (0..sets.len())
+            .map(|t| {
+                let (f, (total, per), rd) = (band_f[t].as_ref()?, std_ranges[t].as_ref()?, rds[t].as_ref()?);
+                let others = bounds::IntInterval { lo: &total.lo - &per[r].lo, hi: &total.hi - &per[r].hi };
                 let pairs: Vec<(f64, f64)> = f[r].iter().map(|p| (if opt { p.0 } else { p.1 }, p.1)).collect();
-                bounds::share_range_f(&pairs, &others, &|c| {
+                bounds::share_range_f(&pairs, &others, &rd.eden, &|c| {
                     let e = exact(t, r, c);
                     (num(&e), e.1)
                 })

@@ -7,7 +7,7 @@
 //! `f64`. The only conversion to floating point is [`to_f64`], used to propose
 //! LP bases and to draw plots.
 
-use num_bigint::{BigInt, Sign};
+use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
@@ -340,20 +340,25 @@ impl NumFormat {
 /// Nearest-ish `f64` of `x` (exact within one or two ulps); for float
 /// proposals and plotting only, never fed back into the exact core.
 pub fn to_f64(x: &Rat) -> f64 {
-    if let (Some(n), Some(d)) = (x.numer().to_f64(), x.denom().to_f64()) {
-        if n.is_finite() && d.is_finite() && d != 0.0 {
-            return n / d;
+    ratio_to_f64(x.numer(), x.denom())
+}
+
+/// Nearest-ish `f64` of `n/d` (`d > 0`), without forming the rational (no gcd).
+pub fn ratio_to_f64(n: &BigInt, d: &BigInt) -> f64 {
+    if let (Some(nf), Some(df)) = (n.to_f64(), d.to_f64()) {
+        if nf.is_finite() && df.is_finite() && df != 0.0 {
+            return nf / df;
         }
     }
     // Huge numerator or denominator: shift both to 64 significant bits.
-    let nb = x.numer().bits() as i64;
-    let db = x.denom().bits() as i64;
+    let nb = n.bits() as i64;
+    let db = d.bits() as i64;
     let ns = (nb - 64).max(0);
     let ds = (db - 64).max(0);
-    let n = (x.numer().abs() >> ns as usize).to_f64().unwrap_or(0.0);
-    let d = (x.denom() >> ds as usize).to_f64().unwrap_or(1.0);
-    let v = (n / d) * 2f64.powi((ns - ds).clamp(-2000, 2000) as i32);
-    if x.numer().sign() == Sign::Minus {
+    let nf = (n.abs() >> ns as usize).to_f64().unwrap_or(0.0);
+    let df = (d >> ds as usize).to_f64().unwrap_or(1.0);
+    let v = (nf / df) * 2f64.powi((ns - ds).clamp(-2000, 2000) as i32);
+    if n.sign() == Sign::Minus {
         -v
     } else {
         v
@@ -410,7 +415,40 @@ pub fn frac(n: i64, d: i64) -> Rat {
 
 /// Least common multiple of the denominators of `xs` (1 for an empty list).
 pub fn lcm_denoms<'a>(xs: impl IntoIterator<Item = &'a Rat>) -> BigInt {
-    xs.into_iter().fold(BigInt::one(), |acc, x| acc.lcm(x.denom()))
+    // Distinct denominators only, and each gcd taken after one Euclid step
+    // (`acc mod d`), so a long list with a large running lcm stays cheap.
+    let distinct: std::collections::BTreeSet<&BigInt> = xs.into_iter().map(|x| x.denom()).collect();
+    distinct.into_iter().fold(BigInt::one(), |acc, d| {
+        let g = d.gcd(&(&acc % d));
+        acc * (d / g)
+    })
+}
+
+/// The rational `n/d` (`d ≠ 0`) in lowest terms, from integers that were
+/// combined without reduction (one gcd instead of one per operation).
+pub fn reduced(n: BigInt, d: BigInt) -> Rat {
+    let (n, d) = if d.is_negative() { (-n, -d) } else { (n, d) };
+    let g = gcd(&n, &d);
+    if g.is_one() {
+        Rat::new_raw(n, d)
+    } else {
+        Rat::new_raw(n / &g, d / g)
+    }
+}
+
+/// `gcd(|a|, |b|)`. num-bigint's binary gcd costs about 60 multiplications
+/// at 200 digits; dashu's (Lehmer) is several times faster, which matters
+/// where many exact results are reduced once each (energy bounds).
+pub fn gcd(a: &BigInt, b: &BigInt) -> BigInt {
+    if a.is_zero() || b.is_zero() || a.magnitude().bits() <= 64 || b.magnitude().bits() <= 64 {
+        return a.gcd(b);
+    }
+    let ub = |x: &BigInt| dashu_int::UBig::from_words(&x.magnitude().to_u64_digits());
+    let g = dashu_int::ops::Gcd::gcd(&ub(a), &ub(b));
+    match u64::try_from(&g) {
+        Ok(small) => BigInt::from(small),
+        Err(_) => BigInt::from(BigUint::from_bytes_le(&g.to_le_bytes())),
+    }
 }
 
 /// Mathematica's `Rationalize[x, tol]`, exactly: the first convergent of
@@ -540,5 +578,29 @@ mod tests {
         let huge = Rat::new(pow10(400) + 1u32, pow10(399));
         assert!((to_f64(&huge) - 10.0).abs() < 1e-12);
         assert!((to_f64(&-huge) + 10.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn lcm_of_denominators() {
+        assert_eq!(lcm_denoms(&[frac(1, 6), frac(1, 4), frac(5, 6), int(3)]), BigInt::from(12));
+        assert_eq!(lcm_denoms(&[]), BigInt::one());
+    }
+
+    proptest::proptest! {
+        /// The fast gcd and `reduced` agree with num-integer's gcd and `Ratio::new`.
+        #[test]
+        fn gcd_and_reduced_agree_with_num(
+            a in proptest::collection::vec(proptest::num::u64::ANY, 0..6),
+            b in proptest::collection::vec(proptest::num::u64::ANY, 1..6),
+            f in proptest::collection::vec(proptest::num::u64::ANY, 0..4),
+            neg in proptest::bool::ANY,
+        ) {
+            let big = |w: &[u64]| BigInt::from(BigUint::from_bytes_le(&w.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()));
+            let common = big(&f) + 1u32;
+            let (x, y) = (big(&a) * &common, (big(&b) + 1u32) * &common);
+            let x = if neg { -x } else { x };
+            proptest::prop_assert_eq!(gcd(&x, &y), x.gcd(&y));
+            proptest::prop_assert_eq!(reduced(x.clone(), -y.clone()), Rat::new(x, -y));
+        }
     }
 }

@@ -62,10 +62,11 @@ impl EnergyReport<'_> {
         }
     }
     fn pct(&self, x: &Rat) -> String {
-        let p = x * Rat::from_integer(100.into());
         if self.exact {
-            format!("{}%", fmt_fraction(&p))
+            format!("{}%", fmt_fraction(&(x * Rat::from_integer(100.into()))))
         } else {
+            // Rounding needs no lowest terms: skip the gcd of the product.
+            let p = Rat::new_raw(x.numer() * 100, x.denom().clone());
             format!("{}%", fmt_sig(&p, self.digits.min(4)))
         }
     }
