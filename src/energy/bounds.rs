@@ -23,43 +23,10 @@
 //!   corner of `r` it is monotone in the others' sum, so only the others'
 //!   smallest and largest sums matter.
 
-use crate::num::{lcm_denoms, ratio_to_f64, reduced, to_f64, Rat};
+use crate::num::{lcm_denoms, ratio_to_f64, reduced, to_f64, Interval, Rat};
 use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
 use std::cmp::Ordering;
-
-/// A closed interval `[lo, hi]`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Interval {
-    /// Lower end.
-    pub lo: Rat,
-    /// Upper end.
-    pub hi: Rat,
-}
-
-impl Interval {
-    /// `[x, x]`.
-    pub fn point(x: Rat) -> Interval {
-        Interval { lo: x.clone(), hi: x }
-    }
-    /// `hi − lo`.
-    pub fn width(&self) -> Rat {
-        &self.hi - &self.lo
-    }
-    /// True when `x` lies inside.
-    pub fn contains(&self, x: &Rat) -> bool {
-        &self.lo <= x && x <= &self.hi
-    }
-    /// `1 − [lo, hi]`.
-    pub fn one_minus(&self) -> Interval {
-        Interval { lo: one_minus(&self.hi), hi: one_minus(&self.lo) }
-    }
-}
-
-/// `1 − x` without a gcd: for `x = n/d` in lowest terms, `(d − n)/d` is too.
-pub fn one_minus(x: &Rat) -> Rat {
-    Rat::new_raw(x.denom() - x.numer(), x.denom().clone())
-}
 
 /// Smallest and largest value in a non-empty list.
 pub fn range<'a>(xs: impl IntoIterator<Item = &'a Rat>) -> Option<Interval> {
@@ -417,15 +384,6 @@ mod tests {
         assert_eq!(r.hi, frac(4, 3));
         assert_eq!(r.lo, frac(1, 6));
         assert!(ratio_range(&[vec![(frac(1, 1), frac(-1, 1))]]).is_none());
-    }
-
-    #[test]
-    fn one_minus_stays_in_lowest_terms() {
-        assert_eq!(one_minus(&frac(1, 3)), frac(2, 3));
-        assert_eq!(one_minus(&frac(-3, 4)), frac(7, 4));
-        assert_eq!(one_minus(&frac(1, 1)), frac(0, 1));
-        let i = Interval { lo: frac(1, 4), hi: frac(5, 2) }.one_minus();
-        assert_eq!(i, Interval { lo: frac(-3, 2), hi: frac(3, 4) });
     }
 
     #[test]

@@ -52,7 +52,7 @@ use crate::data::Measurement;
 use crate::model::Model;
 use crate::num::transcendental::{apply, Func};
 use crate::num::{self, fmt_fraction, fmt_sig, to_f64, Rat};
-use bounds::Interval;
+use crate::num::Interval;
 use input::{GivenRegion, Input, RegionSamples, Sample};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
@@ -1040,7 +1040,7 @@ fn at_nodes(point: &CornerSet, sets: &[CornerSet], mode: &Mode) -> AtNodes {
         value_over(p, bands)
     });
     let delta_e = ee_opt.as_ref().map(|v| Value {
-        point: bounds::one_minus(&v.point),
+        point: num::one_minus(&v.point),
         bands: v.bands.iter().map(|b| b.as_ref().map(Interval::one_minus)).collect(),
     });
 

@@ -451,6 +451,39 @@ pub fn gcd(a: &BigInt, b: &BigInt) -> BigInt {
     }
 }
 
+/// A closed interval `[lo, hi]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Interval {
+    /// Lower end.
+    pub lo: Rat,
+    /// Upper end.
+    pub hi: Rat,
+}
+
+impl Interval {
+    /// `[x, x]`.
+    pub fn point(x: Rat) -> Interval {
+        Interval { lo: x.clone(), hi: x }
+    }
+    /// `hi − lo`.
+    pub fn width(&self) -> Rat {
+        &self.hi - &self.lo
+    }
+    /// True when `x` lies inside.
+    pub fn contains(&self, x: &Rat) -> bool {
+        &self.lo <= x && x <= &self.hi
+    }
+    /// `1 − [lo, hi]`.
+    pub fn one_minus(&self) -> Interval {
+        Interval { lo: one_minus(&self.hi), hi: one_minus(&self.lo) }
+    }
+}
+
+/// `1 − x` without a gcd: for `x = n/d` in lowest terms, `(d − n)/d` is too.
+pub fn one_minus(x: &Rat) -> Rat {
+    Rat::new_raw(x.denom() - x.numer(), x.denom().clone())
+}
+
 /// Mathematica's `Rationalize[x, tol]`, exactly: the first convergent of
 /// the continued fraction of `x` that lies within `tol` of `x` (for `tol = 0`,
 /// `x` itself). Papers' programs rationalise their constants this way, so
@@ -578,6 +611,15 @@ mod tests {
         let huge = Rat::new(pow10(400) + 1u32, pow10(399));
         assert!((to_f64(&huge) - 10.0).abs() < 1e-12);
         assert!((to_f64(&-huge) + 10.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn one_minus_stays_in_lowest_terms() {
+        assert_eq!(one_minus(&frac(1, 3)), frac(2, 3));
+        assert_eq!(one_minus(&frac(-3, 4)), frac(7, 4));
+        assert_eq!(one_minus(&frac(1, 1)), frac(0, 1));
+        let i = Interval { lo: frac(1, 4), hi: frac(5, 2) }.one_minus();
+        assert_eq!(i, Interval { lo: frac(-3, 2), hi: frac(3, 4) });
     }
 
     #[test]

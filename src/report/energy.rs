@@ -3,7 +3,7 @@
 //! EE_opt(n) with bands against n; stacked per-region shares, std vs opt).
 
 use super::{csv_line, md_escape, md_row, md_table_head, table_left};
-use crate::energy::bounds::Interval;
+use crate::num::Interval;
 use crate::energy::{show_nodes, AtNodes, Form, Nodes, Objective, Prediction, Value, FRACTIONS};
 use crate::num::{fmt_fraction, fmt_sig, to_f64, Rat};
 use crate::plot::{Axis, Chart, Mark, Series, SeriesKind, StackedBarChart};
