@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod barrier;
 pub mod cli;
 pub mod data;
 pub mod energy;

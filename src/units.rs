@@ -3,7 +3,8 @@
 //! are converted exactly (by powers of ten) to a base unit per dimension:
 //! seconds, MHz, watts, joules, bytes.
 
-use crate::num::{parse_rat, Rat};
+use crate::num::{parse_rat, Interval, Rat};
+use num_traits::Signed;
 use num_bigint::BigInt;
 
 /// A physical dimension with its base unit.
@@ -111,6 +112,54 @@ pub fn parse_quantity(text: &str, dim: Dim, default_unit: &str, what: &str) -> R
     Ok(value * factor_or_err(dim, unit, what)?)
 }
 
+/// Most values a stepped range `a..b:s` of quantities may expand to.
+pub const MAX_QUANTITY_ITEMS: usize = 10_000;
+
+/// Quantities as the CLI writes them, comma-separated: `60us` (a value),
+/// `40us..120us` (a closed interval), `20us..120us:20us` (the values from
+/// 20 to 120 µs in steps of 20 µs, each a point). Bare numbers are in
+/// `default_unit`. Every value is in the base unit.
+pub fn parse_quantity_items(text: &str, dim: Dim, default_unit: &str, what: &str) -> Result<Vec<Interval>, String> {
+    let mut out = Vec::new();
+    for piece in text.split(',') {
+        let piece = piece.trim();
+        if piece.is_empty() {
+            return Err(format!("{what} {text}: an empty item"));
+        }
+        let q = |t: &str| parse_quantity(t, dim, default_unit, what);
+        let Some((lo, rest)) = piece.split_once("..") else {
+            out.push(Interval::point(q(piece)?));
+            continue;
+        };
+        let (hi, step) = match rest.split_once(':') {
+            Some((h, st)) => (h, Some(st)),
+            None => (rest, None),
+        };
+        let (lo, hi) = (q(lo)?, q(hi)?);
+        if lo > hi {
+            return Err(format!("{what} {piece}: the lower end exceeds the upper end"));
+        }
+        match step {
+            None => out.push(Interval { lo, hi }),
+            Some(st) => {
+                let st = q(st)?;
+                if !st.is_positive() {
+                    return Err(format!("{what} {piece}: the step must be positive"));
+                }
+                let mut v = lo;
+                while v <= hi {
+                    if out.len() >= MAX_QUANTITY_ITEMS {
+                        return Err(format!("{what} {piece}: more than {MAX_QUANTITY_ITEMS} values"));
+                    }
+                    out.push(Interval::point(v.clone()));
+                    v += &st;
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// True when the `e` at byte `i` starts an exponent (`1e-6`), not a unit.
 fn next_is_exponent(t: &str, i: usize) -> bool {
     let rest = t.get(i + 1..).unwrap_or("");
@@ -136,5 +185,18 @@ mod tests {
         assert!(parse_quantity("fast", Dim::Time, "s", "x").is_err());
         assert_eq!(factor(Dim::Power, "kW"), Some(frac(1000, 1)));
         assert_eq!(factor(Dim::Power, "s"), None);
+    }
+
+    #[test]
+    fn quantity_items_are_points_intervals_and_stepped_lists() {
+        let us = |n: i64| frac(n, 1_000_000);
+        let v = parse_quantity_items("60us, 40us..120us", Dim::Time, "us", "--t-sr").unwrap();
+        assert_eq!(v, vec![Interval::point(us(60)), Interval { lo: us(40), hi: us(120) }]);
+        let v = parse_quantity_items("20..60:20", Dim::Time, "us", "--t-sr").unwrap();
+        assert_eq!(v, vec![Interval::point(us(20)), Interval::point(us(40)), Interval::point(us(60))]);
+        assert_eq!(parse_quantity_items("0.1ms", Dim::Time, "us", "x").unwrap(), vec![Interval::point(us(100))]);
+        for bad in ["120us..40us", "1..2:0", "1..2:-1", "5 parsecs", "1,,2", "1..1000000:1e-6"] {
+            assert!(parse_quantity_items(bad, Dim::Time, "us", "--t-sr").is_err(), "{bad}");
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! 2 usage or input error). No analysis happens here.
 
 mod analyze;
+mod barrier_cmd;
 mod energy_cmd;
 mod input;
 mod qe_cmd;
@@ -28,7 +29,7 @@ pub const EXIT_INPUT: i32 = 2;
 perturbations allowed by a residual threshold, and the error band of extrapolated predictions. All numbers are exact \
 rationals; decimals shown are correctly rounded views.\n\nUsage: errband MODEL DATA [OPTIONS] runs the analysis; errband prune MODEL DATA --target p=1000 compares \
 data-pruning choices; errband plan MODEL DATA --target p=1000 --candidates p=130..300:10 ranks new measurement \
-points; errband energy PROFILE predicts DVFS energy savings with bands; errband qe FILE solves a formula.\n\nExit codes: 0 ok, 1 analysis impossible, 2 usage or input error.",
+points; errband energy PROFILE predicts DVFS energy savings with bands; errband barrier --nodes 2..120 --mpi 120us compares a chassis barrier network with MPI_Barrier; errband qe FILE solves a formula.\n\nExit codes: 0 ok, 1 analysis impossible, 2 usage or input error.",
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true
 )]
@@ -49,6 +50,8 @@ enum Command {
     Plan(search_cmd::PlanArgs),
     /// Predict DVFS energy savings ΔE(n), EE_opt(n) and per-region shares with exact bands (seeds 000/002).
     Energy(energy_cmd::EnergyArgs),
+    /// Predict cluster barrier latency of a chassis network against MPI_Barrier, with bands and the crossover T_SR (seed 001).
+    Barrier(barrier_cmd::BarrierArgs),
 }
 
 /// An error that ends the run: message and exit code.
@@ -93,6 +96,7 @@ where
         Some(Command::Prune(a)) => search_cmd::run_prune(a, out),
         Some(Command::Plan(a)) => search_cmd::run_plan(a, out),
         Some(Command::Energy(a)) => energy_cmd::run(a, out),
+        Some(Command::Barrier(a)) => barrier_cmd::run(a, out),
         None => analyze::run(cli.analyze, out, err),
     };
     match result {

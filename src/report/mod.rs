@@ -4,6 +4,7 @@
 //! an exact value printed as a fraction or a correctly rounded decimal.
 
 /// SVG figures of an analysis.
+pub mod barrier;
 pub mod energy;
 pub mod figures;
 pub(crate) mod html;

@@ -1,0 +1,505 @@
+//! Barrier latency predictor (SPEC §4, seed 001): when does a chassis-level
+//! hardware barrier beat plain MPI_Barrier over Ethernet?
+//!
+//! Chassis of `per_chassis` nodes form a tree: the root chassis feeds
+//! `root_fanout` children (each of its nodes one child in the paper's
+//! Fig. 8), an inter-level chassis feeds `inter_fanout` (its left and right
+//! nodes). Chassis are filled level by level, so `K = ⌈N / per_chassis⌉`
+//! chassis need `L_i` inter levels, the smallest `L ≥ 0` with
+//! `1 + r·(1 + f + … + f^L) ≥ K`. Seed 001 §5.2 (its eq. 2 is garbled in the
+//! scan; SPEC §4 gives this reading):
+//!
+//! * one chassis (`N ≤ per_chassis`): `T_EB = T_IB`;
+//! * otherwise: `T_EB = (4 + 3·L_i)·T_IB + 3·(L_i + 1)·T_SR`.
+//!
+//! `T_EB` grows with `T_IB` and `T_SR`, so intervals of them map to the
+//! interval between the ends. The reference MPI_Barrier time is a constant
+//! (or interval) or a `.tm` model fitted by the core pipeline, whose band
+//! at each threshold carries into every comparison. The crossover
+//! `T_SR*(N) = (T_MPI(N) − (4 + 3·L_i)·T_IB) / (3·(L_i + 1))` is exact.
+
+use crate::analysis::{Analysis, AnalysisError, Band, Options, Shape as RegionShape, Threshold};
+use crate::data::Measurement;
+use crate::model::Model;
+use crate::num::{fmt_fraction, fmt_sig, Interval, Rat};
+use num_traits::{Signed, Zero};
+
+/// The chassis tree's shape parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tree {
+    /// Nodes per chassis.
+    pub per_chassis: u64,
+    /// Children of the root chassis (the paper: one per node).
+    pub root_fanout: u64,
+    /// Children of an inter-level chassis (the paper: its left and right nodes).
+    pub inter_fanout: u64,
+}
+
+/// Why no prediction can be made.
+#[derive(Debug, Clone)]
+pub enum BarrierError {
+    /// Bad options or values (exit code 2).
+    Input(String),
+    /// The MPI_Barrier model could not be analysed.
+    Model(Box<AnalysisError>),
+    /// The analysis is impossible for these values (exit code 1).
+    Analysis(String),
+}
+
+impl Tree {
+    /// The paper's tree for `per_chassis` nodes per chassis, fan-outs
+    /// overridable.
+    pub fn new(per_chassis: u64, root_fanout: Option<u64>, inter_fanout: Option<u64>) -> Result<Tree, BarrierError> {
+        if per_chassis == 0 {
+            return Err(BarrierError::Input("--per-chassis 0: a chassis holds at least one node".into()));
+        }
+        let root_fanout = root_fanout.unwrap_or(per_chassis);
+        if root_fanout == 0 {
+            return Err(BarrierError::Input("--root-fanout 0: the root chassis must feed at least one chassis".into()));
+        }
+        Ok(Tree { per_chassis, root_fanout, inter_fanout: inter_fanout.unwrap_or(per_chassis - 1) })
+    }
+
+    /// Chassis on levels `0..=L+1` when there are `L` inter levels, all full.
+    fn capacity(&self, inter_levels: u64) -> Option<u64> {
+        let mut level = self.root_fanout;
+        let mut total = 1u64.checked_add(level)?;
+        for _ in 0..inter_levels {
+            level = level.checked_mul(self.inter_fanout)?;
+            total = total.checked_add(level)?;
+        }
+        Some(total)
+    }
+
+    /// Node counts in `lo..=hi` at which L_i changes (the first N of a new
+    /// layout), ascending: past one chassis, and past each full tree.
+    pub fn breakpoints(&self, lo: u64, hi: u64) -> Vec<u64> {
+        let mut out = Vec::new();
+        let mut b = self.per_chassis.checked_add(1);
+        let mut l = 0;
+        while let Some(n) = b.filter(|&n| n <= hi) {
+            if n > lo {
+                out.push(n);
+            }
+            if self.inter_fanout == 0 && l > 0 {
+                break;
+            }
+            b = self.capacity(l).and_then(|c| c.checked_mul(self.per_chassis)).and_then(|c| c.checked_add(1));
+            l += 1;
+        }
+        out
+    }
+
+    /// The tree for `n` nodes.
+    pub fn shape(&self, n: u64) -> Result<Layout, BarrierError> {
+        if n < 2 {
+            return Err(BarrierError::Input(format!("N = {n}: a barrier needs at least 2 nodes")));
+        }
+        let chassis = n.div_ceil(self.per_chassis);
+        if chassis == 1 {
+            return Ok(Layout { nodes: n, chassis, inter_levels: None, per_level: vec![1] });
+        }
+        // Capacity grows by at least one chassis per level while the fan-out
+        // is ≥ 1, so this ends; with fan-out 0 it is fixed at 1 + r.
+        let mut l = 0u64;
+        loop {
+            match self.capacity(l) {
+                Some(c) if c >= chassis => break,
+                None => break,
+                Some(_) if self.inter_fanout == 0 => {
+                    return Err(BarrierError::Input(format!(
+                        "N = {n} needs {chassis} chassis, but a tree with inter-level fan-out 0 holds at most {} (1 root + {} children); raise --inter-fanout",
+                        1 + self.root_fanout,
+                        self.root_fanout
+                    )))
+                }
+                Some(_) => l += 1,
+            }
+        }
+        // Chassis per level, filled level by level (kept short for long chains).
+        let mut per_level = vec![1u64];
+        let (mut left, mut width) = (chassis - 1, self.root_fanout);
+        while left > 0 && per_level.len() < MAX_LEVELS_LISTED {
+            let here = left.min(width);
+            per_level.push(here);
+            left -= here;
+            width = width.saturating_mul(self.inter_fanout);
+        }
+        Ok(Layout { nodes: n, chassis, inter_levels: Some(l), per_level })
+    }
+}
+
+/// Levels listed in [`Layout::per_level`] at most.
+pub const MAX_LEVELS_LISTED: usize = 64;
+
+/// The chassis tree at one node count.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// N.
+    pub nodes: u64,
+    /// ⌈N / per_chassis⌉.
+    pub chassis: u64,
+    /// L_i; `None` for a single chassis (T_EB = T_IB).
+    pub inter_levels: Option<u64>,
+    /// Chassis per level, root first (at most [`MAX_LEVELS_LISTED`] levels).
+    pub per_level: Vec<u64>,
+}
+
+impl Layout {
+    /// `(k_IB, k_SR)` with `T_EB = k_IB·T_IB + k_SR·T_SR`.
+    pub fn coefficients(&self) -> (u64, u64) {
+        match self.inter_levels {
+            None => (1, 0),
+            Some(l) => (4 + 3 * l, 3 * (l + 1)),
+        }
+    }
+
+    /// T_EB for these T_IB and T_SR (both non-negative, so monotone).
+    pub fn t_eb(&self, t_ib: &Interval, t_sr: &Interval) -> Interval {
+        let (a, b) = self.coefficients();
+        let (a, b) = (int(a), int(b));
+        Interval { lo: &a * &t_ib.lo + &b * &t_sr.lo, hi: a * &t_ib.hi + b * &t_sr.hi }
+    }
+
+    /// T_SR at which T_EB equals `reference`, over `t_ib`: `None` for one
+    /// chassis (T_EB does not depend on T_SR). Ends follow the band's.
+    pub fn crossover(&self, t_ib: &Interval, reference: &Band) -> Option<Band> {
+        let (a, b) = self.coefficients();
+        if b == 0 {
+            return None;
+        }
+        let (a, b) = (int(a), int(b));
+        // Decreasing in T_IB, increasing in the reference.
+        let lower = reference.lower.as_ref().map(|m| (m - &a * &t_ib.hi) / &b);
+        let upper = reference.upper.as_ref().map(|m| (m - &a * &t_ib.lo) / &b);
+        Some(Band { lower, upper })
+    }
+}
+
+fn int(n: u64) -> Rat {
+    Rat::from_integer(n.into())
+}
+
+/// Who is faster.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The chassis (SCMD) network: T_EB below MPI_Barrier throughout.
+    Chassis,
+    /// MPI_Barrier: below T_EB throughout.
+    Mpi,
+    /// Equal.
+    Tie,
+    /// The intervals overlap: either may win.
+    Undecided,
+}
+
+impl Verdict {
+    /// Short name for tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Chassis => "chassis",
+            Verdict::Mpi => "MPI",
+            Verdict::Tie => "tie",
+            Verdict::Undecided => "undecided",
+        }
+    }
+}
+
+/// MPI_Barrier minus T_EB: positive when the chassis network wins.
+pub fn margin(reference: &Band, t_eb: &Interval) -> Band {
+    Band {
+        lower: reference.lower.as_ref().map(|m| m - &t_eb.hi),
+        upper: reference.upper.as_ref().map(|m| m - &t_eb.lo),
+    }
+}
+
+/// The verdict of a margin.
+pub fn verdict(m: &Band) -> Verdict {
+    let zero = Rat::zero();
+    match (&m.lower, &m.upper) {
+        (Some(lo), _) if lo.is_positive() => Verdict::Chassis,
+        (_, Some(hi)) if hi.is_negative() => Verdict::Mpi,
+        (Some(lo), Some(hi)) if *lo == zero && *hi == zero => Verdict::Tie,
+        _ => Verdict::Undecided,
+    }
+}
+
+/// MPI_Barrier / T_EB (how many times faster the chassis network is);
+/// `None` when T_EB can be 0.
+pub fn speedup(reference: &Band, t_eb: &Interval) -> Option<Band> {
+    if !t_eb.lo.is_positive() {
+        return None;
+    }
+    Some(Band {
+        lower: reference.lower.as_ref().map(|m| if m.is_negative() { m / &t_eb.lo } else { m / &t_eb.hi }),
+        upper: reference.upper.as_ref().map(|m| if m.is_negative() { m / &t_eb.hi } else { m / &t_eb.lo }),
+    })
+}
+
+/// An MPI_Barrier time model fitted to measurements.
+#[derive(Debug, Clone)]
+pub struct MpiModel {
+    /// The model (one variable: the node count).
+    pub model: Model,
+    /// Its measurements.
+    pub data: Vec<Measurement>,
+    /// Their file name.
+    pub file: String,
+    /// Seconds per unit of the model's value.
+    pub unit_factor: Rat,
+    /// Thresholds of its bands (empty: `max`).
+    pub thresholds: Vec<Threshold>,
+}
+
+/// The reference MPI_Barrier time.
+#[derive(Debug, Clone)]
+pub enum Reference {
+    /// A given time or interval, s.
+    Constant(Interval),
+    /// A fitted model.
+    Model(Box<MpiModel>),
+}
+
+/// Everything `errband barrier` needs.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Node counts, ascending, each ≥ 2.
+    pub nodes: Vec<u64>,
+    /// The chassis tree.
+    pub tree: Tree,
+    /// T_IB, s.
+    pub t_ib: Interval,
+    /// T_SR cases, s (points or intervals).
+    pub t_sr: Vec<Interval>,
+    /// The reference (`None`: T_EB only).
+    pub reference: Option<Reference>,
+    /// Node counts the conclusion is stated at (empty: the largest listed).
+    pub conclude_at: Vec<u64>,
+}
+
+/// One reference column: the fitted (or given) value, or a band at one threshold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Column {
+    /// `fit`, `given`, or the threshold's text.
+    pub label: String,
+    /// True for a band (a threshold) rather than the value itself.
+    pub band: bool,
+}
+
+/// The comparison of one T_SR case with one reference column.
+#[derive(Debug, Clone)]
+pub struct Versus {
+    /// MPI_Barrier − T_EB.
+    pub margin: Band,
+    /// Who wins.
+    pub verdict: Verdict,
+    /// MPI_Barrier / T_EB.
+    pub speedup: Option<Band>,
+}
+
+/// The predictions at one node count.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// The tree.
+    pub shape: Layout,
+    /// T_EB per T_SR case, s.
+    pub t_eb: Vec<Interval>,
+    /// MPI_Barrier per reference column, s (`None` for an unbounded band).
+    pub mpi: Vec<Band>,
+    /// `[case][column]`.
+    pub versus: Vec<Vec<Versus>>,
+    /// The crossover T_SR per reference column (`None`: one chassis).
+    pub crossover: Vec<Option<Band>>,
+}
+
+/// T_EB and the reference at one node count of the plotted curves.
+#[derive(Debug, Clone)]
+pub struct CurvePoint {
+    /// N.
+    pub nodes: u64,
+    /// T_EB per T_SR case, s.
+    pub t_eb: Vec<Interval>,
+    /// MPI_Barrier per reference column, s.
+    pub mpi: Vec<Band>,
+}
+
+/// Most node counts sampled for the curves besides the listed ones.
+pub const CURVE_SAMPLES: u64 = 240;
+
+/// Node counts for drawing: every N when the range is short, else
+/// geometrically spread ones; plus the listed N and both sides of every
+/// breakpoint, so the steps of T_EB are drawn where they are.
+pub fn curve_nodes(tree: &Tree, nodes: &[u64]) -> Vec<u64> {
+    let (Some(&lo), Some(&hi)) = (nodes.iter().min(), nodes.iter().max()) else { return Vec::new() };
+    let mut out: Vec<u64> = nodes.to_vec();
+    if hi - lo <= CURVE_SAMPLES {
+        out.extend(lo..=hi);
+    } else {
+        let ratio = (hi as f64 / lo as f64).powf(1.0 / CURVE_SAMPLES as f64);
+        out.extend((0..=CURVE_SAMPLES).map(|i| ((lo as f64) * ratio.powi(i as i32)).round() as u64).filter(|&n| (lo..=hi).contains(&n)));
+    }
+    for b in tree.breakpoints(lo, hi) {
+        out.extend([b - 1, b]);
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The result of `errband barrier`.
+#[derive(Debug, Clone)]
+pub struct Prediction {
+    /// The inputs.
+    pub settings: Settings,
+    /// Reference columns (empty without a reference).
+    pub columns: Vec<Column>,
+    /// One row per node count.
+    pub rows: Vec<Row>,
+    /// The curves for the plot, ascending in N (see [`curve_nodes`]).
+    pub curve: Vec<CurvePoint>,
+    /// The MPI_Barrier model's analysis.
+    pub analysis: Option<Analysis>,
+    /// Notes (inexact log2 values and the like).
+    pub warnings: Vec<String>,
+}
+
+/// Runs the predictor.
+pub fn predict(s: &Settings) -> Result<Prediction, BarrierError> {
+    if s.nodes.is_empty() {
+        return Err(BarrierError::Input("no node counts".into()));
+    }
+    for (what, i) in std::iter::once(("T_IB", &s.t_ib)).chain(s.t_sr.iter().map(|t| ("T_SR", t))) {
+        check_time(what, i)?;
+    }
+    if let Some(Reference::Constant(c)) = &s.reference {
+        check_time("MPI_Barrier", c)?;
+    }
+    let shapes = s.nodes.iter().map(|&n| s.tree.shape(n)).collect::<Result<Vec<_>, _>>()?;
+    if let Some(n) = s.conclude_at.iter().find(|n| !s.nodes.contains(n)) {
+        return Err(BarrierError::Input(format!("--at {n}: N = {n} is not among the listed node counts (--nodes)")));
+    }
+    let curve_n = curve_nodes(&s.tree, &s.nodes);
+    let mut warnings = Vec::new();
+    // The reference at every curve node count (the listed ones among them).
+    let Referenced { columns, analysis, at: mpi_at } = match &s.reference {
+        None => Referenced { columns: Vec::new(), analysis: None, at: vec![Vec::new(); curve_n.len()] },
+        Some(Reference::Constant(c)) => {
+            let b = Band { lower: Some(c.lo.clone()), upper: Some(c.hi.clone()) };
+            let columns = vec![Column { label: "given".into(), band: c.lo != c.hi }];
+            Referenced { columns, analysis: None, at: vec![vec![b]; curve_n.len()] }
+        }
+        Some(Reference::Model(m)) => {
+            let r = model_reference(m, &curve_n)?;
+            if let Some(a) = r.analysis.as_ref().filter(|a| !a.design.log.inexact.is_empty()) {
+                warnings.push(format!(
+                    "the MPI_Barrier model's inexact function values (such as log2 N for N not a power of two) are correctly rounded to {} significant digits",
+                    a.design.log.digits
+                ));
+            }
+            r
+        }
+    };
+    let mpi_of = |n: u64| -> Vec<Band> {
+        curve_n.binary_search(&n).ok().and_then(|i| mpi_at.get(i).cloned()).unwrap_or_default()
+    };
+    let rows = shapes
+        .into_iter()
+        .map(|shape| {
+            let mpi = mpi_of(shape.nodes);
+            let t_eb: Vec<Interval> = s.t_sr.iter().map(|t| shape.t_eb(&s.t_ib, t)).collect();
+            let versus = t_eb
+                .iter()
+                .map(|t| {
+                    mpi.iter()
+                        .map(|m| {
+                            let margin = margin(m, t);
+                            Versus { verdict: verdict(&margin), margin, speedup: speedup(m, t) }
+                        })
+                        .collect()
+                })
+                .collect();
+            let crossover = mpi.iter().map(|m| shape.crossover(&s.t_ib, m)).collect();
+            Row { shape, t_eb, mpi, versus, crossover }
+        })
+        .collect();
+    let curve = curve_n
+        .iter()
+        .zip(mpi_at)
+        .map(|(&n, mpi)| {
+            let shape = s.tree.shape(n)?;
+            Ok(CurvePoint { nodes: n, t_eb: s.t_sr.iter().map(|t| shape.t_eb(&s.t_ib, t)).collect(), mpi })
+        })
+        .collect::<Result<Vec<_>, BarrierError>>()?;
+    Ok(Prediction { settings: s.clone(), columns, rows, curve, analysis, warnings })
+}
+
+fn check_time(what: &str, i: &Interval) -> Result<(), BarrierError> {
+    if i.lo.is_negative() {
+        return Err(BarrierError::Input(format!("{what} = {} s is negative; times are ≥ 0", fmt_fraction(&i.lo))));
+    }
+    if i.lo > i.hi {
+        return Err(BarrierError::Input(format!(
+            "{what}: the interval {}..{} s is empty (its lower end exceeds its upper end)",
+            fmt_fraction(&i.lo),
+            fmt_fraction(&i.hi)
+        )));
+    }
+    Ok(())
+}
+
+/// The reference's columns and its value per column at each node count, s.
+struct Referenced {
+    columns: Vec<Column>,
+    analysis: Option<Analysis>,
+    at: Vec<Vec<Band>>,
+}
+
+/// Fits the MPI_Barrier model and reads it (and its bands) at every node count, in s.
+fn model_reference(m: &MpiModel, nodes: &[u64]) -> Result<Referenced, BarrierError> {
+    if m.model.vars.len() != 1 {
+        return Err(BarrierError::Input(format!(
+            "the MPI_Barrier model in {} has variables {}; it needs exactly one, the node count",
+            m.model.file,
+            m.model.vars.join(", ")
+        )));
+    }
+    let thresholds = if m.thresholds.is_empty() {
+        vec![Threshold::parse("max").map_err(|d| BarrierError::Input(d.message))?]
+    } else {
+        m.thresholds.clone()
+    };
+    let at: Vec<Vec<Rat>> = nodes.iter().map(|&n| vec![int(n)]).collect();
+    let opts = Options { thresholds: thresholds.clone(), at: at.clone(), no_cells: true, ..Options::default() };
+    let a = Analysis::run(&m.model, &m.data, &m.file, &opts).map_err(|e| BarrierError::Model(Box::new(e)))?;
+    for (t, r) in thresholds.iter().zip(&a.regions) {
+        if r.shape == RegionShape::Empty {
+            return Err(BarrierError::Analysis(format!(
+                "threshold `{}` = {} is below e_max = {} of the MPI_Barrier model: no parameter values fit that well\n  = help: use a threshold of at least `emax`",
+                t.text,
+                fmt_sig(&r.value, 6),
+                fmt_sig(&a.emax, 6)
+            )));
+        }
+    }
+    let mut columns = vec![Column { label: "fit".into(), band: false }];
+    columns.extend(thresholds.iter().map(|t| Column { label: t.text.clone(), band: true }));
+    let scale = |x: &Rat| x * &m.unit_factor;
+    let mut rows = Vec::with_capacity(nodes.len());
+    for x in &at {
+        let p = a
+            .predictions
+            .iter()
+            .find(|p| &p.x == x)
+            .ok_or_else(|| BarrierError::Input(format!("no prediction at N = {}", fmt_fraction(&x[0]))))?;
+        let mut row = vec![Band { lower: Some(scale(&p.model)), upper: Some(scale(&p.model)) }];
+        row.extend(p.bands.iter().map(|b| match b {
+            Some(b) => Band { lower: b.lower.as_ref().map(scale), upper: b.upper.as_ref().map(scale) },
+            None => Band { lower: None, upper: None },
+        }));
+        rows.push(row);
+    }
+    Ok(Referenced { columns, analysis: Some(a), at: rows })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,207 @@
+//! `errband barrier`: the cluster barrier latency predictor (SPEC §4).
+
+use super::analyze::write_file;
+use super::input::{analysis_failure, load, CommonArgs};
+use super::Failure;
+use crate::analysis::Threshold;
+use crate::barrier::{self, BarrierError, MpiModel, Reference, Settings, Tree};
+use crate::model::value_list;
+use crate::num::{fmt_fraction, Interval, Rat};
+use crate::report::barrier::BarrierReport;
+use crate::report::Report;
+use crate::units::{factor_or_err, parse_quantity_items, Dim};
+use clap::{Args, ValueEnum};
+use num_traits::ToPrimitive;
+use std::io::Write;
+
+/// Output syntax.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BarrierFormat {
+    /// Terminal report.
+    Text,
+    /// JSON with exact values in seconds.
+    Json,
+    /// One record per node count, quantity, T_SR case and reference column.
+    Csv,
+    /// Markdown tables.
+    Md,
+}
+
+/// `errband barrier`.
+#[derive(Args, Debug)]
+pub struct BarrierArgs {
+    /// Node counts N: lists and ranges (`2..120`, `4,8,16`, `2..4096:*2`); each ≥ 2.
+    #[arg(long, value_name = "LIST", default_value = "2..30")]
+    pub nodes: Vec<String>,
+    /// Nodes per chassis (the paper's SCMD cluster: 3).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub per_chassis: u64,
+    /// Children of the root chassis (default: nodes per chassis, one per node).
+    #[arg(long, value_name = "N")]
+    pub root_fanout: Option<u64>,
+    /// Children of an inter-level chassis (default: nodes per chassis − 1, its left and right nodes).
+    #[arg(long, value_name = "N")]
+    pub inter_fanout: Option<u64>,
+    /// In-chassis barrier latency T_IB: a time (`3.86us`) or an interval (`2.7us..3.86us`).
+    #[arg(long, value_name = "TIME", default_value = "3.86us", allow_hyphen_values = true)]
+    pub t_ib: String,
+    /// Send/receive time between chassis T_SR: times, intervals (`40us..120us`) or stepped lists (`20us..120us:20us`); comma-separated or repeated, one T_EB curve each.
+    #[arg(long, value_name = "TIMES", default_value = "60us,120us", allow_hyphen_values = true)]
+    pub t_sr: Vec<String>,
+    /// MPI_Barrier reference time: a time (`120us`) or an interval.
+    #[arg(long, value_name = "TIME", conflicts_with = "mpi_model", allow_hyphen_values = true)]
+    pub mpi: Option<String>,
+    /// MPI_Barrier time model (`.tm`, one variable: the node count), fitted to --mpi-data by the core pipeline.
+    #[arg(long, value_name = "MODEL", requires = "mpi_data")]
+    pub mpi_model: Option<String>,
+    /// Measurements of MPI_Barrier for --mpi-model (CSV; the time unit from the model's `unit` or the header).
+    #[arg(long, value_name = "DATA", requires = "mpi_model")]
+    pub mpi_data: Option<String>,
+    /// Node counts to state the conclusion at ("the chassis network wins for T_SR below … at N = 30"); default: the largest listed.
+    #[arg(long = "at", value_name = "N")]
+    pub conclude_at: Vec<u64>,
+    /// Unit of the times shown, and of bare numbers in the time options.
+    #[arg(long, value_name = "UNIT", default_value = "us")]
+    pub unit: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = BarrierFormat::Text)]
+    pub format: BarrierFormat,
+    /// Write the plot of T_EB(N) per T_SR case against MPI_Barrier with its band (SVG).
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<String>,
+    /// Print the MPI_Barrier model's full analysis before the barrier report (text format).
+    #[arg(long)]
+    pub show_fit: bool,
+    /// Thresholds, fit and column options of the MPI_Barrier model.
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+fn nodes_arg(text: &str) -> Result<Vec<u64>, Failure> {
+    let mut out = Vec::new();
+    for v in value_list(text, "--nodes").map_err(|d| Failure::input(d.render(text)))? {
+        let n = v.is_integer().then(|| v.to_integer().to_u64()).flatten().ok_or_else(|| {
+            Failure::input(format!("--nodes {text}: {} is not a node count (a whole number ≥ 2)", fmt_fraction(&v)))
+        })?;
+        if n < 2 {
+            return Err(Failure::input(format!("--nodes {text}: N = {n}; a barrier needs at least 2 nodes")));
+        }
+        out.push(n);
+    }
+    Ok(out)
+}
+
+fn one_time(text: &str, flag: &str, unit: &str) -> Result<Interval, Failure> {
+    let mut v = parse_quantity_items(text, Dim::Time, unit, flag).map_err(Failure::input)?;
+    if v.len() != 1 {
+        return Err(Failure::input(format!("{flag} {text}: expected one time or one interval (`a..b`), not a list")));
+    }
+    Ok(v.remove(0))
+}
+
+fn barrier_failure(e: BarrierError, mpi: Option<&MpiModel>) -> Failure {
+    match (e, mpi) {
+        (BarrierError::Input(m), _) => Failure::input(m),
+        (BarrierError::Analysis(m), _) => Failure::analysis(m),
+        (BarrierError::Model(e), Some(m)) => {
+            let f = analysis_failure(*e, &m.model, &m.file);
+            Failure { message: format!("MPI_Barrier model: {}", f.message.trim_start_matches("errband: ")), code: f.code }
+        }
+        (BarrierError::Model(e), None) => Failure::analysis(format!("MPI_Barrier model: {e:?}")),
+    }
+}
+
+/// Runs `errband barrier`.
+pub fn run(a: BarrierArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+    let unit_factor: Rat = factor_or_err(Dim::Time, &a.unit, "--unit").map_err(Failure::input)?;
+    let mut nodes = Vec::new();
+    for n in &a.nodes {
+        nodes.extend(nodes_arg(n)?);
+    }
+    nodes.sort_unstable();
+    nodes.dedup();
+    let tree = Tree::new(a.per_chassis, a.root_fanout, a.inter_fanout).map_err(|e| barrier_failure(e, None))?;
+    let t_ib = one_time(&a.t_ib, "--t-ib", &a.unit)?;
+    let mut t_sr: Vec<Interval> = Vec::new();
+    for t in &a.t_sr {
+        for c in parse_quantity_items(t, Dim::Time, &a.unit, "--t-sr").map_err(Failure::input)? {
+            if !t_sr.contains(&c) {
+                t_sr.push(c);
+            }
+        }
+    }
+    let (reference, reference_text, loaded) = match (&a.mpi, &a.mpi_model, &a.mpi_data) {
+        (Some(m), _, _) => {
+            let c = one_time(m, "--mpi", &a.unit)?;
+            (Some(Reference::Constant(c)), format!("given, {m}"), None)
+        }
+        (None, Some(mp), Some(dp)) => {
+            let l = load(mp, dp, &a.common)?;
+            let unit = l.model.units.get(&l.model.func).cloned().ok_or_else(|| {
+                Failure::input(format!(
+                    "the MPI_Barrier model {mp} states no time unit for `{}`: add `unit {} = us` to the model, or `[us]` to the time column's header in {dp}",
+                    l.model.func, l.model.func
+                ))
+            })?;
+            let unit_factor = factor_or_err(Dim::Time, &unit, &format!("the unit of `{}` in {mp}", l.model.func)).map_err(Failure::input)?;
+            let thresholds = if l.thresholds.is_empty() { Threshold::defaults() } else { l.thresholds.clone() };
+            let m = MpiModel {
+                model: l.model.clone(),
+                data: l.dataset.rows.clone(),
+                file: dp.clone(),
+                unit_factor,
+                thresholds,
+            };
+            (Some(Reference::Model(Box::new(m))), format!("model {mp} fitted to {dp}"), Some(l))
+        }
+        _ => (None, "none given (--mpi TIME, or --mpi-model MODEL --mpi-data DATA)".into(), None),
+    };
+    let mpi_model = match &reference {
+        Some(Reference::Model(m)) => Some((**m).clone()),
+        _ => None,
+    };
+    let settings = Settings { nodes, tree, t_ib, t_sr, reference, conclude_at: a.conclude_at.clone() };
+    let pred = barrier::predict(&settings).map_err(|e| barrier_failure(e, mpi_model.as_ref()))?;
+    let report = BarrierReport {
+        pred: &pred,
+        unit: &a.unit,
+        unit_factor: &unit_factor,
+        reference_text,
+        digits: a.common.decimal as usize,
+        exact: a.common.exact,
+    };
+    if let Some(file) = &a.plot {
+        write_file(file, &report.plot())?;
+    }
+    let mut body = String::new();
+    if a.show_fit && a.format == BarrierFormat::Text {
+        if let (Some(l), Some(an)) = (&loaded, &pred.analysis) {
+            let fit = Report {
+                model: &l.model,
+                data_file: &l.data_path,
+                data: &l.dataset.rows,
+                analysis: an,
+                pruned: None,
+                function: None,
+                scales: [None, None],
+                digits: a.common.decimal as usize,
+                exact: a.common.exact,
+                warnings: &l.dataset.warnings,
+            };
+            body.push_str(&fit.text());
+            body.push('\n');
+        }
+    }
+    body.push_str(&match a.format {
+        BarrierFormat::Text => report.text(),
+        BarrierFormat::Json => {
+            let mut s = serde_json::to_string_pretty(&report.json()).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+        BarrierFormat::Csv => report.csv(),
+        BarrierFormat::Md => report.markdown(),
+    });
+    out.write_all(body.as_bytes()).map_err(|e| Failure::input(format!("cannot write the output: {e}")))?;
+    Ok(super::EXIT_OK)
+}
