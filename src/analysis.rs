@@ -498,9 +498,12 @@ fn band(r: &Region, b: &[Rat]) -> Option<Band> {
     }
     let f = &b[1..];
     let dot = |v: &Vec<Rat>| f.iter().zip(v).fold(Rat::zero(), |a, (x, y)| a + x * y);
-    let vals: Vec<Rat> = r.params_at.iter().map(|v| &b[0] + dot(v)).collect();
-    let mut lower = vals.iter().min().cloned();
-    let mut upper = vals.iter().max().cloned();
+    // Values at the vertices unreduced (comparisons need no lowest terms);
+    // only the two extremes are reduced.
+    let vals: Vec<Rat> = r.params_at.iter().map(|v| crate::num::affine_unreduced(&b[0], f, v)).collect();
+    let lowest = |x: &Rat| crate::num::reduced(x.numer().clone(), x.denom().clone());
+    let mut lower = vals.iter().min().map(lowest);
+    let mut upper = vals.iter().max().map(lowest);
     if let Shape::Unbounded { rays, lines } = &r.shape {
         for ray in rays {
             let s = dot(ray);

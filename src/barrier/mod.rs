@@ -21,7 +21,7 @@
 use crate::analysis::{Analysis, AnalysisError, Band, Options, Shape as RegionShape, Threshold};
 use crate::data::Measurement;
 use crate::model::Model;
-use crate::num::{fmt_fraction, fmt_sig, Interval, Rat};
+use crate::num::{self, fmt_fraction, fmt_sig, Interval, Rat};
 use num_traits::{Signed, Zero};
 
 /// The chassis tree's shape parameters.
@@ -60,34 +60,64 @@ impl Tree {
         Ok(Tree { per_chassis, root_fanout, inter_fanout: inter_fanout.unwrap_or(per_chassis - 1) })
     }
 
-    /// Chassis on levels `0..=L+1` when there are `L` inter levels, all full.
-    fn capacity(&self, inter_levels: u64) -> Option<u64> {
-        let mut level = self.root_fanout;
-        let mut total = 1u64.checked_add(level)?;
-        for _ in 0..inter_levels {
-            level = level.checked_mul(self.inter_fanout)?;
-            total = total.checked_add(level)?;
+    /// Chassis in full trees with 0, 1, 2, … inter levels, while they fit
+    /// in a u64: `1 + r·(1 + f + … + f^L)`.
+    fn capacities(&self) -> impl Iterator<Item = u64> + '_ {
+        let mut level = Some(self.root_fanout);
+        let mut total = 1u64.checked_add(self.root_fanout);
+        std::iter::from_fn(move || {
+            let t = total?;
+            level = level.and_then(|l| l.checked_mul(self.inter_fanout));
+            total = match (total, level) {
+                // Fan-out 0: no tree deeper than the root's children.
+                (_, Some(0)) => None,
+                (Some(t), Some(l)) => t.checked_add(l),
+                _ => None,
+            };
+            Some(t)
+        })
+    }
+
+    /// The number of inter levels `L` holding `chassis` chassis (≥ 2), or
+    /// `None` when no tree of this shape holds them.
+    fn inter_levels(&self, chassis: u64) -> Option<u64> {
+        if self.inter_fanout == 1 {
+            // A chain below each root child: 1 + r·(L + 1) chassis.
+            return Some((chassis - 1).div_ceil(self.root_fanout).saturating_sub(1));
         }
-        Some(total)
+        let mut last = 0;
+        for (l, c) in self.capacities().enumerate() {
+            if c >= chassis {
+                return Some(l as u64);
+            }
+            last = l;
+        }
+        // Past u64: a fan-out ≥ 2 tree with one more level holds any u64 count.
+        (self.inter_fanout >= 2).then_some(last as u64 + 1)
     }
 
     /// Node counts in `lo..=hi` at which L_i changes (the first N of a new
-    /// layout), ascending: past one chassis, and past each full tree.
+    /// layout), ascending: past one chassis, and past each full tree. At most
+    /// [`MAX_BREAKPOINTS`] of them.
     pub fn breakpoints(&self, lo: u64, hi: u64) -> Vec<u64> {
-        let mut out = Vec::new();
-        let mut b = self.per_chassis.checked_add(1);
-        let mut l = 0;
-        while let Some(n) = b.filter(|&n| n <= hi) {
-            if n > lo {
-                out.push(n);
-            }
-            if self.inter_fanout == 0 && l > 0 {
-                break;
-            }
-            b = self.capacity(l).and_then(|c| c.checked_mul(self.per_chassis)).and_then(|c| c.checked_add(1));
-            l += 1;
+        if self.inter_fanout == 1 {
+            // Chains: b_k = c + 1 + c·r·k for k ≥ 0, an arithmetic progression.
+            let (base, step) = (self.per_chassis.saturating_add(1), self.per_chassis.saturating_mul(self.root_fanout));
+            let k0 = if lo < base { 0 } else { (lo - base) / step + 1 };
+            return (k0..)
+                .map_while(|k| step.checked_mul(k).and_then(|x| x.checked_add(base)).filter(|&n| n <= hi))
+                .filter(|&n| n > lo)
+                .take(MAX_BREAKPOINTS)
+                .collect();
         }
-        out
+        let first = self.per_chassis.checked_add(1);
+        let later = self.capacities().map(|c| c.checked_mul(self.per_chassis).and_then(|n| n.checked_add(1)));
+        std::iter::once(first)
+            .chain(later)
+            .map_while(|b| b.filter(|&n| n <= hi))
+            .filter(|&n| n > lo)
+            .take(MAX_BREAKPOINTS)
+            .collect()
     }
 
     /// The tree for `n` nodes.
@@ -99,23 +129,13 @@ impl Tree {
         if chassis == 1 {
             return Ok(Layout { nodes: n, chassis, inter_levels: None, per_level: vec![1] });
         }
-        // Capacity grows by at least one chassis per level while the fan-out
-        // is ≥ 1, so this ends; with fan-out 0 it is fixed at 1 + r.
-        let mut l = 0u64;
-        loop {
-            match self.capacity(l) {
-                Some(c) if c >= chassis => break,
-                None => break,
-                Some(_) if self.inter_fanout == 0 => {
-                    return Err(BarrierError::Input(format!(
-                        "N = {n} needs {chassis} chassis, but a tree with inter-level fan-out 0 holds at most {} (1 root + {} children); raise --inter-fanout",
-                        1 + self.root_fanout,
-                        self.root_fanout
-                    )))
-                }
-                Some(_) => l += 1,
-            }
-        }
+        let l = self.inter_levels(chassis).ok_or_else(|| {
+            BarrierError::Input(format!(
+                "N = {n} needs {chassis} chassis, but a tree with inter-level fan-out 0 holds at most {} (1 root + {} children); raise --inter-fanout",
+                self.root_fanout.saturating_add(1),
+                self.root_fanout
+            ))
+        })?;
         // Chassis per level, filled level by level (kept short for long chains).
         let mut per_level = vec![1u64];
         let (mut left, mut width) = (chassis - 1, self.root_fanout);
@@ -128,6 +148,9 @@ impl Tree {
         Ok(Layout { nodes: n, chassis, inter_levels: Some(l), per_level })
     }
 }
+
+/// Breakpoints returned by [`Tree::breakpoints`] at most.
+pub const MAX_BREAKPOINTS: usize = 1000;
 
 /// Levels listed in [`Layout::per_level`] at most.
 pub const MAX_LEVELS_LISTED: usize = 64;
@@ -147,17 +170,18 @@ pub struct Layout {
 
 impl Layout {
     /// `(k_IB, k_SR)` with `T_EB = k_IB·T_IB + k_SR·T_SR`.
-    pub fn coefficients(&self) -> (u64, u64) {
+    pub fn coefficients(&self) -> (u128, u128) {
         match self.inter_levels {
             None => (1, 0),
-            Some(l) => (4 + 3 * l, 3 * (l + 1)),
+            // u128: no overflow for any u64 level count.
+            Some(l) => (4 + 3 * u128::from(l), 3 * (u128::from(l) + 1)),
         }
     }
 
     /// T_EB for these T_IB and T_SR (both non-negative, so monotone).
     pub fn t_eb(&self, t_ib: &Interval, t_sr: &Interval) -> Interval {
         let (a, b) = self.coefficients();
-        let (a, b) = (int(a), int(b));
+        let (a, b) = (Rat::from_integer(a.into()), Rat::from_integer(b.into()));
         Interval { lo: &a * &t_ib.lo + &b * &t_sr.lo, hi: a * &t_ib.hi + b * &t_sr.hi }
     }
 
@@ -168,10 +192,10 @@ impl Layout {
         if b == 0 {
             return None;
         }
-        let (a, b) = (int(a), int(b));
+        let (a, b) = (Rat::from_integer(a.into()), Rat::from_integer(b.into()));
         // Decreasing in T_IB, increasing in the reference.
-        let lower = reference.lower.as_ref().map(|m| (m - &a * &t_ib.hi) / &b);
-        let upper = reference.upper.as_ref().map(|m| (m - &a * &t_ib.lo) / &b);
+        let lower = reference.lower.as_ref().map(|m| num::div(&num::sub(m, &(&a * &t_ib.hi)), &b));
+        let upper = reference.upper.as_ref().map(|m| num::div(&num::sub(m, &(&a * &t_ib.lo)), &b));
         Some(Band { lower, upper })
     }
 }
@@ -208,8 +232,8 @@ impl Verdict {
 /// MPI_Barrier minus T_EB: positive when the chassis network wins.
 pub fn margin(reference: &Band, t_eb: &Interval) -> Band {
     Band {
-        lower: reference.lower.as_ref().map(|m| m - &t_eb.hi),
-        upper: reference.upper.as_ref().map(|m| m - &t_eb.lo),
+        lower: reference.lower.as_ref().map(|m| num::sub(m, &t_eb.hi)),
+        upper: reference.upper.as_ref().map(|m| num::sub(m, &t_eb.lo)),
     }
 }
 
@@ -231,8 +255,8 @@ pub fn speedup(reference: &Band, t_eb: &Interval) -> Option<Band> {
         return None;
     }
     Some(Band {
-        lower: reference.lower.as_ref().map(|m| if m.is_negative() { m / &t_eb.lo } else { m / &t_eb.hi }),
-        upper: reference.upper.as_ref().map(|m| if m.is_negative() { m / &t_eb.hi } else { m / &t_eb.lo }),
+        lower: reference.lower.as_ref().map(|m| num::div(m, if m.is_negative() { &t_eb.lo } else { &t_eb.hi })),
+        upper: reference.upper.as_ref().map(|m| num::div(m, if m.is_negative() { &t_eb.hi } else { &t_eb.lo })),
     })
 }
 

@@ -49,6 +49,19 @@ fn scmd_levels_follow_the_paper() {
     assert_eq!(t.shape(67).unwrap().inter_levels, Some(3));
     assert_eq!(t.breakpoints(2, 100), vec![4, 13, 31, 67]);
     assert_eq!(t.breakpoints(13, 30), Vec::<u64>::new());
+    // Chains (inter-level fan-out 1): 2 nodes per chassis, root fan-out 2.
+    let chain = Tree::new(2, None, None).unwrap();
+    assert_eq!(chain.breakpoints(0, 20), vec![3, 7, 11, 15, 19]);
+    for n in 2..40 {
+        let l = chain.shape(n).unwrap().inter_levels;
+        let by_bp = chain.breakpoints(0, n).len() as i64 - 1;
+        assert_eq!(l.map_or(-1, |l| l as i64), by_bp, "N = {n}");
+    }
+    // Huge counts stay cheap.
+    let big = chain.shape(1_000_000_000_000).unwrap();
+    assert_eq!(big.inter_levels, Some(249_999_999_999));
+    assert_eq!(chain.breakpoints(999_999_999_000, 1_000_000_000_000).len(), 250);
+    assert_eq!(t.shape(u64::MAX).unwrap().inter_levels, Some(60));
 }
 
 #[test]

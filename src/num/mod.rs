@@ -436,6 +436,47 @@ pub fn reduced(n: BigInt, d: BigInt) -> Rat {
     }
 }
 
+/// `x − y` with one reduction (by [`gcd`]) instead of num-rational's two
+/// binary gcds: for results formed from long fractions in bulk.
+pub fn sub(x: &Rat, y: &Rat) -> Rat {
+    reduced(x.numer() * y.denom() - y.numer() * x.denom(), x.denom() * y.denom())
+}
+
+/// `x / y` (`y ≠ 0`) with one reduction; see [`sub`].
+pub fn div(x: &Rat, y: &Rat) -> Rat {
+    reduced(x.numer() * y.denom(), x.denom() * y.numer())
+}
+
+/// `x / y` (`y ≠ 0`) not reduced: only for correctly rounded decimal views,
+/// which need no lowest terms.
+pub fn div_unreduced(x: &Rat, y: &Rat) -> Rat {
+    let (n, d) = (x.numer() * y.denom(), x.denom() * y.numer());
+    if d.is_negative() {
+        Rat::new_raw(-n, -d)
+    } else {
+        Rat::new_raw(n, d)
+    }
+}
+
+/// `c + Σ fᵢ·vᵢ` as an unreduced fraction (no gcd at all), for values that
+/// are only compared or reduced once later ([`reduced`]).
+pub fn affine_unreduced(c: &Rat, f: &[Rat], v: &[Rat]) -> Rat {
+    let (mut n, mut d) = (c.numer().clone(), c.denom().clone());
+    for (x, y) in f.iter().zip(v) {
+        if x.is_zero() || y.is_zero() {
+            continue;
+        }
+        let (pn, pd) = (x.numer() * y.numer(), x.denom() * y.denom());
+        if pd == d {
+            n += pn;
+        } else {
+            n = n * &pd + pn * &d;
+            d *= pd;
+        }
+    }
+    Rat::new_raw(n, d)
+}
+
 /// `gcd(|a|, |b|)`. num-bigint's binary gcd costs about 60 multiplications
 /// at 200 digits; dashu's (Lehmer) is several times faster, which matters
 /// where many exact results are reduced once each (energy bounds).
@@ -642,7 +683,20 @@ mod tests {
             let (x, y) = (big(&a) * &common, (big(&b) + 1u32) * &common);
             let x = if neg { -x } else { x };
             proptest::prop_assert_eq!(gcd(&x, &y), x.gcd(&y));
-            proptest::prop_assert_eq!(reduced(x.clone(), -y.clone()), Rat::new(x, -y));
+            proptest::prop_assert_eq!(reduced(x.clone(), -y.clone()), Rat::new(x.clone(), -y.clone()));
+            let (a, b) = (Rat::new(x.clone(), y.clone()), Rat::new(y.clone() + 7u32, x.clone() * 3u32 + 1u32));
+            let f = [b.clone(), a.clone(), Rat::zero()];
+            let v = [a.clone(), b.clone() + Rat::one(), a.clone()];
+            let aff = affine_unreduced(&b, &f, &v);
+            let want = &b + &b * &a + &a * (&b + Rat::one());
+            proptest::prop_assert_eq!(&aff, &want);
+            proptest::prop_assert_eq!(aff.cmp(&(&want + Rat::one())), std::cmp::Ordering::Less);
+            proptest::prop_assert_eq!(reduced(aff.numer().clone(), aff.denom().clone()), want);
+            proptest::prop_assert_eq!(sub(&a, &b), &a - &b);
+            if !b.is_zero() {
+                proptest::prop_assert_eq!(div(&a, &b), &a / &b);
+                proptest::prop_assert_eq!(div_unreduced(&a, &b), &a / &b);
+            }
         }
     }
 }

@@ -6,7 +6,7 @@
 use super::{csv_line, md_escape, md_row, md_table_head, table};
 use crate::analysis::Band;
 use crate::barrier::{Layout, Prediction, Reference, Row, Verdict};
-use crate::num::{fmt_fraction, fmt_sig, to_f64, Interval, Rat};
+use crate::num::{self, fmt_fraction, fmt_sig, to_f64, Interval, Rat};
 use num_traits::Signed;
 use crate::plot::{Axis, Chart, Mark, Series, SeriesKind};
 use serde_json::{json, Value as Json};
@@ -54,11 +54,10 @@ fn who(v: Verdict) -> &'static str {
 
 impl BarrierReport<'_> {
     fn num(&self, x: &Rat) -> String {
-        let v = x / self.unit_factor;
         if self.exact {
-            fmt_fraction(&v)
+            fmt_fraction(&num::div(x, self.unit_factor))
         } else {
-            fmt_sig(&v, self.digits)
+            fmt_sig(&num::div_unreduced(x, self.unit_factor), self.digits)
         }
     }
     fn iv(&self, i: &Interval) -> String {
@@ -384,7 +383,7 @@ impl BarrierReport<'_> {
     pub fn csv(&self) -> String {
         let p = self.pred;
         let mut s = csv_line(&["nodes", "chassis", "inter_levels", "quantity", "unit", "t_sr_case", "column", "lower", "upper", "winner"].map(String::from));
-        let t = |x: &Rat| fmt_sig(&(x / self.unit_factor), 17);
+        let t = |x: &Rat| fmt_sig(&num::div_unreduced(x, self.unit_factor), 17);
         let r17 = |x: &Rat| fmt_sig(x, 17);
         let opt = |x: &Option<Rat>, f: &dyn Fn(&Rat) -> String| x.as_ref().map_or(String::new(), f);
         for r in &p.rows {
@@ -427,7 +426,7 @@ impl BarrierReport<'_> {
         let (xmin, xmax) = (xs.first().copied().unwrap_or(1.0), xs.last().copied().unwrap_or(1.0));
         let x = if xmax / xmin > 200.0 { Axis::log("nodes N") } else { Axis::linear("nodes N") };
         let mut chart = Chart::new("Cluster barrier: chassis network T_EB(N) vs MPI_Barrier", x, Axis::linear(format!("time ({})", self.unit)));
-        let y = |v: &Rat| to_f64(&(v / self.unit_factor));
+        let y = |v: &Rat| to_f64(&num::div_unreduced(v, self.unit_factor));
         let listed = |n: u64| p.rows.iter().any(|r| r.shape.nodes == n);
         // MPI_Barrier: its bands underneath (one-valued ones are left out), then the value.
         for (c, col) in p.columns.iter().enumerate().rev() {
