@@ -78,6 +78,20 @@ PY
 }
 
 # median of the arguments (numbers)
+# repeat_runs NAME CMD...: one warm-up run, then RUNS timed runs of CMD (stdout
+# to $OUT/NAME.txt); sets WALLS and RSSS (arrays) and STATUS (ok, or the exit code).
+repeat_runs() {
+    local name="$1" i
+    shift
+    WALLS=(); RSSS=(); STATUS=ok
+    run_once "$name" 0 "$OUT/$name.txt" "$@"
+    for ((i = 0; i < RUNS; i++)); do
+        run_once "$name" 0 "$OUT/$name.txt" "$@"
+        [[ "$RC" == 0 ]] || { STATUS="exit $RC"; break; }
+        WALLS+=("$WALL_MS"); RSSS+=("$RSS_KIB")
+    done
+}
+
 median() { printf '%s\n' "$@" | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.1f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 minof() { printf '%s\n' "$@" | sort -g | head -1; }
 maxof() { printf '%s\n' "$@" | sort -g | tail -1; }

@@ -39,14 +39,9 @@ ROWS=()
 bench_case() {
     local name="$1" target="$2" same="$3"
     shift 4
-    local -a walls=() rsss=()
-    local i status=ok
-    run_once "$name" 0 "$OUT/$name.txt" "$@"
-    for ((i = 0; i < RUNS; i++)); do
-        run_once "$name" 0 "$OUT/$name.txt" "$@"
-        [[ "$RC" == 0 ]] || { status="exit $RC"; break; }
-        walls+=("$WALL_MS"); rsss+=("$RSS_KIB")
-    done
+    repeat_runs "$name" "$@"
+    local -a walls=("${WALLS[@]}") rsss=("${RSSS[@]}")
+    local status="$STATUS"
     grep -q '^Predictions' "$OUT/$name.txt" || status="no predictions table"
     if [[ -n "$same" ]] && ! cmp -s "$OUT/$name.txt" "$OUT/$same.txt"; then status="output differs from $same"; fi
     local med; med="$(median "${walls[@]}")"

@@ -24,7 +24,7 @@ use crate::model::Model;
 use crate::num::{self, fmt_fraction, fmt_sig, Interval, Rat};
 use num_traits::{Signed, Zero};
 
-/// The chassis tree's shape parameters.
+/// The chassis tree's layout parameters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tree {
     /// Nodes per chassis.
@@ -79,7 +79,7 @@ impl Tree {
     }
 
     /// The number of inter levels `L` holding `chassis` chassis (≥ 2), or
-    /// `None` when no tree of this shape holds them.
+    /// `None` when no tree of this layout holds them.
     fn inter_levels(&self, chassis: u64) -> Option<u64> {
         if self.inter_fanout == 1 {
             // A chain below each root child: 1 + r·(L + 1) chassis.
@@ -121,7 +121,7 @@ impl Tree {
     }
 
     /// The tree for `n` nodes.
-    pub fn shape(&self, n: u64) -> Result<Layout, BarrierError> {
+    pub fn layout(&self, n: u64) -> Result<Layout, BarrierError> {
         if n < 2 {
             return Err(BarrierError::Input(format!("N = {n}: a barrier needs at least 2 nodes")));
         }
@@ -325,7 +325,7 @@ pub struct Versus {
 #[derive(Debug, Clone)]
 pub struct Row {
     /// The tree.
-    pub shape: Layout,
+    pub layout: Layout,
     /// T_EB per T_SR case, s.
     pub t_eb: Vec<Interval>,
     /// MPI_Barrier per reference column, s (`None` for an unbounded band).
@@ -398,7 +398,7 @@ pub fn predict(s: &Settings) -> Result<Prediction, BarrierError> {
     if let Some(Reference::Constant(c)) = &s.reference {
         check_time("MPI_Barrier", c)?;
     }
-    let shapes = s.nodes.iter().map(|&n| s.tree.shape(n)).collect::<Result<Vec<_>, _>>()?;
+    let layouts = s.nodes.iter().map(|&n| s.tree.layout(n)).collect::<Result<Vec<_>, _>>()?;
     if let Some(n) = s.conclude_at.iter().find(|n| !s.nodes.contains(n)) {
         return Err(BarrierError::Input(format!("--at {n}: N = {n} is not among the listed node counts (--nodes)")));
     }
@@ -426,11 +426,11 @@ pub fn predict(s: &Settings) -> Result<Prediction, BarrierError> {
     let mpi_of = |n: u64| -> Vec<Band> {
         curve_n.binary_search(&n).ok().and_then(|i| mpi_at.get(i).cloned()).unwrap_or_default()
     };
-    let rows = shapes
+    let rows = layouts
         .into_iter()
-        .map(|shape| {
-            let mpi = mpi_of(shape.nodes);
-            let t_eb: Vec<Interval> = s.t_sr.iter().map(|t| shape.t_eb(&s.t_ib, t)).collect();
+        .map(|layout| {
+            let mpi = mpi_of(layout.nodes);
+            let t_eb: Vec<Interval> = s.t_sr.iter().map(|t| layout.t_eb(&s.t_ib, t)).collect();
             let versus = t_eb
                 .iter()
                 .map(|t| {
@@ -442,16 +442,16 @@ pub fn predict(s: &Settings) -> Result<Prediction, BarrierError> {
                         .collect()
                 })
                 .collect();
-            let crossover = mpi.iter().map(|m| shape.crossover(&s.t_ib, m)).collect();
-            Row { shape, t_eb, mpi, versus, crossover }
+            let crossover = mpi.iter().map(|m| layout.crossover(&s.t_ib, m)).collect();
+            Row { layout, t_eb, mpi, versus, crossover }
         })
         .collect();
     let curve = curve_n
         .iter()
         .zip(mpi_at)
         .map(|(&n, mpi)| {
-            let shape = s.tree.shape(n)?;
-            Ok(CurvePoint { nodes: n, t_eb: s.t_sr.iter().map(|t| shape.t_eb(&s.t_ib, t)).collect(), mpi })
+            let layout = s.tree.layout(n)?;
+            Ok(CurvePoint { nodes: n, t_eb: s.t_sr.iter().map(|t| layout.t_eb(&s.t_ib, t)).collect(), mpi })
         })
         .collect::<Result<Vec<_>, BarrierError>>()?;
     Ok(Prediction { settings: s.clone(), columns, rows, curve, analysis, warnings })

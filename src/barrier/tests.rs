@@ -31,42 +31,42 @@ fn scmd_levels_follow_the_paper() {
     let t = scmd();
     assert_eq!((t.root_fanout, t.inter_fanout), (3, 2));
     for n in 2..=3 {
-        let s = t.shape(n).unwrap();
+        let s = t.layout(n).unwrap();
         assert_eq!((s.chassis, s.inter_levels), (1, None), "N = {n}");
         assert_eq!(s.t_eb(&pt(us("3.86")), &pt(us("60"))), pt(us("3.86")));
     }
     for n in 4..=12 {
-        assert_eq!(t.shape(n).unwrap().inter_levels, Some(0), "N = {n}");
+        assert_eq!(t.layout(n).unwrap().inter_levels, Some(0), "N = {n}");
     }
     for n in 13..=30 {
-        assert_eq!(t.shape(n).unwrap().inter_levels, Some(1), "N = {n}");
+        assert_eq!(t.layout(n).unwrap().inter_levels, Some(1), "N = {n}");
     }
     // 1 + 3 + 6 chassis hold 30 nodes; the 31st needs a second inter level.
-    assert_eq!(t.shape(30).unwrap().per_level, vec![1, 3, 6]);
-    let s31 = t.shape(31).unwrap();
+    assert_eq!(t.layout(30).unwrap().per_level, vec![1, 3, 6]);
+    let s31 = t.layout(31).unwrap();
     assert_eq!((s31.inter_levels, s31.per_level.clone()), (Some(2), vec![1, 3, 6, 1]));
-    assert_eq!(t.shape(66).unwrap().inter_levels, Some(2));
-    assert_eq!(t.shape(67).unwrap().inter_levels, Some(3));
+    assert_eq!(t.layout(66).unwrap().inter_levels, Some(2));
+    assert_eq!(t.layout(67).unwrap().inter_levels, Some(3));
     assert_eq!(t.breakpoints(2, 100), vec![4, 13, 31, 67]);
     assert_eq!(t.breakpoints(13, 30), Vec::<u64>::new());
     // Chains (inter-level fan-out 1): 2 nodes per chassis, root fan-out 2.
     let chain = Tree::new(2, None, None).unwrap();
     assert_eq!(chain.breakpoints(0, 20), vec![3, 7, 11, 15, 19]);
     for n in 2..40 {
-        let l = chain.shape(n).unwrap().inter_levels;
+        let l = chain.layout(n).unwrap().inter_levels;
         let by_bp = chain.breakpoints(0, n).len() as i64 - 1;
         assert_eq!(l.map_or(-1, |l| l as i64), by_bp, "N = {n}");
     }
     // Huge counts stay cheap.
-    let big = chain.shape(1_000_000_000_000).unwrap();
+    let big = chain.layout(1_000_000_000_000).unwrap();
     assert_eq!(big.inter_levels, Some(249_999_999_999));
     assert_eq!(chain.breakpoints(999_999_999_000, 1_000_000_000_000).len(), 250);
-    assert_eq!(t.shape(u64::MAX).unwrap().inter_levels, Some(60));
+    assert_eq!(t.layout(u64::MAX).unwrap().inter_levels, Some(60));
 }
 
 #[test]
 fn t_eb_at_30_nodes_is_387_02_us_exactly() {
-    let s = scmd().shape(30).unwrap();
+    let s = scmd().layout(30).unwrap();
     // 7·3.86 + 6·60 = 387.02 µs.
     assert_eq!(s.coefficients(), (7, 6));
     assert_eq!(s.t_eb(&pt(us("3.86")), &pt(us("60"))), pt(us("387.02")));
@@ -78,7 +78,7 @@ fn crossover_round_trips_exactly() {
     let tree = scmd();
     let mpi = Band { lower: Some(us("250")), upper: Some(us("250")) };
     for n in [4, 12, 13, 30, 31, 100] {
-        let s = tree.shape(n).unwrap();
+        let s = tree.layout(n).unwrap();
         let x = s.crossover(&pt(us("3.86")), &mpi).unwrap();
         assert_eq!(x.lower, x.upper);
         let t_sr = x.lower.unwrap();
@@ -88,7 +88,7 @@ fn crossover_round_trips_exactly() {
         assert_eq!(verdict(&margin(&mpi, &t)), Verdict::Tie);
     }
     // One chassis: T_EB does not depend on T_SR.
-    assert!(tree.shape(3).unwrap().crossover(&pt(us("3.86")), &mpi).is_none());
+    assert!(tree.layout(3).unwrap().crossover(&pt(us("3.86")), &mpi).is_none());
 }
 
 #[test]
@@ -194,11 +194,11 @@ proptest! {
         (a, b, c) in (0u32..=16, 0u32..=16, 0u32..=16),
     ) {
         let tree = Tree::new(per, None, Some(per.max(2) - 1)).unwrap();
-        let Ok(shape) = tree.shape(n) else { return Ok(()) };
+        let Ok(layout) = tree.layout(n) else { return Ok(()) };
         let at = |i: &Interval, k: u32| &i.lo + (&i.hi - &i.lo) * Rat::new(k.into(), 16.into());
         let (ib, sr, m) = (at(&t_ib, a), at(&t_sr, b), at(&mpi, c));
-        let whole = shape.t_eb(&t_ib, &t_sr);
-        let point = shape.t_eb(&pt(ib.clone()), &pt(sr.clone()));
+        let whole = layout.t_eb(&t_ib, &t_sr);
+        let point = layout.t_eb(&pt(ib.clone()), &pt(sr.clone()));
         prop_assert!(whole.contains(&point.lo) && point.lo == point.hi);
         let band = Band { lower: Some(mpi.lo.clone()), upper: Some(mpi.hi.clone()) };
         let mb = margin(&band, &whole);
@@ -210,12 +210,12 @@ proptest! {
             Verdict::Tie => prop_assert!(mp.is_zero()),
             Verdict::Undecided => {}
         }
-        if let Some(x) = shape.crossover(&t_ib, &band) {
-            let xp = shape.crossover(&pt(ib.clone()), &Band { lower: Some(m.clone()), upper: Some(m.clone()) }).unwrap();
+        if let Some(x) = layout.crossover(&t_ib, &band) {
+            let xp = layout.crossover(&pt(ib.clone()), &Band { lower: Some(m.clone()), upper: Some(m.clone()) }).unwrap();
             let v = xp.lower.clone().unwrap();
             prop_assert!(x.lower.as_ref().unwrap() <= &v && &v <= x.upper.as_ref().unwrap());
             // And the point crossover round-trips exactly.
-            prop_assert_eq!(shape.t_eb(&pt(ib), &pt(v)).lo, m);
+            prop_assert_eq!(layout.t_eb(&pt(ib), &pt(v)).lo, m);
         }
     }
 }

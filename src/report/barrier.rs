@@ -147,7 +147,7 @@ impl BarrierReport<'_> {
         }
         let mut rows = vec![head];
         for r in &p.rows {
-            let mut row = vec![r.shape.nodes.to_string(), r.shape.chassis.to_string(), Self::li(&r.shape)];
+            let mut row = vec![r.layout.nodes.to_string(), r.layout.chassis.to_string(), Self::li(&r.layout)];
             row.extend(r.t_eb.iter().map(|t| self.iv(t)));
             row.extend(r.mpi.iter().map(|m| self.band(m)));
             row.extend(r.crossover.iter().map(|c| c.as_ref().map_or("-".into(), |c| self.band(c))));
@@ -167,7 +167,7 @@ impl BarrierReport<'_> {
         }
         let mut rows = vec![head];
         for r in &p.rows {
-            let mut row = vec![r.shape.nodes.to_string()];
+            let mut row = vec![r.layout.nodes.to_string()];
             for v in &r.versus[case] {
                 row.push(self.band(&v.margin));
                 row.push(self.ratio(&v.speedup));
@@ -187,7 +187,7 @@ impl BarrierReport<'_> {
                 let parts: Vec<String> = [Verdict::Chassis, Verdict::Mpi, Verdict::Tie, Verdict::Undecided]
                     .into_iter()
                     .filter_map(|v| {
-                        let ns: Vec<u64> = p.rows.iter().filter(|r| r.versus[ci][col].verdict == v).map(|r| r.shape.nodes).collect();
+                        let ns: Vec<u64> = p.rows.iter().filter(|r| r.versus[ci][col].verdict == v).map(|r| r.layout.nodes).collect();
                         (!ns.is_empty()).then(|| format!("{} for N = {}", who(v), node_list(&ns)))
                     })
                     .collect();
@@ -207,17 +207,17 @@ impl BarrierReport<'_> {
             return Vec::new();
         }
         let at: Vec<u64> = if p.settings.conclude_at.is_empty() {
-            p.rows.last().map(|r| r.shape.nodes).into_iter().collect()
+            p.rows.last().map(|r| r.layout.nodes).into_iter().collect()
         } else {
             p.settings.conclude_at.clone()
         };
-        at.iter().filter_map(|&n| p.rows.iter().find(|r| r.shape.nodes == n)).filter_map(|r| self.conclusion(r)).collect()
+        at.iter().filter_map(|&n| p.rows.iter().find(|r| r.layout.nodes == n)).filter_map(|r| self.conclusion(r)).collect()
     }
 
     fn conclusion(&self, r: &Row) -> Option<String> {
         let p = self.pred;
-        let n = r.shape.nodes;
-        let Some(l) = r.shape.inter_levels else {
+        let n = r.layout.nodes;
+        let Some(l) = r.layout.inter_levels else {
             let v = r.versus.first().and_then(|v| v.first())?.verdict;
             return Some(format!("At N = {n} (one chassis) T_EB = T_IB does not depend on T_SR: {}.", who(v)));
         };
@@ -349,10 +349,10 @@ impl BarrierReport<'_> {
             .iter()
             .map(|r| {
                 json!({
-                    "nodes": r.shape.nodes,
-                    "chassis": r.shape.chassis,
-                    "inter_levels": r.shape.inter_levels,
-                    "chassis_per_level": r.shape.per_level,
+                    "nodes": r.layout.nodes,
+                    "chassis": r.layout.chassis,
+                    "inter_levels": r.layout.inter_levels,
+                    "chassis_per_level": r.layout.per_level,
                     "t_eb_s": r.t_eb.iter().map(Self::jiv).collect::<Vec<_>>(),
                     "mpi_s": r.mpi.iter().map(Self::jband).collect::<Vec<_>>(),
                     "versus": r.versus.iter().map(|vs| vs.iter().map(|v| json!({
@@ -387,7 +387,7 @@ impl BarrierReport<'_> {
         let r17 = |x: &Rat| fmt_sig(x, 17);
         let opt = |x: &Option<Rat>, f: &dyn Fn(&Rat) -> String| x.as_ref().map_or(String::new(), f);
         for r in &p.rows {
-            let base = [r.shape.nodes.to_string(), r.shape.chassis.to_string(), r.shape.inter_levels.map_or(String::new(), |l| l.to_string())];
+            let base = [r.layout.nodes.to_string(), r.layout.chassis.to_string(), r.layout.inter_levels.map_or(String::new(), |l| l.to_string())];
             let mut line = |q: &str, unit: &str, case: String, col: String, lo: String, hi: String, win: &str| {
                 let mut cells = base.to_vec();
                 cells.extend([q.to_string(), unit.to_string(), case, col, lo, hi, win.to_string()]);
@@ -427,7 +427,7 @@ impl BarrierReport<'_> {
         let x = if xmax / xmin > 200.0 { Axis::log("nodes N") } else { Axis::linear("nodes N") };
         let mut chart = Chart::new("Cluster barrier: chassis network T_EB(N) vs MPI_Barrier", x, Axis::linear(format!("time ({})", self.unit)));
         let y = |v: &Rat| to_f64(&num::div_unreduced(v, self.unit_factor));
-        let listed = |n: u64| p.rows.iter().any(|r| r.shape.nodes == n);
+        let listed = |n: u64| p.rows.iter().any(|r| r.layout.nodes == n);
         // MPI_Barrier: its bands underneath (one-valued ones are left out), then the value.
         for (c, col) in p.columns.iter().enumerate().rev() {
             let ends: Vec<(f64, Option<f64>, Option<f64>)> =
