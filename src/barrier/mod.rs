@@ -392,6 +392,12 @@ pub fn predict(s: &Settings) -> Result<Prediction, BarrierError> {
     if s.nodes.is_empty() {
         return Err(BarrierError::Input("no node counts".into()));
     }
+    if !s.nodes.windows(2).all(|w| w[0] < w[1]) {
+        return Err(BarrierError::Input("node counts must be ascending and distinct".into()));
+    }
+    if s.t_sr.is_empty() {
+        return Err(BarrierError::Input("no T_SR case (--t-sr)".into()));
+    }
     for (what, i) in std::iter::once(("T_IB", &s.t_ib)).chain(s.t_sr.iter().map(|t| ("T_SR", t))) {
         check_time(what, i)?;
     }
@@ -459,13 +465,13 @@ pub fn predict(s: &Settings) -> Result<Prediction, BarrierError> {
 
 fn check_time(what: &str, i: &Interval) -> Result<(), BarrierError> {
     if i.lo.is_negative() {
-        return Err(BarrierError::Input(format!("{what} = {} s is negative; times are ≥ 0", fmt_fraction(&i.lo))));
+        return Err(BarrierError::Input(format!("{what} = {} s is negative; times are ≥ 0", fmt_sig(&i.lo, 6))));
     }
     if i.lo > i.hi {
         return Err(BarrierError::Input(format!(
             "{what}: the interval {}..{} s is empty (its lower end exceeds its upper end)",
-            fmt_fraction(&i.lo),
-            fmt_fraction(&i.hi)
+            fmt_sig(&i.lo, 6),
+            fmt_sig(&i.hi, 6)
         )));
     }
     Ok(())

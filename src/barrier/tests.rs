@@ -126,6 +126,10 @@ fn bad_inputs_are_refused() {
     let mut s = settings(vec![2, 3], None);
     s.tree = Tree::new(1, None, None).unwrap();
     assert!(msg(predict(&s)).contains("inter-level fan-out 0"));
+    assert!(msg(predict(&settings(vec![8, 4], None))).contains("ascending"));
+    let mut s = settings(vec![4], None);
+    s.t_sr.clear();
+    assert!(msg(predict(&s)).contains("--t-sr"));
     let mut s = settings(vec![4], None);
     s.conclude_at = vec![30];
     assert!(msg(predict(&s)).contains("--at 30"));

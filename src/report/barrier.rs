@@ -52,6 +52,14 @@ fn who(v: Verdict) -> &'static str {
     }
 }
 
+/// `v` for a one-valued range, else `[lo, hi]` (`-inf`/`+inf` for a missing end).
+fn ends(lo: Option<&Rat>, hi: Option<&Rat>, show: &dyn Fn(&Rat) -> String) -> String {
+    match (lo, hi) {
+        (Some(l), Some(u)) if l == u => show(l),
+        (l, u) => format!("[{}, {}]", l.map_or("-inf".into(), show), u.map_or("+inf".into(), show)),
+    }
+}
+
 impl BarrierReport<'_> {
     fn num(&self, x: &Rat) -> String {
         if self.exact {
@@ -61,36 +69,15 @@ impl BarrierReport<'_> {
         }
     }
     fn iv(&self, i: &Interval) -> String {
-        if i.lo == i.hi {
-            self.num(&i.lo)
-        } else {
-            format!("[{}, {}]", self.num(&i.lo), self.num(&i.hi))
-        }
+        ends(Some(&i.lo), Some(&i.hi), &|x| self.num(x))
     }
     fn band(&self, b: &Band) -> String {
-        match (&b.lower, &b.upper) {
-            (Some(l), Some(u)) if l == u => self.num(l),
-            (l, u) => format!(
-                "[{}, {}]",
-                l.as_ref().map_or("-inf".into(), |x| self.num(x)),
-                u.as_ref().map_or("+inf".into(), |x| self.num(x))
-            ),
-        }
+        ends(b.lower.as_ref(), b.upper.as_ref(), &|x| self.num(x))
     }
     /// A dimensionless band (a ratio).
     fn ratio(&self, b: &Option<Band>) -> String {
         let show = |x: &Rat| if self.exact { fmt_fraction(x) } else { fmt_sig(x, self.digits.min(4)) };
-        match b {
-            None => "-".into(),
-            Some(b) => match (&b.lower, &b.upper) {
-                (Some(l), Some(u)) if l == u => format!("×{}", show(l)),
-                (l, u) => format!(
-                    "×[{}, {}]",
-                    l.as_ref().map_or("-inf".into(), show),
-                    u.as_ref().map_or("+inf".into(), show)
-                ),
-            },
-        }
+        b.as_ref().map_or("-".into(), |b| format!("×{}", ends(b.lower.as_ref(), b.upper.as_ref(), &show)))
     }
     fn case(&self, i: &Interval) -> String {
         if i.lo == i.hi {
