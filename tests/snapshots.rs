@@ -1,6 +1,6 @@
 //! Snapshot tests (insta) of every output format: the main report of the
 //! HPL example (text, JSON, CSV, Markdown, LaTeX) and the pruning
-//! comparison (the same five) and plan. A change to any output shows up as
+//! comparison (the same five), plan, and the barrier predictor. A change to any output shows up as
 //! a reviewable diff (`cargo insta review`, or INSTA_UPDATE=always).
 
 #[path = "common/cli.rs"]
@@ -41,4 +41,15 @@ fn plan_formats() {
     let plan = ["plan", "models/hpl.tm", "data/hpl.csv", "-t", "max", "--target", "p=1000", "--candidates", "p=150..300:50"];
     insta::assert_snapshot!("plan_text", with(&plan, &[]));
     insta::assert_snapshot!("plan_csv", with(&plan, &["--format", "csv"]));
+}
+
+#[test]
+fn barrier_formats() {
+    let b = ["barrier", "--nodes", "2,3,4,12,13,30,31,64", "--mpi-model", "models/mpi_barrier.tm", "--mpi-data", "data/mpi_barrier.csv", "-t", "max", "--at", "30"];
+    insta::assert_snapshot!("barrier_text", with(&b, &[]));
+    insta::assert_snapshot!("barrier_json", with(&b, &["--format", "json"]));
+    insta::assert_snapshot!("barrier_csv", with(&b, &["--format", "csv"]));
+    insta::assert_snapshot!("barrier_md", with(&b, &["--format", "md"]));
+    let c = ["barrier", "--nodes", "2..13", "--t-ib", "2.7us..3.86us", "--t-sr", "20us..60us:20us,40us..120us", "--mpi", "120us", "--exact"];
+    insta::assert_snapshot!("barrier_intervals_text", with(&c, &[]));
 }
