@@ -1,6 +1,18 @@
 # Shared by the whole-process benchmark scripts (benches/*/run.sh): tool
 # detection, a wall clock, one timed run with peak memory, and statistics.
-# Source it after setting ROOT, BIN, DATA and NO_BUILD; run_once also needs OUT.
+# Source it after setting ROOT, BIN, DATA and NO_BUILD (or call bench_dirs);
+# run_once also needs OUT.
+
+# bench_dirs NAME: the usual layout for benches/NAME/run.sh — BIN (the release
+# binary), DATA (target/bench-data/NAME), OUT ($DATA/out) and RESULTS
+# (benches/NAME/results), created. Needs ROOT.
+bench_dirs() {
+    BIN="$ROOT/target/release/errband"
+    DATA="$ROOT/target/bench-data/$1"
+    OUT="$DATA/out"
+    RESULTS="$ROOT/benches/$1/results"
+    mkdir -p "$DATA" "$OUT" "$RESULTS"
+}
 
 # build_binary: builds --release unless NO_BUILD=1, records the source state in
 # REV, and points BIN at a private copy of the binary in $DATA, so that a

@@ -21,13 +21,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 RUNS="${RUNS:-10}"
 NO_BUILD="${NO_BUILD:-0}"
-BIN="$ROOT/target/release/errband"
-DATA="$ROOT/target/bench-data/barrier"
-OUT="$DATA/out"
-RESULTS="$ROOT/benches/barrier/results"
-mkdir -p "$DATA" "$OUT" "$RESULTS"
 # shellcheck source=../lib.sh
 source "$ROOT/benches/lib.sh"
+bench_dirs barrier
 build_binary
 
 ROWS=()

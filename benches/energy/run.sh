@@ -22,13 +22,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 RUNS="${RUNS:-10}"
 NO_BUILD="${NO_BUILD:-0}"
-BIN="$ROOT/target/release/errband"
-DATA="$ROOT/target/bench-data/energy"
-OUT="$DATA/out"
-RESULTS="$ROOT/benches/energy/results"
-mkdir -p "$DATA" "$OUT" "$RESULTS"
 # shellcheck source=../lib.sh
 source "$ROOT/benches/lib.sh"
+bench_dirs energy
 build_binary
 
 python3 "$ROOT/benches/energy/gen.py" bench 50 6 5 >"$DATA/p50.csv"

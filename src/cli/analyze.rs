@@ -276,12 +276,7 @@ pub fn run(a: AnalyzeArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i
     };
     let text = match a.format {
         Format::Text => report.text(),
-        Format::Json => {
-            let mut s = serde_json::to_string_pretty(&report.json())
-                .map_err(|e| Failure::analysis(format!("cannot write JSON: {e}")))?;
-            s.push('\n');
-            s
-        }
+        Format::Json => super::json_text(&report.json())?,
         Format::Csv => report.csv(),
         Format::Md => report.markdown(),
         Format::Latex => report.latex(),

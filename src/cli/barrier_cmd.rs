@@ -194,11 +194,7 @@ pub fn run(a: BarrierArgs, out: &mut dyn Write) -> Result<i32, Failure> {
     }
     body.push_str(&match a.format {
         BarrierFormat::Text => report.text(),
-        BarrierFormat::Json => {
-            let mut s = serde_json::to_string_pretty(&report.json()).unwrap_or_default();
-            s.push('\n');
-            s
-        }
+        BarrierFormat::Json => super::json_text(&report.json())?,
         BarrierFormat::Csv => report.csv(),
         BarrierFormat::Md => report.markdown(),
     });

@@ -228,11 +228,7 @@ pub fn run(a: EnergyArgs, out: &mut dyn Write) -> Result<i32, Failure> {
     }
     let body = match a.format {
         EnergyFormat::Text => report.text(),
-        EnergyFormat::Json => {
-            let mut s = serde_json::to_string_pretty(&report.json()).unwrap_or_default();
-            s.push('\n');
-            s
-        }
+        EnergyFormat::Json => super::json_text(&report.json())?,
         EnergyFormat::Csv => report.csv(),
         EnergyFormat::Md => report.markdown(),
     };

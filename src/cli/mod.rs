@@ -113,6 +113,11 @@ where
     }
 }
 
+/// Pretty JSON with a final newline, for every command's `--format json`.
+fn json_text(v: &serde_json::Value) -> Result<String, Failure> {
+    serde_json::to_string_pretty(v).map(|s| s + "\n").map_err(|e| Failure::analysis(format!("cannot write JSON: {e}")))
+}
+
 /// Reads a file, or standard input for `-`.
 fn read_input(path: &str) -> Result<String, Failure> {
     if path == "-" {

@@ -156,9 +156,7 @@ fn finish(r: &dyn Ranked, s: &SearchArgs, out: &mut dyn Write) -> Result<i32, Fa
     }
     let text = match s.format {
         SearchFormat::Text => r.text(),
-        SearchFormat::Json => serde_json::to_string_pretty(&r.json())
-            .map(|s| s + "\n")
-            .map_err(|e| Failure::analysis(format!("cannot write JSON: {e}")))?,
+        SearchFormat::Json => super::json_text(&r.json())?,
         SearchFormat::Csv => r.csv(),
         SearchFormat::Md => r.markdown(),
         SearchFormat::Latex => r.latex().ok_or_else(|| {

@@ -188,8 +188,7 @@ impl Chart {
 
     /// The chart as a standalone `<svg>` element.
     pub fn svg(&self) -> String {
-        let (w, h) = render::dims(self.width, self.height, 640.0, 400.0);
-        render::wrap(w, h, &self.svg_fragment(0.0, 0.0))
+        render::standalone(self.width, self.height, |dx, dy| self.svg_fragment(dx, dy))
     }
 
     /// The `<g>` body without the outer `<svg>` element, drawn at an offset, for composing grids.
@@ -242,8 +241,7 @@ impl BarChart {
 
     /// The chart as a standalone `<svg>` element.
     pub fn svg(&self) -> String {
-        let (w, h) = render::dims(self.width, self.height, 640.0, 400.0);
-        render::wrap(w, h, &self.svg_fragment(0.0, 0.0))
+        render::standalone(self.width, self.height, |dx, dy| self.svg_fragment(dx, dy))
     }
 
     /// The `<g>` body without the outer `<svg>`, drawn at an offset.

@@ -37,6 +37,13 @@ pub(super) fn dims(w: f64, h: f64, dw: f64, dh: f64) -> (f64, f64) {
     (fix(w, dw), fix(h, dh))
 }
 
+/// A chart of `width × height` (defaults for bad sizes) as a standalone
+/// `<svg>` element, its body drawn at the origin by `fragment`.
+pub(super) fn standalone(width: f64, height: f64, fragment: impl Fn(f64, f64) -> String) -> String {
+    let (w, h) = dims(width, height, 640.0, 400.0);
+    wrap(w, h, &fragment(0.0, 0.0))
+}
+
 /// Wraps a fragment drawn at the origin in a standalone `<svg>` element.
 pub(super) fn wrap(w: f64, h: f64, body: &str) -> String {
     format!(

@@ -77,8 +77,7 @@ impl StackedBarChart {
 
     /// The chart as a standalone `<svg>` element.
     pub fn svg(&self) -> String {
-        let (w, h) = render::dims(self.width, self.height, 640.0, 400.0);
-        render::wrap(w, h, &self.svg_fragment(0.0, 0.0))
+        render::standalone(self.width, self.height, |dx, dy| self.svg_fragment(dx, dy))
     }
 
     /// The `<g>` body without the outer `<svg>`, drawn at an offset.

@@ -95,12 +95,6 @@ impl PlanReport<'_> {
         }
         out
     }
-
-
-
-
-
-
 }
 
 impl Ranked for PlanReport<'_> {

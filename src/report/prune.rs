@@ -131,7 +131,6 @@ impl PruneReport<'_> {
         parts.join(", ")
     }
 
-
     fn head(&self) -> Vec<String> {
         let mut head: Vec<String> =
             ["rank", "drop", "source", "Max|e_i|", "e_max", "RMS"].iter().map(|s| s.to_string()).collect();
@@ -186,12 +185,6 @@ impl PruneReport<'_> {
         }
         out
     }
-
-
-
-
-
-
 }
 
 impl Ranked for PruneReport<'_> {
