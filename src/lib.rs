@@ -22,6 +22,7 @@ pub mod lang;
 pub mod linear;
 pub mod lp;
 pub mod model;
+pub mod ms;
 pub mod num;
 pub mod plot;
 pub mod poly;

@@ -6,6 +6,7 @@ mod analyze;
 mod barrier_cmd;
 mod energy_cmd;
 mod input;
+mod ms_cmd;
 mod qe_cmd;
 mod search_cmd;
 
@@ -29,7 +30,7 @@ pub const EXIT_INPUT: i32 = 2;
 perturbations allowed by a residual threshold, and the error band of extrapolated predictions. All numbers are exact \
 rationals; decimals shown are correctly rounded views.\n\nUsage: errband MODEL DATA [OPTIONS] runs the analysis; errband prune MODEL DATA --target p=1000 compares \
 data-pruning choices; errband plan MODEL DATA --target p=1000 --candidates p=130..300:10 ranks new measurement \
-points; errband energy PROFILE predicts DVFS energy savings with bands; errband barrier --nodes 2..120 --mpi 120us compares a chassis barrier network with MPI_Barrier; errband qe FILE solves a formula.\n\nExit codes: 0 ok, 1 analysis impossible, 2 usage or input error.",
+points; errband energy PROFILE predicts DVFS energy savings with bands; errband barrier --nodes 2..120 --mpi 120us compares a chassis barrier network with MPI_Barrier; errband ms predict TASKS --grid 1024x1024 predicts a master/slave program's run time per processor count; errband qe FILE solves a formula.\n\nExit codes: 0 ok, 1 analysis impossible, 2 usage or input error.",
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true
 )]
@@ -52,7 +53,22 @@ enum Command {
     Energy(energy_cmd::EnergyArgs),
     /// Predict cluster barrier latency of a chassis network against MPI_Barrier, with bands and the crossover T_SR (seed 001).
     Barrier(barrier_cmd::BarrierArgs),
+    /// Predict a master/slave program's run time per processor count from a sub-grid of measured tasks (seed 004).
+    #[command(long_about = MS_ABOUT)]
+    Ms(ms_cmd::MsArgs),
 }
+
+const MS_ABOUT: &str = "Predict a master/slave program's run time for many processor counts from the measured times of a \
+sub-grid of its tasks (seed 004): the other tasks' times are interpolated multilinearly, then the master loop is simulated \
+with LogGP costs and a priority queue of result events, exactly in integer ticks. P counts processors including the \
+master (P - 1 slaves).\n\nThe master loop: O1 = 2o + k_in*G is the master's work per dispatched task, O2 = 2L + T*r_s + 2o + \
+k_out*G the time from dispatch to the result's arrival; (P1) take the earliest result, t = max(t, e) + o; (P2) take the next \
+task; (P3) dispatch it to that slave, t += O1.\n\nSeed 004's P1 says the master's clock advances by 'the receive \
+overhead of e', while its O1 already charges 2o per task, one o for the send and one that can be read as the receive. \
+Both readings are in the text: the default charges o in P1 too; --no-p1-recv takes O1 as covering the receive.\n\n\
+errband ms mandelbrot --out tasks.csv writes the paper's workload; errband ms predict tasks.csv --grid 1024x1024 \
+--compare-subsets 1/16,1/1024,1/65536 reports each subset's error against the full prediction; errband ms sample \
+--grid 64x64 --every 8 -- CMD {i1} {i2} measures tasks by running a command.";
 
 /// An error that ends the run: message and exit code.
 #[derive(Debug)]
@@ -97,6 +113,7 @@ where
         Some(Command::Plan(a)) => search_cmd::run_plan(a, out),
         Some(Command::Energy(a)) => energy_cmd::run(a, out),
         Some(Command::Barrier(a)) => barrier_cmd::run(a, out),
+        Some(Command::Ms(a)) => ms_cmd::run(a, out, err),
         None => analyze::run(cli.analyze, out, err),
     };
     match result {

@@ -20,6 +20,7 @@
 mod csv;
 mod extrap;
 pub mod table;
+pub mod tasks;
 
 use std::collections::BTreeMap;
 use std::fmt;

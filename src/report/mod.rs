@@ -7,6 +7,7 @@
 pub mod barrier;
 pub mod energy;
 pub mod figures;
+pub mod ms;
 pub(crate) mod html;
 mod latex;
 /// Rendering of `errband plan`.
