@@ -788,6 +788,8 @@ fn bad_command(name: &str, path: &str) -> Vec<String> {
         ("models/pn.tm", path)
     } else if name.starts_with("extrap-") && name.ends_with(".txt") {
         ("models/amdahl.tm", path)
+    } else if name.starts_with("ms-") && name.ends_with(".csv") {
+        return ["ms", "predict", path, "--grid", "4x4", "--procs", "2..4"].map(String::from).to_vec();
     } else {
         panic!("tests/bad/{name} fits no naming convention of tests/bad/README.md");
     };

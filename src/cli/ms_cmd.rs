@@ -58,19 +58,19 @@ pub struct PredictArgs {
     #[arg(long, value_name = "LIST", default_value = "8..128:8")]
     pub procs: Vec<String>,
     /// LogGP parameters, any subset (the rest keep these defaults): `L=5us,o=1us+0.01us*P,g=1us,G=0.01us/B`.
-    #[arg(long, value_name = "PARAMS", default_value = "")]
+    #[arg(long, value_name = "PARAMS", default_value = "", allow_hyphen_values = true)]
     pub loggp: String,
     /// Bytes sent with each task, when the task file has no k_in column.
-    #[arg(long, value_name = "BYTES", default_value = "16B")]
+    #[arg(long, value_name = "BYTES", default_value = "16B", allow_hyphen_values = true)]
     pub k_in: String,
     /// Bytes of each task's result, when the task file has no k_out column.
-    #[arg(long, value_name = "BYTES", default_value = "8B")]
+    #[arg(long, value_name = "BYTES", default_value = "8B", allow_hyphen_values = true)]
     pub k_out: String,
     /// Per-slave time ratios (CSV `slave,ratio`; a task's time on the slave over its measured time).
     #[arg(long, value_name = "FILE", conflicts_with = "ratio")]
     pub speeds: Option<String>,
     /// One time ratio for every slave (2 = every slave twice as slow as the measuring machine).
-    #[arg(long, value_name = "R", default_value = "1")]
+    #[arg(long, value_name = "R", default_value = "1", allow_hyphen_values = true)]
     pub ratio: String,
     /// Allocation order (CSV with columns i1..iN listing every task once); default row-major.
     #[arg(long, value_name = "FILE")]
@@ -218,6 +218,7 @@ fn predict(a: PredictArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i
     let grid = grid_arg(&a.grid, "--grid")?;
     let n_tasks = grid_size(&grid, a.max_tasks).map_err(Failure::input)? as usize;
     let procs = procs_arg(&a.procs)?;
+    crate::units::factor_or_err(Dim::Time, &a.unit, "--unit").map_err(Failure::input)?;
     let loggp = LogGp::default().with(&a.loggp, &a.unit).map_err(Failure::input)?;
     let ratio = crate::num::parse_rat(&a.ratio)
         .ok()

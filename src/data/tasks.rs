@@ -189,7 +189,7 @@ impl ColumnBuilder {
         let text = bytes_str(cell);
         let v = parse_number(text, limits).map_err(|e| number_error(&what(), self.noun, text, &e))?;
         if v.is_negative() {
-            return Err((format!("{}: {text} is negative; a {} cannot be", what(), self.noun), None));
+            return Err((format!("{}: {text}: a {} cannot be negative", what(), self.noun), None));
         }
         let (n, d) = (v.numer().to_u128(), v.denom().to_u128());
         let (Some(n), Some(d)) = (n, d) else {
@@ -523,12 +523,16 @@ fn arrange(
             rest /= m;
         }
         let total = product.map_or_else(|| "more than 2^64".to_string(), |p| p.to_string());
-        return Err(s.end_error(
+        // Point at the first line sharing the missing task's first index.
+        let near = index.chunks_exact(dims).position(|row| row.first() == coords.first()).unwrap_or(0);
+        let task = coords.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+        return Err(spots.line_error(
+            starts.get(near).copied().unwrap_or(0),
             format!(
-                "{file}: the sampled tasks are not a sub-grid: their indices span {shape} = {total} combinations but the file has {rows} line{}; task ({}) is missing",
+                "{file}: the sampled tasks are not a sub-grid: their indices span {shape} = {total} combinations but the file has {rows} line{}; task ({task}) is missing",
                 if rows == 1 { "" } else { "s" },
-                coords.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
             ),
+            &format!("i1 = {} is sampled here, but task ({task}) has no line", coords.first().copied().unwrap_or(0)),
             Some("partial execution samples a product set I_s1 × … × I_sN (seed 004 §3.1): measure every combination of the sampled indices".into()),
         ));
     }
