@@ -231,10 +231,14 @@ fn bad_options_get_clear_errors() {
     has(&r.stderr, &["--max-tasks"]);
     let r = fails(&["ms", "predict", &file, "--grid", "4"], 2);
     has(&r.stderr, &["has no task at index 3"]);
-    // 40-digit times overflow exact 128-bit ticks: exit 1 with a reason.
+    // Times whose common denominator exceeds 128 bits are refused where they are read.
     let huge = tmp_file("huge.csv", "i1,time [s]\n0,1e30\n1,0.000000000000000000000000000001\n");
-    let r = fails(&["ms", "predict", &huge, "--grid", "2", "--procs", "2"], 1);
-    has(&r.stderr, &["128 bits"]);
+    let r = fails(&["ms", "predict", &huge, "--grid", "2", "--procs", "2"], 2);
+    has(&r.stderr, &["too large for exact 128-bit simulation", ":1:"]);
+    // A run time beyond 2^128 ticks (10^12 s in ticks of 10^-27 s) is impossible: exit 1 with a reason.
+    let long = tmp_file("long.csv", "i1,time [s]\n0,1000000000000\n1,1\n");
+    let r = fails(&["ms", "predict", &long, "--grid", "2", "--procs", "2", "--loggp", "L=1e-27s"], 1);
+    has(&r.stderr, &["does not fit 128 bits"]);
     let r = fails(&["ms", "mandelbrot", "--grid", "4x4x4"], 2);
     has(&r.stderr, &["two-dimensional"]);
 }
