@@ -328,7 +328,7 @@ fn overflow(what: &str) -> MsError {
 
 /// The costs of a workload on a machine in integer ticks, for processor
 /// counts up to `max_procs`.
-fn costs<'a>(tasks: &'a Tasks, m: &Machine, max_procs: u64) -> Result<(sim::Costs<'a>, BigInt), MsError> {
+fn costs<'a>(tasks: &'a Tasks, m: &Machine, max_procs: u64) -> Result<(sim::Costs<'a, u128>, BigInt, u128), MsError> {
     let slaves = usize::try_from(max_procs - 1).unwrap_or(usize::MAX);
     if !m.ratios.is_empty() && m.ratios.len() < slaves {
         return Err(MsError::Input(format!(
@@ -354,17 +354,17 @@ fn costs<'a>(tasks: &'a Tasks, m: &Machine, max_procs: u64) -> Result<(sim::Cost
     }
     let mult: Option<Vec<u128>> = time_units.iter().map(|u| ticks(u, &per_s)).collect();
     let mult = mult.ok_or_else(|| overflow("a slave's time ratio"))?;
-    let per_task = |s: &Option<Scaled>, unit_g: &Rat| -> Result<PerTask, MsError> {
+    let per_task = |s: &Option<Scaled>, unit_g: &Rat| -> Result<PerTask<u128>, MsError> {
         let f = ticks(unit_g, &per_s).ok_or_else(|| overflow("G times a byte count"))?;
         Ok(match s {
-            Some(s) => PerTask::Each(
+            Some(s) => PerTask::Each(std::borrow::Cow::Owned(
                 s.num.iter().map(|&k| k.checked_mul(f)).collect::<Option<Vec<_>>>().ok_or_else(|| overflow("k·G"))?,
-            ),
+            )),
             None => PerTask::Uniform(f),
         })
     };
     let c = sim::Costs {
-        time: &tasks.time.num,
+        time: std::borrow::Cow::Borrowed(&tasks.time.num),
         k_in: per_task(&tasks.k_in, &kin_g)?,
         k_out: per_task(&tasks.k_out, &kout_g)?,
         l: ticks(&lg.l, &per_s).ok_or_else(|| overflow("L"))?,
@@ -381,13 +381,13 @@ fn costs<'a>(tasks: &'a Tasks, m: &Machine, max_procs: u64) -> Result<(sim::Cost
         let per = c.l.checked_mul(2)?.checked_add(o.checked_mul(5)?)?;
         s.checked_add(c.k_in.sum(tasks.len())?)?
             .checked_add(c.k_out.sum(tasks.len())?)?
-            .checked_add(per.checked_mul(n)?)?
-            .checked_mul(2)
+            .checked_add(per.checked_mul(n)?)
     });
-    if bound.is_none() {
-        return Err(overflow("the serial run time"));
+    // Event keys carry the slave in their low SLAVE_BITS bits.
+    match bound {
+        Some(b) if b < 1u128 << (128 - sim::SLAVE_BITS) => Ok((c, per_s, b)),
+        _ => Err(overflow("the serial run time")),
     }
-    Ok((c, per_s))
 }
 
 /// One processor count's prediction, exact.
@@ -502,8 +502,13 @@ pub fn predict(tasks: &Tasks, order: Option<&[u32]>, m: &Machine, procs: &[u64])
         }
     }
     let max_p = procs.last().copied().unwrap_or(2);
-    let (c, per_s) = costs(tasks, m, max_p)?;
-    let runs: Vec<Run> = procs.par_iter().map(|&p| sim::simulate(&c, order, p)).collect();
+    let (c, per_s, bound) = costs(tasks, m, max_p)?;
+    // Narrow 64-bit keys when every time fits 40 bits: about a third faster.
+    let narrow = if bound < 1u128 << (64 - sim::SLAVE_BITS) { c.to::<u64>() } else { None };
+    let runs: Vec<Run> = match &narrow {
+        Some(c64) => procs.par_iter().map(|&p| sim::simulate(c64, order, p)).collect(),
+        None => procs.par_iter().map(|&p| sim::simulate(&c, order, p)).collect(),
+    };
     let points: Vec<Point> = runs.into_iter().map(|r| Point::from_run(r, &per_s)).collect();
     let flat_from = points.windows(2).find(|w| w[1].time >= w[0].time).map(|w| w[0].procs);
     Ok(Prediction {

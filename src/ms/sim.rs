@@ -16,22 +16,28 @@
 //! `o_recv` is `o` (the paper's "receive overhead" in P1) or 0 for the
 //! variant whose O1 already counts both overheads of a task's messages.
 
+use num_traits::PrimInt;
+use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::binary_heap::PeekMut;
 use std::collections::BinaryHeap;
 
+/// Bits of an event key that hold the slave; the arrival time is above
+/// them, so one integer comparison orders by time, then by slave.
+pub const SLAVE_BITS: u32 = 24;
+
 /// A per-task cost in ticks: one value for every task, or one per task.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PerTask {
+pub enum PerTask<T: Clone + 'static> {
     /// The same for every task.
-    Uniform(u128),
+    Uniform(T),
     /// Indexed by row-major task number.
-    Each(Vec<u128>),
+    Each(Cow<'static, [T]>),
 }
 
-impl PerTask {
+impl<T: PrimInt + 'static> PerTask<T> {
     #[inline]
-    fn get(&self, i: usize) -> u128 {
+    fn get(&self, i: usize) -> T {
         match self {
             PerTask::Uniform(v) => *v,
             PerTask::Each(v) => v[i],
@@ -39,32 +45,41 @@ impl PerTask {
     }
 
     /// The sum over `n` tasks, if it fits.
-    pub fn sum(&self, n: usize) -> Option<u128> {
+    pub fn sum(&self, n: usize) -> Option<T> {
         match self {
-            PerTask::Uniform(v) => v.checked_mul(n as u128),
-            PerTask::Each(v) => v.iter().try_fold(0u128, |a, &x| a.checked_add(x)),
+            PerTask::Uniform(v) => v.checked_mul(&T::from(n)?),
+            PerTask::Each(v) => v.iter().try_fold(T::zero(), |a, &x| a.checked_add(&x)),
         }
+    }
+
+    /// The same costs in another integer type, if every value fits.
+    pub fn to<U: PrimInt + 'static>(&self) -> Option<PerTask<U>> {
+        Some(match self {
+            PerTask::Uniform(v) => PerTask::Uniform(U::from(*v)?),
+            PerTask::Each(v) => PerTask::Each(Cow::Owned(v.iter().map(|&x| U::from(x)).collect::<Option<Vec<U>>>()?)),
+        })
     }
 }
 
 /// Everything the loop needs, in integer ticks (`1/ticks_per_s` seconds;
-/// the tick is chosen so that every cost is an integer).
+/// the tick is chosen so that every cost is an integer). `T` is `u64` when
+/// every time fits 40 bits (faster), else `u128`.
 #[derive(Debug, Clone)]
-pub struct Costs<'a> {
+pub struct Costs<'a, T: Clone + 'static> {
     /// Task time numerators, row-major; task `i` takes `time[i]·mult[s]` ticks on slave `s`.
-    pub time: &'a [u128],
+    pub time: Cow<'a, [T]>,
     /// Per-slave multipliers (slave `s` at index `s − 1`); a single entry applies to all.
-    pub mult: Vec<u128>,
+    pub mult: Vec<T>,
     /// `k_in·G` per task.
-    pub k_in: PerTask,
+    pub k_in: PerTask<T>,
     /// `k_out·G` per task.
-    pub k_out: PerTask,
+    pub k_out: PerTask<T>,
     /// L.
-    pub l: u128,
+    pub l: T,
     /// o = o0 + o1·P.
-    pub o0: u128,
+    pub o0: T,
     /// See `o0`.
-    pub o1: u128,
+    pub o1: T,
     /// Whether P1 charges the receive overhead `o`.
     pub p1_recv: bool,
 }
@@ -89,77 +104,110 @@ pub struct Run {
     pub events: u64,
 }
 
-impl Costs<'_> {
+impl<'a, T: PrimInt + 'static> Costs<'a, T> {
     #[inline]
-    fn mult(&self, s: usize) -> u128 {
+    fn mult(&self, s: usize) -> T {
         if self.mult.len() == 1 {
             self.mult[0]
         } else {
             self.mult[s]
         }
     }
+
+    /// The same costs in another integer type, if every value fits.
+    pub fn to<U: PrimInt + 'static>(&self) -> Option<Costs<'static, U>> {
+        Some(Costs {
+            time: Cow::Owned(self.time.iter().map(|&x| U::from(x)).collect::<Option<Vec<U>>>()?),
+            mult: self.mult.iter().map(|&x| U::from(x)).collect::<Option<Vec<U>>>()?,
+            k_in: self.k_in.to()?,
+            k_out: self.k_out.to()?,
+            l: U::from(self.l)?,
+            o0: U::from(self.o0)?,
+            o1: U::from(self.o1)?,
+            p1_recv: self.p1_recv,
+        })
+    }
 }
 
 /// Simulates the master loop with `procs − 1` slaves, tasks taken in
 /// `order` (row-major task numbers; `None` for row-major). The caller
-/// ensures `procs ≥ 2`, enough multipliers, and that the serial sum of all
-/// costs fits 128 bits (no tick overflows then).
-pub fn simulate(c: &Costs<'_>, order: Option<&[u32]>, procs: u64) -> Run {
+/// ensures `2 ≤ procs ≤ 2^SLAVE_BITS`, enough multipliers, and that the
+/// serial sum of all costs fits `T` with `SLAVE_BITS` to spare (no tick
+/// overflows then).
+pub fn simulate<T: PrimInt + 'static>(c: &Costs<'_, T>, order: Option<&[u32]>, procs: u64) -> Run {
     let slaves = usize::try_from(procs.saturating_sub(1)).unwrap_or(usize::MAX);
-    let o = c.o0 + c.o1 * u128::from(procs);
-    let recv = if c.p1_recv { o } else { 0 };
-    let fixed = 2 * c.l + 4 * o;
+    let p = T::from(procs).unwrap_or_else(T::zero);
+    let two = T::one() + T::one();
+    let four = two + two;
+    let o = c.o0 + c.o1 * p;
+    let recv = if c.p1_recv { o } else { T::zero() };
+    let fixed = two * c.l + four * o;
+    let mask = (T::one() << SLAVE_BITS as usize) - T::one();
     let n = c.time.len();
     let task = |k: usize| order.map_or(k, |ord| ord[k] as usize);
-    let mut slave_busy = vec![0u128; slaves.min(n)];
-    let mut slave_tasks = vec![0u32; slaves.min(n)];
-    let mut master_busy: u128 = 0;
-    let mut heap: BinaryHeap<Reverse<(u128, u32)>> = BinaryHeap::with_capacity(slaves.min(n));
-    let mut t: u128 = 0;
+    let used = slaves.min(n);
+    let mut slave_busy = vec![T::zero(); used];
+    let mut slave_tasks = vec![0u32; used];
+    let mut master_busy = T::zero();
+    // Event keys: arrival << SLAVE_BITS | slave, smallest first.
+    let mut heap: BinaryHeap<Reverse<T>> = BinaryHeap::with_capacity(used);
+    let mut t = T::zero();
     let mut next = 0;
-    // Dispatch one task to slave s at t; returns the master's O1.
-    let dispatch = |t: u128, s: usize, i: usize, busy: &mut [u128], count: &mut [u32]| {
+    // Dispatches task i to slave s at t: the result's key and the master's O1.
+    let dispatch = |t: T, s: usize, i: usize, busy: &mut [T], count: &mut [u32]| {
         let work = c.time[i] * c.mult(s);
-        busy[s] += work;
+        busy[s] = busy[s] + work;
         count[s] += 1;
         let k_in = c.k_in.get(i);
-        (t + fixed + k_in + work + c.k_out.get(i), 2 * o + k_in)
+        let arrive = t + fixed + k_in + work + c.k_out.get(i);
+        ((arrive << SLAVE_BITS as usize) | T::from(s).unwrap_or_else(T::zero), two * o + k_in)
     };
-    for s in 0..slaves.min(n) {
-        let (arrive, o1) = dispatch(t, s, task(next), &mut slave_busy, &mut slave_tasks);
+    for s in 0..used {
+        let (key, o1) = dispatch(t, s, task(next), &mut slave_busy, &mut slave_tasks);
         next += 1;
-        heap.push(Reverse((arrive, s as u32)));
-        t += o1;
-        master_busy += o1;
+        heap.push(Reverse(key));
+        t = t + o1;
+        master_busy = master_busy + o1;
     }
     let mut queued = 0u64;
     while let Some(mut top) = heap.peek_mut() {
-        let Reverse((e, s)) = *top;
+        let Reverse(key) = *top;
+        let e = key >> SLAVE_BITS as usize;
+        let s = (key & mask).to_usize().unwrap_or(0);
         if e < t {
             queued += 1;
         }
         t = t.max(e) + recv;
-        master_busy += recv;
+        master_busy = master_busy + recv;
         if next < n {
-            let (arrive, o1) = dispatch(t, s as usize, task(next), &mut slave_busy, &mut slave_tasks);
+            let (key, o1) = dispatch(t, s, task(next), &mut slave_busy, &mut slave_tasks);
             next += 1;
-            *top = Reverse((arrive, s));
-            t += o1;
-            master_busy += o1;
+            *top = Reverse(key);
+            t = t + o1;
+            master_busy = master_busy + o1;
         } else {
             PeekMut::pop(top);
         }
     }
-    Run { procs, time: t, master_busy, slave_busy, slave_tasks, queued, events: n as u64 }
+    let wide = |x: T| x.to_u128().unwrap_or(u128::MAX);
+    Run {
+        procs,
+        time: wide(t),
+        master_busy: wide(master_busy),
+        slave_busy: slave_busy.into_iter().map(wide).collect(),
+        slave_tasks,
+        queued,
+        events: n as u64,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn costs(time: &[u128], l: u128, o0: u128, o1: u128, k_in: u128, k_out: u128) -> Costs<'_> {
+    fn costs(time: &[u128], l: u128, o0: u128, o1: u128, k_in: u128, k_out: u128) -> Costs<'_, u128> {
         Costs {
-            time,
+            time: Cow::Borrowed(time),
             mult: vec![1],
             k_in: PerTask::Uniform(k_in),
             k_out: PerTask::Uniform(k_out),
@@ -186,8 +234,10 @@ mod tests {
         assert_eq!(r.events, 3);
         // Without the receive overhead in P1: t = 4440; 15360 → push 15360+15360=30720, t = 17580;
         // 17580 → t = 17580; 30720 → t = 30720.
-        let r = simulate(&Costs { p1_recv: false, ..c }, None, 3);
+        let r = simulate(&Costs { p1_recv: false, ..c.clone() }, None, 3);
         assert_eq!(r.time, 30_720);
+        // The narrow key type gives the same run.
+        assert_eq!(simulate(&c.to::<u64>().unwrap(), None, 3), simulate(&c, None, 3));
     }
 
     #[test]
