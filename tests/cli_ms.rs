@@ -199,8 +199,8 @@ fn outputs_and_plot() {
     has(&md, &["# Master/slave run-time prediction", "| P |", "### 4x4"]);
     let per = ok(&["ms", "predict", file, "--grid", "64x64", "--procs", "4", "--per-slave"]);
     has(&per, &["P = 4: busy fraction (tasks) per slave", "   1: ", "   3: "]);
-    let r = run(&["ms", "predict", file, "--grid", "64x64", "--procs", "2..8", "--timing"]);
-    has(&r.stderr, &["timing: read", "events/s"]);
+    let r = run(&["ms", "predict", file, "--grid", "64x64", "--procs", "2..8", "--timings"]);
+    has(&r.stderr, &["timings: read", "events/s", "total"]);
 }
 
 #[test]

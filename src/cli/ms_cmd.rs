@@ -104,7 +104,7 @@ pub struct PredictArgs {
     pub max_tasks: u64,
     /// Print where the time went (reading, interpolation, simulation; events per second) to standard error.
     #[arg(long)]
-    pub timing: bool,
+    pub timings: bool,
 }
 
 /// `errband ms sample`.
@@ -278,24 +278,24 @@ fn predict(a: PredictArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i
         MsFormat::Md => report.markdown(),
     };
     out.write_all(body.as_bytes()).map_err(|e| Failure::input(format!("cannot write the output: {e}")))?;
-    if a.timing {
-        let secs = |d: Duration| d.as_secs_f64();
-        let sim = secs(t_sim - t_interp);
-        let mut lines = format!(
-            "timing: read {:.3} s, interpolate {:.3} s, simulate {} P value{} {:.3} s ({} events, {} on {} threads)",
-            secs(t_read),
-            secs(t_interp - t_read),
+    if a.timings {
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        let sim = t_sim - t_interp;
+        let mut line = format!(
+            "timings: read {:.1} ms, interpolate {:.1} ms, simulate {:.1} ms ({} P value{}, {} events, {} on {} threads)",
+            ms(t_read),
+            ms(t_interp - t_read),
+            ms(sim),
             pred.points.len(),
             if pred.points.len() == 1 { "" } else { "s" },
-            sim,
             pred.events(),
-            rate(pred.events(), sim),
+            rate(pred.events(), sim.as_secs_f64()),
             rayon::current_num_threads()
         );
         if comparison.is_some() {
-            lines += &format!(", subsets {:.3} s", secs(t_cmp - t_sim));
+            line += &format!(", subsets {:.1} ms", ms(t_cmp - t_sim));
         }
-        let _ = writeln!(err, "{lines}; total {:.3} s", secs(t0.elapsed()));
+        let _ = writeln!(err, "{line}, total {:.1} ms", ms(t0.elapsed()));
     }
     Ok(super::EXIT_OK)
 }

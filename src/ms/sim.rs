@@ -22,9 +22,15 @@ use std::cmp::Reverse;
 use std::collections::binary_heap::PeekMut;
 use std::collections::BinaryHeap;
 
-/// Bits of an event key that hold the slave; the arrival time is above
-/// them, so one integer comparison orders by time, then by slave.
+/// Most bits of an event key that hold the slave (P ≤ 2^24).
 pub const SLAVE_BITS: u32 = 24;
+
+/// The bits an event key needs for the slave numbers of `max_procs`
+/// processors; the arrival time sits above them, so one integer comparison
+/// orders events by time, then by slave.
+pub fn slave_bits(max_procs: u64) -> u32 {
+    (64 - max_procs.saturating_sub(1).leading_zeros()).clamp(1, SLAVE_BITS)
+}
 
 /// A per-task cost in ticks: one value for every task, or one per task.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,6 +88,8 @@ pub struct Costs<'a, T: Clone + 'static> {
     pub o1: T,
     /// Whether P1 charges the receive overhead `o`.
     pub p1_recv: bool,
+    /// Low bits of an event key that hold the slave ([`slave_bits`]).
+    pub slave_bits: u32,
 }
 
 /// One simulated run.
@@ -125,14 +133,15 @@ impl<'a, T: PrimInt + 'static> Costs<'a, T> {
             o0: U::from(self.o0)?,
             o1: U::from(self.o1)?,
             p1_recv: self.p1_recv,
+            slave_bits: self.slave_bits,
         })
     }
 }
 
 /// Simulates the master loop with `procs − 1` slaves, tasks taken in
 /// `order` (row-major task numbers; `None` for row-major). The caller
-/// ensures `2 ≤ procs ≤ 2^SLAVE_BITS`, enough multipliers, and that the
-/// serial sum of all costs fits `T` with `SLAVE_BITS` to spare (no tick
+/// ensures `2 ≤ procs ≤ 2^slave_bits`, enough multipliers, and that the
+/// serial sum of all costs fits `T` with `slave_bits` to spare (no tick
 /// overflows then).
 pub fn simulate<T: PrimInt + 'static>(c: &Costs<'_, T>, order: Option<&[u32]>, procs: u64) -> Run {
     let slaves = usize::try_from(procs.saturating_sub(1)).unwrap_or(usize::MAX);
@@ -142,14 +151,15 @@ pub fn simulate<T: PrimInt + 'static>(c: &Costs<'_, T>, order: Option<&[u32]>, p
     let o = c.o0 + c.o1 * p;
     let recv = if c.p1_recv { o } else { T::zero() };
     let fixed = two * c.l + four * o;
-    let mask = (T::one() << SLAVE_BITS as usize) - T::one();
+    let bits = c.slave_bits as usize;
+    let mask = (T::one() << bits) - T::one();
     let n = c.time.len();
     let task = |k: usize| order.map_or(k, |ord| ord[k] as usize);
     let used = slaves.min(n);
     let mut slave_busy = vec![T::zero(); used];
     let mut slave_tasks = vec![0u32; used];
     let mut master_busy = T::zero();
-    // Event keys: arrival << SLAVE_BITS | slave, smallest first.
+    // Event keys: arrival << bits | slave, smallest first.
     let mut heap: BinaryHeap<Reverse<T>> = BinaryHeap::with_capacity(used);
     let mut t = T::zero();
     let mut next = 0;
@@ -160,7 +170,7 @@ pub fn simulate<T: PrimInt + 'static>(c: &Costs<'_, T>, order: Option<&[u32]>, p
         count[s] += 1;
         let k_in = c.k_in.get(i);
         let arrive = t + fixed + k_in + work + c.k_out.get(i);
-        ((arrive << SLAVE_BITS as usize) | T::from(s).unwrap_or_else(T::zero), two * o + k_in)
+        ((arrive << bits) | T::from(s).unwrap_or_else(T::zero), two * o + k_in)
     };
     for s in 0..used {
         let (key, o1) = dispatch(t, s, task(next), &mut slave_busy, &mut slave_tasks);
@@ -172,7 +182,7 @@ pub fn simulate<T: PrimInt + 'static>(c: &Costs<'_, T>, order: Option<&[u32]>, p
     let mut queued = 0u64;
     while let Some(mut top) = heap.peek_mut() {
         let Reverse(key) = *top;
-        let e = key >> SLAVE_BITS as usize;
+        let e = key >> bits;
         let s = (key & mask).to_usize().unwrap_or(0);
         if e < t {
             queued += 1;
@@ -215,6 +225,7 @@ mod tests {
             o0,
             o1,
             p1_recv: true,
+            slave_bits: SLAVE_BITS,
         }
     }
 

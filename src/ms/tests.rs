@@ -115,6 +115,7 @@ fn full_workload_interpolates_to_itself_and_predicts_the_raw_simulation() {
             o0: 1000,
             o1: 10,
             p1_recv: true,
+            slave_bits: sim::slave_bits(p),
         };
         let r = sim::simulate(&c, None, p);
         assert_eq!(run_time(&t, &m, p), ns(r.time as i64), "P = {p}");
@@ -240,7 +241,7 @@ proptest! {
             mult: vec![1],
             k_in: PerTask::Uniform(k_in),
             k_out: PerTask::Uniform(k_out),
-            l, o0, o1, p1_recv: p1,
+            l, o0, o1, p1_recv: p1, slave_bits: sim::slave_bits(procs),
         };
         let wide = sim::simulate(&c, None, procs);
         let narrow = sim::simulate(&c.to::<u64>().unwrap(), None, procs);
