@@ -191,7 +191,7 @@ fn outputs_and_plot() {
     let text = ok(&[&args[..], &["--plot", plot]].concat());
     has(&text, &["Subsets of the fully measured workload", "1/16", "4x4", "|D|/E(S0)", "the master saturates"]);
     let svg = std::fs::read_to_string(plot).unwrap();
-    has(&svg, &["<svg", "predicted run time", "subset 1/16 (256 tasks run)", "all tasks (S0, 4096)"]);
+    has(&svg, &["<svg", "predicted run time", "subset 1/16 (256 tasks run)", "all tasks (S0, 4096 tasks run)"]);
     let csv = ok(&[&args[..], &["--format", "csv"]].concat());
     assert_eq!(csv.lines().count(), 1 + 3 * 8);
     has(&csv, &["subset,procs,slaves,run_time_s", "\nfull,2,1,", "\n4x4,16,15,"]);

@@ -1,6 +1,6 @@
 //! Snapshot tests (insta) of every output format: the main report of the
 //! HPL example (text, JSON, CSV, Markdown, LaTeX) and the pruning
-//! comparison (the same five), plan, and the barrier predictor. A change to any output shows up as
+//! comparison (the same five), plan, and the barrier and master/slave predictors. A change to any output shows up as
 //! a reviewable diff (`cargo insta review`, or INSTA_UPDATE=always).
 
 #[path = "common/cli.rs"]
@@ -52,4 +52,15 @@ fn barrier_formats() {
     insta::assert_snapshot!("barrier_md", with(&b, &["--format", "md"]));
     let c = ["barrier", "--nodes", "2..13", "--t-ib", "2.7us..3.86us", "--t-sr", "20us..60us:20us,40us..120us", "--mpi", "120us", "--exact"];
     insta::assert_snapshot!("barrier_intervals_text", with(&c, &[]));
+}
+
+#[test]
+fn ms_formats() {
+    let m = ["ms", "predict", "data/mandelbrot_32x32.csv", "--grid", "1024x1024", "--procs", "8..32:8"];
+    insta::assert_snapshot!("ms_text", with(&m, &["--per-slave"]));
+    insta::assert_snapshot!("ms_json", with(&m, &["--format", "json"]));
+    insta::assert_snapshot!("ms_csv", with(&m, &["--format", "csv"]));
+    insta::assert_snapshot!("ms_md", with(&m, &["--format", "md"]));
+    let hand = ["ms", "predict", "tests/data/ms_hand.csv", "--grid", "3", "--procs", "2..4", "--loggp", "L=5000ns,o=1000ns+10ns*P,G=10ns/B", "--exact"];
+    insta::assert_snapshot!("ms_hand_exact_text", with(&hand, &[]));
 }

@@ -339,6 +339,20 @@ fn task_command(template: &[String], idx: &[u32]) -> Vec<String> {
         .collect()
 }
 
+/// An argument as a POSIX shell would need it quoted, for showing commands.
+fn shell_word(arg: &str) -> String {
+    let plain = !arg.is_empty() && arg.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%{}".contains(c));
+    if plain {
+        arg.to_string()
+    } else {
+        format!("'{}'", arg.replace('\'', "'\\''"))
+    }
+}
+
+fn shell_line(argv: &[String]) -> String {
+    argv.iter().map(|a| shell_word(a)).collect::<Vec<_>>().join(" ")
+}
+
 /// Nanoseconds as microseconds with three decimals, exactly.
 fn us_text(ns: u128) -> String {
     format!("{}.{:03}", ns / 1000, ns % 1000)
@@ -371,13 +385,13 @@ fn sample(a: SampleArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32
         a.every,
         a.repeat,
         if a.repeat == 1 { "" } else { "s" },
-        a.command.join(" "),
+        shell_line(&a.command),
         crate::data::tasks::index_names(dims).join(",")
     );
     if a.dry_run {
         let mut s = String::new();
         for t in &tasks {
-            s += &task_command(&a.command, t).join(" ");
+            s += &shell_line(&task_command(&a.command, t));
             s.push('\n');
         }
         out.write_all(s.as_bytes()).map_err(|e| Failure::input(format!("cannot write the output: {e}")))?;
@@ -414,7 +428,7 @@ fn sample(a: SampleArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32
                 return Err(Failure::analysis(format!(
                     "task ({}): `{}` failed ({}){}{}",
                     t.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
-                    argv.join(" "),
+                    shell_line(&argv),
                     output.status,
                     if tail.is_empty() { "" } else { "; its last error output:\n  " },
                     tail.join("\n  ")

@@ -89,7 +89,11 @@ impl MsReport<'_> {
 
     fn machine_text(&self) -> String {
         let m = self.machine;
-        let show = |x: &Rat| self.time(x).replace(' ', "");
+        // Parameters are shown as decimals even with --exact (JSON has the fractions).
+        let show = |x: &Rat| {
+            let u = unit_for(&x.abs());
+            format!("{}{}", fmt_sig(&num::div_unreduced(x, &u.per), self.digits.max(6)), u.name)
+        };
         let k = |name: &str, col: bool, v: &Rat| {
             if col {
                 format!("{name} per task (file)")
@@ -476,7 +480,7 @@ impl MsReport<'_> {
         match self.comparison {
             None => add(format!("{} ({} tasks run)", self.file, self.pred.sampled), line(self.pred), 0),
             Some(c) => {
-                add(format!("all tasks (S0, {})", c.full.sampled), line(&c.full), 0);
+                add(format!("all tasks (S0, {} tasks run)", c.full.sampled), line(&c.full), 0);
                 for (i, r) in c.subsets.iter().enumerate() {
                     add(format!("subset {} ({} tasks run)", r.spec.label, r.prediction.sampled), line(&r.prediction), i + 1);
                 }
