@@ -22,33 +22,18 @@ use super::{ColumnSpec, DataError, Dataset, Measurement};
 /// [`Dataset::warnings`].
 pub fn read_csv(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset, DataError> {
     let (body, base) = strip_bom(text);
-    let mut reader = ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .comment(Some(b'#'))
-        .from_reader(body.as_bytes());
-    let mut locator = Locator { body: body.as_bytes(), base, byte: 0, line: 1 };
+    let (mut reader, mut locator) = open_reader(body, base);
     let mut head_record = ByteRecord::new();
 
     // The header.
-    let (header_start, header_line) = loop {
-        if !next_record(&mut reader, &mut head_record, &locator, file)? {
-            return Err(error(
-                file,
-                text.len()..text.len(),
-                format!("no measurements in {file}"),
-                "",
-                Some(
-                    "the file is empty; expected a header line such as `p,T` and one line per measurement"
-                        .to_string(),
-                ),
-            ));
-        }
-        let at = locator.locate(&head_record);
-        if !is_blank(&head_record) {
-            break at;
-        }
-    };
+    let (header_start, header_line) = read_header(
+        &mut reader,
+        &mut head_record,
+        &mut locator,
+        (file, text.len()),
+        format!("no measurements in {file}"),
+        "the file is empty; expected a header line such as `p,T` and one line per measurement",
+    )?;
     let header: Vec<HeaderCell<'_>> =
         head_record.iter().map(|cell| HeaderCell::parse(bytes_str(cell))).collect();
     check_duplicates(&header, body, header_start, base, file)?;
@@ -158,6 +143,36 @@ pub(super) fn next_record(
         let at = locator.base + locator.byte;
         error(file, at..at, format!("cannot read {file} as CSV: {e}"), "", None)
     })
+}
+
+/// A reader of `body` in errband's CSV dialect (no header handling,
+/// flexible field counts, `#` comments) and a locator for its records.
+pub(super) fn open_reader(body: &str, base: usize) -> (::csv::Reader<&[u8]>, Locator<'_>) {
+    let reader =
+        ReaderBuilder::new().has_headers(false).flexible(true).comment(Some(b'#')).from_reader(body.as_bytes());
+    (reader, Locator { body: body.as_bytes(), base, byte: 0, line: 1 })
+}
+
+/// Reads the header (the first non-blank record) into `record`: its byte
+/// offset in the body and its line. A file without one is an error at its
+/// end with `message` and `help`.
+pub(super) fn read_header(
+    reader: &mut ::csv::Reader<&[u8]>,
+    record: &mut ByteRecord,
+    locator: &mut Locator<'_>,
+    (file, end): (&str, usize),
+    message: String,
+    help: &str,
+) -> Result<(usize, usize), DataError> {
+    loop {
+        if !next_record(reader, record, locator, file)? {
+            return Err(error(file, end..end, message, "", Some(help.to_string())));
+        }
+        let at = locator.locate(record);
+        if !is_blank(record) {
+            return Ok(at);
+        }
+    }
 }
 
 /// A record of one empty field: a blank or whitespace-only line.

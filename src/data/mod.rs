@@ -199,16 +199,28 @@ fn parse_number(text: &str, limits: NumLimits) -> Result<Rat, NumError> {
     }
 }
 
-/// `[+-]digits[.digits][e[+-]digits]` whose value is `m * 10^k` with `m` and
-/// the power of ten fitting in a `u64`; `None` for anything else (the caller
-/// falls back to the general parser, which also produces the error text).
-fn parse_small_decimal(s: &[u8], limits: NumLimits) -> Option<Rat> {
+/// A plain decimal literal taken apart: `±mantissa · 10^(exp − frac_len)`.
+struct DecimalParts {
+    negative: bool,
+    mantissa: u128,
+    /// Digits from the first nonzero one.
+    significant: usize,
+    /// The exponent as written (`e-7`: −7).
+    exp: i64,
+    /// Digits after the point.
+    frac_len: i64,
+}
+
+/// `[+-]digits[.digits][e[+-]digits]` taken apart; `None` for anything
+/// else, a mantissa beyond 128 bits or an exponent of more than four digits
+/// (the callers fall back to the general parser).
+fn decimal_parts(s: &[u8]) -> Option<DecimalParts> {
     let (negative, s) = match s.split_first() {
         Some((b'-', rest)) => (true, rest),
         Some((b'+', rest)) => (false, rest),
         _ => (false, s),
     };
-    let mut mantissa: u64 = 0;
+    let mut mantissa: u128 = 0;
     let mut significant: usize = 0;
     let mut frac_len: i64 = 0;
     let mut seen_point = false;
@@ -220,11 +232,8 @@ fn parse_small_decimal(s: &[u8], limits: NumLimits) -> Option<Rat> {
                 seen_digit = true;
                 if mantissa != 0 || c != b'0' {
                     significant += 1;
-                    if significant > 18 {
-                        return None;
-                    }
                 }
-                mantissa = mantissa * 10 + u64::from(c - b'0');
+                mantissa = mantissa.checked_mul(10)?.checked_add(u128::from(c - b'0'))?;
                 if seen_point {
                     frac_len += 1;
                 }
@@ -235,7 +244,7 @@ fn parse_small_decimal(s: &[u8], limits: NumLimits) -> Option<Rat> {
         }
         i += 1;
     }
-    if !seen_digit || significant > limits.max_digits {
+    if !seen_digit {
         return None;
     }
     let mut exp: i64 = 0;
@@ -260,6 +269,17 @@ fn parse_small_decimal(s: &[u8], limits: NumLimits) -> Option<Rat> {
             exp = -exp;
         }
     }
+    Some(DecimalParts { negative, mantissa, significant, exp, frac_len })
+}
+
+/// [`decimal_parts`] whose value is `m * 10^k` with `m` and the power of
+/// ten fitting in a `u64`, as a rational; `None` for anything else.
+fn parse_small_decimal(s: &[u8], limits: NumLimits) -> Option<Rat> {
+    let DecimalParts { negative, mantissa, significant, exp, frac_len } = decimal_parts(s)?;
+    if significant > 18 || significant > limits.max_digits {
+        return None;
+    }
+    let mantissa = u64::try_from(mantissa).ok()?;
     let total = exp - frac_len;
     let max_exp = i64::from(limits.max_exponent);
     if exp.abs() > max_exp || total.abs() > max_exp {

@@ -6,11 +6,11 @@
 
 use std::ops::Range;
 
-use ::csv::{ByteRecord, ReaderBuilder};
+use ::csv::ByteRecord;
 
 use super::csv::{
-    bytes_str, cell_span, check_duplicates, header_names, is_blank, line_span, next_record, HeaderCell,
-    Locator,
+    bytes_str, cell_span, check_duplicates, header_names, is_blank, line_span, next_record, open_reader,
+    read_header, HeaderCell,
 };
 use super::{error, number_error, parse_number, quoted_list, strip_bom, DataError};
 use crate::num::{NumLimits, Rat};
@@ -61,25 +61,16 @@ impl Table {
     /// More than `max_rows` data lines is an error.
     pub fn read(text: &str, file: &str, max_rows: usize) -> Result<Table, DataError> {
         let (body, base) = strip_bom(text);
-        let mut reader =
-            ReaderBuilder::new().has_headers(false).flexible(true).comment(Some(b'#')).from_reader(body.as_bytes());
-        let mut locator = Locator { body: body.as_bytes(), base, byte: 0, line: 1 };
+        let (mut reader, mut locator) = open_reader(body, base);
         let mut record = ByteRecord::new();
-        let (header_start, header_line) = loop {
-            if !next_record(&mut reader, &mut record, &locator, file)? {
-                return Err(error(
-                    file,
-                    text.len()..text.len(),
-                    format!("{file} is empty"),
-                    "",
-                    Some("expected a header line naming the columns, then one line per row".into()),
-                ));
-            }
-            let at = locator.locate(&record);
-            if !is_blank(&record) {
-                break at;
-            }
-        };
+        let (header_start, header_line) = read_header(
+            &mut reader,
+            &mut record,
+            &mut locator,
+            (file, text.len()),
+            format!("{file} is empty"),
+            "expected a header line naming the columns, then one line per row",
+        )?;
         let header: Vec<HeaderCell<'_>> = record.iter().map(|c| HeaderCell::parse(bytes_str(c))).collect();
         check_duplicates(&header, body, header_start, base, file)?;
         let names = quoted_list(&header_names(&header));

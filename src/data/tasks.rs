@@ -14,12 +14,15 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use ::csv::{ByteRecord, ReaderBuilder};
+use ::csv::ByteRecord;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{Signed, ToPrimitive};
 
-use super::csv::{bytes_str, cell_span, check_duplicates, is_blank, line_span, next_record, HeaderCell, Locator};
+use super::csv::{
+    bytes_str, cell_span, check_duplicates, is_blank, line_span, next_record, open_reader, read_header, HeaderCell,
+    Locator,
+};
 use super::table::Table;
 use super::{error, number_error, parse_number, quoted_list, strip_bom, DataError};
 use crate::num::{NumLimits, Rat};
@@ -109,48 +112,13 @@ pub fn grid_text(grid: &[u32]) -> String {
 
 /// A number cell as `mantissa · 10^exp` when it is a plain nonnegative
 /// decimal that fits; `None` sends the cell to the general parser.
-fn decimal_parts(s: &[u8]) -> Option<(u128, i32)> {
-    let s = s.strip_prefix(b"+").unwrap_or(s);
-    let mut mantissa: u128 = 0;
-    let mut exp: i32 = 0;
-    let mut seen_point = false;
-    let mut seen_digit = false;
-    let mut i = 0;
-    while let Some(&c) = s.get(i) {
-        match c {
-            b'0'..=b'9' => {
-                seen_digit = true;
-                mantissa = mantissa.checked_mul(10)?.checked_add(u128::from(c - b'0'))?;
-                if seen_point {
-                    exp -= 1;
-                }
-            }
-            b'.' if !seen_point => seen_point = true,
-            b'e' | b'E' => break,
-            _ => return None,
-        }
-        i += 1;
-    }
-    if !seen_digit || mantissa > 10u128.pow(30) {
+fn nonnegative_decimal(s: &[u8]) -> Option<(u128, i32)> {
+    let d = super::decimal_parts(s)?;
+    let exp = d.exp - d.frac_len;
+    if d.negative || d.mantissa > 10u128.pow(30) || !(-40..=30).contains(&exp) {
         return None;
     }
-    if i < s.len() {
-        let rest = s.get(i + 1..)?;
-        let (neg, digits) = match rest.split_first() {
-            Some((b'-', d)) => (true, d),
-            Some((b'+', d)) => (false, d),
-            _ => (false, rest),
-        };
-        if digits.is_empty() || digits.len() > 3 || !digits.iter().all(u8::is_ascii_digit) {
-            return None;
-        }
-        let e: i32 = std::str::from_utf8(digits).ok()?.parse().ok()?;
-        exp += if neg { -e } else { e };
-    }
-    if !(-40..=30).contains(&exp) {
-        return None;
-    }
-    Some((mantissa, exp))
+    Some((d.mantissa, i32::try_from(exp).ok()?))
 }
 
 /// An exact nonnegative number as parsed, before the column's common
@@ -180,7 +148,7 @@ impl ColumnBuilder {
     /// Parses a cell; the error is (message, help).
     fn push(&mut self, cell: &[u8], line: usize, limits: NumLimits) -> Result<(), (String, Option<String>)> {
         let what = || format!("line {line}, column `{}`", self.name);
-        if let Some((m, e)) = decimal_parts(cell.trim_ascii()) {
+        if let Some((m, e)) = nonnegative_decimal(cell.trim_ascii()) {
             let e = if m == 0 { 0 } else { e };
             self.min_exp = self.min_exp.min(e);
             self.values.push(Parsed::Decimal(m, e));
@@ -254,25 +222,16 @@ impl<'t> Stream<'t> {
     /// Opens `text` and reads its header.
     fn open(text: &'t str, file: &'t str) -> Result<Stream<'t>, DataError> {
         let (body, base) = strip_bom(text);
-        let mut reader =
-            ReaderBuilder::new().has_headers(false).flexible(true).comment(Some(b'#')).from_reader(body.as_bytes());
-        let mut locator = Locator { body: body.as_bytes(), base, byte: 0, line: 1 };
+        let (mut reader, mut locator) = open_reader(body, base);
         let mut record = ByteRecord::new();
-        let (header_start, header_line) = loop {
-            if !next_record(&mut reader, &mut record, &locator, file)? {
-                return Err(error(
-                    file,
-                    text.len()..text.len(),
-                    format!("{file} is empty"),
-                    "",
-                    Some("expected a header line naming the columns, then one line per task".into()),
-                ));
-            }
-            let at = locator.locate(&record);
-            if !is_blank(&record) {
-                break at;
-            }
-        };
+        let (header_start, header_line) = read_header(
+            &mut reader,
+            &mut record,
+            &mut locator,
+            (file, text.len()),
+            format!("{file} is empty"),
+            "expected a header line naming the columns, then one line per task",
+        )?;
         let cells: Vec<HeaderCell<'_>> = record.iter().map(|c| HeaderCell::parse(bytes_str(c))).collect();
         check_duplicates(&cells, body, header_start, base, file)?;
         let header = cells.iter().map(|h| Head { name: h.name.to_string(), unit: h.unit.map(str::to_string) }).collect();

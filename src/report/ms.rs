@@ -235,6 +235,25 @@ impl MsReport<'_> {
         ]
     }
 
+    /// Per P: E(S0), E(S), their difference, D, the error and |D|/E(S0).
+    fn versus_rows(&self, c: &Comparison, r: &SubsetResult, u: &Unit) -> Vec<Vec<String>> {
+        r.versus(&c.full)
+            .iter()
+            .zip(c.full.points.iter().zip(&r.prediction.points))
+            .map(|(v, (f, e))| {
+                vec![
+                    v.procs.to_string(),
+                    self.t(&f.time, u),
+                    self.t(&e.time, u),
+                    self.time(&v.diff),
+                    self.time(&v.deficit_per_slave),
+                    self.pct(&v.error),
+                    self.pct(&v.explained),
+                ]
+            })
+            .collect()
+    }
+
     fn comparison_text(&self, c: &Comparison) -> String {
         let mut s = String::from(
             "\nSubsets of the fully measured workload against its prediction E(S0) (seed 004 Tables 1, 3, 4)\n",
@@ -263,17 +282,7 @@ impl MsReport<'_> {
             );
             let mut rows: Vec<Vec<String>> =
                 vec![["P", "E(S0)", "E(S)", "E(S0) - E(S)", "D", "error", "|D|/E(S0)"].map(String::from).to_vec()];
-            for (v, (f, e)) in r.versus(&c.full).iter().zip(c.full.points.iter().zip(&r.prediction.points)) {
-                rows.push(vec![
-                    v.procs.to_string(),
-                    self.t(&f.time, &u),
-                    self.t(&e.time, &u),
-                    self.time(&v.diff),
-                    self.time(&v.deficit_per_slave),
-                    self.pct(&v.error),
-                    self.pct(&v.explained),
-                ]);
-            }
+            rows.extend(self.versus_rows(c, r, &u));
             s += &table(&rows, 2);
         }
         s += "\nWhile slaves are the bottleneck, E(S0) - E(S) follows D, so the error follows |D|/E(S0), which is eq. 3's\nX = (A0 - A)/A0 times the slaves' compute share A0/((P - 1)E(S0)); once the master saturates, task times\nmatter less and the error shrinks.\n";
@@ -445,16 +454,8 @@ impl MsReport<'_> {
             for r in &c.subsets {
                 s += &format!("\n### {}\n\n", md_escape(&r.spec.label));
                 s += &md_table_head(&["P", "E(S0)", "E(S)", "E(S0) - E(S)", "D = (A0 - A)/(P - 1)", "error", "\\|D\\|/E(S0)"].map(String::from));
-                for (v, (f, e)) in r.versus(&c.full).iter().zip(c.full.points.iter().zip(&r.prediction.points)) {
-                    s += &md_row(&[
-                        v.procs.to_string(),
-                        self.t(&f.time, &u),
-                        self.t(&e.time, &u),
-                        self.time(&v.diff),
-                        self.time(&v.deficit_per_slave),
-                        self.pct(&v.error),
-                        self.pct(&v.explained),
-                    ]);
+                for row in self.versus_rows(c, r, &u) {
+                    s += &md_row(&row);
                 }
             }
         }
