@@ -243,17 +243,16 @@ fn predict(a: PredictArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i
         None => None,
     };
     let t_read = t0.elapsed();
-    let tasks = Tasks::interpolate(&sampled).map_err(ms_failure)?;
-    let t_interp = t0.elapsed();
-    let pred = ms::predict(&tasks, order.as_deref(), &machine, &procs).map_err(ms_failure)?;
-    let t_sim = t0.elapsed();
-    drop(tasks);
-    let comparison = if specs.is_empty() {
-        None
+    // With subsets, the comparison's full prediction is the file's prediction.
+    let (pred, comparison, t_interp) = if specs.is_empty() {
+        let tasks = Tasks::interpolate(&sampled).map_err(ms_failure)?;
+        let t_interp = t0.elapsed();
+        (ms::predict(&tasks, order.as_deref(), &machine, &procs).map_err(ms_failure)?, None, t_interp)
     } else {
-        Some(compare_subsets(&sampled, &specs, order.as_deref(), &machine, &procs).map_err(ms_failure)?)
+        let c = compare_subsets(&sampled, &specs, order.as_deref(), &machine, &procs).map_err(ms_failure)?;
+        (c.full.clone(), Some(c), t_read)
     };
-    let t_cmp = t0.elapsed();
+    let t_sim = t0.elapsed();
     let file = if a.tasks == "-" { "<stdin>" } else { a.tasks.as_str() };
     let report = MsReport {
         file,
@@ -280,22 +279,20 @@ fn predict(a: PredictArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i
     out.write_all(body.as_bytes()).map_err(|e| Failure::input(format!("cannot write the output: {e}")))?;
     if a.timings {
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-        let sim = t_sim - t_interp;
-        let mut line = format!(
-            "timings: read {:.1} ms, interpolate {:.1} ms, simulate {:.1} ms ({} P value{}, {} events, {} on {} threads)",
+        let runs = pred.points.len() * (1 + comparison.as_ref().map_or(0, |c| c.subsets.len()));
+        let events = pred.events() + comparison.as_ref().map_or(0, |c| c.subsets.iter().map(|r| r.prediction.events()).sum());
+        let work = if comparison.is_some() { "interpolate and simulate" } else { "simulate" };
+        let interp = if comparison.is_some() { String::new() } else { format!("interpolate {:.1} ms, ", ms(t_interp - t_read)) };
+        let _ = writeln!(
+            err,
+            "timings: read {:.1} ms, {interp}{work} {:.1} ms ({runs} run{}, {events} events, {} on {} threads), total {:.1} ms",
             ms(t_read),
-            ms(t_interp - t_read),
-            ms(sim),
-            pred.points.len(),
-            if pred.points.len() == 1 { "" } else { "s" },
-            pred.events(),
-            rate(pred.events(), sim.as_secs_f64()),
-            rayon::current_num_threads()
+            ms(t_sim - t_interp),
+            if runs == 1 { "" } else { "s" },
+            rate(events, (t_sim - t_interp).as_secs_f64()),
+            rayon::current_num_threads(),
+            ms(t0.elapsed())
         );
-        if comparison.is_some() {
-            line += &format!(", subsets {:.1} ms", ms(t_cmp - t_sim));
-        }
-        let _ = writeln!(err, "{line}, total {:.1} ms", ms(t0.elapsed()));
     }
     Ok(super::EXIT_OK)
 }

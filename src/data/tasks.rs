@@ -353,10 +353,17 @@ impl Spots<'_> {
 /// Parses a grid index cell: an integer in `0..c`.
 fn index_cell(cell: &[u8], c: u32) -> Option<u32> {
     let s = cell.trim_ascii();
-    if s.is_empty() || s.len() > 10 || !s.iter().all(u8::is_ascii_digit) {
+    if s.is_empty() || s.len() > 10 {
         return None;
     }
-    std::str::from_utf8(s).ok()?.parse::<u32>().ok().filter(|&i| i < c)
+    let mut v: u64 = 0;
+    for &b in s {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + u64::from(b - b'0');
+    }
+    u32::try_from(v).ok().filter(|&i| i < c)
 }
 
 fn index_message(cell: &[u8], line: usize, name: &str, c: u32) -> String {
