@@ -498,8 +498,15 @@ pub fn check_procs(procs: &[u64]) -> Result<(), MsError> {
 pub fn predict(tasks: &Tasks, order: Option<&[u32]>, m: &Machine, procs: &[u64]) -> Result<Prediction, MsError> {
     check_procs(procs)?;
     if let Some(o) = order {
-        if o.len() != tasks.len() {
-            return Err(MsError::Input(format!("the allocation order has {} tasks, the grid {}", o.len(), tasks.len())));
+        let mut seen = vec![false; tasks.len()];
+        let permutation = o.len() == tasks.len()
+            && o.iter().all(|&i| seen.get_mut(i as usize).is_some_and(|s| !std::mem::replace(s, true)));
+        if !permutation {
+            return Err(MsError::Input(format!(
+                "the allocation order must list each of the grid's {} tasks once (it has {} entries)",
+                tasks.len(),
+                o.len()
+            )));
         }
     }
     let max_p = procs.last().copied().unwrap_or(2);

@@ -132,6 +132,11 @@ fn speed_ratios_scale_task_times() {
     assert_eq!(run_time(&t, &slow, 3), run_time(&doubled, &m, 3));
     let listed = Machine { ratios: vec![num::int(2), num::int(2)], ..m.clone() };
     assert_eq!(run_time(&t, &listed, 3), run_time(&doubled, &m, 3));
+    // An order that is not a permutation is refused.
+    for bad in [vec![0u32, 1, 2], vec![0, 1, 1, 2], vec![0, 1, 2, 9]] {
+        assert!(matches!(predict(&t, Some(&bad), &m, &[3]), Err(MsError::Input(_))), "{bad:?}");
+    }
+    assert!(predict(&t, Some(&[3, 2, 1, 0]), &m, &[3]).is_ok());
     // Too few listed slaves for P.
     let e = predict(&t, None, &listed, &[4]).unwrap_err();
     assert!(matches!(e, MsError::Input(ref s) if s.contains("lists 2 slaves but P = 4 needs 3")), "{e}");
