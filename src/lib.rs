@@ -10,6 +10,8 @@
 //!
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+// Input must never panic: library code returns errors (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod analysis;
 pub mod barrier;

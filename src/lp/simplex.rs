@@ -408,6 +408,7 @@ pub(crate) fn solve_with(all: &[Row], fr: &FloatRows, c: &[Rat], hint: &[usize],
 }
 
 #[cold]
+#[allow(clippy::panic)] // an invariant of the algorithm, not of the input
 fn unreachable_basis() -> ! {
     // independent_rows returns n independent rows once the null space is
     // completed, so the matrix is invertible by construction.

@@ -106,6 +106,7 @@ impl Polyhedron {
         &self.constraints
     }
 
+    #[allow(clippy::panic)] // an invariant of the type, not of the input
     fn prepared(&self) -> Prepared {
         match Prepared::new(self.n, self.constraints.clone()) {
             Ok(p) => p,
