@@ -119,8 +119,8 @@ impl Report<'_> {
         let header = format!(
             "% errband {}: {} with {}\n",
             env!("CARGO_PKG_VERSION"),
-            m.file.replace('\n', " "),
-            self.data_file.replace('\n', " ")
+            m.file.replace(char::is_control, " "),
+            self.data_file.replace(char::is_control, " ")
         );
         header + &table(&caption, "tab:errband-bands", vars.len() + 1, &groups, &head, &rows)
     }

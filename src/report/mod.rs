@@ -1105,26 +1105,51 @@ pub(crate) fn table_left(rows: &[Vec<String>], indent: usize, left: &[usize]) ->
 
 /// One CSV record (RFC 4180 quoting).
 pub(crate) fn csv_line(cells: &[String]) -> String {
-    let q: Vec<String> = cells
-        .iter()
-        .map(|c| {
-            if c.contains([',', '"', '\n', '\r']) {
-                format!("\"{}\"", c.replace('"', "\"\""))
-            } else {
-                c.clone()
-            }
-        })
-        .collect();
+    let q: Vec<String> = cells.iter().map(|c| csv_cell(c)).collect();
     format!("{}\n", q.join(","))
 }
 
+/// One CSV cell, quoted when needed and inert in spreadsheets: text that
+/// starts like a formula (`=`, `+`, `-`, `@`) and is not a number gets a
+/// leading `'` (OWASP's advice against formula injection), and control
+/// characters are written as `\u{..}`.
+fn csv_cell(c: &str) -> String {
+    let mut c: String = if c.chars().any(|ch| ch.is_control() && ch != '\n') {
+        c.chars()
+            .map(|ch| if ch.is_control() && ch != '\n' { format!("\\u{{{:x}}}", u32::from(ch)) } else { ch.to_string() })
+            .collect()
+    } else {
+        c.to_string()
+    };
+    if c.starts_with(['=', '+', '-', '@']) && c != "-" && crate::num::parse_rat(&c).is_err() {
+        c.insert(0, '\'');
+    }
+    if c.contains([',', '"', '\n']) {
+        format!("\"{}\"", c.replace('"', "\"\""))
+    } else {
+        c
+    }
+}
+
+/// Text from inputs made inert in Markdown: markup characters are
+/// backslash-escaped, and `<`, `>` and `&` become entities, which no
+/// renderer turns into HTML (backslash escapes of `<` are not honoured
+/// everywhere raw HTML is allowed).
 pub(crate) fn md_escape(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
     for ch in s.chars() {
-        if "\\`*_{}[]<>()#+!|".contains(ch) {
-            o.push('\\');
+        match ch {
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '&' => o.push_str("&amp;"),
+            c if c.is_control() => o.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => {
+                if "\\`*_{}[]()#+!|".contains(c) {
+                    o.push('\\');
+                }
+                o.push(c);
+            }
         }
-        o.push(ch);
     }
     o
 }
@@ -1135,6 +1160,44 @@ pub(crate) fn md_table_head(head: &[String]) -> String {
     s
 }
 
+/// A Markdown table row. Cells are made safe for a table and for renderers
+/// that allow raw HTML: `<` and `>` become entities, and a `|` not already
+/// escaped is escaped.
 pub(crate) fn md_row(cells: &[String]) -> String {
-    format!("| {} |\n", cells.iter().map(|c| c.replace('|', "\\|")).collect::<Vec<_>>().join(" | "))
+    let cell = |c: &String| {
+        let mut o = String::with_capacity(c.len());
+        let mut escaped = false;
+        for ch in c.chars() {
+            match ch {
+                '<' => o.push_str("&lt;"),
+                '>' => o.push_str("&gt;"),
+                '|' if !escaped => o.push_str("\\|"),
+                c if c.is_control() => o.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+                c => o.push(c),
+            }
+            escaped = ch == '\\' && !escaped;
+        }
+        o
+    };
+    format!("| {} |\n", cells.iter().map(cell).collect::<Vec<_>>().join(" | "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_cells_are_quoted_and_inert_in_spreadsheets() {
+        let line = |cells: &[&str]| csv_line(&cells.iter().map(|c| c.to_string()).collect::<Vec<_>>());
+        assert_eq!(line(&["-3.5", "+2", "-13/4", "1e-7", "-"]), "-3.5,+2,-13/4,1e-7,-\n");
+        assert_eq!(line(&["=1+2", "@SUM(A1)", "-cmd|' /C calc'!A0"]), "'=1+2,'@SUM(A1),'-cmd|' /C calc'!A0\n");
+        assert_eq!(line(&["a,b", "say \"hi\"", "bell\u{7}"]), "\"a,b\",\"say \"\"hi\"\"\",bell\\u{7}\n");
+        assert_eq!(line(&["=a,b"]), "\"'=a,b\"\n");
+    }
+
+    #[test]
+    fn markdown_text_and_cells_cannot_carry_html() {
+        assert_eq!(md_escape("<b>a_b & c</b>"), "&lt;b&gt;a\\_b &amp; c&lt;/b&gt;");
+        assert_eq!(md_row(&["<i>".into(), "a|b".into(), "c\\|d".into()]), "| &lt;i&gt; | a\\|b | c\\|d |\n");
+    }
 }
