@@ -37,6 +37,9 @@ points; errband energy PROFILE predicts DVFS energy savings with bands; errband 
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Stop with exit code 1 when the run takes longer than this wall-clock time (`30s`, `2min`, `500ms`; bare numbers are seconds).
+    #[arg(long, global = true, value_name = "TIME", allow_hyphen_values = true)]
+    timeout: Option<String>,
     #[command(flatten)]
     analyze: analyze::AnalyzeArgs,
 }
@@ -94,7 +97,10 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let parsed = <Cli as clap::CommandFactory>::command()
+        .try_get_matches_from(args)
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m).map(|c| (c, timeout_arg(&m))));
+    let (cli, timeout) = match parsed {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { EXIT_INPUT } else { EXIT_OK };
@@ -105,6 +111,13 @@ where
                 let _ = write!(err, "{text}");
             }
             return code;
+        }
+    };
+    let _watchdog = match timeout.as_deref().map(start_watchdog).transpose() {
+        Ok(w) => w,
+        Err(f) => {
+            let _ = writeln!(err, "errband: {}", f.message);
+            return f.code;
         }
     };
     let result = match cli.command {
@@ -128,6 +141,33 @@ where
             f.code
         }
     }
+}
+
+/// `--timeout` wherever it was given: it is global, so clap records it in
+/// the matches of the (sub)command it followed.
+fn timeout_arg(m: &clap::ArgMatches) -> Option<String> {
+    let here = m.try_get_one::<String>("timeout").ok().flatten().cloned();
+    here.or_else(|| m.subcommand().and_then(|(_, sub)| timeout_arg(sub)))
+}
+
+/// Ends the process with exit code 1 if it is still running after `text`
+/// (a time); dropping the returned sender (when `run` returns) cancels it,
+/// so an in-process caller of [`run`] is never stopped later.
+fn start_watchdog(text: &str) -> Result<std::sync::mpsc::Sender<()>, Failure> {
+    let secs = crate::units::parse_quantity(text, crate::units::Dim::Time, "s", "--timeout").map_err(Failure::input)?;
+    let nanos = (secs * crate::num::int(1_000_000_000)).to_integer();
+    let nanos = num_traits::ToPrimitive::to_u64(&nanos)
+        .filter(|&n| n > 0)
+        .ok_or_else(|| Failure::input(format!("--timeout {text}: expected a positive time up to about 584 years")))?;
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    let shown = text.to_string();
+    std::thread::spawn(move || {
+        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(std::time::Duration::from_nanos(nanos)) {
+            eprintln!("errband: --timeout {shown} reached; stopped before finishing (raise --timeout, or reduce the input)");
+            std::process::exit(EXIT_ANALYSIS);
+        }
+    });
+    Ok(tx)
 }
 
 /// Pretty JSON with a final newline, for every command's `--format json`.
