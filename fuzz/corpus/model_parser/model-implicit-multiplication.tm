@@ -1,0 +1,3 @@
+# `c1 p` lacks the `*`. [line 2]
+T(p) = c1 p + c2
+param c1, c2

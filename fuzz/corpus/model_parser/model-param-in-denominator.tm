@@ -1,0 +1,3 @@
+# A parameter in a denominator is not affine. [line 2]
+T(p) = c1/(p + c2)
+param c1, c2
