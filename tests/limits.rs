@@ -38,3 +38,22 @@ fn absurd_exponents_and_literals_end_at_once_with_a_limit_error() {
     has(&r.stderr, &["digit count limit", "big.csv:2:"]);
     assert!(r.secs < 1.0, "took {:.2} s", r.secs);
 }
+
+/// Fuzzing found that long ranges were built before their length was
+/// checked (`1..100000000`: half a second to refuse) and that a factor
+/// barely above 1 built a million ever longer fractions (a hang).
+#[test]
+fn long_ranges_are_refused_before_they_are_built() {
+    for at in ["p=1..100000000", "p=1..2:*1.0000001", "p=0..1:1/100000000"] {
+        let r = fails(&["models/amdahl.tm", "data/amdahl.csv", "--at", at], 2);
+        has(&r.stderr, &["more than 1000000 values"]);
+        assert!(r.secs < 1.0, "--at {at} took {:.2} s", r.secs);
+    }
+    let slow = tmp_file("slow.tm", "T(p) = c1 + c2/p\nparam c1, c2\npredict p = 1..100000000\n");
+    let r = fails(&[&slow, "data/amdahl.csv"], 2);
+    has(&r.stderr, &["slow.tm:3:"]);
+    assert!(r.secs < 1.0, "took {:.2} s", r.secs);
+    // Huge ends with a huge factor are still a short range.
+    let out = ok(&["models/amdahl.tm", "data/amdahl.csv", "--at", "p=1..1e400:*1e300", "--format", "json"]);
+    assert!(out.contains("\"p\""), "{out}");
+}

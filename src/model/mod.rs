@@ -478,6 +478,11 @@ impl Model {
                         if !s.is_positive() {
                             return Err(err(span.clone(), "the step of a range must be positive".into()));
                         }
+                        // Count first: a long range is refused before it is built.
+                        let count = ((&b - &x) / &s).floor().to_integer() + 1;
+                        if count > num_bigint::BigInt::from(MAX_POINTS) {
+                            return Err(err(span.clone(), format!("the range has more than {MAX_POINTS} values")));
+                        }
                         while x <= b {
                             out.push(x.clone());
                             x += &s;
@@ -495,6 +500,12 @@ impl Model {
                         if f <= Rat::one() || !x.is_positive() {
                             return Err(err(span.clone(), "a range `a..b:*f` needs a > 0 and f > 1".into()));
                         }
+                        // ln(b/a)/ln(f) estimates the count; a factor barely above 1 would
+                        // otherwise build a million ever longer fractions before the limit.
+                        let estimate = ln_estimate(&(&b / &x)) / ln_estimate(&f);
+                        if !(estimate <= MAX_POINTS as f64 * 1.01) {
+                            return Err(err(span.clone(), format!("the range has more than {MAX_POINTS} values")));
+                        }
                         while x <= b {
                             out.push(x.clone());
                             x *= &f;
@@ -511,6 +522,17 @@ impl Model {
             }
         }
         Ok(())
+    }
+}
+
+/// ln x for x > 1, from its float value, or from its bit lengths when it
+/// overflows a float (then slightly low, which only lets a loop run).
+fn ln_estimate(x: &Rat) -> f64 {
+    let v = crate::num::to_f64(x);
+    if v.is_finite() {
+        v.ln()
+    } else {
+        (x.numer().bits() as f64 - x.denom().bits() as f64 - 1.0) * std::f64::consts::LN_2
     }
 }
 
