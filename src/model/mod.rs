@@ -503,7 +503,8 @@ impl Model {
                         // ln(b/a)/ln(f) estimates the count; a factor barely above 1 would
                         // otherwise build a million ever longer fractions before the limit.
                         let estimate = ln_estimate(&(&b / &x)) / ln_estimate(&f);
-                        if !(estimate <= MAX_POINTS as f64 * 1.01) {
+                        // NaN (never expected) counts as too long.
+                        if estimate.is_nan() || estimate > MAX_POINTS as f64 * 1.01 {
                             return Err(err(span.clone(), format!("the range has more than {MAX_POINTS} values")));
                         }
                         while x <= b {
