@@ -12,6 +12,7 @@ use crate::data::Measurement;
 use crate::fit::{Design, FitError, Residuals};
 use crate::lang::diag::Diagnostic;
 use crate::lang::expr::{linearize, NameValue, Parser};
+use crate::limits::Limits;
 use crate::linear::{LinExpr, VarTable};
 use crate::model::{FitMode, Model};
 use crate::num::Rat;
@@ -86,6 +87,8 @@ pub struct Options {
     /// Skip the cylindrical form of the regions (vertices and constraints
     /// are still exact); pruning and planning searches only need bands.
     pub no_cells: bool,
+    /// Limits on the elimination (digits, pieces, vertices).
+    pub limits: Limits,
 }
 
 /// Why the analysis could not be done.
@@ -317,8 +320,8 @@ impl Analysis {
         let residuals = Residuals::new(&design, data, &params);
         let dnames = delta_names(model);
         let k = model.k();
-        let emax = e_max(&design, k)?;
-        let qopts = qe::Options { order: opts.order.clone(), no_cells: opts.no_cells };
+        let qopts = qe::Options { order: opts.order.clone(), no_cells: opts.no_cells, limits: opts.limits };
+        let emax = e_max(&design, k, &qopts)?;
 
         // The e_max region (eq. 7) gives the Δc attaining it.
         let at_emax = region(&design, &params, &dnames, &emax, &qopts)?;
@@ -351,9 +354,11 @@ impl Analysis {
         }
 
         // Prediction points: the model's, then --at ones not already there.
+        // A set of seen points: `--at p=1..100000` was quadratic with `contains`.
         let mut points: Vec<Vec<Rat>> = model.predict.clone();
+        let mut seen: std::collections::HashSet<&[Rat]> = model.predict.iter().map(Vec::as_slice).collect();
         for p in &opts.at {
-            if !points.contains(p) {
+            if seen.insert(p) {
                 points.push(p.clone());
             }
         }
@@ -413,10 +418,10 @@ fn data_range(data: &[Measurement], nv: usize) -> (Vec<Rat>, Vec<Rat>) {
 }
 
 /// e_max by eliminating the parameters from the residual system (paper eq. (6)).
-fn e_max(design: &Design, k: usize) -> Result<Rat, AnalysisError> {
+fn e_max(design: &Design, k: usize, qopts: &qe::Options) -> Result<Rat, AnalysisError> {
     let names: Vec<String> = (0..k).map(|j| format!("c{j}")).collect();
     let p = Analysis::problem(design, &names, None);
-    let r = qe::solve(&p, &qe::Options::default())?;
+    let r = qe::solve(&p, &qe::Options { limits: qopts.limits, ..Default::default() })?;
     // The result is `e >= e_max` (the residual system is feasible for large e).
     let mut best: Option<Rat> = None;
     for piece in &r.pieces {
@@ -538,7 +543,7 @@ mod tests {
             thresholds: vec![Threshold::parse("17.9745").unwrap()],
             at: vec![],
             order: vec!["dc2".into(), "dc1".into()],
-            no_cells: false,
+            ..Options::default()
         };
         // The paper's printed values: Max|e_i| = 17.9747; the breakpoints agree with Fig. 2(b) to 5 digits.
         let (m, data) = hpl("c1 = 0.0088823, c2 = 1.9312e-7");

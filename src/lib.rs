@@ -21,6 +21,7 @@ pub mod energy;
 pub mod envelope;
 pub mod fit;
 pub mod lang;
+pub mod limits;
 pub mod linear;
 pub mod lp;
 pub mod model;

@@ -19,9 +19,6 @@ use crate::num::Rat;
 use num_traits::{Signed, Zero};
 use rayon::prelude::*;
 
-/// Most candidates a search may generate before it asks for `--top`.
-pub const MAX_CANDIDATES: usize = 200_000;
-
 /// Which candidates to generate.
 #[derive(Debug, Clone)]
 pub struct Search {
@@ -153,8 +150,9 @@ pub enum PruneError {
     Analysis(AnalysisError),
     /// A user candidate names a point without measurements.
     NoSuchPoint(String),
-    /// Too many generated candidates.
-    TooMany(u128),
+    /// More generated candidates than the model's [`crate::limits::Limits::candidates`]:
+    /// how many, and the limit.
+    TooMany(u128, usize),
     /// No candidate to compare.
     Nothing,
 }
@@ -212,7 +210,8 @@ fn subsets(pool: &[usize], k: usize, out: &mut Vec<Vec<usize>>) {
 
 /// The candidates of a search over `design` (the unpruned one), merged
 /// when two sources propose the same subset. The greedy sequence refits
-/// after each step (a cheap exact least squares, no QE).
+/// after each step (a cheap exact least squares, no QE). At most the
+/// model's `limits().candidates` subsets are generated.
 pub fn candidates(
     model: &Model,
     data: &[Measurement],
@@ -231,8 +230,9 @@ pub fn candidates(
     for k in 1..=search.max_drop.min(pool.len()) {
         total = total.saturating_add(binomial(pool.len(), k));
     }
-    if total > MAX_CANDIDATES as u128 {
-        return Err(PruneError::TooMany(total));
+    let limit = model.limits().candidates;
+    if total > limit as u128 {
+        return Err(PruneError::TooMany(total, limit));
     }
     for k in 1..=search.max_drop.min(pool.len()) {
         let mut subs = Vec::new();
@@ -405,5 +405,8 @@ mod tests {
         let s = Search { max_drop: 12, top: None, greedy: 0, user: vec![] };
         assert_eq!(candidates(&m, &data, &design, &c, &s).unwrap().len(), 4095);
         assert_eq!(binomial(10_000, 2), 49_995_000);
+        let tight = crate::limits::Limits { candidates: 4094, ..Default::default() };
+        let m = Model::parse_with(&m.source, "m.tm", 40, &tight).unwrap();
+        assert!(matches!(candidates(&m, &data, &design, &c, &s), Err(PruneError::TooMany(4095, 4094))));
     }
 }

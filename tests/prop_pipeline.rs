@@ -53,8 +53,7 @@ fn run(m: &Model, data: &[Measurement], thresholds: &[&str], at: &[i64]) -> Opti
     let opts = Options {
         thresholds: thresholds.iter().map(|t| Threshold::parse(t).unwrap()).collect(),
         at: at.iter().map(|&p| vec![int(p)]).collect(),
-        order: vec![],
-        no_cells: false,
+        ..Options::default()
     };
     // Rank-deficient draws (too few distinct points) are not this test's subject.
     Analysis::run(m, data, "d.csv", &opts).ok()

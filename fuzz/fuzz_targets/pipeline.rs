@@ -24,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
     let spec = errband::data::ColumnSpec {
         vars: model.vars.clone(),
         y: model.func.clone(),
-        max_rows: 64,
+        limits: errband::limits::Limits { rows: 64, ..Default::default() },
         ..errband::data::ColumnSpec::default()
     };
     let Ok(ds) = errband::data::read(csv, "fuzz.csv", &spec) else { return };

@@ -499,7 +499,13 @@ fn model_reference(m: &MpiModel, nodes: &[u64]) -> Result<Referenced, BarrierErr
         m.thresholds.clone()
     };
     let at: Vec<Vec<Rat>> = nodes.iter().map(|&n| vec![int(n)]).collect();
-    let opts = Options { thresholds: thresholds.clone(), at: at.clone(), no_cells: true, ..Options::default() };
+    let opts = Options {
+        thresholds: thresholds.clone(),
+        at: at.clone(),
+        no_cells: true,
+        limits: *m.model.limits(),
+        ..Options::default()
+    };
     let a = Analysis::run(&m.model, &m.data, &m.file, &opts).map_err(|e| BarrierError::Model(Box::new(e)))?;
     for (t, r) in thresholds.iter().zip(&a.regions) {
         if r.shape == RegionShape::Empty {

@@ -5,6 +5,7 @@ use super::Failure;
 use crate::analysis::{Analysis, Options, Shape};
 use crate::data::Measurement;
 use crate::envelope::BandFunction;
+use crate::limits::Limits;
 use crate::model::{syntax, Model};
 use crate::num::{fmt_fraction, fmt_sig};
 use crate::report::{figures, Pruned, Report};
@@ -119,7 +120,7 @@ fn dropped(
 ) -> Result<Vec<usize>, Failure> {
     let mut out = Vec::new();
     for d in drop {
-        let assigns = syntax::parse_assignments_arg(d, "--drop").map_err(|e| Failure::input(e.render(d)))?;
+        let assigns = syntax::parse_assignments_arg(d, "--drop", model.limits()).map_err(|e| Failure::input(e.render(d)))?;
         let points = model.points(&assigns, "--drop", d).map_err(|e| Failure::input(e.render(d)))?;
         let hit: Vec<usize> = (0..data.len()).filter(|&i| points.contains(&data[i].x)).collect();
         if hit.is_empty() {
@@ -180,7 +181,7 @@ pub(super) fn write_file(path: &str, text: &str) -> Result<(), Failure> {
 }
 
 /// Runs the main command.
-pub fn run(a: AnalyzeArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Failure> {
+pub fn run(a: AnalyzeArgs, limits: &Limits, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Failure> {
     let t0 = Instant::now();
     let (model_path, data_path) = match (&a.model, &a.data) {
         (Some(m), Some(d)) => (m.clone(), d.clone()),
@@ -199,7 +200,7 @@ pub fn run(a: AnalyzeArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i
             return Err(Failure::input(format!("--report {f}: the file name must end in .html or .md")))
         }
     };
-    let input = load(&model_path, &data_path, &a.common)?;
+    let input = load(&model_path, &data_path, &a.common, limits)?;
     let (model, dataset) = (&input.model, &input.dataset);
     let t_parse = t0.elapsed();
 

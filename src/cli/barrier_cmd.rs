@@ -5,6 +5,7 @@ use super::input::{analysis_failure, load, CommonArgs};
 use super::Failure;
 use crate::analysis::Threshold;
 use crate::barrier::{self, BarrierError, MpiModel, Reference, Settings, Tree};
+use crate::limits::Limits;
 use crate::model::value_list;
 use crate::num::{fmt_fraction, Interval, Rat};
 use crate::report::barrier::BarrierReport;
@@ -77,9 +78,9 @@ pub struct BarrierArgs {
     pub common: CommonArgs,
 }
 
-fn nodes_arg(text: &str) -> Result<Vec<u64>, Failure> {
+fn nodes_arg(text: &str, limits: &Limits) -> Result<Vec<u64>, Failure> {
     let mut out = Vec::new();
-    for v in value_list(text, "--nodes").map_err(|d| Failure::input(d.render(text)))? {
+    for v in value_list(text, "--nodes", limits).map_err(|d| Failure::input(d.render(text)))? {
         let n = v.is_integer().then(|| v.to_integer().to_u64()).flatten().ok_or_else(|| {
             Failure::input(format!("--nodes {text}: {} is not a node count (a whole number ≥ 2)", fmt_fraction(&v)))
         })?;
@@ -112,11 +113,11 @@ fn barrier_failure(e: BarrierError, mpi: Option<&MpiModel>) -> Failure {
 }
 
 /// Runs `errband barrier`.
-pub fn run(a: BarrierArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+pub fn run(a: BarrierArgs, limits: &Limits, out: &mut dyn Write) -> Result<i32, Failure> {
     let unit_factor: Rat = factor_or_err(Dim::Time, &a.unit, "--unit").map_err(Failure::input)?;
     let mut nodes = Vec::new();
     for n in &a.nodes {
-        nodes.extend(nodes_arg(n)?);
+        nodes.extend(nodes_arg(n, limits)?);
     }
     nodes.sort_unstable();
     nodes.dedup();
@@ -136,7 +137,7 @@ pub fn run(a: BarrierArgs, out: &mut dyn Write) -> Result<i32, Failure> {
             (Some(Reference::Constant(c)), format!("given, {m}"), None)
         }
         (None, Some(mp), Some(dp)) => {
-            let l = load(mp, dp, &a.common)?;
+            let l = load(mp, dp, &a.common, limits)?;
             let unit = l.model.units.get(&l.model.func).cloned().ok_or_else(|| {
                 Failure::input(format!(
                     "the MPI_Barrier model {mp} states no time unit for `{}`: add `unit {} = us` to the model, or `[us]` to the time column's header in {dp}",

@@ -7,7 +7,7 @@ use crate::analysis::Threshold;
 use crate::energy::input::{self, DefaultUnits, PowerIs};
 use crate::energy::{self, EnergyError, Nodes, Objective, Settings};
 use crate::model::value_list;
-use crate::num::NumLimits;
+use crate::limits::Limits;
 use crate::report::energy::{EnergyPlot, EnergyReport};
 use crate::units::{parse_quantity, Dim};
 use clap::{Args, ValueEnum};
@@ -122,7 +122,7 @@ fn plot_arg(s: &str) -> Result<(EnergyPlot, String), Failure> {
     Ok((kind, file.to_string()))
 }
 
-fn nodes_arg(text: &str) -> Result<Vec<Nodes>, Failure> {
+fn nodes_arg(text: &str, limits: &Limits) -> Result<Vec<Nodes>, Failure> {
     let mut out = Vec::new();
     for piece in text.split(',') {
         let p = piece.trim();
@@ -130,7 +130,7 @@ fn nodes_arg(text: &str) -> Result<Vec<Nodes>, Failure> {
             out.push(Nodes::Infinity);
             continue;
         }
-        for v in value_list(p, "--nodes").map_err(|d| Failure::input(d.render(p)))? {
+        for v in value_list(p, "--nodes", limits).map_err(|d| Failure::input(d.render(p)))? {
             if !v.is_integer() || v < num_traits::One::one() {
                 return Err(Failure::input(format!(
                     "--nodes {text}: {} is not a node count (a whole number ≥ 1)",
@@ -144,11 +144,11 @@ fn nodes_arg(text: &str) -> Result<Vec<Nodes>, Failure> {
 }
 
 /// Runs `errband energy`.
-pub fn run(a: EnergyArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+pub fn run(a: EnergyArgs, limits: &Limits, out: &mut dyn Write) -> Result<i32, Failure> {
     let plots: Vec<(EnergyPlot, String)> = a.plot.iter().map(|s| plot_arg(s)).collect::<Result<_, _>>()?;
     let mut nodes = Vec::new();
     for n in &a.nodes {
-        for v in nodes_arg(n)? {
+        for v in nodes_arg(n, limits)? {
             if !nodes.contains(&v) {
                 nodes.push(v);
             }
@@ -189,7 +189,7 @@ pub fn run(a: EnergyArgs, out: &mut dyn Write) -> Result<i32, Failure> {
         PowerArg::Total => PowerIs::Total,
     };
     let text = read_input(&a.profile)?;
-    let parsed = input::read(&text, &a.profile, &units, power, NumLimits::default())
+    let parsed = input::read(&text, &a.profile, &units, power, *limits)
         .map_err(|e| Failure::input(e.render(&text)))?;
     let settings = Settings {
         fstd,
@@ -204,6 +204,7 @@ pub fn run(a: EnergyArgs, out: &mut dyn Write) -> Result<i32, Failure> {
         regions: a.regions.iter().map(|r| r.trim().to_string()).filter(|r| !r.is_empty()).collect(),
         nodes,
         digits: a.digits,
+        limits: *limits,
     };
     let pred = energy::predict(&parsed, &a.profile, &settings).map_err(|e| match e {
         EnergyError::Input(m) => Failure::input(m),

@@ -6,6 +6,7 @@ use super::{read_input, Failure};
 use crate::analysis::{AnalysisError, Options, Threshold};
 use crate::data::{self, ColumnSpec, Dataset};
 use crate::fit::FitError;
+use crate::limits::Limits;
 use crate::model::{syntax, FitMode, Model};
 use crate::num::{fmt_fraction, fmt_sig, Rat};
 use clap::Args;
@@ -56,21 +57,24 @@ pub struct Loaded {
     pub data_path: String,
     /// Parsed thresholds (empty: the defaults).
     pub thresholds: Vec<Threshold>,
+    /// The limits in force (`--max-*`).
+    pub limits: Limits,
 }
 
 impl Loaded {
     /// Analysis options with these thresholds.
     pub fn options(&self) -> Options {
-        Options { thresholds: self.thresholds.clone(), ..Options::default() }
+        Options { thresholds: self.thresholds.clone(), limits: self.limits, ..Options::default() }
     }
 
     /// Points given on the command line (`--at p=1000`, `--target …`), expanded.
     pub fn points(&self, args: &[String], flag: &str) -> Result<Vec<Vec<Rat>>, Failure> {
         let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for s in args {
-            let assigns = syntax::parse_assignments_arg(s, flag).map_err(|e| Failure::input(e.render(s)))?;
+            let assigns = syntax::parse_assignments_arg(s, flag, &self.limits).map_err(|e| Failure::input(e.render(s)))?;
             for p in self.model.points(&assigns, flag, s).map_err(|e| Failure::input(e.render(s)))? {
-                if !out.contains(&p) {
+                if seen.insert(p.clone()) {
                     out.push(p);
                 }
             }
@@ -85,9 +89,9 @@ impl Loaded {
 }
 
 /// Reads and checks the model and the data.
-pub fn load(model_path: &str, data_path: &str, a: &CommonArgs) -> Result<Loaded, Failure> {
+pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) -> Result<Loaded, Failure> {
     let msrc = read_input(model_path)?;
-    let mut model = Model::parse(&msrc, model_path, a.digits).map_err(|d| Failure::input(d.render(&msrc)))?;
+    let mut model = Model::parse_with(&msrc, model_path, a.digits, limits).map_err(|d| Failure::input(d.render(&msrc)))?;
     if a.no_fit {
         if let Some(p) = model.params.iter().find(|p| p.given.is_none()) {
             return Err(Failure::input(format!(
@@ -121,7 +125,7 @@ pub fn load(model_path: &str, data_path: &str, a: &CommonArgs) -> Result<Loaded,
         y_column: a.y.clone(),
         region: a.region.clone(),
         metric: a.metric.clone(),
-        ..ColumnSpec::default()
+        limits: *limits,
     };
     let dsrc = read_input(data_path)?;
     let dataset = data::read(&dsrc, data_path, &spec).map_err(|e| Failure::input(e.render(&dsrc)))?;
@@ -138,6 +142,7 @@ pub fn load(model_path: &str, data_path: &str, a: &CommonArgs) -> Result<Loaded,
         dataset,
         data_path: data_path.to_string(),
         thresholds,
+        limits: *limits,
     })
 }
 

@@ -41,7 +41,41 @@ struct Cli {
     #[arg(long, global = true, value_name = "TIME", allow_hyphen_values = true)]
     timeout: Option<String>,
     #[command(flatten)]
+    limits: LimitArgs,
+    #[command(flatten)]
     analyze: analyze::AnalyzeArgs,
+}
+
+/// Flags raising the resource limits of [`crate::limits::Limits`]; every
+/// limit error names its flag. Global: they go anywhere after the command
+/// name (before it, the main command would read the name as its MODEL).
+#[derive(clap::Args, Debug)]
+#[command(next_help_heading = "Limits (raise them for genuinely large inputs)")]
+struct LimitArgs {
+    /// Largest |n| in a power `b^n` and in a literal's exponent `1eN` [default: 10000].
+    #[arg(long, global = true, value_name = "N")]
+    max_exponent: Option<u64>,
+    /// Most significant digits in one literal [default: 4000].
+    #[arg(long, global = true, value_name = "N")]
+    max_digits: Option<usize>,
+    /// Most digits of a number formed by powers or by quantifier elimination [default: 60000].
+    #[arg(long, global = true, value_name = "N")]
+    max_number_digits: Option<usize>,
+    /// Most measurement rows in one file [default: 10000000].
+    #[arg(long, global = true, value_name = "N")]
+    max_rows: Option<usize>,
+    /// Most values in one range or list of points (`--at`, `predict`, `--nodes`) [default: 100000].
+    #[arg(long, global = true, value_name = "N")]
+    max_points: Option<usize>,
+    /// Most vertices enumerated for one region or one piece of a `qe` result [default: 100000].
+    #[arg(long, global = true, value_name = "N")]
+    max_vertices: Option<usize>,
+    /// Most convex pieces in a formula's disjunctive normal form [default: 20000].
+    #[arg(long, global = true, value_name = "N")]
+    max_pieces: Option<usize>,
+    /// Most candidate subsets one `prune` run analyses [default: 200000].
+    #[arg(long, global = true, value_name = "N")]
+    max_candidates: Option<usize>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -99,8 +133,11 @@ where
 {
     let parsed = <Cli as clap::CommandFactory>::command()
         .try_get_matches_from(args)
-        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m).map(|c| (c, timeout_arg(&m))));
-    let (cli, timeout) = match parsed {
+        .and_then(|m| {
+            <Cli as clap::FromArgMatches>::from_arg_matches(&m)
+                .map(|c| (c, global_arg::<String>(&m, "timeout"), limits_arg(&m)))
+        });
+    let (cli, timeout, limits) = match parsed {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { EXIT_INPUT } else { EXIT_OK };
@@ -121,13 +158,13 @@ where
         }
     };
     let result = match cli.command {
-        Some(Command::Qe(a)) => qe_cmd::run(a, out).map(|()| EXIT_OK),
-        Some(Command::Prune(a)) => search_cmd::run_prune(a, out),
-        Some(Command::Plan(a)) => search_cmd::run_plan(a, out),
-        Some(Command::Energy(a)) => energy_cmd::run(a, out),
-        Some(Command::Barrier(a)) => barrier_cmd::run(a, out),
-        Some(Command::Ms(a)) => ms_cmd::run(a, out, err),
-        None => analyze::run(cli.analyze, out, err),
+        Some(Command::Qe(a)) => qe_cmd::run(a, &limits, out).map(|()| EXIT_OK),
+        Some(Command::Prune(a)) => search_cmd::run_prune(a, &limits, out),
+        Some(Command::Plan(a)) => search_cmd::run_plan(a, &limits, out),
+        Some(Command::Energy(a)) => energy_cmd::run(a, &limits, out),
+        Some(Command::Barrier(a)) => barrier_cmd::run(a, &limits, out),
+        Some(Command::Ms(a)) => ms_cmd::run(a, &limits, out, err),
+        None => analyze::run(cli.analyze, &limits, out, err),
     };
     match result {
         Ok(code) => code,
@@ -143,11 +180,32 @@ where
     }
 }
 
-/// `--timeout` wherever it was given: it is global, so clap records it in
-/// the matches of the (sub)command it followed.
-fn timeout_arg(m: &clap::ArgMatches) -> Option<String> {
-    let here = m.try_get_one::<String>("timeout").ok().flatten().cloned();
-    here.or_else(|| m.subcommand().and_then(|(_, sub)| timeout_arg(sub)))
+/// A global flag wherever it was given: clap records it in the matches of
+/// the (sub)command it followed.
+fn global_arg<T: Clone + Send + Sync + 'static>(m: &clap::ArgMatches, id: &str) -> Option<T> {
+    let here = m.try_get_one::<T>(id).ok().flatten().cloned();
+    here.or_else(|| m.subcommand().and_then(|(_, sub)| global_arg(sub, id)))
+}
+
+/// The limits in force: the defaults, raised (or lowered) by `--max-*`.
+fn limits_arg(m: &clap::ArgMatches) -> crate::limits::Limits {
+    let mut l = crate::limits::Limits::default();
+    let size = |id: &str, v: &mut usize| {
+        if let Some(n) = global_arg::<usize>(m, id) {
+            *v = n;
+        }
+    };
+    if let Some(n) = global_arg::<u64>(m, "max_exponent") {
+        l.exponent = n;
+    }
+    size("max_digits", &mut l.digits);
+    size("max_number_digits", &mut l.number_digits);
+    size("max_rows", &mut l.rows);
+    size("max_points", &mut l.points);
+    size("max_vertices", &mut l.vertices);
+    size("max_pieces", &mut l.pieces);
+    size("max_candidates", &mut l.candidates);
+    l
 }
 
 /// Ends the process with exit code 1 if it is still running after `text`

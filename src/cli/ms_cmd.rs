@@ -6,6 +6,7 @@ use super::analyze::write_file;
 use super::{read_input, Failure};
 use crate::data::tasks::{grid_size, grid_text, read_order, read_speeds, read_tasks, DEFAULT_MAX_TASKS};
 use crate::ms::{self, compare_subsets, mandelbrot, parse_subset, LogGp, Machine, MsError, Tasks};
+use crate::limits::Limits;
 use crate::model::value_list;
 use crate::num::{fmt_fraction, Rat};
 use crate::report::ms::{rate, MsReport};
@@ -148,9 +149,9 @@ pub struct MandelbrotArgs {
 }
 
 /// Runs `errband ms`.
-pub fn run(a: MsArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Failure> {
+pub fn run(a: MsArgs, limits: &Limits, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Failure> {
     match a.command {
-        MsCommand::Predict(p) => predict(*p, out, err),
+        MsCommand::Predict(p) => predict(*p, limits, out, err),
         MsCommand::Sample(s) => sample(s, out, err),
         MsCommand::Mandelbrot(m) => write_mandelbrot(m, out),
     }
@@ -172,10 +173,10 @@ fn grid_arg(text: &str, flag: &str) -> Result<Vec<u32>, Failure> {
         .collect()
 }
 
-fn procs_arg(texts: &[String]) -> Result<Vec<u64>, Failure> {
+fn procs_arg(texts: &[String], limits: &Limits) -> Result<Vec<u64>, Failure> {
     let mut out = Vec::new();
     for text in texts {
-        for v in value_list(text, "--procs").map_err(|d| Failure::input(d.render(text)))? {
+        for v in value_list(text, "--procs", limits).map_err(|d| Failure::input(d.render(text)))? {
             let n = v.is_integer().then(|| v.to_integer().to_u64()).flatten().ok_or_else(|| {
                 Failure::input(format!("--procs {text}: {} is not a processor count (a whole number ≥ 2)", fmt_fraction(&v)))
             })?;
@@ -213,11 +214,11 @@ fn read_located<T>(
     read(&text, name).map_err(|e| Failure::input(e.render(&text)))
 }
 
-fn predict(a: PredictArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Failure> {
+fn predict(a: PredictArgs, limits: &Limits, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Failure> {
     let t0 = Instant::now();
     let grid = grid_arg(&a.grid, "--grid")?;
     let n_tasks = grid_size(&grid, a.max_tasks).map_err(Failure::input)? as usize;
-    let procs = procs_arg(&a.procs)?;
+    let procs = procs_arg(&a.procs, limits)?;
     crate::units::factor_or_err(Dim::Time, &a.unit, "--unit").map_err(Failure::input)?;
     let loggp = LogGp::default().with(&a.loggp, &a.unit).map_err(Failure::input)?;
     let ratio = crate::num::parse_rat(&a.ratio)
@@ -225,7 +226,7 @@ fn predict(a: PredictArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i
         .filter(Signed::is_positive)
         .ok_or_else(|| Failure::input(format!("--ratio {}: expected a positive number", a.ratio)))?;
     let ratios = match &a.speeds {
-        Some(f) => read_located(f, read_speeds)?,
+        Some(f) => read_located(f, |text, name| read_speeds(text, name, limits))?,
         None => Vec::new(),
     };
     let machine = Machine {
@@ -237,7 +238,7 @@ fn predict(a: PredictArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i
         p1_recv: !a.no_p1_recv,
     };
     let specs = a.compare_subsets.iter().map(|s| parse_subset(s, &grid)).collect::<Result<Vec<_>, _>>().map_err(Failure::input)?;
-    let sampled = read_located(&a.tasks, |text, name| read_tasks(text, name, &grid, &a.unit))?;
+    let sampled = read_located(&a.tasks, |text, name| read_tasks(text, name, &grid, &a.unit, limits))?;
     let order = match &a.order {
         Some(f) => Some(read_located(f, |text, name| read_order(text, name, &grid, n_tasks))?),
         None => None,

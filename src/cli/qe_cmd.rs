@@ -1,5 +1,6 @@
 //! `errband qe FILE|-`: eliminate quantifiers and print the result.
 
+use crate::limits::Limits;
 use super::{read_input, Failure};
 use crate::num::NumFormat;
 use crate::qe::{self, output, QeError};
@@ -51,10 +52,10 @@ pub struct QeArgs {
 }
 
 /// Runs the command.
-pub fn run(a: QeArgs, out: &mut dyn Write) -> Result<(), Failure> {
+pub fn run(a: QeArgs, limits: &Limits, out: &mut dyn Write) -> Result<(), Failure> {
     let source = read_input(&a.file)?;
     let name = if a.file == "-" { "<stdin>" } else { a.file.as_str() };
-    let problem = qe::parse_problem(&source, name).map_err(|d| Failure::input(d.render(&source)))?;
+    let problem = qe::syntax::parse_problem_with(&source, name, limits).map_err(|d| Failure::input(d.render(&source)))?;
     let fmt = a.decimal.map_or(NumFormat::Exact, |n| NumFormat::Decimal(n as usize));
     let write = |out: &mut dyn Write, s: String| -> Result<(), Failure> {
         writeln!(out, "{s}").map_err(|e| Failure::analysis(format!("cannot write output: {e}")))
@@ -66,7 +67,7 @@ pub fn run(a: QeArgs, out: &mut dyn Write) -> Result<(), Failure> {
         };
         return write(out, text.trim_end().to_string());
     }
-    let opts = qe::Options { order: a.order.clone(), ..Default::default() };
+    let opts = qe::Options { order: a.order.clone(), limits: *limits, ..Default::default() };
     let result = qe::solve(&problem, &opts).map_err(|e| match e {
         QeError::Elim(_) => Failure::analysis(e.to_string()),
         _ => Failure::input(e.to_string()),

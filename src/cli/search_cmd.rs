@@ -4,6 +4,7 @@
 use super::analyze::write_file;
 use super::input::{load, CommonArgs, Loaded};
 use super::Failure;
+use crate::limits::Limits;
 use crate::num::Rat;
 use crate::plan;
 use crate::prune::{self, PruneError, Search};
@@ -168,9 +169,9 @@ fn finish(r: &dyn Ranked, s: &SearchArgs, out: &mut dyn Write) -> Result<i32, Fa
 }
 
 /// Runs `errband prune`.
-pub fn run_prune(a: PruneArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+pub fn run_prune(a: PruneArgs, limits: &Limits, out: &mut dyn Write) -> Result<i32, Failure> {
     let s = &a.search;
-    let input = load(&s.model, &s.data, &s.common)?;
+    let input = load(&s.model, &s.data, &s.common, limits)?;
     let targets = targets(&input, s)?;
     let mut user = Vec::new();
     for c in &a.candidate {
@@ -188,10 +189,9 @@ pub fn run_prune(a: PruneArgs, out: &mut dyn Write) -> Result<i32, Failure> {
         .map_err(|e| match e {
             PruneError::Analysis(e) => input.failure(e),
             PruneError::NoSuchPoint(p) => Failure::input(format!("--candidate {p}: no measurement is at that point")),
-            PruneError::TooMany(n) => Failure::input(format!(
-                "--max-drop {} generates {n} candidates (limit {}): add --top N to draw them from the N largest residuals",
-                a.max_drop,
-                prune::MAX_CANDIDATES
+            PruneError::TooMany(n, limit) => Failure::input(format!(
+                "--max-drop {} generates {n} candidates (limit {limit}): add --top N to draw them from the N largest residuals, or raise the limit with --max-candidates",
+                a.max_drop
             )),
             PruneError::Nothing => Failure::input(
                 "nothing to compare: --max-drop 0, --greedy 0 and no --candidate".to_string(),
@@ -255,9 +255,9 @@ fn normalise_step(args: &[String]) -> Vec<String> {
 }
 
 /// Runs `errband plan`.
-pub fn run_plan(a: PlanArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+pub fn run_plan(a: PlanArgs, limits: &Limits, out: &mut dyn Write) -> Result<i32, Failure> {
     let s = &a.search;
-    let input = load(&s.model, &s.data, &s.common)?;
+    let input = load(&s.model, &s.data, &s.common, limits)?;
     let targets = targets(&input, s)?;
     let cands = input.points(&normalise_step(&a.candidates), "--candidates")?;
     let tick = progress();

@@ -1,5 +1,6 @@
 //! The CSV reader.
 
+use crate::limits::Limit;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -91,11 +92,11 @@ pub fn read_csv(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset, Da
                 Some(format!("the header is line {header_line}: {}", quoted_list(&header_names(&header)))),
             ));
         }
-        if rows.len() >= spec.max_rows {
+        if rows.len() >= spec.limits.rows {
             return Err(error(
                 file,
                 line_span(body, start, base),
-                format!("{file} has too many measurements (the limit is {})", spec.max_rows),
+                format!("{file} has too many measurements {}", Limit::Rows.note(&spec.limits)),
                 "first measurement over the limit",
                 None,
             ));
@@ -376,7 +377,8 @@ fn missing_columns(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::num::{frac, int, NumLimits};
+    use crate::limits::Limits;
+    use crate::num::{frac, int};
 
     use crate::data::test_spec as spec;
 
@@ -521,11 +523,11 @@ p,T
         let (head, _) = err("p,T\n1,1/0\n", &s);
         assert_eq!(head, "m.csv:2:3: line 2, column `T`: `1/0` divides by zero");
         let mut tight = spec(&["p"], "T");
-        tight.limits = NumLimits { max_exponent: 10, max_digits: 5 };
+        tight.limits = Limits { exponent: 10, digits: 5, ..Limits::default() };
         let (head, _) = err("p,T\n1,123456\n", &tight);
-        assert_eq!(head, "m.csv:2:3: line 2, column `T`: `123456` exceeds the digit count limit (5)");
+        assert_eq!(head, "m.csv:2:3: line 2, column `T`: `123456` exceeds the digit count limit (limit 5; raise it with --max-digits)");
         let (head, _) = err("p,T\n1,1e11\n", &tight);
-        assert_eq!(head, "m.csv:2:3: line 2, column `T`: `1e11` exceeds the exponent limit (10)");
+        assert_eq!(head, "m.csv:2:3: line 2, column `T`: `1e11` exceeds the exponent limit (limit 10; raise it with --max-exponent)");
     }
 
     #[test]
@@ -560,10 +562,10 @@ p,T
     #[test]
     fn row_limit() {
         let mut s = spec(&["p"], "T");
-        s.max_rows = 2;
+        s.limits.rows = 2;
         assert_eq!(read_csv("p,T\n1,2\n3,4\n", "m.csv", &s).unwrap().rows.len(), 2);
         let (head, _) = err("p,T\n1,2\n3,4\n5,6\n", &s);
-        assert_eq!(head, "m.csv:4:1: m.csv has too many measurements (the limit is 2)");
+        assert_eq!(head, "m.csv:4:1: m.csv has too many measurements (limit 2; raise it with --max-rows)");
     }
 
     #[test]

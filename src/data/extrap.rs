@@ -22,6 +22,7 @@
 //! until the next `METRIC` line, a region until the next `REGION` line.
 //! `#` starts a comment (at the start of a line or after whitespace).
 
+use crate::limits::Limit;
 use std::ops::Range;
 
 use super::{error, number_error, parse_number, quoted_list, strip_bom};
@@ -99,11 +100,11 @@ pub fn read_extrap(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset,
         let mut any = false;
         for (tok, span) in words(data.text, data.start) {
             any = true;
-            if rows.len() >= spec.max_rows {
+            if rows.len() >= spec.limits.rows {
                 return Err(error(
                     file,
                     span,
-                    format!("{file} has too many measurements (the limit is {})", spec.max_rows),
+                    format!("{file} has too many measurements {}", Limit::Rows.note(&spec.limits)),
                     "first measurement over the limit",
                     None,
                 ));
@@ -802,9 +803,9 @@ DATA 12
             .unwrap();
         assert_eq!(d.rows.len(), 1);
         // row limit
-        s.max_rows = 3;
+        s.limits.rows = 3;
         let (head, _) = err("PARAMETER p\nPOINTS 1 2\nREGION r\nDATA 1 2\nDATA 3 4\n", &s);
-        assert_eq!(head, "e.txt:5:8: e.txt has too many measurements (the limit is 3)");
+        assert_eq!(head, "e.txt:5:8: e.txt has too many measurements (limit 3; raise it with --max-rows)");
     }
 
     #[test]

@@ -29,7 +29,8 @@ use std::ops::Range;
 use num_bigint::BigInt;
 
 use crate::lang::diag::Diagnostic;
-use crate::num::{parse_rat_with, NumError, NumLimits, Rat};
+use crate::limits::Limits;
+use crate::num::{parse_rat_with, NumError, Rat};
 
 pub use self::csv::read_csv;
 pub use self::extrap::read_extrap;
@@ -83,18 +84,12 @@ pub struct ColumnSpec {
     pub region: Option<String>,
     /// The Extra-P metric to read (needed when the file holds several).
     pub metric: Option<String>,
-    /// Limits on the numbers read.
-    pub limits: NumLimits,
-    /// The most measurements accepted; a file with more is refused.
-    pub max_rows: usize,
+    /// Limits on the numbers read and on the rows ([`Limits::rows`]).
+    pub limits: Limits,
 }
 
-/// The default row limit of [`ColumnSpec::default`].
-pub const DEFAULT_MAX_ROWS: usize = 10_000_000;
-
 impl Default for ColumnSpec {
-    /// No variables, empty response name, default [`NumLimits`] and
-    /// [`DEFAULT_MAX_ROWS`].
+    /// No variables, empty response name, default [`Limits`].
     fn default() -> Self {
         ColumnSpec {
             vars: Vec::new(),
@@ -103,8 +98,7 @@ impl Default for ColumnSpec {
             y_column: None,
             region: None,
             metric: None,
-            limits: NumLimits::default(),
-            max_rows: DEFAULT_MAX_ROWS,
+            limits: Limits::default(),
         }
     }
 }
@@ -192,7 +186,7 @@ fn quoted_list<S: AsRef<str>>(items: &[S]) -> String {
 
 /// Parses one measured number (a cell or token), with a fast path for plain
 /// decimals that yields exactly what [`parse_rat_with`] yields.
-fn parse_number(text: &str, limits: NumLimits) -> Result<Rat, NumError> {
+fn parse_number(text: &str, limits: Limits) -> Result<Rat, NumError> {
     match parse_small_decimal(text.as_bytes(), limits) {
         Some(r) => Ok(r),
         None => parse_rat_with(text, limits),
@@ -274,14 +268,14 @@ fn decimal_parts(s: &[u8]) -> Option<DecimalParts> {
 
 /// [`decimal_parts`] whose value is `m * 10^k` with `m` and the power of
 /// ten fitting in a `u64`, as a rational; `None` for anything else.
-fn parse_small_decimal(s: &[u8], limits: NumLimits) -> Option<Rat> {
+fn parse_small_decimal(s: &[u8], limits: Limits) -> Option<Rat> {
     let DecimalParts { negative, mantissa, significant, exp, frac_len } = decimal_parts(s)?;
-    if significant > 18 || significant > limits.max_digits {
+    if significant > 18 || significant > limits.digits {
         return None;
     }
     let mantissa = u64::try_from(mantissa).ok()?;
     let total = exp - frac_len;
-    let max_exp = i64::from(limits.max_exponent);
+    let max_exp = i64::try_from(limits.exponent).unwrap_or(i64::MAX);
     if exp.abs() > max_exp || total.abs() > max_exp {
         return None;
     }
@@ -485,7 +479,7 @@ mod tests {
             "12345678.123456789",
         ];
         for c in cases {
-            let limits = NumLimits::default();
+            let limits = Limits::default();
             let fast = parse_small_decimal(c.as_bytes(), limits);
             let slow = parse_rat_with(c, limits);
             if let Some(f) = &fast {
@@ -494,7 +488,7 @@ mod tests {
             assert_eq!(parse_number(c, limits), slow, "{c}");
         }
         // tight limits: the fast path must not accept what the limits refuse
-        let tight = NumLimits { max_exponent: 3, max_digits: 4 };
+        let tight = Limits { exponent: 3, digits: 4, ..Limits::default() };
         for c in ["12345", "1.2345", "0.0001", "1e4", "1e-4", "1234", "0.001"] {
             assert_eq!(parse_number(c, tight), parse_rat_with(c, tight), "{c}");
         }
@@ -514,7 +508,7 @@ mod tests {
             s.push_str(&int.to_string());
             if let Some(f) = frac { s.push('.'); s.push_str(&"0".repeat(zeros)); s.push_str(&f.to_string()); }
             if let Some(e) = exp { s.push_str(&format!("e{e}")); }
-            proptest::prop_assert_eq!(parse_number(&s, NumLimits::default()), parse_rat(&s));
+            proptest::prop_assert_eq!(parse_number(&s, Limits::default()), parse_rat(&s));
         }
     }
 

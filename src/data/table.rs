@@ -13,7 +13,8 @@ use super::csv::{
     read_header, HeaderCell,
 };
 use super::{error, number_error, parse_number, quoted_list, strip_bom, DataError};
-use crate::num::{NumLimits, Rat};
+use crate::limits::Limits;
+use crate::num::Rat;
 
 /// A header column.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,7 +101,7 @@ impl Table {
                 return Err(error(
                     file,
                     span,
-                    format!("{file} has too many lines (the limit is {max_rows})"),
+                    format!("{file} has too many lines (limit {max_rows}; raise it with {})", crate::limits::Limit::Rows.flag()),
                     "first line over the limit",
                     None,
                 ));
@@ -158,7 +159,7 @@ impl Table {
     }
 
     /// Cell `col` of `row` as an exact number; `noun` names it in messages.
-    pub fn number(&self, row: &Row, col: usize, noun: &str, limits: NumLimits) -> Result<Rat, DataError> {
+    pub fn number(&self, row: &Row, col: usize, noun: &str, limits: Limits) -> Result<Rat, DataError> {
         let text = row.cell(col);
         parse_number(text, limits).map_err(|e| {
             let name = self.columns.get(col).map_or("", |c| c.name.as_str());
@@ -173,7 +174,7 @@ impl Table {
         row: &Row,
         col: usize,
         noun: &str,
-        limits: NumLimits,
+        limits: Limits,
     ) -> Result<Option<Rat>, DataError> {
         if row.cell(col).is_empty() {
             Ok(None)
@@ -202,10 +203,10 @@ mod tests {
         assert_eq!(t.rows[1].line, 5);
         assert_eq!(t.rows[1].cell(0), "io");
         let r = &t.rows[1];
-        let e = t.number(r, 1, "time", NumLimits::default()).unwrap_err();
+        let e = t.number(r, 1, "time", Limits::default()).unwrap_err();
         let shown = e.render(text);
         assert!(shown.contains("p.csv:5:5"), "{shown}");
-        assert!(t.optional_number(r, 2, "power", NumLimits::default()).unwrap().is_none());
+        assert!(t.optional_number(r, 2, "power", Limits::default()).unwrap().is_none());
         let e = t.require(&["region", "nodes"], "region,nodes").unwrap_err();
         assert!(e.diagnostic.message.contains("`nodes`"), "{}", e.diagnostic.message);
     }

@@ -25,7 +25,8 @@ use super::csv::{
 };
 use super::table::Table;
 use super::{error, number_error, parse_number, quoted_list, strip_bom, DataError};
-use crate::num::{NumLimits, Rat};
+use crate::limits::Limits;
+use crate::num::Rat;
 use crate::units::{factor, Dim};
 
 /// Index names `i1`, …, `iN` of an N-dimensional grid.
@@ -146,7 +147,7 @@ impl ColumnBuilder {
     }
 
     /// Parses a cell; the error is (message, help).
-    fn push(&mut self, cell: &[u8], line: usize, limits: NumLimits) -> Result<(), (String, Option<String>)> {
+    fn push(&mut self, cell: &[u8], line: usize, limits: Limits) -> Result<(), (String, Option<String>)> {
         let what = || format!("line {line}, column `{}`", self.name);
         if let Some((m, e)) = nonnegative_decimal(cell.trim_ascii()) {
             let e = if m == 0 { 0 } else { e };
@@ -377,9 +378,16 @@ fn index_message(cell: &[u8], line: usize, name: &str, c: u32) -> String {
 
 /// Reads the measured tasks of `grid` from a task CSV. Bare times are in
 /// `time_unit`; bytes without a unit in their header are bytes.
-pub fn read_tasks(text: &str, file: &str, grid: &[u32], time_unit: &str) -> Result<SampledGrid, DataError> {
+/// Literals are held to `limits` (digits, exponent).
+pub fn read_tasks(
+    text: &str,
+    file: &str,
+    grid: &[u32],
+    time_unit: &str,
+    limits: &Limits,
+) -> Result<SampledGrid, DataError> {
     let dims = grid.len();
-    let limits = NumLimits::default();
+    let limits = *limits;
     let mut s = Stream::open(text, file)?;
     let example = format!("{},time [us]", index_names(dims).join(","));
     let idx = s.index_columns(dims, &example)?;
@@ -578,16 +586,16 @@ pub fn read_order(text: &str, file: &str, grid: &[u32], tasks: usize) -> Result<
 /// Reads per-slave time ratios: columns `slave,ratio`, slaves numbered
 /// `1..n`, each once; `ratio` multiplies a task's measured time on that
 /// slave (2 = twice as slow as the machine that measured the tasks).
-pub fn read_speeds(text: &str, file: &str) -> Result<Vec<Rat>, DataError> {
+pub fn read_speeds(text: &str, file: &str, limits: &Limits) -> Result<Vec<Rat>, DataError> {
     let t = Table::read(text, file, 1 << 24)?;
     let cols = t.require(&["slave", "ratio"], "slave,ratio")?;
     let mut ratios: Vec<Option<Rat>> = Vec::new();
     for row in &t.rows {
-        let s = t.number(row, cols[0], "slave number", NumLimits::default())?;
+        let s = t.number(row, cols[0], "slave number", *limits)?;
         let slave = s.to_integer().to_usize().filter(|n| s.is_integer() && (1..=1 << 24).contains(n)).ok_or_else(|| {
             t.cell_error(row, cols[0], format!("line {}: slave `{}` is not a number 1, 2, …", row.line, row.cell(cols[0])), None)
         })?;
-        let r = t.number(row, cols[1], "ratio", NumLimits::default())?;
+        let r = t.number(row, cols[1], "ratio", *limits)?;
         if !r.is_positive() {
             return Err(t.cell_error(
                 row,

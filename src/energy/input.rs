@@ -10,7 +10,8 @@
 
 use crate::data::table::{Row, Table};
 use crate::data::DataError;
-use crate::num::{NumLimits, Rat};
+use crate::limits::Limits;
+use crate::num::Rat;
 use crate::units::{factor, Dim};
 use num_traits::{One, Signed};
 
@@ -110,9 +111,9 @@ pub fn read(
     file: &str,
     units: &DefaultUnits,
     power_is: PowerIs,
-    limits: NumLimits,
+    limits: Limits,
 ) -> Result<Input, DataError> {
-    let t = Table::read(text, file, crate::data::DEFAULT_MAX_ROWS)?;
+    let t = Table::read(text, file, limits.rows)?;
     if t.find("alpha_p").is_some() {
         read_given(&t, units, limits).map(Input::Given)
     } else {
@@ -162,7 +163,7 @@ fn read_profile(
     t: &Table,
     units: &DefaultUnits,
     power_is: PowerIs,
-    limits: NumLimits,
+    limits: Limits,
 ) -> Result<Vec<RegionSamples>, DataError> {
     let cols = t.require(&["region", "nodes", "freq", "time", "power"], PROFILE_HEADER)?;
     let (rc, nc, fc, tc, pc) = (cols[0], cols[1], cols[2], cols[3], cols[4]);
@@ -197,7 +198,7 @@ fn read_profile(
     Ok(regions)
 }
 
-fn read_given(t: &Table, units: &DefaultUnits, limits: NumLimits) -> Result<Vec<GivenRegion>, DataError> {
+fn read_given(t: &Table, units: &DefaultUnits, limits: Limits) -> Result<Vec<GivenRegion>, DataError> {
     let cols = t.require(&["region", "alpha_p", "beta_on", "p_std", "p_opt", "f_opt", "t_std"], GIVEN_HEADER)?;
     let [rc, ac, bc, psc, poc, foc, tsc] = [cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6]];
     let fstd_col = t.find("f_std");
@@ -263,7 +264,7 @@ mod tests {
     use crate::num::frac;
 
     fn profile(text: &str) -> Result<Vec<RegionSamples>, String> {
-        match read(text, "p.csv", &DefaultUnits::default(), PowerIs::PerNode, NumLimits::default()) {
+        match read(text, "p.csv", &DefaultUnits::default(), PowerIs::PerNode, Limits::default()) {
             Ok(Input::Profile(p)) => Ok(p),
             Ok(Input::Given(_)) => Err("given".into()),
             Err(e) => Err(e.render(text)),
@@ -298,7 +299,7 @@ mod tests {
     #[test]
     fn total_power_is_divided_by_nodes() {
         let text = "region,nodes,freq,time,power\na,4,3000,1,400\n";
-        let Ok(Input::Profile(p)) = read(text, "p.csv", &DefaultUnits::default(), PowerIs::Total, NumLimits::default())
+        let Ok(Input::Profile(p)) = read(text, "p.csv", &DefaultUnits::default(), PowerIs::Total, Limits::default())
         else {
             panic!("not a profile")
         };
@@ -308,14 +309,14 @@ mod tests {
     #[test]
     fn given_form() {
         let text = "region,alpha_p,beta_on,p_std,p_opt,f_opt,t_std\ncalc,1.0,1.0,125,125,3000,1\nmem,0.9,0.1,150,115,2000,1\n";
-        let Ok(Input::Given(g)) = read(text, "g.csv", &DefaultUnits::default(), PowerIs::PerNode, NumLimits::default())
+        let Ok(Input::Given(g)) = read(text, "g.csv", &DefaultUnits::default(), PowerIs::PerNode, Limits::default())
         else {
             panic!("not given")
         };
         assert_eq!(g.len(), 2);
         assert_eq!(g[1].alpha_p, frac(9, 10));
         let dup = format!("{text}calc,1,1,1,1,1,1\n");
-        let e = read(&dup, "g.csv", &DefaultUnits::default(), PowerIs::PerNode, NumLimits::default()).unwrap_err();
+        let e = read(&dup, "g.csv", &DefaultUnits::default(), PowerIs::PerNode, Limits::default()).unwrap_err();
         assert!(e.render(&dup).contains("given twice"));
     }
 }

@@ -49,6 +49,7 @@ pub mod input;
 
 use crate::analysis::{self, Analysis, AnalysisError, Shape, Threshold};
 use crate::data::Measurement;
+use crate::limits::Limits;
 use crate::model::Model;
 use crate::num::transcendental::{apply, Func};
 use crate::num::{self, fmt_fraction, fmt_sig, to_f64, Rat};
@@ -100,6 +101,8 @@ pub struct Settings {
     pub nodes: Vec<Nodes>,
     /// Significant digits of `log2 n` when n is not a power of two.
     pub digits: u32,
+    /// Limits for the fits' analyses.
+    pub limits: Limits,
 }
 
 /// Which quantity a fit estimates.
@@ -650,7 +653,8 @@ fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> 
             if overhead { "the overhead energy" } else { "α_p" }
         )));
     }
-    let opts = analysis::Options { thresholds: c.thresholds.to_vec(), no_cells: true, ..Default::default() };
+    let opts =
+        analysis::Options { thresholds: c.thresholds.to_vec(), no_cells: true, limits: c.s.limits, ..Default::default() };
     let label = |k: FitKind| format!("{} [{}: {} fit]", c.file, r.name, k.name());
     let run = |kind: FitKind, source: String, data: Vec<Measurement>| -> Result<FitRun, EnergyError> {
         let file = label(kind);
@@ -661,7 +665,7 @@ fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> 
             file: file.clone(),
             error: Box::new(error),
         };
-        let model = Model::parse(&source, &file, c.s.digits)
+        let model = Model::parse_with(&source, &file, c.s.digits, &c.s.limits)
             .map_err(|d| EnergyError::Input(format!("internal model for {file} does not parse: {}", d.message)))?;
         let analysis = Analysis::run(&model, &data, &file, &opts).map_err(|e| fail(model.clone(), e))?;
         Ok(FitRun { kind, model, data, analysis })

@@ -1,13 +1,14 @@
 use super::input::{read, DefaultUnits, Input, PowerIs};
 use super::*;
-use crate::num::{frac, parse_rat, NumLimits};
+use crate::limits::Limits;
+use crate::num::{frac, parse_rat};
 
 fn d(s: &str) -> Rat {
     parse_rat(s).unwrap()
 }
 
 fn parse(text: &str) -> Input {
-    read(text, "t.csv", &DefaultUnits::default(), PowerIs::PerNode, NumLimits::default()).unwrap()
+    read(text, "t.csv", &DefaultUnits::default(), PowerIs::PerNode, Limits::default()).unwrap()
 }
 
 fn settings(nodes: &[i64], inf: bool) -> Settings {

@@ -6,7 +6,8 @@
 use super::diag::Diagnostic;
 use super::lexer::{lex, Tok, Token};
 use crate::linear::{LinExpr, VarId};
-use crate::num::{parse_rat, Rat};
+use crate::limits::Limits;
+use crate::num::{parse_rat_with, Rat};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
 use std::fmt;
@@ -21,7 +22,6 @@ pub const MAX_NESTING: usize = 64;
 /// stay within the stack.
 pub const MAX_EXPR_DEPTH: usize = 1000;
 
-pub use crate::num::{MAX_POW_BITS, MAX_POW_EXPONENT};
 
 /// A binary operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -194,6 +194,7 @@ pub struct Parser<'a> {
     source: &'a str,
     keywords: &'a [&'a str],
     depth: usize,
+    limits: Limits,
 }
 
 impl<'a> Parser<'a> {
@@ -208,7 +209,7 @@ impl<'a> Parser<'a> {
         if tokens.last().map(|t| &t.tok) != Some(&Tok::Eof) {
             tokens.push(Token { tok: Tok::Eof, span: source.len()..source.len() });
         }
-        Parser { tokens, pos: 0, file, source, keywords: &[], depth: 0 }
+        Parser { tokens, pos: 0, file, source, keywords: &[], depth: 0, limits: Limits::default() }
     }
 
     /// Declares reserved words: they end an expression instead of being read
@@ -216,6 +217,18 @@ impl<'a> Parser<'a> {
     pub fn with_keywords(mut self, keywords: &'a [&'a str]) -> Self {
         self.keywords = keywords;
         self
+    }
+
+    /// Sets the limits on literals (digits, exponent); the default is
+    /// [`Limits::default`].
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// True when `word` is a declared keyword.
@@ -425,7 +438,7 @@ impl<'a> Parser<'a> {
     fn number(&mut self) -> Result<(Expr, usize), Diagnostic> {
         let t = self.next();
         let text = t.tok.symbol();
-        match parse_rat(text) {
+        match parse_rat_with(text, self.limits) {
             Ok(r) => Ok((Expr::new(ExprKind::Num(r), t.span), 1)),
             Err(e) => Err(self.error(t.span.clone(), "invalid number").with_label(e.to_string())),
         }
@@ -512,7 +525,7 @@ pub enum NameValue {
 ///
 /// `+ -` always; `*` needs a constant factor; `/` needs a non-zero constant
 /// divisor; `^` needs a constant integer exponent (a constant base is
-/// raised exactly within [`MAX_POW_EXPONENT`] and [`MAX_POW_BITS`]; a
+/// raised exactly within the default [`Limits`]; a
 /// non-constant base only to the powers 0 and 1). Calls and unknown names
 /// (`env` returns `None`) are errors. Error labels quote sub-expressions
 /// re-printed from the tree; [`linearize_in`] quotes the source instead.
@@ -522,19 +535,20 @@ pub fn linearize(
     nvars: usize,
     file: &str,
 ) -> Result<LinExpr, Diagnostic> {
-    Lin { env, nvars, file, source: None }.go(e)
+    Lin { env, nvars, file, source: None, limits: Limits::default() }.go(e)
 }
 
 /// [`linearize`], quoting the text of `source` (the text `e` was parsed
-/// from) in error labels.
+/// from) in error labels, with powers of constants held to `limits`.
 pub fn linearize_in(
     e: &Expr,
     env: &dyn Fn(&str) -> Option<NameValue>,
     nvars: usize,
     file: &str,
     source: &str,
+    limits: &Limits,
 ) -> Result<LinExpr, Diagnostic> {
-    Lin { env, nvars, file, source: Some(source) }.go(e)
+    Lin { env, nvars, file, source: Some(source), limits: *limits }.go(e)
 }
 
 struct Lin<'a> {
@@ -542,6 +556,7 @@ struct Lin<'a> {
     nvars: usize,
     file: &'a str,
     source: Option<&'a str>,
+    limits: Limits,
 }
 
 impl Lin<'_> {
@@ -747,7 +762,7 @@ impl Lin<'_> {
                     .with_help("only the powers 0 and 1 of a variable are linear"))
             };
         }
-        match crate::num::pow_checked(&base.constant, n) {
+        match crate::num::pow_checked(&base.constant, n, &self.limits) {
             Ok(p) => Ok(LinExpr::constant(self.nvars, p)),
             Err(crate::num::PowError::ZeroToNegative) => Err(self
                 .err(e.span.clone(), "zero raised to a negative power")
@@ -917,15 +932,15 @@ mod tests {
             "dc1" => NameValue::Var(0),
             "dc2" => NameValue::Var(1),
             "a" => NameValue::Const(int(26022)),
-            "C1" => NameValue::Const(parse_rat("0.0088823").ok()?),
-            "C2" => NameValue::Const(parse_rat("1.9312e-7").ok()?),
+            "C1" => NameValue::Const(crate::num::parse_rat("0.0088823").ok()?),
+            "C2" => NameValue::Const(crate::num::parse_rat("1.9312e-7").ok()?),
             _ => return None,
         })
     }
 
     fn lin(s: &str) -> Result<LinExpr, Diagnostic> {
         let e = parse(s)?;
-        linearize_in(&e, &env, 3, "t", s)
+        linearize_in(&e, &env, 3, "t", s, &Limits::default())
     }
 
     #[test]
@@ -963,7 +978,7 @@ mod tests {
         let e = ok(parse(&src[start..start + 9]));
         // shift spans so they index into `src`
         let e = shift(e, start);
-        let d = linearize_in(&e, &env, 3, "eq6.qe", src).unwrap_err();
+        let d = linearize_in(&e, &env, 3, "eq6.qe", src, &Limits::default()).unwrap_err();
         assert_eq!(
             d.render(src),
             "error: a product of two variables is not linear\n \

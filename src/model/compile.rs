@@ -3,6 +3,7 @@
 //! evaluation at each data point cannot fail for structural reasons — only
 //! for the point's values (division by zero, log2 of a negative number).
 
+use crate::limits::Limits;
 use crate::lang::diag::Diagnostic;
 use crate::lang::expr::{BinOp, Expr, ExprKind};
 use crate::num::transcendental::{self, Func};
@@ -87,12 +88,14 @@ pub struct EvalLog {
     pub digits: u32,
     /// `(function, argument) -> rounded value`.
     pub inexact: BTreeMap<(Func, Rat), Rat>,
+    /// Limits on powers (exponent, digits of the result) and on points.
+    pub limits: Limits,
 }
 
 impl EvalLog {
     /// A log rounding inexact values to `digits` significant digits.
     pub fn new(digits: u32) -> EvalLog {
-        EvalLog { digits, inexact: BTreeMap::new() }
+        EvalLog { digits, inexact: BTreeMap::new(), limits: Limits::default() }
     }
 }
 
@@ -277,7 +280,7 @@ pub(crate) fn scalar(n: &Node, x: &[Rat], log: &mut EvalLog) -> Result<Rat, Eval
                     }
                     a / b
                 }
-                BinOp::Pow => power(&a, &b, &r.span, &n.span)?,
+                BinOp::Pow => power(&a, &b, &r.span, &n.span, &log.limits)?,
             }
         }
         NodeKind::Call(c, args) => {
@@ -290,14 +293,14 @@ pub(crate) fn scalar(n: &Node, x: &[Rat], log: &mut EvalLog) -> Result<Rat, Eval
     })
 }
 
-fn power(a: &Rat, b: &Rat, exp_span: &Range<usize>, span: &Range<usize>) -> Result<Rat, EvalError> {
+fn power(a: &Rat, b: &Rat, exp_span: &Range<usize>, span: &Range<usize>, limits: &Limits) -> Result<Rat, EvalError> {
     if !b.is_integer() {
         return Err(fail(
             exp_span,
             format!("the exponent must be an integer (it is {}); use sqrt for square roots", fmt_fraction(b)),
         ));
     }
-    pow_checked(a, b.numer()).map_err(|e| match e {
+    pow_checked(a, b.numer(), limits).map_err(|e| match e {
         PowError::ZeroToNegative => fail(span, "zero raised to a negative power"),
         other => fail(span, other.to_string()),
     })

@@ -8,6 +8,7 @@ pub mod syntax;
 pub use compile::{EvalError, EvalLog};
 
 use crate::lang::diag::Diagnostic;
+use crate::limits::{Limit, Limits};
 use crate::lang::expr::Expr;
 use crate::num::transcendental::Func;
 use crate::num::{fmt_fraction, fmt_sig, Rat};
@@ -17,8 +18,6 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use syntax::{Assignment, Item, Step, Stmt};
 
-/// Most points a value list (or the product of several) may expand to.
-pub const MAX_POINTS: usize = 1_000_000;
 
 /// How the parameters get their values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,8 +99,15 @@ impl Model {
     /// Parses and checks a `.tm` model. Inexact function values (log2 of a
     /// non-power of two, sqrt, ln, exp) are rounded to `digits` significant digits.
     pub fn parse(source: &str, file: &str, digits: u32) -> Result<Model, Diagnostic> {
-        let stmts = syntax::parse(source, file)?;
+        Model::parse_with(source, file, digits, &Limits::default())
+    }
+
+    /// [`Model::parse`] holding literals, powers and point lists to `limits`
+    /// (kept for every later evaluation of the model).
+    pub fn parse_with(source: &str, file: &str, digits: u32, limits: &Limits) -> Result<Model, Diagnostic> {
+        let stmts = syntax::parse(source, file, limits)?;
         let mut log = EvalLog::new(digits);
+        log.limits = *limits;
         let mut declared: BTreeMap<String, (&'static str, Range<usize>)> = BTreeMap::new();
         let mut define: Option<(String, Vec<String>, Expr, Range<usize>)> = None;
         let mut consts: Vec<(String, Rat)> = Vec::new();
@@ -320,6 +326,11 @@ impl Model {
         self.params.len()
     }
 
+    /// The limits the model was parsed with (kept for its evaluations).
+    pub fn limits(&self) -> &Limits {
+        &self.log.limits
+    }
+
     /// Significant digits used for inexact function values.
     pub fn digits(&self) -> u32 {
         self.log.digits
@@ -413,12 +424,12 @@ impl Model {
                 }
             }
         }
-        let total =
-            lists.iter().try_fold(1usize, |acc, l| acc.checked_mul(l.len())).filter(|&t| t <= MAX_POINTS);
+        let max = self.log.limits.points;
+        let total = lists.iter().try_fold(1usize, |acc, l| acc.checked_mul(l.len())).filter(|&t| t <= max);
         if total.is_none() {
             let span =
                 assigns.first().map_or(0..0, |a| a.span.start..assigns.last().map_or(0, |l| l.span.end));
-            return Err(err(span, format!("too many points (limit {MAX_POINTS})")));
+            return Err(err(span, format!("too many points {}", Limit::Points.note(&self.log.limits))));
         }
         let mut out: Vec<Vec<Rat>> = vec![vec![]];
         for l in &lists {
@@ -469,6 +480,9 @@ impl Model {
                 }
                 let mut x = a;
                 let mut n = 0usize;
+                let max = log.limits.points;
+                let flag = Limit::Points.flag();
+                let too_long = || err(span.clone(), format!("the range has more than {max} values (raise the limit with {flag})"));
                 match step {
                     None | Some(Step::Add(_)) => {
                         let s = match step {
@@ -480,18 +494,15 @@ impl Model {
                         }
                         // Count first: a long range is refused before it is built.
                         let count = ((&b - &x) / &s).floor().to_integer() + 1;
-                        if count > num_bigint::BigInt::from(MAX_POINTS) {
-                            return Err(err(span.clone(), format!("the range has more than {MAX_POINTS} values")));
+                        if count > num_bigint::BigInt::from(max) {
+                            return Err(too_long());
                         }
                         while x <= b {
                             out.push(x.clone());
                             x += &s;
                             n += 1;
-                            if n > MAX_POINTS {
-                                return Err(err(
-                                    span.clone(),
-                                    format!("the range has more than {MAX_POINTS} values"),
-                                ));
+                            if n > max {
+                                return Err(too_long());
                             }
                         }
                     }
@@ -504,18 +515,29 @@ impl Model {
                         // otherwise build a million ever longer fractions before the limit.
                         let estimate = ln_estimate(&(&b / &x)) / ln_estimate(&f);
                         // NaN (never expected) counts as too long.
-                        if estimate.is_nan() || estimate > MAX_POINTS as f64 * 1.01 {
-                            return Err(err(span.clone(), format!("the range has more than {MAX_POINTS} values")));
+                        if estimate.is_nan() || estimate > max as f64 * 1.01 {
+                            return Err(too_long());
                         }
+                        // A factor with a large denominator makes each value longer
+                        // than the last (1.0001^k): quadratic work in the count.
+                        let max_digits = log.limits.digits as u64;
                         while x <= b {
                             out.push(x.clone());
                             x *= &f;
                             n += 1;
-                            if n > MAX_POINTS {
+                            if n > max {
+                                return Err(too_long());
+                            }
+                            let digits = Limits::digits_of_bits(x.numer().bits() + x.denom().bits());
+                            if digits > max_digits && x <= b {
                                 return Err(err(
                                     span.clone(),
-                                    format!("the range has more than {MAX_POINTS} values"),
-                                ));
+                                    format!(
+                                        "value {n} of the range has about {digits} digits (limit {max_digits}; raise it with {})",
+                                        Limit::Digits.flag()
+                                    ),
+                                )
+                                .with_help("a factor such as 1.0001 makes every value longer than the last; use an additive step or a shorter factor"));
                             }
                         }
                     }
@@ -551,15 +573,15 @@ fn uses_param(n: &Node, j: usize) -> bool {
 /// Expands a bare value list from the command line (`16,64,256`,
 /// `2..4096:*2`, `8..128:8`) with the model language's range syntax, naming
 /// it `what` in errors (render them against `text`).
-pub fn value_list(text: &str, what: &str) -> Result<Vec<Rat>, Diagnostic> {
-    let items = syntax::parse_items_arg(text, what)?;
-    let m = Model::parse("T(v) = c*v\nparam c", what, crate::num::transcendental::DEFAULT_DIGITS)?;
+pub fn value_list(text: &str, what: &str, limits: &Limits) -> Result<Vec<Rat>, Diagnostic> {
+    let items = syntax::parse_items_arg(text, what, limits)?;
+    let m = Model::parse_with("T(v) = c*v\nparam c", what, crate::num::transcendental::DEFAULT_DIGITS, limits)?;
     let mut log = m.log.clone();
     let mut out = Vec::new();
     for it in &items {
         m.expand(it, &mut out, what, text, &mut log)?;
-        if out.len() > MAX_POINTS {
-            return Err(Diagnostic::new(what, 0..text.len(), format!("too many values (limit {MAX_POINTS})")));
+        if out.len() > limits.points {
+            return Err(Diagnostic::new(what, 0..text.len(), format!("too many values {}", Limit::Points.note(limits))));
         }
     }
     Ok(out)

@@ -17,6 +17,7 @@
 //! grammar: `VAR = ITEM, ITEM, ..., VAR = ...` where an item is a constant
 //! expression or a range `a..b` (step 1), `a..b:step` or `a..b:*factor`.
 
+use crate::limits::Limits;
 use crate::lang::diag::Diagnostic;
 use crate::lang::expr::{Expr, Parser};
 use crate::lang::lexer::{lex, Tok, Token};
@@ -137,7 +138,7 @@ fn statements(tokens: Vec<Token>, source: &str) -> Vec<Vec<Token>> {
 }
 
 /// Parses a `.tm` file into statements.
-pub fn parse(source: &str, file: &str) -> Result<Vec<(Stmt, Range<usize>)>, Diagnostic> {
+pub fn parse(source: &str, file: &str, limits: &Limits) -> Result<Vec<(Stmt, Range<usize>)>, Diagnostic> {
     let tokens = lex(source, file)?;
     let mut out = Vec::new();
     for stmt in statements(tokens, source) {
@@ -158,7 +159,7 @@ pub fn parse(source: &str, file: &str) -> Result<Vec<(Stmt, Range<usize>)>, Diag
         let unclosed = open.pop();
         let mut toks = stmt;
         toks.push(Token { tok: Tok::Eof, span: end..end });
-        let mut p = Parser::from_tokens(toks, source, file).with_keywords(KEYWORDS);
+        let mut p = Parser::from_tokens(toks, source, file).with_keywords(KEYWORDS).with_limits(*limits);
         // A parser that wanted a `)` at the end of the statement is better
         // answered by pointing at the `(` that was never closed.
         let s = statement(&mut p).map_err(|d| match &unclosed {
@@ -283,8 +284,8 @@ fn item(p: &mut Parser) -> Result<Item, Diagnostic> {
 
 /// Parses a value-list argument from the command line (`p=1000`,
 /// `p=200..1000:200,n=64`), naming it `what` in errors.
-pub fn parse_assignments_arg(text: &str, what: &str) -> Result<Vec<Assignment>, Diagnostic> {
-    let mut p = Parser::new(text, what)?.with_keywords(KEYWORDS);
+pub fn parse_assignments_arg(text: &str, what: &str, limits: &Limits) -> Result<Vec<Assignment>, Diagnostic> {
+    let mut p = Parser::new(text, what)?.with_keywords(KEYWORDS).with_limits(*limits);
     let a = assignments(&mut p)?;
     if !p.at_eof() {
         return Err(p.unexpected("`,` or the end of the argument"));
@@ -294,8 +295,8 @@ pub fn parse_assignments_arg(text: &str, what: &str) -> Result<Vec<Assignment>, 
 
 /// Parses a bare value-list argument (`16,64,256`, `2..4096:*2`), naming it
 /// `what` in errors.
-pub fn parse_items_arg(text: &str, what: &str) -> Result<Vec<Item>, Diagnostic> {
-    let mut p = Parser::new(text, what)?.with_keywords(KEYWORDS);
+pub fn parse_items_arg(text: &str, what: &str, limits: &Limits) -> Result<Vec<Item>, Diagnostic> {
+    let mut p = Parser::new(text, what)?.with_keywords(KEYWORDS).with_limits(*limits);
     let mut items = vec![item(&mut p)?];
     while p.eat(&Tok::Comma) {
         items.push(item(&mut p)?);
@@ -313,14 +314,14 @@ mod tests {
     #[test]
     fn statements_split_on_lines_and_continue_on_operators() {
         let src = "T(p) = a *\n  (1/p + c1\n + c2)\nconst a = 2\nparam c1,\n c2\n";
-        let s = parse(src, "m.tm").unwrap();
+        let s = parse(src, "m.tm", &Limits::default()).unwrap();
         assert_eq!(s.len(), 3);
         assert!(matches!(s[2].0, Stmt::Param(ref v) if v.len() == 2));
     }
 
     #[test]
     fn assignments_with_ranges_and_several_variables() {
-        let a = parse_assignments_arg("p = 200, 500, 2000..10000:2000, n = 1..16:*2", "--at").unwrap();
+        let a = parse_assignments_arg("p = 200, 500, 2000..10000:2000, n = 1..16:*2", "--at", &Limits::default()).unwrap();
         assert_eq!(a.len(), 2);
         assert_eq!(a[0].items.len(), 3);
         assert!(matches!(a[0].items[2], Item::Range { step: Some(Step::Add(_)), .. }));
@@ -330,19 +331,19 @@ mod tests {
     #[test]
     fn unbalanced_parentheses_are_located() {
         let src = "T(p) = c1*(p + 1\nconst a = 2\nparam c1";
-        let e = parse(src, "m.tm").unwrap_err();
+        let e = parse(src, "m.tm", &Limits::default()).unwrap_err();
         assert_eq!(e.message, "unclosed `(`");
         assert_eq!(e.span, 10..11);
-        let e = parse("T(p) = c1*p )", "m.tm").unwrap_err();
+        let e = parse("T(p) = c1*p )", "m.tm", &Limits::default()).unwrap_err();
         assert_eq!(e.message, "unmatched `)`");
         assert_eq!(e.span, 12..13);
     }
 
     #[test]
     fn junk_after_a_statement_is_located() {
-        let e = parse("T(p) = c1*p 2", "m.tm").unwrap_err();
+        let e = parse("T(p) = c1*p 2", "m.tm", &Limits::default()).unwrap_err();
         assert!(e.message.contains("expected an operator"), "{}", e.message);
-        let e = parse("weight p\nfoo bar", "m.tm").unwrap_err();
+        let e = parse("weight p\nfoo bar", "m.tm", &Limits::default()).unwrap_err();
         assert!(e.render("weight p\nfoo bar").contains("m.tm:2:"), "{e:?}");
     }
 }

@@ -28,7 +28,7 @@ fn tasks_ns(times: &[u64]) -> Tasks {
     for (i, t) in times.iter().enumerate() {
         text += &format!("{i},{t}\n");
     }
-    let s = read_tasks(&text, "t.csv", &[times.len() as u32], "us").unwrap();
+    let s = read_tasks(&text, "t.csv", &[times.len() as u32], "us", &Default::default()).unwrap();
     Tasks::interpolate(&s).unwrap()
 }
 
@@ -97,7 +97,7 @@ fn full_workload_interpolates_to_itself_and_predicts_the_raw_simulation() {
             text += &format!("{i},{j},{}.{:03}\n", ns_ / 1000, ns_ % 1000);
         }
     }
-    let s = read_tasks(&text, "full.csv", &[rows, cols], "us").unwrap();
+    let s = read_tasks(&text, "full.csv", &[rows, cols], "us", &Default::default()).unwrap();
     assert!(s.is_full());
     let t = Tasks::interpolate(&s).unwrap();
     // The identity: the same numerators in the same unit.
@@ -185,7 +185,7 @@ fn subsets_parse_as_fractions_or_shapes() {
 fn interpolated_k_columns_and_a_coarse_grid_are_exact() {
     // Corners of a 3x3 grid; the centre gets the mean of the corners.
     let text = "i1,i2,time [us],k_in [B],k_out\n0,0,1,10,1\n0,2,2,20,1\n2,0,3,30,1\n2,2,5,40,1\n";
-    let s = read_tasks(text, "c.csv", &[3, 3], "us").unwrap();
+    let s = read_tasks(text, "c.csv", &[3, 3], "us", &Default::default()).unwrap();
     let t = Tasks::interpolate(&s).unwrap();
     assert_eq!(t.sampled, 4);
     let at = |sc: &Scaled, i: usize| Rat::from_integer(BigInt::from(sc.num[i])) * &sc.unit;
@@ -218,7 +218,7 @@ proptest! {
                 text += &format!("{i},{j},{}\n", f(i, j));
             }
         }
-        let s = read_tasks(&text, "p.csv", &[c1, c2], "us").unwrap();
+        let s = read_tasks(&text, "p.csv", &[c1, c2], "us", &Default::default()).unwrap();
         let t = Tasks::interpolate(&s).unwrap();
         for i in 0..c1 {
             for j in 0..c2 {

@@ -7,6 +7,7 @@
 //! `f64`. The only conversion to floating point is [`to_f64`], used to propose
 //! LP bases and to draw plots.
 
+use crate::limits::{Limit, Limits};
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
 use num_traits::{One, Signed, ToPrimitive, Zero};
@@ -16,22 +17,6 @@ pub mod transcendental;
 /// An exact rational number (arbitrary-precision numerator and denominator,
 /// always in lowest terms with a positive denominator).
 pub type Rat = num_rational::BigRational;
-
-/// Limits applied while parsing numeric text, so that hostile input cannot
-/// make the exact core allocate without bound.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NumLimits {
-    /// Largest accepted magnitude of a decimal exponent (`1e-7` has 7).
-    pub max_exponent: u32,
-    /// Largest accepted number of digits in one literal.
-    pub max_digits: usize,
-}
-
-impl Default for NumLimits {
-    fn default() -> Self {
-        NumLimits { max_exponent: 4000, max_digits: 4000 }
-    }
-}
 
 /// Why a piece of text is not an exact number.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -48,16 +33,24 @@ pub enum NumError {
     /// `p/0`.
     #[error("`{0}` divides by zero")]
     ZeroDenominator(String),
-    /// The exponent or the digit count exceeds [`NumLimits`].
-    #[error("`{text}` exceeds the {what} limit ({limit})")]
+    /// The exponent or the digit count exceeds its [`Limits`] entry.
+    #[error("`{text}` exceeds the {what} limit (limit {limit}; raise it with {flag})", what = what_of(*.kind), flag = .kind.flag())]
     TooLarge {
         /// The offending literal (truncated when long).
         text: String,
-        /// What was too large ("exponent" or "digit count").
-        what: &'static str,
+        /// Which limit: [`Limit::Exponent`] or [`Limit::Digits`].
+        kind: Limit,
         /// The limit in force.
-        limit: usize,
+        limit: u64,
     },
+}
+
+fn what_of(kind: Limit) -> &'static str {
+    if kind == Limit::Digits {
+        "digit count"
+    } else {
+        "exponent"
+    }
 }
 
 fn shorten(s: &str) -> String {
@@ -69,17 +62,17 @@ fn shorten(s: &str) -> String {
     }
 }
 
-/// Parses an exact rational from text with the default [`NumLimits`].
+/// Parses an exact rational from text with the default [`Limits`].
 ///
 /// Accepts integers (`12`), decimals (`-0.0088823`, `.5`, `5.`), scientific
 /// notation (`1.9312e-7`, `2E+3`) and fractions of two such numbers
 /// (`14244/5`, `1.5/3`). Surrounding whitespace is ignored.
 pub fn parse_rat(text: &str) -> Result<Rat, NumError> {
-    parse_rat_with(text, NumLimits::default())
+    parse_rat_with(text, Limits::default())
 }
 
 /// [`parse_rat`] with explicit limits.
-pub fn parse_rat_with(text: &str, limits: NumLimits) -> Result<Rat, NumError> {
+pub fn parse_rat_with(text: &str, limits: Limits) -> Result<Rat, NumError> {
     let t = text.trim();
     if t.is_empty() {
         return Err(NumError::Empty);
@@ -95,7 +88,7 @@ pub fn parse_rat_with(text: &str, limits: NumLimits) -> Result<Rat, NumError> {
     parse_decimal(t, t, limits)
 }
 
-fn parse_decimal(s: &str, whole: &str, limits: NumLimits) -> Result<Rat, NumError> {
+fn parse_decimal(s: &str, whole: &str, limits: Limits) -> Result<Rat, NumError> {
     let lower = s.to_ascii_lowercase();
     let unsigned = lower.trim_start_matches(['+', '-']);
     if matches!(unsigned, "nan" | "inf" | "infinity") {
@@ -150,11 +143,7 @@ fn parse_decimal(s: &str, whole: &str, limits: NumLimits) -> Result<Rat, NumErro
         let e: i64 = match etext.parse() {
             Ok(e) => e,
             Err(_) => {
-                return Err(NumError::TooLarge {
-                    text: shorten(whole),
-                    what: "exponent",
-                    limit: limits.max_exponent as usize,
-                })
+                return Err(NumError::TooLarge { text: shorten(whole), kind: Limit::Exponent, limit: limits.exponent })
             }
         };
         exp = e;
@@ -163,18 +152,14 @@ fn parse_decimal(s: &str, whole: &str, limits: NumLimits) -> Result<Rat, NumErro
         return Err(NumError::Syntax(shorten(whole)));
     }
     let significant = digits.trim_start_matches('0').len();
-    if significant > limits.max_digits {
-        return Err(NumError::TooLarge { text: shorten(whole), what: "digit count", limit: limits.max_digits });
+    if significant > limits.digits {
+        return Err(NumError::TooLarge { text: shorten(whole), kind: Limit::Digits, limit: limits.digits as u64 });
     }
     let total_exp = exp - frac_len as i64;
-    if exp.unsigned_abs() > u64::from(limits.max_exponent)
-        || total_exp.unsigned_abs() > u64::from(limits.max_exponent) + limits.max_digits as u64
+    if exp.unsigned_abs() > limits.exponent
+        || total_exp.unsigned_abs() > limits.exponent.saturating_add(limits.digits as u64)
     {
-        return Err(NumError::TooLarge {
-            text: shorten(whole),
-            what: "exponent",
-            limit: limits.max_exponent as usize,
-        });
+        return Err(NumError::TooLarge { text: shorten(whole), kind: Limit::Exponent, limit: limits.exponent });
     }
     let mut mantissa: BigInt = digits.parse().map_err(|_| NumError::Syntax(shorten(whole)))?;
     if negative {
@@ -365,39 +350,40 @@ pub fn ratio_to_f64(n: &BigInt, d: &BigInt) -> f64 {
     }
 }
 
-/// Largest `|n|` accepted in `base^n` for an exact base.
-pub const MAX_POW_EXPONENT: u64 = 10_000;
-
-/// Largest size (numerator + denominator bits) of the result of an exact power.
-pub const MAX_POW_BITS: u64 = 200_000;
-
 /// Why an exact power was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PowError {
-    /// `|n|` exceeds [`MAX_POW_EXPONENT`].
-    #[error("exponent too large (limit |exponent| <= {MAX_POW_EXPONENT})")]
-    Exponent,
-    /// The result would exceed [`MAX_POW_BITS`].
-    #[error("exponent too large (limit {MAX_POW_BITS} bits in the result)")]
-    Bits,
+    /// `|n|` exceeds [`Limits::exponent`].
+    #[error("exponent too large (limit |exponent| <= {0}; raise it with --max-exponent)")]
+    Exponent(u64),
+    /// The result would have more digits than [`Limits::number_digits`].
+    #[error("exponent too large (the result would have about {digits} digits; limit {limit}; raise it with --max-number-digits)")]
+    Digits {
+        /// Estimated digits of the result.
+        digits: u64,
+        /// The limit in force.
+        limit: usize,
+    },
     /// `0^n` with `n < 0`.
     #[error("zero raised to a negative power")]
     ZeroToNegative,
 }
 
-/// `b^n` exactly, refusing results too large to be useful before computing
-/// them (so `2^1000000000` fails at once instead of exhausting memory).
-pub fn pow_checked(b: &Rat, n: &BigInt) -> Result<Rat, PowError> {
-    let m = n.abs().to_u64().filter(|&m| m <= MAX_POW_EXPONENT).ok_or(PowError::Exponent)?;
-    let bits = (b.numer().bits() + b.denom().bits()).saturating_mul(m);
-    if bits > MAX_POW_BITS {
-        return Err(PowError::Bits);
+/// `b^n` exactly, refusing results beyond `limits` before computing them
+/// (so `2^1000000000` fails at once instead of exhausting memory).
+pub fn pow_checked(b: &Rat, n: &BigInt, limits: &Limits) -> Result<Rat, PowError> {
+    let m = n.abs().to_u64().filter(|&m| m <= limits.exponent).ok_or(PowError::Exponent(limits.exponent))?;
+    let m32 = u32::try_from(m).map_err(|_| PowError::Exponent(limits.exponent))?;
+    // x^m has at least m·(bits(x) − 1) + 1 bits: a lower bound, so the
+    // digits reported are never overstated (2^20000: exactly 20001 bits).
+    let at_least = |x: &BigInt| x.bits().saturating_sub(1).saturating_mul(m).saturating_add(1);
+    let bits = at_least(b.numer()).saturating_add(at_least(b.denom()));
+    if bits > limits.number_bits() {
+        return Err(PowError::Digits { digits: Limits::digits_of_bits(bits), limit: limits.number_digits });
     }
     if b.is_zero() && n.is_negative() {
         return Err(PowError::ZeroToNegative);
     }
-    // m <= MAX_POW_EXPONENT, so it fits in u32.
-    let m32 = u32::try_from(m).unwrap_or(u32::MAX);
     let num = num_traits::Pow::pow(b.numer(), m32);
     let den = num_traits::Pow::pow(b.denom(), m32);
     Ok(if n.is_negative() { Rat::new(den, num) } else { Rat::new(num, den) })
@@ -477,11 +463,21 @@ pub fn affine_unreduced(c: &Rat, f: &[Rat], v: &[Rat]) -> Rat {
     Rat::new_raw(n, d)
 }
 
+/// Largest smaller operand handed to dashu's gcd. dashu-int 0.4.3 sizes the
+/// gcd's scratch memory from the operands' first lengths; when they are
+/// close and a later Euclidean step has a long quotient (> 32 words) over a
+/// long divisor (> 32 words), its division runs out of that memory and
+/// panics (found with `1.333…3`, 5000 digits, in a data file). With the
+/// smaller operand at most 32 words every division is the simple one,
+/// which needs no scratch memory.
+const DASHU_GCD_MAX_BITS: u64 = 32 * 64;
+
 /// `gcd(|a|, |b|)`. num-bigint's binary gcd costs about 60 multiplications
 /// at 200 digits; dashu's (Lehmer) is several times faster, which matters
 /// where many exact results are reduced once each (energy bounds).
 pub fn gcd(a: &BigInt, b: &BigInt) -> BigInt {
-    if a.is_zero() || b.is_zero() || a.magnitude().bits() <= 64 || b.magnitude().bits() <= 64 {
+    let small = a.magnitude().bits().min(b.magnitude().bits());
+    if a.is_zero() || b.is_zero() || small <= 64 || small > DASHU_GCD_MAX_BITS {
         return a.gcd(b);
     }
     let ub = |x: &BigInt| dashu_int::UBig::from_words(&x.magnitude().to_u64_digits());
@@ -667,6 +663,21 @@ mod tests {
     fn lcm_of_denominators() {
         assert_eq!(lcm_denoms(&[frac(1, 6), frac(1, 4), frac(5, 6), int(3)]), BigInt::from(12));
         assert_eq!(lcm_denoms(&[]), BigInt::one());
+    }
+
+    /// dashu-int 0.4.3 panics on close-length operands whose Euclid sequence
+    /// meets a long quotient over a long divisor (b = 2^33000 + 5,
+    /// a = b + 2^20000 + 3); such operands go to num-integer.
+    #[test]
+    fn gcd_of_long_operands_with_a_long_quotient_does_not_panic() {
+        let one = BigInt::one();
+        for (p, q) in [(33_000u32, 20_000u32), (4300, 2100), (2200, 2100), (2100, 1000)] {
+            let b: BigInt = (&one << p) + 5u32;
+            let a: BigInt = &b + (&one << q) + 3u32;
+            let c = BigInt::from(3u32).pow(50u32);
+            let (x, y) = (&a * &c, &b * &c);
+            assert_eq!(gcd(&x, &y), x.gcd(&y), "2^{p}, 2^{q}");
+        }
     }
 
     proptest::proptest! {

@@ -724,7 +724,7 @@ mod tests {
     }
 
     fn dec(s: &str) -> Rat {
-        let limits = crate::num::NumLimits { max_exponent: 100_000, max_digits: 4000 };
+        let limits = crate::limits::Limits { exponent: 100_000, ..Default::default() };
         crate::num::parse_rat_with(s, limits).unwrap()
     }
 

@@ -7,21 +7,46 @@
 //! dropped as soon as they appear, so conjunctions of disjunctions stay small.
 
 use super::formula::{Atom, Formula, Rel};
+use crate::limits::Limits;
 use crate::linear::{Constraint, VarId};
 use crate::num::Rat;
 use crate::poly::Polyhedron;
 
-/// Limit on the number of convex pieces kept at any step, so that formulas
-/// whose normal form explodes end with a clear error instead of exhausting
-/// memory.
-pub const MAX_PIECES: usize = 20_000;
-
 /// Why elimination stopped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ElimError {
-    /// The disjunctive normal form grew past [`MAX_PIECES`].
-    #[error("the formula's disjunctive normal form exceeds {0} convex pieces")]
+    /// The disjunctive normal form grew past [`Limits::pieces`].
+    #[error("the formula's disjunctive normal form exceeds {0} convex pieces (raise the limit with --max-pieces)")]
     TooManyPieces(usize),
+    /// A coefficient grew past [`Limits::number_digits`].
+    #[error("a coefficient formed during elimination has about {digits} digits (limit {limit}; raise it with --max-number-digits)")]
+    TooManyDigits {
+        /// Its size in decimal digits (numerator plus denominator, rounded up).
+        digits: u64,
+        /// The limit in force.
+        limit: usize,
+    },
+    /// A piece of the result has more vertices than [`Limits::vertices`].
+    #[error("a piece of the result has {found} vertices (limit {limit}; raise it with --max-vertices)")]
+    TooManyVertices {
+        /// How many were enumerated.
+        found: usize,
+        /// The limit in force.
+        limit: usize,
+    },
+}
+
+/// Fails when a coefficient or constant of `cons` is larger than
+/// `limits` allows: run on the input and on every projection's output, so
+/// growth across nested quantifiers is stopped before it compounds.
+pub(crate) fn check_digits(cons: &[Constraint], limits: &Limits) -> Result<(), ElimError> {
+    let max = limits.number_bits();
+    let size = |r: &Rat| r.numer().bits() + r.denom().bits();
+    let worst = cons.iter().flat_map(|c| c.a.iter().chain(std::iter::once(&c.b))).map(size).max().unwrap_or(0);
+    if worst > max {
+        return Err(ElimError::TooManyDigits { digits: Limits::digits_of_bits(worst), limit: limits.number_digits });
+    }
+    Ok(())
 }
 
 /// A union of convex pieces over `n` variables.
@@ -90,9 +115,9 @@ fn tidy(d: Dnf) -> Dnf {
     kept
 }
 
-fn and(a: Dnf, b: Dnf, n: usize) -> Result<Dnf, ElimError> {
-    if a.len().saturating_mul(b.len()) > MAX_PIECES * 4 {
-        return Err(ElimError::TooManyPieces(MAX_PIECES));
+fn and(a: Dnf, b: Dnf, n: usize, lim: &Limits) -> Result<Dnf, ElimError> {
+    if a.len().saturating_mul(b.len()) > lim.pieces.saturating_mul(4) {
+        return Err(ElimError::TooManyPieces(lim.pieces));
     }
     // The common case, a long conjunction of atoms, extends one piece in
     // place: no piece is copied, so `and` of m atoms costs O(m), not O(m²).
@@ -114,21 +139,21 @@ fn and(a: Dnf, b: Dnf, n: usize) -> Result<Dnf, ElimError> {
     // A conjunction of single pieces stays one piece; its emptiness is
     // decided once, when it is projected or simplified.
     let out = if out.len() > 1 { tidy(prune(out, n)) } else { out };
-    if out.len() > MAX_PIECES {
-        return Err(ElimError::TooManyPieces(MAX_PIECES));
+    if out.len() > lim.pieces {
+        return Err(ElimError::TooManyPieces(lim.pieces));
     }
     Ok(out)
 }
 
 /// `not (P_1 or ... or P_k)` = `and_j (or_{c in P_j} not c)`.
-fn complement(d: Dnf, n: usize) -> Result<Dnf, ElimError> {
+fn complement(d: Dnf, n: usize, lim: &Limits) -> Result<Dnf, ElimError> {
     let mut acc: Dnf = vec![vec![]];
     for p in d {
         let mut alt: Dnf = Vec::new();
         for c in &p {
             alt.extend(c.negated().into_iter().map(|k| vec![k]));
         }
-        acc = and(acc, alt, n)?;
+        acc = and(acc, alt, n, lim)?;
         if acc.is_empty() {
             break;
         }
@@ -137,7 +162,7 @@ fn complement(d: Dnf, n: usize) -> Result<Dnf, ElimError> {
 }
 
 /// Removes `vars` from every piece by exact projection (result still over `n` variables).
-fn project_out(d: Dnf, vars: &[VarId], n: usize) -> Dnf {
+fn project_out(d: Dnf, vars: &[VarId], n: usize, lim: &Limits) -> Result<Dnf, ElimError> {
     let keep: Vec<VarId> = (0..n).filter(|v| !vars.contains(v)).collect();
     let mut out = Vec::new();
     for p in d {
@@ -146,6 +171,7 @@ fn project_out(d: Dnf, vars: &[VarId], n: usize) -> Dnf {
             continue;
         }
         let proj = Polyhedron::new(n, p).project(&keep);
+        check_digits(proj.constraints(), lim)?;
         let lifted: Vec<Constraint> = proj
             .constraints()
             .iter()
@@ -160,11 +186,7 @@ fn project_out(d: Dnf, vars: &[VarId], n: usize) -> Dnf {
         out.push(lifted);
     }
     // A single piece's emptiness is decided later, when it is minimised.
-    if out.len() > 1 {
-        tidy(prune(out, n))
-    } else {
-        out
-    }
+    Ok(if out.len() > 1 { tidy(prune(out, n)) } else { out })
 }
 
 /// Negation normal form: `not` pushed down to the atoms (whose relation it
@@ -198,20 +220,26 @@ pub(crate) fn nnf(f: &Formula, negate: bool) -> Formula {
 
 /// Eliminates all quantifiers; the result is a union of convex pieces in the
 /// free variables (still indexed over all `n` variables).
-pub(crate) fn eliminate(f: &Formula, n: usize) -> Result<Dnf, ElimError> {
-    eliminate_nnf(&nnf(f, false), n)
+pub(crate) fn eliminate(f: &Formula, n: usize, lim: &Limits) -> Result<Dnf, ElimError> {
+    eliminate_nnf(&nnf(f, false), n, lim)
 }
 
-fn eliminate_nnf(f: &Formula, n: usize) -> Result<Dnf, ElimError> {
-    let eliminate = eliminate_nnf;
+fn eliminate_nnf(f: &Formula, n: usize, lim: &Limits) -> Result<Dnf, ElimError> {
+    let eliminate = |g: &Formula, n: usize| eliminate_nnf(g, n, lim);
     Ok(match f {
         Formula::True => vec![vec![]],
         Formula::False => vec![],
-        Formula::Atom(a) => atom_pieces(a),
+        Formula::Atom(a) => {
+            let pieces = atom_pieces(a);
+            for p in &pieces {
+                check_digits(p, lim)?;
+            }
+            pieces
+        }
         Formula::And(fs) => {
             let mut acc: Dnf = vec![vec![]];
             for g in fs {
-                acc = and(acc, eliminate(g, n)?, n)?;
+                acc = and(acc, eliminate(g, n)?, n, lim)?;
                 if acc.is_empty() {
                     break;
                 }
@@ -222,23 +250,23 @@ fn eliminate_nnf(f: &Formula, n: usize) -> Result<Dnf, ElimError> {
             let mut acc = Vec::new();
             for g in fs {
                 acc.extend(eliminate(g, n)?);
-                if acc.len() > MAX_PIECES {
-                    return Err(ElimError::TooManyPieces(MAX_PIECES));
+                if acc.len() > lim.pieces {
+                    return Err(ElimError::TooManyPieces(lim.pieces));
                 }
             }
             acc
         }
-        Formula::Not(g) => complement(eliminate(g, n)?, n)?,
+        Formula::Not(g) => complement(eliminate(g, n)?, n, lim)?,
         Formula::Implies(a, b) => {
-            let mut na = complement(eliminate(a, n)?, n)?;
+            let mut na = complement(eliminate(a, n)?, n, lim)?;
             na.extend(eliminate(b, n)?);
             na
         }
-        Formula::Exists(vs, g) => project_out(eliminate(g, n)?, vs, n),
+        Formula::Exists(vs, g) => project_out(eliminate(g, n)?, vs, n, lim)?,
         Formula::Forall(vs, g) => {
             // forall v: g  =  not exists v: not g, with `not g` in NNF.
             let not_g = eliminate(&nnf(g, true), n)?;
-            complement(project_out(not_g, vs, n), n)?
+            complement(project_out(not_g, vs, n, lim)?, n, lim)?
         }
     })
 }

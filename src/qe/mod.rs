@@ -21,10 +21,11 @@ pub mod output;
 pub mod syntax;
 
 pub use cylinder::{Cell, LevelBound, Side};
-pub use eliminate::{ElimError, MAX_PIECES};
+pub use eliminate::ElimError;
 pub use formula::{Atom, Formula, Problem, Rel};
 pub use syntax::parse_problem;
 
+use crate::limits::Limits;
 use crate::linear::{Constraint, LinExpr, VarId, VarTable};
 use crate::num::{NumFormat, Rat};
 use crate::poly::{Minimal, Polyhedron};
@@ -39,6 +40,8 @@ pub struct Options {
     /// Skip the cylindrical form (cells stay empty): callers that only need
     /// constraints and vertices, such as pruning searches, save its cost.
     pub no_cells: bool,
+    /// Limits on digits of the numbers formed, pieces and vertices.
+    pub limits: Limits,
 }
 
 /// Why a QE problem could not be solved.
@@ -194,7 +197,7 @@ pub fn solve(p: &Problem, opts: &Options) -> Result<QeResult, QeError> {
     }
     let vars = VarTable::from_names(order.iter().map(|&v| p.vars.name(v).to_string()));
     let d = order.len();
-    let dnf = eliminate::eliminate(&p.formula, n)?;
+    let dnf = eliminate::eliminate(&p.formula, n, &opts.limits)?;
     // Re-index every piece onto the ordered free variables.
     let polys: Vec<Polyhedron> = dnf
         .into_iter()
@@ -206,7 +209,11 @@ pub fn solve(p: &Problem, opts: &Options) -> Result<QeResult, QeError> {
             Polyhedron::new(d, cons)
         })
         .collect();
-    let pieces = simplify(polys, d)
+    let minimal = simplify(polys, d);
+    if let Some(m) = minimal.iter().find(|m| m.generators.vertices.len() > opts.limits.vertices) {
+        return Err(ElimError::TooManyVertices { found: m.generators.vertices.len(), limit: opts.limits.vertices }.into());
+    }
+    let pieces = minimal
         .into_iter()
         .map(|minimal| {
             let cells = if opts.no_cells || minimal.constraints().is_empty() {
@@ -335,7 +342,7 @@ mod tests {
     fn shifting_a_result_moves_constraints_generators_and_cells_together() {
         let src = "exists e: e <= 1/2 and -e <= x + 2*y - 3 <= e and -1 <= x - y <= 4 and y >= -2";
         let p = parse_problem(src, "t.qe").unwrap();
-        let r = solve(&p, &Options { order: vec!["y".into(), "x".into()], no_cells: false }).unwrap();
+        let r = solve(&p, &Options { order: vec!["y".into(), "x".into()], ..Default::default() }).unwrap();
         let shift = [frac(7, 3), int(-5)];
         let s = r.shifted(&shift);
         let d = r.vars.len();

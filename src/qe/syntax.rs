@@ -17,6 +17,7 @@
 //! Every identifier that is not a `let` constant or a keyword is a variable,
 //! numbered in order of first appearance.
 
+use crate::limits::Limits;
 use super::formula::{Atom, Formula, Problem, Rel};
 use crate::lang::diag::Diagnostic;
 use crate::lang::expr::{linearize_in, Expr, NameValue, Parser};
@@ -43,7 +44,12 @@ pub const MAX_FORMULA_DEPTH: usize = 100;
 /// assert_eq!(p.vars.names(), ["y", "x"]);
 /// ```
 pub fn parse_problem(source: &str, file: &str) -> Result<Problem, Diagnostic> {
-    let parser = Parser::new(source, file)?.with_keywords(KEYWORDS);
+    parse_problem_with(source, file, &Limits::default())
+}
+
+/// [`parse_problem`] with literals and powers held to `limits`.
+pub fn parse_problem_with(source: &str, file: &str, limits: &Limits) -> Result<Problem, Diagnostic> {
+    let parser = Parser::new(source, file)?.with_keywords(KEYWORDS).with_limits(*limits);
     let mut q = QeParser { p: parser, lets: HashMap::new(), vars: VarTable::new(), depth: 0 };
     while q.p.at_ident("let") {
         q.let_stmt()?;
@@ -145,7 +151,7 @@ impl QeParser<'_> {
         }
         let lets = &self.lets;
         let env = |n: &str| lets.get(n).map(|c| NameValue::Const(c.clone()));
-        let value = linearize_in(&e, &env, 0, self.p.file(), self.p.source())?;
+        let value = linearize_in(&e, &env, 0, self.p.file(), self.p.source(), self.p.limits())?;
         if !matches!(self.p.peek(), Tok::Semi) {
             return Err(self.p.unexpected("`;` after the `let` definition"));
         }
@@ -348,7 +354,7 @@ impl QeParser<'_> {
         let forms = chain
             .exprs
             .iter()
-            .map(|e| linearize_in(e, &env, n, self.p.file(), self.p.source()))
+            .map(|e| linearize_in(e, &env, n, self.p.file(), self.p.source(), self.p.limits()))
             .collect::<Result<Vec<_>, _>>()?;
         let mut atoms: Vec<Formula> = chain
             .rels
