@@ -244,3 +244,37 @@ fn read_input(path: &str) -> Result<String, Failure> {
         std::fs::read_to_string(path).map_err(|e| Failure::input(format!("cannot read `{path}`: {e}")))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::{Limit, Limits};
+
+    /// The defaults the help states are the library's, and each flag sets its limit.
+    #[test]
+    fn limit_flags_state_the_library_defaults_and_set_their_limit() {
+        let help = <Cli as clap::CommandFactory>::command().render_long_help().to_string();
+        let l = Limits::default();
+        let all = [
+            Limit::Exponent,
+            Limit::Digits,
+            Limit::NumberDigits,
+            Limit::Rows,
+            Limit::Points,
+            Limit::Vertices,
+            Limit::Pieces,
+            Limit::Candidates,
+        ];
+        for which in all {
+            let flag = which.flag();
+            let at = help.find(&format!("{flag} <N>")).unwrap_or_else(|| panic!("{flag} missing from the help"));
+            let text = &help[at..];
+            let end = text.find("\n\n").unwrap_or(text.len());
+            assert!(text[..end].contains(&format!("[default: {}]", l.get(which))), "{flag}: {}", &text[..end]);
+            let m = <Cli as clap::CommandFactory>::command()
+                .try_get_matches_from(["errband", "qe", "f.qe", flag, "7"])
+                .unwrap();
+            assert_eq!(limits_arg(&m).get(which), 7, "{flag}");
+        }
+    }
+}
