@@ -20,7 +20,7 @@ pub struct Limits {
     /// Largest number of measurement rows in one file.
     pub rows: usize,
     /// Largest number of values in one range or list of points (`--at`,
-    /// `predict`, `--candidates`).
+    /// `predict`, `--candidates`, `--nodes`, `--procs`).
     pub points: usize,
     /// Largest number of vertices enumerated for one region or one piece
     /// of a `qe` result.

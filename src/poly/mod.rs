@@ -389,6 +389,31 @@ impl Polyhedron {
     /// strict constraints kept strict. Fourier–Motzkin, one variable at a
     /// time, with redundancy removed after each step.
     pub fn project(&self, keep: &[VarId]) -> Polyhedron {
+        match self.project_with(keep, |_| Ok::<(), std::convert::Infallible>(())) {
+            Ok(p) => p,
+            Err(never) => match never {},
+        }
+    }
+
+    /// [`Polyhedron::project`] that stops with `Err(bits)` as soon as a
+    /// Fourier–Motzkin step forms a coefficient of more than `max_bits`
+    /// bits (numerator plus denominator), so growth inside one projection
+    /// of many variables is caught step by step.
+    pub fn project_checked(&self, keep: &[VarId], max_bits: u64) -> Result<Polyhedron, u64> {
+        self.project_with(keep, |cons| {
+            let size = |r: &Rat| r.numer().bits() + r.denom().bits();
+            let worst = cons.iter().flat_map(|c| c.a.iter().chain(std::iter::once(&c.b))).map(size).max().unwrap_or(0);
+            if worst > max_bits {
+                Err(worst)
+            } else {
+                Ok(())
+            }
+        })
+    }
+
+    /// The projection, with `check` run on the rows after every
+    /// Fourier–Motzkin step.
+    fn project_with<E>(&self, keep: &[VarId], check: impl Fn(&[Constraint]) -> Result<(), E>) -> Result<Polyhedron, E> {
         let n = self.n;
         let reindex = |cons: Vec<Constraint>| -> Polyhedron {
             let cons = cons
@@ -403,27 +428,29 @@ impl Polyhedron {
         let mut cons = self.constraints.clone();
         while let Some(pos) = eliminate.iter().position(|&v| cons.iter().any(|c| c.kind == Kind::Eq && !c.a[v].is_zero())) {
             cons = fm_step(cons, eliminate[pos], n);
+            check(&cons)?;
             eliminate.remove(pos);
         }
         let occurs = |cons: &[Constraint], v: VarId| cons.iter().any(|c| !c.a[v].is_zero());
         eliminate.retain(|&v| occurs(&cons, v));
         if eliminate.is_empty() {
-            return reindex(cons);
+            return Ok(reindex(cons));
         }
         let rest = Polyhedron::new(n, cons);
         if keep.len() == 1 {
-            return rest.project_onto_one(keep[0]);
+            return Ok(rest.project_onto_one(keep[0]));
         }
         if let Some(p) = rest.project_bounded(keep) {
-            return p;
+            return Ok(p);
         }
         let mut cons: Vec<Constraint> = rest.minimize_or_empty();
         for &v in &eliminate {
             cons = fm_step(cons, v, n);
+            check(&cons)?;
             let p = Polyhedron::new(n, cons);
             cons = p.minimize_or_empty();
         }
-        reindex(cons)
+        Ok(reindex(cons))
     }
 
     /// Projection onto one variable: its exact minimum and maximum (two LPs),
@@ -674,6 +701,21 @@ mod tests {
         assert_eq!(m.inequalities.len(), 4);
         assert!(p.contains(&[frac(1, 2), frac(1, 2)]));
         assert!(!p.contains(&[frac(1, 2), frac(2, 3)]));
+    }
+
+    #[test]
+    fn checked_projection_stops_when_a_step_forms_long_coefficients() {
+        // x <= z, y <= z, z <= 10^30 / 7: eliminating z forms x <= 10^30/7 (about 103 bits).
+        let big = Rat::new(BigInt::from(10).pow(30u32), BigInt::from(7));
+        let cons = vec![
+            le(&[1, 0, -1], 0),
+            le(&[0, 1, -1], 0),
+            Constraint::new(vec![Rat::zero(), Rat::zero(), Rat::one()], Kind::Le, big.clone()),
+            Constraint::new(vec![-Rat::one(), -Rat::one(), Rat::zero()], Kind::Le, big),
+        ];
+        let p = Polyhedron::new(3, cons);
+        assert!(matches!(p.project_checked(&[0, 1], 50), Err(bits) if bits > 50));
+        assert_eq!(p.project_checked(&[0, 1], 200).ok(), Some(p.project(&[0, 1])));
     }
 
     #[test]

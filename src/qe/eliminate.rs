@@ -37,16 +37,21 @@ pub enum ElimError {
 }
 
 /// Fails when a coefficient or constant of `cons` is larger than
-/// `limits` allows: run on the input and on every projection's output, so
-/// growth across nested quantifiers is stopped before it compounds.
+/// `limits` allows: run on the atoms and on every projection's result (and
+/// within a projection after each Fourier–Motzkin step), so growth is
+/// stopped before it compounds.
 pub(crate) fn check_digits(cons: &[Constraint], limits: &Limits) -> Result<(), ElimError> {
     let max = limits.number_bits();
     let size = |r: &Rat| r.numer().bits() + r.denom().bits();
     let worst = cons.iter().flat_map(|c| c.a.iter().chain(std::iter::once(&c.b))).map(size).max().unwrap_or(0);
     if worst > max {
-        return Err(ElimError::TooManyDigits { digits: Limits::digits_of_bits(worst), limit: limits.number_digits });
+        return Err(too_many_digits(worst, limits));
     }
     Ok(())
+}
+
+fn too_many_digits(bits: u64, limits: &Limits) -> ElimError {
+    ElimError::TooManyDigits { digits: Limits::digits_of_bits(bits), limit: limits.number_digits }
 }
 
 /// A union of convex pieces over `n` variables.
@@ -170,7 +175,7 @@ fn project_out(d: Dnf, vars: &[VarId], n: usize, lim: &Limits) -> Result<Dnf, El
             out.push(p);
             continue;
         }
-        let proj = Polyhedron::new(n, p).project(&keep);
+        let proj = Polyhedron::new(n, p).project_checked(&keep, lim.number_bits()).map_err(|bits| too_many_digits(bits, lim))?;
         check_digits(proj.constraints(), lim)?;
         let lifted: Vec<Constraint> = proj
             .constraints()
