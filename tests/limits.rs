@@ -137,3 +137,15 @@ fn many_prediction_points_cost_linear_time() {
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert!(r.secs < 4.0, "took {:.2} s", r.secs);
 }
+
+/// Fuzzing found two `predict` statements of 76 923 points each, every
+/// value 200 digits long: 45 s of exact bands. The limit now holds for all
+/// `predict` statements together.
+#[test]
+fn the_point_limit_holds_for_all_predict_statements_together() {
+    let s = format!("65*00.0000002000000200{}1", "0".repeat(60));
+    let m = tmp_file("two.tm", &format!("T(p) = c0 + c1*p\nparam c0, c1\npredict p = 1..2:{s}\npredict p = 1..2:{s}2\n"));
+    let r = fails(&[&m, "data/amdahl.csv"], 2);
+    has(&r.stderr, &["`predict` statements give more than 100000 points", "--max-points", "two.tm:4:"]);
+    assert!(r.secs < 2.0, "took {:.2} s", r.secs);
+}

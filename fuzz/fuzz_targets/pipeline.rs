@@ -20,11 +20,12 @@ fuzz_target!(|data: &[u8]| {
         Ok(i) => MODELS[i % MODELS.len()].to_string(),
         Err(_) => first.replace(';', "\n"),
     };
-    let Ok(model) = errband::model::Model::parse(&source, "fuzz.tm", 20) else { return };
+    let limits = errband::limits::Limits { rows: 64, points: 1000, ..Default::default() };
+    let Ok(model) = errband::model::Model::parse_with(&source, "fuzz.tm", 20, &limits) else { return };
     let spec = errband::data::ColumnSpec {
         vars: model.vars.clone(),
         y: model.func.clone(),
-        limits: errband::limits::Limits { rows: 64, ..Default::default() },
+        limits,
         ..errband::data::ColumnSpec::default()
     };
     let Ok(ds) = errband::data::read(csv, "fuzz.csv", &spec) else { return };

@@ -313,9 +313,15 @@ impl Model {
             weight: weight_node,
             log,
         };
+        // The limit holds for all `predict` statements together: each point
+        // costs a band per threshold.
         let mut predict = Vec::new();
         for g in &predict_groups {
             predict.extend(model.points(g, file, source)?);
+            if predict.len() > limits.points {
+                let span = g.first().map_or(0..0, |a| a.span.start..g.last().map_or(0, |l| l.span.end));
+                return Err(err(span, format!("the `predict` statements give more than {} points (raise the limit with {})", limits.points, Limit::Points.flag())));
+            }
         }
         model.predict = predict;
         Ok(model)
