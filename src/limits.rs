@@ -22,8 +22,9 @@ pub struct Limits {
     /// Largest number of values in one range or list of points (`--at`,
     /// `predict`, `--candidates`, `--nodes`, `--procs`).
     pub points: usize,
-    /// Largest number of vertices enumerated for one region or one piece
-    /// of a `qe` result.
+    /// Largest number of vertices and rays held at once while enumerating
+    /// one region or one piece of a `qe` result (the double description's
+    /// intermediate sets count: it stops as soon as one passes the limit).
     pub vertices: usize,
     /// Largest number of convex pieces in a formula's disjunctive normal form.
     pub pieces: usize,

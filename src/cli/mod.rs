@@ -67,7 +67,7 @@ struct LimitArgs {
     /// Most values in one range or list of points (`--at`, `predict`, `--nodes`) [default: 100000].
     #[arg(long, global = true, value_name = "N")]
     max_points: Option<usize>,
-    /// Most vertices enumerated for one region or one piece of a `qe` result [default: 100000].
+    /// Most vertices (and rays) held while enumerating one region or one piece of a `qe` result [default: 100000].
     #[arg(long, global = true, value_name = "N")]
     max_vertices: Option<usize>,
     /// Most convex pieces in a formula's disjunctive normal form [default: 20000].

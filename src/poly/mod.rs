@@ -147,6 +147,16 @@ impl Polyhedron {
     /// violated first, so few rows ever enter the cone. The cone records
     /// which constraints it kept by their index in `self.constraints`.
     fn cone(&self, prepared: Option<&Prepared>) -> Cone {
+        match self.cone_with(prepared, &|_| Ok::<(), std::convert::Infallible>(())) {
+            Ok(c) => c,
+            Err(never) => match never {},
+        }
+    }
+
+    /// [`Polyhedron::cone`] with `check` run on the number of generators
+    /// after every row added, so an enumeration that grows too large stops
+    /// while it grows.
+    fn cone_with<E>(&self, prepared: Option<&Prepared>, check: &impl Fn(usize) -> Result<(), E>) -> Result<Cone, E> {
         let n = self.n;
         // Homogeneous rows with their constraint's index (an equality gives two);
         // `first[ci]` is the first row of constraint `ci`.
@@ -178,6 +188,7 @@ impl Polyhedron {
                             if !done[k] {
                                 done[k] = true;
                                 cone.add(&rows[k].0, rows[k].1);
+                                check(cone.rays.len())?;
                             }
                         }
                     }
@@ -205,9 +216,10 @@ impl Polyhedron {
             for &(_, k) in &cand {
                 done[k] = true;
                 cone.add(&rows[k].0, rows[k].1);
+                check(cone.rays.len())?;
             }
         }
-        cone
+        Ok(cone)
     }
 
     fn generators_of(&self, cone: &Cone) -> Generators {
@@ -290,22 +302,35 @@ impl Polyhedron {
 
     /// The same set without redundant constraints, with its generators.
     pub fn minimize(&self) -> Minimal {
+        match self.minimize_with(&|_| Ok::<(), std::convert::Infallible>(())) {
+            Ok(m) => m,
+            Err(never) => match never {},
+        }
+    }
+
+    /// [`Polyhedron::minimize`] that stops with `Err(count)` as soon as the
+    /// double description holds more than `max` vertices and rays.
+    pub fn minimize_capped(&self, max: usize) -> Result<Minimal, usize> {
+        self.minimize_with(&|k| if k > max { Err(k) } else { Ok(()) })
+    }
+
+    fn minimize_with<E>(&self, check: &impl Fn(usize) -> Result<(), E>) -> Result<Minimal, E> {
         let n = self.n;
         let empty = Minimal { empty: true, equalities: vec![], inequalities: vec![], generators: Generators::default() };
         if self.constraints.iter().any(|c| c.is_trivial() && !c.trivial_truth()) {
-            return empty;
+            return Ok(empty);
         }
         if let Some(m) = self.fast_polygon() {
-            return m;
+            return Ok(m);
         }
         let big = self.constraints.len() > 64;
         let prepared = big.then(|| self.prepared());
-        let cone = self.cone(prepared.as_ref());
+        let cone = self.cone_with(prepared.as_ref(), check)?;
         let gens = self.generators_of(&cone);
         // The closure is empty exactly when the cone has no generator with t > 0;
         // a non-empty closure can still be emptied by strict rows.
         if gens.vertices.is_empty() || (self.constraints.iter().any(|c| c.kind == Kind::Lt) && self.is_empty()) {
-            return empty;
+            return Ok(empty);
         }
         // Affine hull: equations (a, -b) orthogonal to every homogeneous generator.
         let hull_rows: Vec<crate::lp::simplex::Row> = cone
@@ -381,7 +406,7 @@ impl Polyhedron {
         }
         inequalities.sort_by(cmp_constraints);
         inequalities.dedup();
-        Minimal { empty: false, equalities, inequalities, generators: gens }
+        Ok(Minimal { empty: false, equalities, inequalities, generators: gens })
     }
 
     /// The projection onto the variables `keep` (in that order): the set of

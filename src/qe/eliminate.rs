@@ -26,10 +26,10 @@ pub enum ElimError {
         /// The limit in force.
         limit: usize,
     },
-    /// A piece of the result has more vertices than [`Limits::vertices`].
-    #[error("a piece of the result has {found} vertices (limit {limit}; raise it with --max-vertices)")]
+    /// Enumerating a piece's vertices passed [`Limits::vertices`].
+    #[error("enumerating the vertices of a piece of the result reached {found} (limit {limit}; raise it with --max-vertices)")]
     TooManyVertices {
-        /// How many were enumerated.
+        /// How many were enumerated when it stopped.
         found: usize,
         /// The limit in force.
         limit: usize,

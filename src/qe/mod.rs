@@ -209,9 +209,11 @@ pub fn solve(p: &Problem, opts: &Options) -> Result<QeResult, QeError> {
             Polyhedron::new(d, cons)
         })
         .collect();
-    let minimal = simplify(polys, d);
-    if let Some(m) = minimal.iter().find(|m| m.generators.vertices.len() > opts.limits.vertices) {
-        return Err(ElimError::TooManyVertices { found: m.generators.vertices.len(), limit: opts.limits.vertices }.into());
+    let max = opts.limits.vertices;
+    let minimal = simplify(polys, d, max).map_err(|found| ElimError::TooManyVertices { found, limit: max })?;
+    // The polygon path (two variables, many rows) is not capped while it runs.
+    if let Some(m) = minimal.iter().find(|m| m.generators.vertices.len() > max) {
+        return Err(ElimError::TooManyVertices { found: m.generators.vertices.len(), limit: max }.into());
     }
     let pieces = minimal
         .into_iter()
@@ -229,19 +231,20 @@ pub fn solve(p: &Problem, opts: &Options) -> Result<QeResult, QeError> {
 
 /// Minimises every piece, drops empty and subsumed ones, merges pieces that
 /// differ in one complementary constraint, and collapses to `true` when a
-/// piece is the whole space.
-fn simplify(polys: Vec<Polyhedron>, d: usize) -> Vec<Minimal> {
+/// piece is the whole space. `Err(count)` when enumerating a piece's
+/// vertices passes `max_vertices`.
+fn simplify(polys: Vec<Polyhedron>, d: usize, max_vertices: usize) -> Result<Vec<Minimal>, usize> {
     // Each piece is minimised once; the polyhedron kept beside it is its
     // minimal form (with generators) for the containment tests.
-    let minimal = |p: &Polyhedron| -> Option<(Polyhedron, Minimal)> {
-        let m = p.minimize();
-        (!m.empty).then(|| (Polyhedron::from_minimal(d, &m), m))
+    let minimal = |p: &Polyhedron| -> Result<Option<(Polyhedron, Minimal)>, usize> {
+        let m = p.minimize_capped(max_vertices)?;
+        Ok((!m.empty).then(|| (Polyhedron::from_minimal(d, &m), m)))
     };
     let mut ps: Vec<(Polyhedron, Minimal)> = Vec::new();
     for p in &polys {
-        let Some(q) = minimal(p) else { continue };
+        let Some(q) = minimal(p)? else { continue };
         if q.0.constraints().is_empty() {
-            return vec![q.1];
+            return Ok(vec![q.1]);
         }
         ps.push(q);
     }
@@ -264,9 +267,9 @@ fn simplify(polys: Vec<Polyhedron>, d: usize) -> Vec<Minimal> {
         'outer: for i in 0..ps.len() {
             for j in i + 1..ps.len() {
                 if let Some(merged) = merge_pair(&ps[i].0, &ps[j].0, d) {
-                    let Some(q) = minimal(&merged) else { continue };
+                    let Some(q) = minimal(&merged)? else { continue };
                     if q.0.constraints().is_empty() {
-                        return vec![q.1];
+                        return Ok(vec![q.1]);
                     }
                     ps[i] = q;
                     ps.remove(j);
@@ -276,7 +279,7 @@ fn simplify(polys: Vec<Polyhedron>, d: usize) -> Vec<Minimal> {
             }
         }
         if !changed {
-            return ps.into_iter().map(|(_, m)| m).collect();
+            return Ok(ps.into_iter().map(|(_, m)| m).collect());
         }
     }
 }
