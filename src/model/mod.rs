@@ -320,7 +320,9 @@ impl Model {
             predict.extend(model.points(g, file, source)?);
             if predict.len() > limits.points {
                 let span = g.first().map_or(0..0, |a| a.span.start..g.last().map_or(0, |l| l.span.end));
-                return Err(err(span, format!("the `predict` statements give more than {} points (raise the limit with {})", limits.points, Limit::Points.flag())));
+                let flag = Limit::Points.flag();
+                let m = format!("the `predict` statements give more than {} points (raise the limit with {flag})", limits.points);
+                return Err(err(span, m));
             }
         }
         model.predict = predict;

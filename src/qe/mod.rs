@@ -26,7 +26,7 @@ pub use formula::{Atom, Formula, Problem, Rel};
 pub use syntax::parse_problem;
 
 use crate::limits::Limits;
-use crate::linear::{Constraint, LinExpr, VarId, VarTable};
+use crate::linear::{Constraint, Kind, LinExpr, VarId, VarTable};
 use crate::num::{NumFormat, Rat};
 use crate::poly::{Minimal, Polyhedron};
 use num_traits::Zero;
@@ -250,14 +250,23 @@ fn simplify(polys: Vec<Polyhedron>, d: usize, max_vertices: usize) -> Result<Vec
     }
     loop {
         let mut changed = false;
-        // Subsumption.
+        // Subsumption. Pieces that a `!=` split apart (`x < 3`, `x > 3`) are
+        // disjoint by two of their rows, and a non-empty piece is then not
+        // inside the other: no LP needed (16 pieces of a chain of `!=` took
+        // 0.4 s of containment LPs).
+        let mut norm: Vec<Vec<Constraint>> =
+            ps.iter().map(|(p, _)| p.constraints().iter().map(Constraint::normalized).collect()).collect();
         let mut i = 0;
         while i < ps.len() {
             let sub = (0..ps.len()).any(|j| {
-                j != i && ps[i].0.is_subset_of(&ps[j].0) && (j < i || !ps[j].0.is_subset_of(&ps[i].0))
+                j != i
+                    && !disjoint(&norm[i], &norm[j])
+                    && ps[i].0.is_subset_of(&ps[j].0)
+                    && (j < i || !ps[j].0.is_subset_of(&ps[i].0))
             });
             if sub {
                 ps.remove(i);
+                norm.remove(i);
                 changed = true;
             } else {
                 i += 1;
@@ -282,6 +291,23 @@ fn simplify(polys: Vec<Polyhedron>, d: usize, max_vertices: usize) -> Result<Vec
             return Ok(ps.into_iter().map(|(_, m)| m).collect());
         }
     }
+}
+
+/// True when two sets of normalised rows hold a pair that no point meets:
+/// `a·x ≤ b₁` (or `<`) and `−a·x ≤ b₂` with `−b₂ > b₁`, or `−b₂ = b₁` and
+/// one of them strict.
+fn disjoint(p: &[Constraint], q: &[Constraint]) -> bool {
+    let opposite = |c: &Constraint, d: &Constraint| {
+        if c.kind == Kind::Eq || d.kind == Kind::Eq || c.a.iter().all(Zero::is_zero) {
+            return false;
+        }
+        if !c.a.iter().zip(&d.a).all(|(x, y)| *x == -y.clone()) {
+            return false;
+        }
+        let lo = -d.b.clone();
+        lo > c.b || (lo == c.b && (c.kind == Kind::Lt || d.kind == Kind::Lt))
+    };
+    p.iter().any(|c| q.iter().any(|d| opposite(c, d)))
 }
 
 fn merge_pair(a: &Polyhedron, b: &Polyhedron, d: usize) -> Option<Polyhedron> {
