@@ -79,7 +79,12 @@ fn emax(c: &mut Criterion) {
         let rows = instances::emax_rows(&d.phi, &d.y);
         drop(d);
         let obj = emax_objective(k);
-        configure(&mut g, probe(|| optimum(Prepared::new(k + 1, rows.clone()).unwrap().optimize(&obj, Sense::Minimize).unwrap())));
+        configure(
+            &mut g,
+            probe(|| {
+                optimum(Prepared::new(k + 1, rows.clone()).unwrap().optimize(&obj, Sense::Minimize).unwrap())
+            }),
+        );
         g.bench_with_input(BenchmarkId::new(format!("k{k}"), m), &rows, |b, rows| {
             b.iter_batched(
                 || rows.clone(),
@@ -103,7 +108,10 @@ fn band(c: &mut Criterion) {
             &mut g,
             probe(|| {
                 let p = Prepared::new(k, rows.clone()).unwrap();
-                (optimum(p.optimize(&point, Sense::Minimize).unwrap()), optimum(p.optimize(&point, Sense::Maximize).unwrap()))
+                (
+                    optimum(p.optimize(&point, Sense::Minimize).unwrap()),
+                    optimum(p.optimize(&point, Sense::Maximize).unwrap()),
+                )
             }),
         );
         g.bench_with_input(BenchmarkId::new(format!("k{k}"), m), &rows, |b, rows| {

@@ -98,7 +98,11 @@ pub fn plain_decimal(r: &Rat) -> String {
     if places == 0 {
         return format!("{sign}{digits}");
     }
-    let padded = if digits.len() <= places { format!("{}{}", "0".repeat(places + 1 - digits.len()), digits) } else { digits };
+    let padded = if digits.len() <= places {
+        format!("{}{}", "0".repeat(places + 1 - digits.len()), digits)
+    } else {
+        digits
+    };
     let (int_part, frac_part) = padded.split_at(padded.len() - places);
     format!("{sign}{int_part}.{frac_part}")
 }
@@ -204,7 +208,14 @@ impl Data {
         assert!((1..=MAX_K).contains(&k), "k must be in 1..={MAX_K}");
         assert!(m >= 1);
         let mut lcg = Lcg::new(SEED);
-        let mut data = Data { m, k, phi: Vec::with_capacity(m), y: Vec::with_capacity(m), phi_text: Vec::with_capacity(m), y_text: Vec::with_capacity(m) };
+        let mut data = Data {
+            m,
+            k,
+            phi: Vec::with_capacity(m),
+            y: Vec::with_capacity(m),
+            phi_text: Vec::with_capacity(m),
+            y_text: Vec::with_capacity(m),
+        };
         for i in 0..m {
             let x = frac(1 + i as i64, m as i64);
             let (mut row_t, mut row_v) = (Vec::with_capacity(k), Vec::with_capacity(k));
@@ -238,7 +249,8 @@ impl Data {
 
     /// The CSV text: header `phi1,...,phiK,y`, then one row per point.
     pub fn write_csv(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
-        let header: Vec<String> = (1..=self.k).map(|j| format!("phi{j}")).chain(std::iter::once("y".to_string())).collect();
+        let header: Vec<String> =
+            (1..=self.k).map(|j| format!("phi{j}")).chain(std::iter::once("y".to_string())).collect();
         writeln!(out, "{}", header.join(","))?;
         for (row, y) in self.phi_text.iter().zip(&self.y_text) {
             writeln!(out, "{},{}", row.join(","), y)?;
@@ -330,7 +342,8 @@ impl Instance {
 
     /// As [`Instance::new`], from data already built.
     pub fn from_data(data: Data) -> Instance {
-        let emax = solve_emax(&data.phi, &data.y, false).unwrap_or_else(|e| panic!("m={} k={}: {e}", data.m, data.k));
+        let emax = solve_emax(&data.phi, &data.y, false)
+            .unwrap_or_else(|e| panic!("m={} k={}: {e}", data.m, data.k));
         let theta = threshold_for(&emax);
         let (_, point) = point(data.k);
         Instance { data, emax, theta, point }

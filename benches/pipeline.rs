@@ -77,12 +77,25 @@ fn read_data(src: &str, file: &str, model: &Model) -> Dataset {
 }
 
 fn analyse(model: &Model, ds: &Dataset, file: &str) -> Analysis {
-    Analysis::run(model, &ds.rows, file, &Options::default()).unwrap_or_else(|e| panic!("analysis failed: {e:?}"))
+    Analysis::run(model, &ds.rows, file, &Options::default())
+        .unwrap_or_else(|e| panic!("analysis failed: {e:?}"))
 }
 
 /// The default text report (`--decimal 6`, no `--exact`, no `--drop`).
 fn report(model: &Model, ds: &Dataset, an: &Analysis, file: &str) -> String {
-    Report { model, data_file: file, data: &ds.rows, analysis: an, pruned: None, function: None, scales: [None, None], digits: 6, exact: false, warnings: &ds.warnings }.text()
+    Report {
+        model,
+        data_file: file,
+        data: &ds.rows,
+        analysis: an,
+        pruned: None,
+        function: None,
+        scales: [None, None],
+        digits: 6,
+        exact: false,
+        warnings: &ds.warnings,
+    }
+    .text()
 }
 
 fn pipeline(msrc: &str, mfile: &str, dsrc: &str, dfile: &str) -> String {

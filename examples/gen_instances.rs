@@ -81,7 +81,11 @@ fn run(dir: &Path, max_m: usize) -> Result<(), String> {
             let theta = threshold_for(&emax);
             let (point_text, _) = point(k);
             let quoted: Vec<String> = point_text.iter().map(|s| format!("\"{s}\"")).collect();
-            let json = format!("{{\"threshold\": \"{}\", \"point\": [{}]}}\n", plain_decimal(&theta), quoted.join(", "));
+            let json = format!(
+                "{{\"threshold\": \"{}\", \"point\": [{}]}}\n",
+                plain_decimal(&theta),
+                quoted.join(", ")
+            );
             let side = dir.join(format!("{name}.json"));
             std::fs::write(&side, json).map_err(|e| format!("{}: {e}", side.display()))?;
             eprintln!(

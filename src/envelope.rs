@@ -158,7 +158,13 @@ fn winner(params: &[Vec<Rat>], b: &[Rat], upper: bool) -> usize {
 }
 
 /// The envelopes of `region`'s band for `x` in `[lo, hi]` (module docs).
-pub fn envelope(model: &Model, region: &Region, lo: &Rat, hi: &Rat, n: usize) -> Result<Envelope, EnvelopeSkip> {
+pub fn envelope(
+    model: &Model,
+    region: &Region,
+    lo: &Rat,
+    hi: &Rat,
+    n: usize,
+) -> Result<Envelope, EnvelopeSkip> {
     if model.vars.len() != 1 {
         return Err(EnvelopeSkip::NotOneVariable);
     }
@@ -188,7 +194,15 @@ pub fn envelope(model: &Model, region: &Region, lo: &Rat, hi: &Rat, n: usize) ->
         for i in 1..xs.len() {
             let w = winner(params, &bs[i], upper);
             if w != prev {
-                refine(&mut basis, params, upper, (xs[i - 1].clone(), prev), (xs[i].clone(), w), 0, &mut switches)?;
+                refine(
+                    &mut basis,
+                    params,
+                    upper,
+                    (xs[i - 1].clone(), prev),
+                    (xs[i].clone(), w),
+                    0,
+                    &mut switches,
+                )?;
                 prev = w;
             }
         }
@@ -207,7 +221,14 @@ pub fn envelope(model: &Model, region: &Region, lo: &Rat, hi: &Rat, n: usize) ->
                 cur = w;
                 continue;
             }
-            pieces.push(Piece { from, to: a, from_exact, to_exact: exact, vertex: cur, params: params[cur].clone() });
+            pieces.push(Piece {
+                from,
+                to: a,
+                from_exact,
+                to_exact: exact,
+                vertex: cur,
+                params: params[cur].clone(),
+            });
             from = b;
             from_exact = exact;
             cur = w;
@@ -403,7 +424,8 @@ pub struct BandFunction {
 impl BandFunction {
     /// Computes both for `a` (envelopes only for one-variable models).
     pub fn compute(model: &Model, a: &Analysis, data: &[crate::data::Measurement]) -> BandFunction {
-        let xs = data.iter().filter_map(|m| m.x.first()).chain(a.predictions.iter().filter_map(|p| p.x.first()));
+        let xs =
+            data.iter().filter_map(|m| m.x.first()).chain(a.predictions.iter().filter_map(|p| p.x.first()));
         let lo = xs.clone().min().cloned().unwrap_or_else(Rat::zero);
         let hi = xs.max().cloned().unwrap_or_else(Rat::zero);
         let envelopes = a.regions.iter().map(|r| envelope(model, r, &lo, &hi, DEFAULT_SAMPLES)).collect();

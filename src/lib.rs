@@ -27,12 +27,12 @@ pub mod lp;
 pub mod model;
 pub mod ms;
 pub mod num;
+pub mod plan;
 pub mod plot;
 pub mod poly;
-pub mod plan;
 pub mod prune;
 pub mod qe;
 pub mod report;
-pub mod units;
 #[cfg(test)]
 mod testdata;
+pub mod units;

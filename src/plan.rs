@@ -136,7 +136,9 @@ pub fn plan(
             let mut more = data.to_vec();
             more.push(Measurement { x: x.clone(), y: d_new.clone(), line: 0 });
             let expected = Analysis::run(&model, &more, file, &opts).map(|a| -> Vec<Vec<Option<Band>>> {
-                (0..a.regions.len()).map(|t| a.predictions.iter().map(|p| p.bands[t].clone()).collect()).collect()
+                (0..a.regions.len())
+                    .map(|t| a.predictions.iter().map(|p| p.bands[t].clone()).collect())
+                    .collect()
             });
             let expected_ratio = match &expected {
                 Ok(bands) => base
@@ -171,7 +173,10 @@ pub fn plan(
                 .iter()
                 .enumerate()
                 .map(|(t, row)| {
-                    row.iter().zip(&base.predictions).map(|(w, p)| width_ratio(w.as_ref(), &p.bands[t])).collect()
+                    row.iter()
+                        .zip(&base.predictions)
+                        .map(|(w, p)| width_ratio(w.as_ref(), &p.bands[t]))
+                        .collect()
                 })
                 .collect();
             tick(0);

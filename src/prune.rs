@@ -254,8 +254,12 @@ pub fn candidates(
     // Greedy: refit without the worst point so far, then drop the next worst.
     let mut dropped: Vec<usize> = Vec::new();
     for step in 1..=search.greedy {
-        let kept: Vec<Measurement> =
-            data.iter().enumerate().filter(|(i, _)| !dropped.contains(&design.group_of[*i])).map(|(_, m)| m.clone()).collect();
+        let kept: Vec<Measurement> = data
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !dropped.contains(&design.group_of[*i]))
+            .map(|(_, m)| m.clone())
+            .collect();
         let Ok(d) = Design::new(model, &kept, "") else { break };
         let Ok(c) = d.params(model) else { break };
         let w = weighted_residuals(&d, &c);
@@ -275,7 +279,8 @@ pub fn candidates(
             c.origins.push(origin);
             continue;
         }
-        let mut rows: Vec<usize> = points.iter().flat_map(|&g| design.groups[g].rows.iter().copied()).collect();
+        let mut rows: Vec<usize> =
+            points.iter().flat_map(|&g| design.groups[g].rows.iter().copied()).collect();
         rows.sort_unstable();
         out.push(Candidate { points, rows, origins: vec![origin] });
     }
@@ -291,19 +296,24 @@ pub fn score(
     base: &Analysis,
     cand: &Candidate,
 ) -> Result<Scored, AnalysisError> {
-    let kept: Vec<Measurement> =
-        data.iter().enumerate().filter(|(i, _)| cand.rows.binary_search(i).is_err()).map(|(_, m)| m.clone()).collect();
-    let a = Analysis::run(model, &kept, file, opts)?;
-    let bands: Vec<Vec<Option<Band>>> = (0..a.regions.len())
-        .map(|t| a.predictions.iter().map(|p| p.bands[t].clone()).collect())
+    let kept: Vec<Measurement> = data
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| cand.rows.binary_search(i).is_err())
+        .map(|(_, m)| m.clone())
         .collect();
+    let a = Analysis::run(model, &kept, file, opts)?;
+    let bands: Vec<Vec<Option<Band>>> =
+        (0..a.regions.len()).map(|t| a.predictions.iter().map(|p| p.bands[t].clone()).collect()).collect();
     let ratios = bands
         .iter()
         .enumerate()
         .map(|(t, row)| {
             row.iter()
                 .zip(&base.predictions)
-                .map(|(b, p)| crate::analysis::width_ratio(b.as_ref().and_then(Band::width).as_ref(), &p.bands[t]))
+                .map(|(b, p)| {
+                    crate::analysis::width_ratio(b.as_ref().and_then(Band::width).as_ref(), &p.bands[t])
+                })
                 .collect()
         })
         .collect();

@@ -18,7 +18,11 @@ pub(crate) fn hpl(rest: &str) -> (Model, Vec<Measurement>) {
     let data = ys
         .iter()
         .enumerate()
-        .map(|(i, y)| Measurement { x: vec![int(10 * (i as i64 + 1))], y: parse_rat(y).unwrap(), line: i + 2 })
+        .map(|(i, y)| Measurement {
+            x: vec![int(10 * (i as i64 + 1))],
+            y: parse_rat(y).unwrap(),
+            line: i + 2,
+        })
         .collect();
     (m, data)
 }
@@ -33,11 +37,13 @@ pub(crate) fn residual_rows(m: i64, k: usize, theta: Rat, noise: Option<(i64, i6
     let mut seed = noise.map_or(0, |(s, _)| s);
     for i in 0..m {
         let x = frac(i, m);
-        let powers: Vec<Rat> = (0..=k).scan(int(1), |p, _| {
-            let cur = p.clone();
-            *p = &*p * &x;
-            Some(cur)
-        }).collect();
+        let powers: Vec<Rat> = (0..=k)
+            .scan(int(1), |p, _| {
+                let cur = p.clone();
+                *p = &*p * &x;
+                Some(cur)
+            })
+            .collect();
         let mut y = powers[k].clone();
         if let Some((_, den)) = noise {
             seed = (seed * 1103515245 + 12345) % 2147483648;

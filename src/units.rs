@@ -4,8 +4,8 @@
 //! seconds, MHz, watts, joules, bytes.
 
 use crate::num::{parse_rat, Interval, Rat};
-use num_traits::Signed;
 use num_bigint::BigInt;
+use num_traits::Signed;
 
 /// A physical dimension with its base unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,7 +119,12 @@ pub const MAX_QUANTITY_ITEMS: usize = 10_000;
 /// `40us..120us` (a closed interval), `20us..120us:20us` (the values from
 /// 20 to 120 µs in steps of 20 µs, each a point). Bare numbers are in
 /// `default_unit`. Every value is in the base unit.
-pub fn parse_quantity_items(text: &str, dim: Dim, default_unit: &str, what: &str) -> Result<Vec<Interval>, String> {
+pub fn parse_quantity_items(
+    text: &str,
+    dim: Dim,
+    default_unit: &str,
+    what: &str,
+) -> Result<Vec<Interval>, String> {
     let mut out = Vec::new();
     for piece in text.split(',') {
         let piece = piece.trim();
@@ -194,7 +199,10 @@ mod tests {
         assert_eq!(v, vec![Interval::point(us(60)), Interval { lo: us(40), hi: us(120) }]);
         let v = parse_quantity_items("20..60:20", Dim::Time, "us", "--t-sr").unwrap();
         assert_eq!(v, vec![Interval::point(us(20)), Interval::point(us(40)), Interval::point(us(60))]);
-        assert_eq!(parse_quantity_items("0.1ms", Dim::Time, "us", "x").unwrap(), vec![Interval::point(us(100))]);
+        assert_eq!(
+            parse_quantity_items("0.1ms", Dim::Time, "us", "x").unwrap(),
+            vec![Interval::point(us(100))]
+        );
         for bad in ["120us..40us", "1..2:0", "1..2:-1", "5 parsecs", "1,,2", "1..1000000:1e-6"] {
             assert!(parse_quantity_items(bad, Dim::Time, "us", "--t-sr").is_err(), "{bad}");
         }

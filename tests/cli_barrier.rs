@@ -11,7 +11,8 @@ const DATA: &str = "data/mpi_barrier.csv";
 
 #[test]
 fn scmd_setting_reproduces_the_paper_formula() {
-    let j = json(&["barrier", "--nodes", "2..30", "--per-chassis", "3", "--t-ib", "3.86us", "--t-sr", "60us"]);
+    let j =
+        json(&["barrier", "--nodes", "2..30", "--per-chassis", "3", "--t-ib", "3.86us", "--t-sr", "60us"]);
     let rows = j["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 29);
     for r in rows {
@@ -40,7 +41,7 @@ fn constant_reference_gives_an_exact_crossover_that_round_trips() {
     // (500 − 7·3.86)/6 µs = 472.98/6 µs.
     let x = j["rows"][0]["crossover_t_sr_s"][0]["lower"].as_str().unwrap().to_string();
     assert_eq!(x, "7883/100000000"); // 78.83 µs
-    // Plugging it back as T_SR gives a tie.
+                                     // Plugging it back as T_SR gives a tie.
     let xs = format!("{}s", x);
     let j2 = json(&["barrier", "--nodes", "30", "--t-sr", &xs, "--mpi", "500us"]);
     assert_eq!(j2["rows"][0]["versus"][0][0]["winner"], "tie");
@@ -51,7 +52,21 @@ fn constant_reference_gives_an_exact_crossover_that_round_trips() {
 
 #[test]
 fn model_reference_carries_its_band_into_every_comparison() {
-    let args = ["barrier", "--nodes", "2..120", "--mpi-model", MODEL, "--mpi-data", DATA, "-t", "max", "-t", "2*max", "--at", "30"];
+    let args = [
+        "barrier",
+        "--nodes",
+        "2..120",
+        "--mpi-model",
+        MODEL,
+        "--mpi-data",
+        DATA,
+        "-t",
+        "max",
+        "-t",
+        "2*max",
+        "--at",
+        "30",
+    ];
     let text = ok(&args);
     has(&text, &[
         "MPI_Barrier: model models/mpi_barrier.tm fitted to data/mpi_barrier.csv",
@@ -83,13 +98,24 @@ fn model_reference_carries_its_band_into_every_comparison() {
 
 #[test]
 fn intervals_give_interval_results_and_all_formats_render() {
-    let j = json(&["barrier", "--nodes", "30", "--t-ib", "2.7us..3.86us", "--t-sr", "40us..120us", "--mpi", "500us"]);
+    let j = json(&[
+        "barrier",
+        "--nodes",
+        "30",
+        "--t-ib",
+        "2.7us..3.86us",
+        "--t-sr",
+        "40us..120us",
+        "--mpi",
+        "500us",
+    ]);
     let r = &j["rows"][0];
     // 7·2.7 + 6·40 = 258.9 µs; 7·3.86 + 6·120 = 747.02 µs.
     assert_eq!(r["t_eb_s"][0]["lower"], "2589/10000000");
     assert_eq!(r["t_eb_s"][0]["upper"], "37351/50000000"); // 747.02 µs
     assert_eq!(r["versus"][0][0]["winner"], "undecided");
-    let csv = ok(&["barrier", "--nodes", "4,30", "--t-sr", "20us..60us:20us", "--mpi", "120us", "--format", "csv"]);
+    let csv =
+        ok(&["barrier", "--nodes", "4,30", "--t-sr", "20us..60us:20us", "--mpi", "120us", "--format", "csv"]);
     assert!(csv.starts_with("nodes,chassis,inter_levels,quantity,unit,t_sr_case,column,lower,upper,winner\n"));
     // 2 node counts × 3 T_SR cases of T_EB.
     assert_eq!(csv.lines().filter(|l| l.contains(",t_eb,")).count(), 6);
@@ -99,9 +125,32 @@ fn intervals_give_interval_results_and_all_formats_render() {
     let dir = tmp_dir();
     let svg = dir.join("barrier.svg");
     let svg_s = svg.to_str().unwrap();
-    ok(&["barrier", "--nodes", "2..120", "--t-sr", "60us,40us..120us", "--mpi-model", MODEL, "--mpi-data", DATA, "-t", "max", "--plot", svg_s]);
+    ok(&[
+        "barrier",
+        "--nodes",
+        "2..120",
+        "--t-sr",
+        "60us,40us..120us",
+        "--mpi-model",
+        MODEL,
+        "--mpi-data",
+        DATA,
+        "-t",
+        "max",
+        "--plot",
+        svg_s,
+    ]);
     let s = std::fs::read_to_string(&svg).unwrap();
-    has(&s, &["<svg", "MPI_Barrier band (threshold max)", "MPI_Barrier (fitted model)", "T_EB, T_SR = 60 us", "T_EB, T_SR = 40..120 us"]);
+    has(
+        &s,
+        &[
+            "<svg",
+            "MPI_Barrier band (threshold max)",
+            "MPI_Barrier (fitted model)",
+            "T_EB, T_SR = 60 us",
+            "T_EB, T_SR = 40..120 us",
+        ],
+    );
 }
 
 #[test]

@@ -31,7 +31,17 @@ fn ideal_mem_comm_falls_with_exact_values() {
 #[test]
 fn mg_profile_reports_fits_bands_and_all_formats() {
     let text = ok(&["energy", MG, "-t", "max", "-t", "2*max"]);
-    has(&text, &["base 2 nodes", "Regions", "Task fractions", "Predictions", "Energy shares of E_std at n = 4096", "@2*max"]);
+    has(
+        &text,
+        &[
+            "base 2 nodes",
+            "Regions",
+            "Task fractions",
+            "Predictions",
+            "Energy shares of E_std at n = 4096",
+            "@2*max",
+        ],
+    );
     let j = json(&["energy", MG, "--nodes", "16,inf"]);
     assert_eq!(j["regions"].as_array().unwrap().len(), 5);
     let fit = &j["regions"][0]["fits"][0];
@@ -93,10 +103,14 @@ fn plots_are_written() {
 #[test]
 fn bad_profiles_and_options_get_clear_errors() {
     let no_fstd = tmp_file("nofstd.csv", "region,nodes,freq,time,power\na,2,3000,1,100\na,2,2000,1.2,80\na,4,3000,0.6,100\nb,2,2000,1,80\nb,4,2000,0.6,80\n");
-    has(&fails(&["energy", &no_fstd], 2).stderr, &["region `b` has no measurement at f_std = 3000 MHz", ":5:"]);
+    has(
+        &fails(&["energy", &no_fstd], 2).stderr,
+        &["region `b` has no measurement at f_std = 3000 MHz", ":5:"],
+    );
     let one_n = tmp_file("onen.csv", "region,nodes,freq,time,power\na,2,3000,1,100\na,2,2000,1.2,80\n");
     has(&fails(&["energy", &one_n], 2).stderr, &["one node count only"]);
-    let no_power = tmp_file("nop.csv", "region,nodes,freq,time,power\na,2,3000,1,\na,2,2000,1.2,\na,4,3000,0.6,\n");
+    let no_power =
+        tmp_file("nop.csv", "region,nodes,freq,time,power\na,2,3000,1,\na,2,2000,1.2,\na,4,3000,0.6,\n");
     has(&fails(&["energy", &no_power], 2).stderr, &["has no power at f_std"]);
     let nan = tmp_file("nan.csv", "region,nodes,freq,time,power\na,2,3000,NaN,1\n");
     has(&fails(&["energy", &nan], 2).stderr, &["nan.csv:2:", "not a finite number"]);

@@ -26,7 +26,8 @@ fn the_issues_hand_check_from_the_command_line() {
     let j = json(&["ms", "predict", &file, "--grid", "3", "--procs", "3", "--loggp", HAND_LOGGP]);
     assert_eq!(j["runs"][0]["time_s"], "1639/50000000"); // 32 780 ns
     assert_eq!(j["runs"][0]["slave_tasks"], serde_json::json!([2, 1]));
-    let j = json(&["ms", "predict", &file, "--grid", "3", "--procs", "3", "--loggp", HAND_LOGGP, "--no-p1-recv"]);
+    let j =
+        json(&["ms", "predict", &file, "--grid", "3", "--procs", "3", "--loggp", HAND_LOGGP, "--no-p1-recv"]);
     assert_eq!(j["runs"][0]["time_s"], "12/390625"); // 30 720 ns
     let text = ok(&["ms", "predict", &file, "--grid", "3", "--procs", "2..4", "--loggp", HAND_LOGGP]);
     has(&text, &["32.78 us", "all 3 tasks of grid 3 measured", "L=5us, o=1us+10ns*P, g=1us, G=10ns/B"]);
@@ -81,7 +82,13 @@ fn full_mandelbrot_prediction_meets_the_papers_checkable_facts() {
 #[test]
 fn subset_errors_are_explained_by_the_task_time_deficit() {
     let j = json(&[
-        "ms", "predict", mandelbrot(), "--grid", "1024x1024", "--compare-subsets", "1/16,1/1024,1/65536",
+        "ms",
+        "predict",
+        mandelbrot(),
+        "--grid",
+        "1024x1024",
+        "--compare-subsets",
+        "1/16,1/1024,1/65536",
     ]);
     let c = &j["comparison"];
     let a0 = f(&c["full"]["total_time_s"]);
@@ -107,7 +114,10 @@ fn subset_errors_are_explained_by_the_task_time_deficit() {
         // tiny (1/16: 0.03 % observed against 0.05 %). Both are small
         // against the errors being explained (up to 26 %).
         let (err, explained) = (f(&r8["error"]), f(&r8["deficit_error"]));
-        assert!((err - explained).abs() <= 0.25 * explained + 0.001, "{label}: error {err} vs |D|/E(S0) {explained}");
+        assert!(
+            (err - explained).abs() <= 0.25 * explained + 0.001,
+            "{label}: error {err} vs |D|/E(S0) {explained}"
+        );
         let (diff, d) = (f(&r8["diff_s"]), f(&r8["deficit_per_slave_s"]));
         if d.abs() > 0.1 {
             assert_eq!(diff.signum(), d.signum(), "{label}: E(S0) - E(S) = {diff} against D = {d}");
@@ -133,7 +143,8 @@ fn subset_errors_are_explained_by_the_task_time_deficit() {
 fn sample_runs_a_command_per_task_and_feeds_predict() {
     let out = tmp_dir().join("sampled.csv");
     let out = out.to_str().unwrap();
-    let r = run(&["ms", "sample", "--grid", "5x4", "--every", "2", "--out", out, "--", "true", "{i1}", "{i2}"]);
+    let r =
+        run(&["ms", "sample", "--grid", "5x4", "--every", "2", "--out", out, "--", "true", "{i1}", "{i2}"]);
     assert_eq!(r.code, Some(0), "{}", r.show());
     has(&r.stderr, &["wrote 9 measured tasks"]);
     let text = std::fs::read_to_string(out).unwrap();
@@ -187,11 +198,18 @@ fn outputs_and_plot() {
     ok(&["ms", "mandelbrot", "--grid", "64x64", "--out", file]);
     let plot = tmp_dir().join("ms.svg");
     let plot = plot.to_str().unwrap();
-    let args = ["ms", "predict", file, "--grid", "64x64", "--procs", "2..16:2", "--compare-subsets", "1/16,4x4"];
+    let args =
+        ["ms", "predict", file, "--grid", "64x64", "--procs", "2..16:2", "--compare-subsets", "1/16,4x4"];
     let text = ok(&[&args[..], &["--plot", plot]].concat());
-    has(&text, &["Subsets of the fully measured workload", "1/16", "4x4", "|D|/E(S0)", "the master saturates"]);
+    has(
+        &text,
+        &["Subsets of the fully measured workload", "1/16", "4x4", "|D|/E(S0)", "the master saturates"],
+    );
     let svg = std::fs::read_to_string(plot).unwrap();
-    has(&svg, &["<svg", "predicted run time", "subset 1/16 (256 tasks run)", "all tasks (S0, 4096 tasks run)"]);
+    has(
+        &svg,
+        &["<svg", "predicted run time", "subset 1/16 (256 tasks run)", "all tasks (S0, 4096 tasks run)"],
+    );
     let csv = ok(&[&args[..], &["--format", "csv"]].concat());
     assert_eq!(csv.lines().count(), 1 + 3 * 8);
     has(&csv, &["subset,procs,slaves,run_time_s", "\nfull,2,1,", "\n4x4,16,15,"]);

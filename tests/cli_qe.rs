@@ -91,7 +91,11 @@ fn qe_fails_with_2(args: &[&str], stdin: Option<&str>) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(out.stdout.is_empty(), "nothing on stdout on error, got {:?}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.stdout.is_empty(),
+        "nothing on stdout on error, got {:?}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     String::from_utf8(out.stderr).expect("stderr is UTF-8")
 }
 
@@ -211,8 +215,10 @@ fn eq6_gives_the_papers_emax_exactly() {
         .stderr(predicate::str::is_empty());
 }
 
-const FIG2B_CRITICAL_DC2: [f64; 6] = [-7.96273e-8, -6.84759e-8, -4.87413e-8, 9.49981e-9, 3.51625e-8, 4.14635e-8];
-const FIG2B_CONSTANTS: [f64; 6] = [0.000754866, 0.000491919, 0.0003184, 0.000471708, 1.22436e-10, 0.000112098];
+const FIG2B_CRITICAL_DC2: [f64; 6] =
+    [-7.96273e-8, -6.84759e-8, -4.87413e-8, 9.49981e-9, 3.51625e-8, 4.14635e-8];
+const FIG2B_CONSTANTS: [f64; 6] =
+    [0.000754866, 0.000491919, 0.0003184, 0.000471708, 1.22436e-10, 0.000112098];
 
 #[test]
 fn eq5_cells_split_dc2_at_the_six_critical_values_of_fig_2b() {
@@ -223,7 +229,8 @@ fn eq5_cells_split_dc2_at_the_six_critical_values_of_fig_2b() {
     let mut critical: Vec<f64> = Vec::new();
     for cell in &cells {
         let toks = tokens(cell);
-        let pos = toks.iter().position(|t| *t == Tok::Word("dc2".into())).expect("each cell bounds dc2 first");
+        let pos =
+            toks.iter().position(|t| *t == Tok::Word("dc2".into())).expect("each cell bounds dc2 first");
         match (&toks[pos - 2], &toks[pos + 2]) {
             (Tok::Num(lo), Tok::Num(hi)) => {
                 assert!(lo < hi, "empty dc2 range in {cell}");
@@ -237,7 +244,10 @@ fn eq5_cells_split_dc2_at_the_six_critical_values_of_fig_2b() {
         assert_has5(&critical, want, "critical value of dc2", &out);
     }
     for got in &critical {
-        assert!(FIG2B_CRITICAL_DC2.iter().any(|&w| same5(*got, w)), "unexpected critical value {got:e} in\n{out}");
+        assert!(
+            FIG2B_CRITICAL_DC2.iter().any(|&w| same5(*got, w)),
+            "unexpected critical value {got:e} in\n{out}"
+        );
     }
 }
 
@@ -309,7 +319,10 @@ fn eq7_in_the_default_order_is_the_same_point() {
     let out = qe_ok(&[&model("seed003_eq7.qe"), "--decimal", "5"]);
     let toks = tokens(out.trim_end());
     let value = |name: &str| -> f64 {
-        let k = toks.iter().position(|t| *t == Tok::Word(name.into())).unwrap_or_else(|| panic!("{name} in {out}"));
+        let k = toks
+            .iter()
+            .position(|t| *t == Tok::Word(name.into()))
+            .unwrap_or_else(|| panic!("{name} in {out}"));
         assert_eq!(toks[k + 1], Tok::Op("=".into()), "{out}");
         match &toks[k + 2] {
             Tok::Num(v) => *v,
@@ -360,9 +373,11 @@ fn json_output_has_variables_result_constraints_cells_and_vertices() {
 
 #[test]
 fn json_output_of_true_and_false() {
-    let t: serde_json::Value = serde_json::from_str(&qe_stdin("exists y: y >= x", &["--format", "json"])).unwrap();
+    let t: serde_json::Value =
+        serde_json::from_str(&qe_stdin("exists y: y >= x", &["--format", "json"])).unwrap();
     assert_eq!(t["result"], "true");
-    let f: serde_json::Value = serde_json::from_str(&qe_stdin("exists x: x < 0 and x > 0", &["--format", "json"])).unwrap();
+    let f: serde_json::Value =
+        serde_json::from_str(&qe_stdin("exists x: x < 0 and x > 0", &["--format", "json"])).unwrap();
     assert_eq!(f["result"], "false");
     assert_eq!(f["pieces"], serde_json::json!([]));
 }
@@ -533,7 +548,9 @@ fn a_lower_dimensional_result_is_a_line() {
     let out = qe_stdin("exists z: x = z and z = y", &[]);
     let t = out.trim_end();
     assert!(["x = y", "y = x", "x - y = 0", "y - x = 0", "-x + y = 0"].contains(&t), "{t}");
-    let json: serde_json::Value = serde_json::from_str(&qe_stdin("exists z: x = z and z = y", &["--format", "json", "--vertices"])).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&qe_stdin("exists z: x = z and z = y", &["--format", "json", "--vertices"]))
+            .unwrap();
     let p = &json["pieces"][0];
     assert_eq!(p["constraints"].as_array().unwrap().len(), 1, "{p}");
     assert_eq!(p["constraints"][0]["relation"], "=");
@@ -548,7 +565,10 @@ fn strict_inequalities_stay_strict() {
 }
 
 fn grid() -> Vec<Rat> {
-    (-12..=12).map(|k| Rat::new(k.into(), 4.into())).chain([Rat::new((-11).into(), 5.into()), Rat::new(3.into(), 5.into())]).collect()
+    (-12..=12)
+        .map(|k| Rat::new(k.into(), 4.into()))
+        .chain([Rat::new((-11).into(), 5.into()), Rat::new(3.into(), 5.into())])
+        .collect()
 }
 
 #[test]
@@ -567,7 +587,8 @@ fn forall_over_a_conjunction_with_a_disequality_is_eliminated_quickly() {
     let out = qe_stdin_within(f, 5);
     for x in grid() {
         for y in grid() {
-            let want = Rat::new(4.into(), 1.into()) * &x + Rat::new(7.into(), 1.into()) * &y <= Rat::new(21.into(), 1.into());
+            let want = Rat::new(4.into(), 1.into()) * &x + Rat::new(7.into(), 1.into()) * &y
+                <= Rat::new(21.into(), 1.into());
             assert_eq!(printed_truth(&out, &x, &y), want, "at ({x}, {y}): {out}");
         }
     }

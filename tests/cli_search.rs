@@ -40,7 +40,8 @@ fn leave_one_out_ranks_p110_first_and_its_band_is_much_narrower() {
     assert_eq!(b["band"]["width"]["exact"], "4223681537203/4721292100");
     assert_eq!(j["unpruned"]["bands"][0]["band"]["width"]["exact"], "2874255509917213/726290908200");
     // The runner-up narrows it far less.
-    let second: f64 = c[1]["bands"][0]["ratio"]["decimal"].as_str().and_then(|s| s.parse().ok()).unwrap_or(0.0);
+    let second: f64 =
+        c[1]["bands"][0]["ratio"]["decimal"].as_str().and_then(|s| s.parse().ok()).unwrap_or(0.0);
     assert!(second > 0.8, "{second}");
     let text = ok(&args(&a));
     has(&text, &["Best: dropping p=110 narrows the band", "(×0.226)", "12 candidates (12 leave-one-out)"]);
@@ -51,7 +52,8 @@ fn leave_one_out_ranks_p110_first_and_its_band_is_much_narrower() {
 
 #[test]
 fn pairs_user_candidates_and_greedy_steps_are_compared_and_merged() {
-    let a = hpl_prune(&["--max-drop", "2", "--candidate", "p=110", "--candidate", "p=10,p=20", "--show", "0"]);
+    let a =
+        hpl_prune(&["--max-drop", "2", "--candidate", "p=110", "--candidate", "p=10,p=20", "--show", "0"]);
     let j = json(&args(&a));
     let c = j["candidates"].as_array().cloned().unwrap_or_default();
     // 12 singles + 66 pairs + the third greedy step (three points); the
@@ -66,10 +68,8 @@ fn pairs_user_candidates_and_greedy_steps_are_compared_and_merged() {
     let pair = c.iter().find(|x| x["drop"][0]["p"] == "10" && x["drop"][1]["p"] == "20");
     assert!(pair.is_some_and(|x| x["sources"].to_string().contains("candidate p=10,p=20")));
     // Ranks are 1..n and the ranking key never decreases.
-    let keys: Vec<f64> = c
-        .iter()
-        .filter_map(|x| x["rank_key"]["decimal"].as_str().and_then(|s| s.parse().ok()))
-        .collect();
+    let keys: Vec<f64> =
+        c.iter().filter_map(|x| x["rank_key"]["decimal"].as_str().and_then(|s| s.parse().ok())).collect();
     assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{keys:?}");
     let text = ok(&args(&a));
     has(&text, &["79 candidates (12 leave-one-out, 66 pairs, 2 user, 3 greedy steps)"]);
@@ -95,14 +95,31 @@ fn prune_and_plan_do_not_depend_on_the_thread_count_or_the_run() {
 
 #[test]
 fn plan_ranks_far_points_first_with_exact_expected_and_worst_widths() {
-    let j = json(&["plan", HPL, HPL_DATA, "--unweighted", "-t", "max", "--target", "p=1000", "--candidates", "p=130..300", "step", "10"]);
+    let j = json(&[
+        "plan",
+        HPL,
+        HPL_DATA,
+        "--unweighted",
+        "-t",
+        "max",
+        "--target",
+        "p=1000",
+        "--candidates",
+        "p=130..300",
+        "step",
+        "10",
+    ]);
     let c = j["candidates"].as_array().cloned().unwrap_or_default();
     assert_eq!(c.len(), 18);
     assert_eq!(c[0]["point"]["p"], "300");
     let cur: f64 = j["current"][0]["width"]["decimal"].as_str().and_then(|s| s.parse().ok()).unwrap_or(0.0);
     for x in &c {
-        let e: f64 = x["bands"][0]["expected"]["width"]["decimal"].as_str().and_then(|s| s.parse().ok()).unwrap_or(-1.0);
-        let w: f64 = x["bands"][0]["worst"]["width"]["decimal"].as_str().and_then(|s| s.parse().ok()).unwrap_or(-1.0);
+        let e: f64 = x["bands"][0]["expected"]["width"]["decimal"]
+            .as_str()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(-1.0);
+        let w: f64 =
+            x["bands"][0]["worst"]["width"]["decimal"].as_str().and_then(|s| s.parse().ok()).unwrap_or(-1.0);
         assert!(0.0 < e && e <= w && w <= cur, "{e} {w} {cur}");
     }
     let text = ok(&["plan", HPL, HPL_DATA, "--target", "p=1000", "--candidates", "p=200,300"]);
@@ -124,7 +141,10 @@ fn search_errors_are_clear() {
     let model = tmp_file("two.tm", "T(p) = a + b/p\nparam a, b\n");
     let out = ok(&["prune", &model, &data, "--target", "p=4", "--greedy", "0"]);
     has(&out, &["failed: too few points left (1 for 2 parameters)"]);
-    let r = fails(&["plan", HPL, HPL_DATA, "--target", "p=1000", "--candidates", "p=200", "--format", "latex"], 2);
+    let r = fails(
+        &["plan", HPL, HPL_DATA, "--target", "p=1000", "--candidates", "p=200", "--format", "latex"],
+        2,
+    );
     has(&r.stderr, &["no LaTeX output"]);
     let r = fails(&["plan", HPL, HPL_DATA, "--target", "p=1000"], 2);
     has(&r.stderr, &["--candidates"]);
@@ -134,7 +154,9 @@ fn search_errors_are_clear() {
 fn polygons(svg: &str) -> Vec<usize> {
     svg.split("<polygon class=\"region\"")
         .skip(1)
-        .filter_map(|p| p.split("points=\"").nth(1)?.split('"').next().map(|pts| pts.split_whitespace().count()))
+        .filter_map(|p| {
+            p.split("points=\"").nth(1)?.split('"').next().map(|pts| pts.split_whitespace().count())
+        })
         .collect()
 }
 
@@ -185,9 +207,23 @@ fn plots_and_reports_are_written_with_units_and_self_contained() {
     let width = format!("{dir}/width.svg");
     let html = format!("{dir}/r.html");
     let md = format!("{dir}/r.md");
-    ok(&[HPL, HPL_DATA, "--plot", &band, "--plot", &format!("residuals={res}"), "--plot", &format!("width={width}"), "--report", &html]);
+    ok(&[
+        HPL,
+        HPL_DATA,
+        "--plot",
+        &band,
+        "--plot",
+        &format!("residuals={res}"),
+        "--plot",
+        &format!("width={width}"),
+        "--report",
+        &html,
+    ]);
     let b = std::fs::read_to_string(&band).unwrap_or_default();
-    has(&b, &["<svg", "p [processors]", "T [s]", "class=\"band\"", "class=\"extrapolation\"", "measurements"]);
+    has(
+        &b,
+        &["<svg", "p [processors]", "T [s]", "class=\"band\"", "class=\"extrapolation\"", "measurements"],
+    );
     assert!(b.contains("10⁴"), "log axes for values spanning decades");
     let lin = format!("{dir}/lin.svg");
     ok(&[HPL, HPL_DATA, "--xscale", "linear", "--yscale", "linear", "--plot", &lin]);
@@ -230,8 +266,10 @@ fn plots_and_reports_are_written_with_units_and_self_contained() {
 fn envelope_breakpoints_of_hpl_are_its_data_points_exactly() {
     let j = json(&[HPL, HPL_DATA, "-t", "max", "--envelope"]);
     let env = &j["band_function"]["envelopes"][0];
-    let ends: Vec<&str> =
-        env["upper"].as_array().map(|a| a.iter().filter_map(|p| p["to"]["exact"].as_str()).collect()).unwrap_or_default();
+    let ends: Vec<&str> = env["upper"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|p| p["to"]["exact"].as_str()).collect())
+        .unwrap_or_default();
     assert_eq!(ends, ["50", "80", "100", "120", "10000"]);
     assert!(env["upper"].as_array().is_some_and(|a| a.iter().all(|p| p["to_exact"] == true)));
     let curve = &j["band_function"]["width_vs_threshold"][2];

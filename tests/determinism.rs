@@ -9,7 +9,8 @@ use cli::*;
 
 /// stdout of `errband args` with `threads` rayon threads (global pool).
 fn with_threads(args: &[&str], threads: usize) -> String {
-    let out = errband().args(args).env("RAYON_NUM_THREADS", threads.to_string()).output().expect("errband runs");
+    let out =
+        errband().args(args).env("RAYON_NUM_THREADS", threads.to_string()).output().expect("errband runs");
     assert!(out.status.success(), "errband {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).expect("UTF-8 output")
 }
@@ -30,14 +31,45 @@ fn outputs_do_not_depend_on_threads_or_runs() {
     same_bytes(&["models/pn.tm", "data/pn.csv", "--format", "json"]);
     same_bytes(&["qe", "models/seed003_eq5.qe", "--format", "json"]);
     same_bytes(&["energy", "data/energy_mg.csv", "--format", "json"]);
-    same_bytes(&["barrier", "--nodes", "2..64", "--mpi-model", "models/mpi_barrier.tm", "--mpi-data", "data/mpi_barrier.csv", "--format", "json"]);
-    same_bytes(&["ms", "predict", "data/mandelbrot_32x32.csv", "--grid", "1024x1024", "--procs", "8..64:8", "--format", "json"]);
+    same_bytes(&[
+        "barrier",
+        "--nodes",
+        "2..64",
+        "--mpi-model",
+        "models/mpi_barrier.tm",
+        "--mpi-data",
+        "data/mpi_barrier.csv",
+        "--format",
+        "json",
+    ]);
+    same_bytes(&[
+        "ms",
+        "predict",
+        "data/mandelbrot_32x32.csv",
+        "--grid",
+        "1024x1024",
+        "--procs",
+        "8..64:8",
+        "--format",
+        "json",
+    ]);
 }
 
 #[test]
 fn searches_do_not_depend_on_jobs() {
-    let prune = ["prune", "models/hpl.tm", "data/hpl.csv", "--target", "p=1000", "--max-drop=2", "--format", "json"];
-    let plan = ["plan", "models/hpl.tm", "data/hpl.csv", "--target", "p=1000", "--candidates", "p=130..300:10", "--format", "json"];
+    let prune =
+        ["prune", "models/hpl.tm", "data/hpl.csv", "--target", "p=1000", "--max-drop=2", "--format", "json"];
+    let plan = [
+        "plan",
+        "models/hpl.tm",
+        "data/hpl.csv",
+        "--target",
+        "p=1000",
+        "--candidates",
+        "p=130..300:10",
+        "--format",
+        "json",
+    ];
     for args in [&prune[..], &plan[..]] {
         let one = ok(&[args, &["-j", "1"]].concat());
         for j in ["2", "4", "1"] {

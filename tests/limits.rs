@@ -12,7 +12,17 @@ fn timeout_stops_long_runs_and_leaves_short_ones_alone() {
     for args in [
         vec!["ms", "predict", "data/mandelbrot_32x32.csv", "--grid", "1024x1024", "--timeout", "1ms"],
         vec!["ms", "--timeout", "1ms", "predict", "data/mandelbrot_32x32.csv", "--grid", "1024x1024"],
-        vec!["barrier", "--nodes", "2..3000", "--mpi-model", "models/mpi_barrier.tm", "--mpi-data", "data/mpi_barrier.csv", "--timeout", "2ms"],
+        vec![
+            "barrier",
+            "--nodes",
+            "2..3000",
+            "--mpi-model",
+            "models/mpi_barrier.tm",
+            "--mpi-data",
+            "data/mpi_barrier.csv",
+            "--timeout",
+            "2ms",
+        ],
     ] {
         let r = fails(&args, 1);
         has(&r.stderr, &["--timeout", "reached"]);
@@ -84,7 +94,10 @@ fn every_limit_names_its_flag_and_the_flag_raises_it() {
 
     // Literal digits: --max-digits.
     let long = tmp_file("long.csv", &format!("p,T\n2,1.{}\n4,2\n8,3\n", "3".repeat(5000)));
-    has(&fails(&["models/amdahl.tm", &long], 2).stderr, &["digit count limit", "--max-digits", "long.csv:2:"]);
+    has(
+        &fails(&["models/amdahl.tm", &long], 2).stderr,
+        &["digit count limit", "--max-digits", "long.csv:2:"],
+    );
     ok(&["models/amdahl.tm", &long, "--max-digits", "6000"]);
 
     // Digits of numbers formed by powers and by elimination: --max-number-digits.
@@ -119,7 +132,10 @@ fn every_limit_names_its_flag_and_the_flag_raises_it() {
     ok(&["qe", &pieces, "--max-pieces", "4"]);
 
     // Pruning candidates: --max-candidates (12 points, up to 2 dropped: 12 + 66).
-    let r = fails(&["prune", hpl, hpl_data, "--target", "p=1000", "--max-drop", "2", "--max-candidates", "77"], 2);
+    let r = fails(
+        &["prune", hpl, hpl_data, "--target", "p=1000", "--max-drop", "2", "--max-candidates", "77"],
+        2,
+    );
     has(&r.stderr, &["78 candidates (limit 77)", "--max-candidates", "--top N"]);
     ok(&["prune", hpl, hpl_data, "--target", "p=1000", "--max-drop", "2", "--max-candidates", "78"]);
 }
@@ -136,7 +152,16 @@ fn many_prediction_points_cost_linear_time() {
     has(&r.stderr, &["more than 100000 values", "--max-points", "steps.tm:3:"]);
     assert!(r.secs < 1.0, "took {:.2} s", r.secs);
     // 20 000 points (and 10 000 repeats): about 1.3 s; the quadratic check took 5 s more.
-    let r = run(&["models/amdahl.tm", "data/amdahl.csv", "--at", "p=1..20000", "--at", "p=1..20000:2", "--format", "csv"]);
+    let r = run(&[
+        "models/amdahl.tm",
+        "data/amdahl.csv",
+        "--at",
+        "p=1..20000",
+        "--at",
+        "p=1..20000:2",
+        "--format",
+        "csv",
+    ]);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert!(r.secs < 4.0, "took {:.2} s", r.secs);
 }

@@ -42,13 +42,19 @@ fn rhs() -> impl Strategy<Value = Rat> {
 
 fn lp() -> impl Strategy<Value = Lp> {
     (1usize..=4).prop_flat_map(|n| {
-        let row = (prop::collection::vec(small_coeff(), n), kind(), rhs()).prop_map(|(a, k, b)| Constraint::new(a, k, b));
+        let row = (prop::collection::vec(small_coeff(), n), kind(), rhs())
+            .prop_map(|(a, k, b)| Constraint::new(a, k, b));
         (
             prop::collection::vec(row, 1..=12),
             prop::collection::vec((-3i64..=3).prop_map(int), n),
             any::<bool>(),
         )
-            .prop_map(move |(rows, c, max)| Lp { n, rows, c, sense: if max { Sense::Maximize } else { Sense::Minimize } })
+            .prop_map(move |(rows, c, max)| Lp {
+                n,
+                rows,
+                c,
+                sense: if max { Sense::Maximize } else { Sense::Minimize },
+            })
     })
 }
 
@@ -92,7 +98,10 @@ fn check_outcome(lp: &Lp, p: &Prepared, c: &[Rat], sense: Sense) -> Result<LpOut
     }
     if let LpOutcome::Optimal(o) = &out {
         if !o.attained {
-            prop_assert!(lp.rows.iter().any(|r| r.kind == Kind::Lt), "an optimum is only unattained with strict rows");
+            prop_assert!(
+                lp.rows.iter().any(|r| r.kind == Kind::Lt),
+                "an optimum is only unattained with strict rows"
+            );
         }
     }
     Ok(out)
@@ -193,7 +202,12 @@ fn row(a: &[i64], kind: Kind, b: i64) -> Constraint {
 #[test]
 fn a_triangle_has_the_expected_optima_and_duals() {
     // x >= 0, y >= 0, x + 2y <= 4, 3x + y <= 6: max x + y = 14/5 at (8/5, 6/5).
-    let rows = vec![row(&[-1, 0], Kind::Le, 0), row(&[0, -1], Kind::Le, 0), row(&[1, 2], Kind::Le, 4), row(&[3, 1], Kind::Le, 6)];
+    let rows = vec![
+        row(&[-1, 0], Kind::Le, 0),
+        row(&[0, -1], Kind::Le, 0),
+        row(&[1, 2], Kind::Le, 4),
+        row(&[3, 1], Kind::Le, 6),
+    ];
     let p = Prepared::new(2, rows).unwrap();
     let c = vec![int(1), int(1)];
     let out = p.optimize(&c, Sense::Maximize).unwrap();
@@ -262,7 +276,10 @@ fn wrong_dimensions_are_reported() {
         LpError::Dimension { index: 0, got: 3, expected: 2 }
     );
     let p = Prepared::new(2, vec![row(&[1, 2], Kind::Le, 0)]).unwrap();
-    assert!(matches!(p.optimize(&[int(1)], Sense::Maximize), Err(LpError::Dimension { index: usize::MAX, got: 1, expected: 2 })));
+    assert!(matches!(
+        p.optimize(&[int(1)], Sense::Maximize),
+        Err(LpError::Dimension { index: usize::MAX, got: 1, expected: 2 })
+    ));
 }
 
 #[test]
@@ -288,7 +305,14 @@ fn a_tampered_certificate_is_rejected() {
 fn check_basis(lp: &Lp, o: &errband::lp::Optimum) -> Result<(), TestCaseError> {
     for &i in &o.basis {
         let r = &lp.rows[i];
-        prop_assert!(r.lhs(&o.point) == r.b, "basis row {} = {} is not tight at {}\n{}", i, show_con(r), show_point(&o.point), lp.describe());
+        prop_assert!(
+            r.lhs(&o.point) == r.b,
+            "basis row {} = {} is not tight at {}\n{}",
+            i,
+            show_con(r),
+            show_point(&o.point),
+            lp.describe()
+        );
     }
     let basis_rows: Vec<Vec<Rat>> = o.basis.iter().map(|&i| lp.rows[i].a.clone()).collect();
     prop_assert_eq!(rank(&basis_rows), o.basis.len(), "dependent basis rows\n{}", lp.describe());
@@ -327,7 +351,12 @@ fn the_basis_of_an_attained_optimum_with_a_strict_row_is_tight_at_the_point() {
         panic!("{e}\nreturned point {}, basis {:?}", show_point(&o.point), o.basis);
     }
     // max x subject to x < 1, x <= 0: attained at 0 by the non-strict row.
-    let lp = Lp { n: 1, rows: vec![row(&[1], Kind::Lt, 1), row(&[1], Kind::Le, 0)], c: vec![int(1)], sense: Sense::Maximize };
+    let lp = Lp {
+        n: 1,
+        rows: vec![row(&[1], Kind::Lt, 1), row(&[1], Kind::Le, 0)],
+        c: vec![int(1)],
+        sense: Sense::Maximize,
+    };
     let p = Prepared::new(1, lp.rows.clone()).unwrap();
     let LpOutcome::Optimal(o) = p.optimize(&lp.c, lp.sense).unwrap() else { panic!("bounded") };
     assert_eq!(o.point, vec![int(0)]);
@@ -342,7 +371,8 @@ fn the_basis_of_an_attained_optimum_with_a_strict_row_is_tight_at_the_point() {
 fn a_five_thousand_row_chebyshev_fit_is_certified_and_equioscillates() {
     let m = 2500i64;
     let xs: Vec<Rat> = (0..m).map(|i| q(i, m)).collect();
-    let ys: Vec<Rat> = (0..m).map(|i| &xs[i as usize] * &xs[i as usize] + q((i * 7919) % 13 - 6, 10_000)).collect();
+    let ys: Vec<Rat> =
+        (0..m).map(|i| &xs[i as usize] * &xs[i as usize] + q((i * 7919) % 13 - 6, 10_000)).collect();
     let mut rows = Vec::with_capacity(2 * m as usize);
     for (x, y) in xs.iter().zip(&ys) {
         rows.push(Constraint::new(vec![int(1), x.clone(), int(-1)], Kind::Le, y.clone()));

@@ -41,8 +41,10 @@ fn int_vec(n: usize, lo: i64, hi: i64) -> impl Strategy<Value = Vec<Rat>> {
 fn case(strict_weight: u32) -> impl Strategy<Value = Case> {
     (2usize..=3).prop_flat_map(move |n| {
         let kind = prop_oneof![5 => Just(Kind::Le), strict_weight => Just(Kind::Lt)];
-        let row = (int_vec(n, -3, 3), kind, (-5i64..=10).prop_map(int)).prop_map(|(a, k, b)| Constraint::new(a, k, b));
-        let eq = (int_vec(n, -2, 2), (-3i64..=3).prop_map(int)).prop_map(|(a, b)| Constraint::new(a, Kind::Eq, b));
+        let row = (int_vec(n, -3, 3), kind, (-5i64..=10).prop_map(int))
+            .prop_map(|(a, k, b)| Constraint::new(a, k, b));
+        let eq =
+            (int_vec(n, -2, 2), (-3i64..=3).prop_map(int)).prop_map(|(a, b)| Constraint::new(a, Kind::Eq, b));
         (
             prop::collection::vec(row, 1..=6),
             prop_oneof![3 => (2i64..=5).prop_map(Some), 1 => Just(None)],
@@ -154,7 +156,11 @@ fn check_generators(c: &Case, objs: &[Vec<Rat>]) -> Result<(), TestCaseError> {
     let d = c.describe();
     let closure = Polyhedron::new(c.n, c.cons.iter().map(closed).collect());
     if closure.is_empty() {
-        prop_assert!(g.vertices.is_empty() && g.rays.is_empty() && g.lines.is_empty(), "generators of an empty set\n{}", d);
+        prop_assert!(
+            g.vertices.is_empty() && g.rays.is_empty() && g.lines.is_empty(),
+            "generators of an empty set\n{}",
+            d
+        );
         return Ok(());
     }
     prop_assert!(!g.vertices.is_empty(), "a non-empty closure has a vertex (of its section)\n{}", d);
@@ -171,8 +177,14 @@ fn check_generators(c: &Case, objs: &[Vec<Rat>]) -> Result<(), TestCaseError> {
             prop_assert!(closed(k).holds_at(v), "vertex {} violates {}\n{}", show_pt(v), show_con(k), d);
         }
         let tight: Vec<Vec<Rat>> = c.cons.iter().filter(|k| k.lhs(v) == k.b).map(|k| k.a.clone()).collect();
-        prop_assert_eq!(rank(&tight), c.n - g.lines.len(),
-            "vertex {} is not defined by its tight rows ({} lines)\n{}", show_pt(v), g.lines.len(), d);
+        prop_assert_eq!(
+            rank(&tight),
+            c.n - g.lines.len(),
+            "vertex {} is not defined by its tight rows ({} lines)\n{}",
+            show_pt(v),
+            g.lines.len(),
+            d
+        );
     }
     for r in &g.rays {
         prop_assert!(r.iter().any(|x| !x.is_zero()), "zero ray\n{}", d);
@@ -195,7 +207,13 @@ fn check_generators(c: &Case, objs: &[Vec<Rat>]) -> Result<(), TestCaseError> {
         match pc.optimize(obj, Sense::Maximize).unwrap() {
             LpOutcome::Optimal(o) => {
                 let best = g.vertices.iter().map(|v| dot(obj, v)).max().unwrap();
-                prop_assert_eq!(&best, &o.value, "max {} over the vertices differs from the LP\n{}", show_pt(obj), d);
+                prop_assert_eq!(
+                    &best,
+                    &o.value,
+                    "max {} over the vertices differs from the LP\n{}",
+                    show_pt(obj),
+                    d
+                );
                 for r in &g.rays {
                     prop_assert!(!dot(obj, r).is_positive());
                 }
@@ -204,7 +222,8 @@ fn check_generators(c: &Case, objs: &[Vec<Rat>]) -> Result<(), TestCaseError> {
                 }
             }
             LpOutcome::Unbounded(_) => {
-                let escapes = g.rays.iter().any(|r| dot(obj, r).is_positive()) || g.lines.iter().any(|l| !dot(obj, l).is_zero());
+                let escapes = g.rays.iter().any(|r| dot(obj, r).is_positive())
+                    || g.lines.iter().any(|l| !dot(obj, l).is_zero());
                 prop_assert!(escapes, "LP unbounded along {} but no generator shows it\n{}", show_pt(obj), d);
             }
             LpOutcome::Infeasible(_) => prop_assert!(false, "LP infeasible on a non-empty closure\n{}", d),
@@ -229,8 +248,14 @@ fn check_minimize(c: &Case) -> Result<(), TestCaseError> {
     let g = p.generators();
     prop_assert_eq!(&m.generators, &g, "minimize() reports other generators\n{}", d);
     for x in probe_points(c.n, &g, &c.cons) {
-        prop_assert_eq!(p.contains(&x), minimal.contains(&x), "at {}: original vs minimal {:?}\n{}",
-            show_pt(&x), m.constraints().iter().map(show_con).collect::<Vec<_>>(), d);
+        prop_assert_eq!(
+            p.contains(&x),
+            minimal.contains(&x),
+            "at {}: original vs minimal {:?}\n{}",
+            show_pt(&x),
+            m.constraints().iter().map(show_con).collect::<Vec<_>>(),
+            d
+        );
     }
     // Equalities: independent, and as many as the codimension of the set.
     for e in &m.equalities {
@@ -238,15 +263,28 @@ fn check_minimize(c: &Case) -> Result<(), TestCaseError> {
     }
     let eq_rows: Vec<Vec<Rat>> = m.equalities.iter().map(|e| e.a.clone()).collect();
     prop_assert_eq!(rank(&eq_rows), m.equalities.len(), "dependent equalities\n{}", d);
-    let mut dirs: Vec<Vec<Rat>> = g.vertices.iter().skip(1).map(|v| v.iter().zip(&g.vertices[0]).map(|(a, b)| a - b).collect()).collect();
+    let mut dirs: Vec<Vec<Rat>> = g
+        .vertices
+        .iter()
+        .skip(1)
+        .map(|v| v.iter().zip(&g.vertices[0]).map(|(a, b)| a - b).collect())
+        .collect();
     dirs.extend(g.rays.iter().cloned());
     dirs.extend(g.lines.iter().cloned());
     let dim = if dirs.is_empty() { 0 } else { rank(&dirs) };
-    prop_assert_eq!(dim + m.equalities.len(), c.n, "affine dimension {} with {} equalities\n{}", dim, m.equalities.len(), d);
+    prop_assert_eq!(
+        dim + m.equalities.len(),
+        c.n,
+        "affine dimension {} with {} equalities\n{}",
+        dim,
+        m.equalities.len(),
+        d
+    );
     // Irredundancy: dropping any inequality (or equality) enlarges the set.
     let all = m.constraints();
     for (i, k) in all.iter().enumerate() {
-        let rest: Vec<Constraint> = all.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, k)| k.clone()).collect();
+        let rest: Vec<Constraint> =
+            all.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, k)| k.clone()).collect();
         let grows = if k.kind == Kind::Eq {
             let lt = Constraint::new(k.a.clone(), Kind::Lt, k.b.clone());
             let gt = negation(&Constraint::new(k.a.clone(), Kind::Le, k.b.clone()));
@@ -254,7 +292,13 @@ fn check_minimize(c: &Case) -> Result<(), TestCaseError> {
         } else {
             feasible(c.n, [rest, vec![negation(k)]].concat())
         };
-        prop_assert!(grows, "{} is redundant in the minimal form {:?}\n{}", show_con(k), all.iter().map(show_con).collect::<Vec<_>>(), d);
+        prop_assert!(
+            grows,
+            "{} is redundant in the minimal form {:?}\n{}",
+            show_con(k),
+            all.iter().map(show_con).collect::<Vec<_>>(),
+            d
+        );
     }
     Ok(())
 }
@@ -262,7 +306,12 @@ fn check_minimize(c: &Case) -> Result<(), TestCaseError> {
 fn check_projection(c: &Case, keep: &[usize]) -> Result<(), TestCaseError> {
     let p = c.poly();
     let proj = p.project(keep);
-    let d = format!("{}\nkeep {:?}\nprojection {:?}", c.describe(), keep, proj.constraints().iter().map(show_con).collect::<Vec<_>>());
+    let d = format!(
+        "{}\nkeep {:?}\nprojection {:?}",
+        c.describe(),
+        keep,
+        proj.constraints().iter().map(show_con).collect::<Vec<_>>()
+    );
     prop_assert_eq!(proj.dim(), keep.len());
     prop_assert_eq!(proj.is_empty(), p.is_empty(), "projection emptiness\n{}", d);
     let k = keep.len();
@@ -291,8 +340,15 @@ fn check_projection(c: &Case, keep: &[usize]) -> Result<(), TestCaseError> {
             cons.push(Constraint::new(a, Kind::Eq, y[t].clone()));
         }
         let lifts = feasible(c.n, cons);
-        prop_assert_eq!(proj.contains(y), lifts, "at {}: projection says {}, the LP with the other variables free says {}\n{}",
-            show_pt(y), proj.contains(y), lifts, d);
+        prop_assert_eq!(
+            proj.contains(y),
+            lifts,
+            "at {}: projection says {}, the LP with the other variables free says {}\n{}",
+            show_pt(y),
+            proj.contains(y),
+            lifts,
+            d
+        );
     }
     Ok(())
 }
@@ -307,7 +363,12 @@ fn keep_for(n: usize, choice: usize) -> Vec<usize> {
 }
 
 fn config(cases: u32, seed: u64) -> ProptestConfig {
-    ProptestConfig { cases, failure_persistence: None, rng_seed: RngSeed::Fixed(seed), ..ProptestConfig::default() }
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        rng_seed: RngSeed::Fixed(seed),
+        ..ProptestConfig::default()
+    }
 }
 
 proptest! {
@@ -423,7 +484,15 @@ fn a_strict_row_through_a_single_vertex_is_kept() {
 #[test]
 fn a_segment_in_three_dimensions_has_two_equalities() {
     // x = y = z, 0 <= x <= 1.
-    let p = Polyhedron::new(3, vec![con(&[1, -1, 0], Kind::Eq, 0), con(&[0, 1, -1], Kind::Eq, 0), le(&[-1, 0, 0], 0), le(&[1, 0, 0], 1)]);
+    let p = Polyhedron::new(
+        3,
+        vec![
+            con(&[1, -1, 0], Kind::Eq, 0),
+            con(&[0, 1, -1], Kind::Eq, 0),
+            le(&[-1, 0, 0], 0),
+            le(&[1, 0, 0], 1),
+        ],
+    );
     let m = p.minimize();
     assert_eq!(m.equalities.len(), 2);
     assert_eq!(m.inequalities.len(), 2);
@@ -443,11 +512,19 @@ fn vertices_of_a_half_plane_lie_in_the_orthogonal_complement_of_its_line() {
     assert_eq!(g.lines.len(), 1, "{g:?}");
     assert!(dot(&g.lines[0], &[int(1), int(1)]).is_zero(), "{g:?}");
     for v in &g.vertices {
-        assert!(dot(&g.lines[0], v).is_zero(), "vertex {} is not orthogonal to the line {}", show_pt(v), show_pt(&g.lines[0]));
+        assert!(
+            dot(&g.lines[0], v).is_zero(),
+            "vertex {} is not orthogonal to the line {}",
+            show_pt(v),
+            show_pt(&g.lines[0])
+        );
     }
     assert_eq!(g.vertices, vec![vec![q(1, 2), q(1, 2)]]);
     assert_eq!(g.rays.len(), 1);
-    assert!((g.rays[0][0].clone() + g.rays[0][1].clone()).is_positive(), "the ray points into the half-plane: {g:?}");
+    assert!(
+        (g.rays[0][0].clone() + g.rays[0][1].clone()).is_positive(),
+        "the ray points into the half-plane: {g:?}"
+    );
 }
 
 #[test]

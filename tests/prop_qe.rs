@@ -63,12 +63,20 @@ impl R {
 #[derive(Debug, Clone)]
 enum F {
     /// `a·(x, y, u, w) + c REL 0`
-    Atom { a: [i64; 4], c: i64, rel: R },
+    Atom {
+        a: [i64; 4],
+        c: i64,
+        rel: R,
+    },
     And(Vec<F>),
     Or(Vec<F>),
     Not(Box<F>),
     Implies(Box<F>, Box<F>),
-    Q { exists: bool, v: usize, body: Box<F> },
+    Q {
+        exists: bool,
+        v: usize,
+        body: Box<F>,
+    },
 }
 
 impl F {
@@ -226,7 +234,8 @@ fn eliminate(forms: Vec<Form>, z: usize) -> Vec<Form> {
             out.push(comb);
         }
     }
-    let mut out: Vec<Form> = out.into_iter().filter(|f| f[..4].iter().any(|v| !v.is_zero())).map(normalise).collect();
+    let mut out: Vec<Form> =
+        out.into_iter().filter(|f| f[..4].iter().any(|v| !v.is_zero())).map(normalise).collect();
     out.sort();
     out.dedup();
     out
@@ -306,7 +315,11 @@ fn brute(f: &F, x: &Rat, y: &Rat) -> bool {
 // ------------------------------------------------------------- generation
 
 fn atom() -> impl Strategy<Value = F> {
-    (prop::array::uniform4(-3i64..=3), -5i64..=5, 0usize..6).prop_map(|(a, c, r)| F::Atom { a, c, rel: RELS[r] })
+    (prop::array::uniform4(-3i64..=3), -5i64..=5, 0usize..6).prop_map(|(a, c, r)| F::Atom {
+        a,
+        c,
+        rel: RELS[r],
+    })
 }
 
 fn tree() -> impl Strategy<Value = F> {

@@ -91,7 +91,19 @@ fn master_slave_reports_escape_the_task_file_name() {
     std::fs::write(&tasks, "i1,time [us]\n0,1\n1,2\n").unwrap();
     let tasks = tasks.to_str().unwrap();
     let svg = d.join("ms.svg");
-    let md = ok(&["ms", "predict", tasks, "--grid", "2", "--procs", "2,3", "--format", "md", "--plot", svg.to_str().unwrap()]);
+    let md = ok(&[
+        "ms",
+        "predict",
+        tasks,
+        "--grid",
+        "2",
+        "--procs",
+        "2,3",
+        "--format",
+        "md",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
     no_live_markup("ms Markdown", &md);
     no_live_markup("ms SVG", &std::fs::read_to_string(&svg).unwrap());
 }

@@ -8,8 +8,19 @@ mod cli;
 use cli::ok;
 
 const MAIN: [&str; 2] = ["models/hpl.tm", "data/hpl.csv"];
-const PRUNE: [&str; 11] =
-    ["prune", "models/hpl.tm", "data/hpl.csv", "--unweighted", "-t", "max", "--target", "p=1000", "--show", "5", "--max-drop=1"];
+const PRUNE: [&str; 11] = [
+    "prune",
+    "models/hpl.tm",
+    "data/hpl.csv",
+    "--unweighted",
+    "-t",
+    "max",
+    "--target",
+    "p=1000",
+    "--show",
+    "5",
+    "--max-drop=1",
+];
 
 fn with(base: &[&str], extra: &[&str]) -> String {
     let mut a = base.to_vec();
@@ -38,19 +49,52 @@ fn prune_formats() {
 
 #[test]
 fn plan_formats() {
-    let plan = ["plan", "models/hpl.tm", "data/hpl.csv", "-t", "max", "--target", "p=1000", "--candidates", "p=150..300:50"];
+    let plan = [
+        "plan",
+        "models/hpl.tm",
+        "data/hpl.csv",
+        "-t",
+        "max",
+        "--target",
+        "p=1000",
+        "--candidates",
+        "p=150..300:50",
+    ];
     insta::assert_snapshot!("plan_text", with(&plan, &[]));
     insta::assert_snapshot!("plan_csv", with(&plan, &["--format", "csv"]));
 }
 
 #[test]
 fn barrier_formats() {
-    let b = ["barrier", "--nodes", "2,3,4,12,13,30,31,64", "--mpi-model", "models/mpi_barrier.tm", "--mpi-data", "data/mpi_barrier.csv", "-t", "max", "--at", "30"];
+    let b = [
+        "barrier",
+        "--nodes",
+        "2,3,4,12,13,30,31,64",
+        "--mpi-model",
+        "models/mpi_barrier.tm",
+        "--mpi-data",
+        "data/mpi_barrier.csv",
+        "-t",
+        "max",
+        "--at",
+        "30",
+    ];
     insta::assert_snapshot!("barrier_text", with(&b, &[]));
     insta::assert_snapshot!("barrier_json", with(&b, &["--format", "json"]));
     insta::assert_snapshot!("barrier_csv", with(&b, &["--format", "csv"]));
     insta::assert_snapshot!("barrier_md", with(&b, &["--format", "md"]));
-    let c = ["barrier", "--nodes", "2..13", "--t-ib", "2.7us..3.86us", "--t-sr", "20us..60us:20us,40us..120us", "--mpi", "120us", "--exact"];
+    let c = [
+        "barrier",
+        "--nodes",
+        "2..13",
+        "--t-ib",
+        "2.7us..3.86us",
+        "--t-sr",
+        "20us..60us:20us,40us..120us",
+        "--mpi",
+        "120us",
+        "--exact",
+    ];
     insta::assert_snapshot!("barrier_intervals_text", with(&c, &[]));
 }
 
@@ -61,6 +105,17 @@ fn ms_formats() {
     insta::assert_snapshot!("ms_json", with(&m, &["--format", "json"]));
     insta::assert_snapshot!("ms_csv", with(&m, &["--format", "csv"]));
     insta::assert_snapshot!("ms_md", with(&m, &["--format", "md"]));
-    let hand = ["ms", "predict", "tests/data/ms_hand.csv", "--grid", "3", "--procs", "2..4", "--loggp", "L=5000ns,o=1000ns+10ns*P,G=10ns/B", "--exact"];
+    let hand = [
+        "ms",
+        "predict",
+        "tests/data/ms_hand.csv",
+        "--grid",
+        "3",
+        "--procs",
+        "2..4",
+        "--loggp",
+        "L=5000ns,o=1000ns+10ns*P,G=10ns/B",
+        "--exact",
+    ];
     insta::assert_snapshot!("ms_hand_exact_text", with(&hand, &[]));
 }

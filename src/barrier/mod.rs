@@ -49,13 +49,19 @@ pub enum BarrierError {
 impl Tree {
     /// The paper's tree for `per_chassis` nodes per chassis, fan-outs
     /// overridable.
-    pub fn new(per_chassis: u64, root_fanout: Option<u64>, inter_fanout: Option<u64>) -> Result<Tree, BarrierError> {
+    pub fn new(
+        per_chassis: u64,
+        root_fanout: Option<u64>,
+        inter_fanout: Option<u64>,
+    ) -> Result<Tree, BarrierError> {
         if per_chassis == 0 {
             return Err(BarrierError::Input("--per-chassis 0: a chassis holds at least one node".into()));
         }
         let root_fanout = root_fanout.unwrap_or(per_chassis);
         if root_fanout == 0 {
-            return Err(BarrierError::Input("--root-fanout 0: the root chassis must feed at least one chassis".into()));
+            return Err(BarrierError::Input(
+                "--root-fanout 0: the root chassis must feed at least one chassis".into(),
+            ));
         }
         Ok(Tree { per_chassis, root_fanout, inter_fanout: inter_fanout.unwrap_or(per_chassis - 1) })
     }
@@ -102,7 +108,8 @@ impl Tree {
     pub fn breakpoints(&self, lo: u64, hi: u64) -> Vec<u64> {
         if self.inter_fanout == 1 {
             // Chains: b_k = c + 1 + c·r·k for k ≥ 0, an arithmetic progression.
-            let (base, step) = (self.per_chassis.saturating_add(1), self.per_chassis.saturating_mul(self.root_fanout));
+            let (base, step) =
+                (self.per_chassis.saturating_add(1), self.per_chassis.saturating_mul(self.root_fanout));
             let k0 = if lo < base { 0 } else { (lo - base) / step + 1 };
             return (k0..)
                 .map_while(|k| step.checked_mul(k).and_then(|x| x.checked_add(base)).filter(|&n| n <= hi))
@@ -255,8 +262,14 @@ pub fn speedup(reference: &Band, t_eb: &Interval) -> Option<Band> {
         return None;
     }
     Some(Band {
-        lower: reference.lower.as_ref().map(|m| num::div(m, if m.is_negative() { &t_eb.lo } else { &t_eb.hi })),
-        upper: reference.upper.as_ref().map(|m| num::div(m, if m.is_negative() { &t_eb.hi } else { &t_eb.lo })),
+        lower: reference
+            .lower
+            .as_ref()
+            .map(|m| num::div(m, if m.is_negative() { &t_eb.lo } else { &t_eb.hi })),
+        upper: reference
+            .upper
+            .as_ref()
+            .map(|m| num::div(m, if m.is_negative() { &t_eb.hi } else { &t_eb.lo })),
     })
 }
 
@@ -360,7 +373,11 @@ pub fn curve_nodes(tree: &Tree, nodes: &[u64]) -> Vec<u64> {
         out.extend(lo..=hi);
     } else {
         let ratio = (hi as f64 / lo as f64).powf(1.0 / CURVE_SAMPLES as f64);
-        out.extend((0..=CURVE_SAMPLES).map(|i| ((lo as f64) * ratio.powi(i as i32)).round() as u64).filter(|&n| (lo..=hi).contains(&n)));
+        out.extend(
+            (0..=CURVE_SAMPLES)
+                .map(|i| ((lo as f64) * ratio.powi(i as i32)).round() as u64)
+                .filter(|&n| (lo..=hi).contains(&n)),
+        );
     }
     for b in tree.breakpoints(lo, hi) {
         out.extend([b - 1, b]);
@@ -406,7 +423,9 @@ pub fn predict(s: &Settings) -> Result<Prediction, BarrierError> {
     }
     let layouts = s.nodes.iter().map(|&n| s.tree.layout(n)).collect::<Result<Vec<_>, _>>()?;
     if let Some(n) = s.conclude_at.iter().find(|n| !s.nodes.contains(n)) {
-        return Err(BarrierError::Input(format!("--at {n}: N = {n} is not among the listed node counts (--nodes)")));
+        return Err(BarrierError::Input(format!(
+            "--at {n}: N = {n} is not among the listed node counts (--nodes)"
+        )));
     }
     let curve_n = curve_nodes(&s.tree, &s.nodes);
     let mut warnings = Vec::new();
@@ -465,7 +484,10 @@ pub fn predict(s: &Settings) -> Result<Prediction, BarrierError> {
 
 fn check_time(what: &str, i: &Interval) -> Result<(), BarrierError> {
     if i.lo.is_negative() {
-        return Err(BarrierError::Input(format!("{what} = {} s is negative; times are ≥ 0", fmt_sig(&i.lo, 6))));
+        return Err(BarrierError::Input(format!(
+            "{what} = {} s is negative; times are ≥ 0",
+            fmt_sig(&i.lo, 6)
+        )));
     }
     if i.lo > i.hi {
         return Err(BarrierError::Input(format!(
@@ -522,11 +544,10 @@ fn model_reference(m: &MpiModel, nodes: &[u64]) -> Result<Referenced, BarrierErr
     let scale = |x: &Rat| x * &m.unit_factor;
     let mut rows = Vec::with_capacity(nodes.len());
     for x in &at {
-        let p = a
-            .predictions
-            .iter()
-            .find(|p| &p.x == x)
-            .ok_or_else(|| BarrierError::Input(format!("no prediction at N = {}", fmt_fraction(&x[0]))))?;
+        let p =
+            a.predictions.iter().find(|p| &p.x == x).ok_or_else(|| {
+                BarrierError::Input(format!("no prediction at N = {}", fmt_fraction(&x[0])))
+            })?;
         let mut row = vec![Band { lower: Some(scale(&p.model)), upper: Some(scale(&p.model)) }];
         row.extend(p.bands.iter().map(|b| match b {
             Some(b) => Band { lower: b.lower.as_ref().map(scale), upper: b.upper.as_ref().map(scale) },

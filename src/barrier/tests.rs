@@ -181,7 +181,8 @@ fn time() -> impl Strategy<Value = Rat> {
 }
 
 fn interval() -> impl Strategy<Value = Interval> {
-    (time(), time()).prop_map(|(a, b)| if a <= b { Interval { lo: a, hi: b } } else { Interval { lo: b, hi: a } })
+    (time(), time())
+        .prop_map(|(a, b)| if a <= b { Interval { lo: a, hi: b } } else { Interval { lo: b, hi: a } })
 }
 
 proptest! {

@@ -120,7 +120,8 @@ fn dropped(
 ) -> Result<Vec<usize>, Failure> {
     let mut out = Vec::new();
     for d in drop {
-        let assigns = syntax::parse_assignments_arg(d, "--drop", model.limits()).map_err(|e| Failure::input(e.render(d)))?;
+        let assigns = syntax::parse_assignments_arg(d, "--drop", model.limits())
+            .map_err(|e| Failure::input(e.render(d)))?;
         let points = model.points(&assigns, "--drop", d).map_err(|e| Failure::input(e.render(d)))?;
         let hit: Vec<usize> = (0..data.len()).filter(|&i| points.contains(&data[i].x)).collect();
         if hit.is_empty() {
@@ -181,7 +182,12 @@ pub(super) fn write_file(path: &str, text: &str) -> Result<(), Failure> {
 }
 
 /// Runs the main command.
-pub fn run(a: AnalyzeArgs, limits: &Limits, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Failure> {
+pub fn run(
+    a: AnalyzeArgs,
+    limits: &Limits,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<i32, Failure> {
     let t0 = Instant::now();
     let (model_path, data_path) = match (&a.model, &a.data) {
         (Some(m), Some(d)) => (m.clone(), d.clone()),

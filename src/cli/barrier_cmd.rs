@@ -82,7 +82,10 @@ fn nodes_arg(text: &str, limits: &Limits) -> Result<Vec<u64>, Failure> {
     let mut out = Vec::new();
     for v in value_list(text, "--nodes", limits).map_err(|d| Failure::input(d.render(text)))? {
         let n = v.is_integer().then(|| v.to_integer().to_u64()).flatten().ok_or_else(|| {
-            Failure::input(format!("--nodes {text}: {} is not a node count (a whole number ≥ 2)", fmt_fraction(&v)))
+            Failure::input(format!(
+                "--nodes {text}: {} is not a node count (a whole number ≥ 2)",
+                fmt_fraction(&v)
+            ))
         })?;
         if n < 2 {
             return Err(Failure::input(format!("--nodes {text}: N = {n}; a barrier needs at least 2 nodes")));
@@ -95,7 +98,9 @@ fn nodes_arg(text: &str, limits: &Limits) -> Result<Vec<u64>, Failure> {
 fn one_time(text: &str, flag: &str, unit: &str) -> Result<Interval, Failure> {
     let mut v = parse_quantity_items(text, Dim::Time, unit, flag).map_err(Failure::input)?;
     if v.len() != 1 {
-        return Err(Failure::input(format!("{flag} {text}: expected one time or one interval (`a..b`), not a list")));
+        return Err(Failure::input(format!(
+            "{flag} {text}: expected one time or one interval (`a..b`), not a list"
+        )));
     }
     Ok(v.remove(0))
 }
@@ -106,7 +111,10 @@ fn barrier_failure(e: BarrierError, mpi: Option<&MpiModel>) -> Failure {
         (BarrierError::Analysis(m), _) => Failure::analysis(m),
         (BarrierError::Model(e), Some(m)) => {
             let f = analysis_failure(*e, &m.model, &m.file);
-            Failure { message: format!("MPI_Barrier model: {}", f.message.trim_start_matches("errband: ")), code: f.code }
+            Failure {
+                message: format!("MPI_Barrier model: {}", f.message.trim_start_matches("errband: ")),
+                code: f.code,
+            }
         }
         (BarrierError::Model(e), None) => Failure::analysis(format!("MPI_Barrier model: {e:?}")),
     }
@@ -121,7 +129,8 @@ pub fn run(a: BarrierArgs, limits: &Limits, out: &mut dyn Write) -> Result<i32, 
     }
     nodes.sort_unstable();
     nodes.dedup();
-    let tree = Tree::new(a.per_chassis, a.root_fanout, a.inter_fanout).map_err(|e| barrier_failure(e, None))?;
+    let tree =
+        Tree::new(a.per_chassis, a.root_fanout, a.inter_fanout).map_err(|e| barrier_failure(e, None))?;
     let t_ib = one_time(&a.t_ib, "--t-ib", &a.unit)?;
     let mut t_sr: Vec<Interval> = Vec::new();
     for t in &a.t_sr {
@@ -144,8 +153,11 @@ pub fn run(a: BarrierArgs, limits: &Limits, out: &mut dyn Write) -> Result<i32, 
                     l.model.func, l.model.func
                 ))
             })?;
-            let unit_factor = factor_or_err(Dim::Time, &unit, &format!("the unit of `{}` in {mp}", l.model.func)).map_err(Failure::input)?;
-            let thresholds = if l.thresholds.is_empty() { Threshold::defaults() } else { l.thresholds.clone() };
+            let unit_factor =
+                factor_or_err(Dim::Time, &unit, &format!("the unit of `{}` in {mp}", l.model.func))
+                    .map_err(Failure::input)?;
+            let thresholds =
+                if l.thresholds.is_empty() { Threshold::defaults() } else { l.thresholds.clone() };
             let m = MpiModel {
                 model: l.model.clone(),
                 data: l.dataset.rows.clone(),

@@ -6,8 +6,8 @@ use super::{read_input, Failure};
 use crate::analysis::Threshold;
 use crate::energy::input::{self, DefaultUnits, PowerIs};
 use crate::energy::{self, EnergyError, Nodes, Objective, Settings};
-use crate::model::value_list;
 use crate::limits::Limits;
+use crate::model::value_list;
 use crate::report::energy::{EnergyPlot, EnergyReport};
 use crate::units::{parse_quantity, Dim};
 use clap::{Args, ValueEnum};
@@ -113,7 +113,9 @@ fn plot_arg(s: &str) -> Result<(EnergyPlot, String), Failure> {
         Some(("ee", f)) => (EnergyPlot::Ee, f),
         Some(("shares", f)) => (EnergyPlot::Shares, f),
         Some(_) => {
-            return Err(Failure::input(format!("--plot {s}: expected [KIND=]FILE with KIND one of delta, ee, shares")))
+            return Err(Failure::input(format!(
+                "--plot {s}: expected [KIND=]FILE with KIND one of delta, ee, shares"
+            )))
         }
     };
     if file.is_empty() {
@@ -154,7 +156,8 @@ pub fn run(a: EnergyArgs, limits: &Limits, out: &mut dyn Write) -> Result<i32, F
             }
         }
     }
-    let freq = |t: &str, what: &str| parse_quantity(t, Dim::Frequency, &a.freq_unit, what).map_err(Failure::input);
+    let freq =
+        |t: &str, what: &str| parse_quantity(t, Dim::Frequency, &a.freq_unit, what).map_err(Failure::input);
     let fstd = a.fstd.as_deref().map(|f| freq(f, "--fstd")).transpose()?;
     let base_nodes = match &a.base_nodes {
         None => None,
@@ -178,10 +181,13 @@ pub fn run(a: EnergyArgs, limits: &Limits, out: &mut dyn Write) -> Result<i32, F
         .iter()
         .map(|t| Threshold::parse(t).map_err(|d| Failure::input(d.render(t))))
         .collect::<Result<Vec<_>, _>>()?;
-    let units = DefaultUnits { time: a.time_unit.clone(), freq: a.freq_unit.clone(), power: a.power_unit.clone() };
-    for (dim, u, flag) in
-        [(Dim::Time, &a.time_unit, "--time-unit"), (Dim::Frequency, &a.freq_unit, "--freq-unit"), (Dim::Power, &a.power_unit, "--power-unit")]
-    {
+    let units =
+        DefaultUnits { time: a.time_unit.clone(), freq: a.freq_unit.clone(), power: a.power_unit.clone() };
+    for (dim, u, flag) in [
+        (Dim::Time, &a.time_unit, "--time-unit"),
+        (Dim::Frequency, &a.freq_unit, "--freq-unit"),
+        (Dim::Power, &a.power_unit, "--power-unit"),
+    ] {
         crate::units::factor_or_err(dim, u, flag).map_err(Failure::input)?;
     }
     let power = match a.power {
@@ -212,7 +218,11 @@ pub fn run(a: EnergyArgs, limits: &Limits, out: &mut dyn Write) -> Result<i32, F
         EnergyError::Fit { region, kind, model, file, error } => {
             let f = analysis_failure(*error, &model, &file);
             Failure {
-                message: format!("region `{region}`, {} fit: {}", kind.name(), f.message.trim_start_matches("errband: ")),
+                message: format!(
+                    "region `{region}`, {} fit: {}",
+                    kind.name(),
+                    f.message.trim_start_matches("errband: ")
+                ),
                 code: f.code,
             }
         }

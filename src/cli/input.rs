@@ -72,7 +72,8 @@ impl Loaded {
         let mut out = Vec::new();
         let mut seen = std::collections::HashSet::new();
         for s in args {
-            let assigns = syntax::parse_assignments_arg(s, flag, &self.limits).map_err(|e| Failure::input(e.render(s)))?;
+            let assigns = syntax::parse_assignments_arg(s, flag, &self.limits)
+                .map_err(|e| Failure::input(e.render(s)))?;
             for p in self.model.points(&assigns, flag, s).map_err(|e| Failure::input(e.render(s)))? {
                 if seen.insert(p.clone()) {
                     out.push(p);
@@ -91,7 +92,8 @@ impl Loaded {
 /// Reads and checks the model and the data.
 pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) -> Result<Loaded, Failure> {
     let msrc = read_input(model_path)?;
-    let mut model = Model::parse_with(&msrc, model_path, a.digits, limits).map_err(|d| Failure::input(d.render(&msrc)))?;
+    let mut model = Model::parse_with(&msrc, model_path, a.digits, limits)
+        .map_err(|d| Failure::input(d.render(&msrc)))?;
     if a.no_fit {
         if let Some(p) = model.params.iter().find(|p| p.given.is_none()) {
             return Err(Failure::input(format!(
@@ -137,13 +139,7 @@ pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) 
     for t in &a.thresholds {
         thresholds.push(Threshold::parse(t).map_err(|d| Failure::input(d.render(t)))?);
     }
-    Ok(Loaded {
-        model,
-        dataset,
-        data_path: data_path.to_string(),
-        thresholds,
-        limits: *limits,
-    })
+    Ok(Loaded { model, dataset, data_path: data_path.to_string(), thresholds, limits: *limits })
 }
 
 /// Maps a fit failure to a message and exit code.

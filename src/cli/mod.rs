@@ -131,12 +131,10 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let parsed = <Cli as clap::CommandFactory>::command()
-        .try_get_matches_from(args)
-        .and_then(|m| {
-            <Cli as clap::FromArgMatches>::from_arg_matches(&m)
-                .map(|c| (c, global_arg::<String>(&m, "timeout"), limits_arg(&m)))
-        });
+    let parsed = <Cli as clap::CommandFactory>::command().try_get_matches_from(args).and_then(|m| {
+        <Cli as clap::FromArgMatches>::from_arg_matches(&m)
+            .map(|c| (c, global_arg::<String>(&m, "timeout"), limits_arg(&m)))
+    });
     let (cli, timeout, limits) = match parsed {
         Ok(c) => c,
         Err(e) => {
@@ -212,15 +210,18 @@ fn limits_arg(m: &clap::ArgMatches) -> crate::limits::Limits {
 /// (a time); dropping the returned sender (when `run` returns) cancels it,
 /// so an in-process caller of [`run`] is never stopped later.
 fn start_watchdog(text: &str) -> Result<std::sync::mpsc::Sender<()>, Failure> {
-    let secs = crate::units::parse_quantity(text, crate::units::Dim::Time, "s", "--timeout").map_err(Failure::input)?;
+    let secs = crate::units::parse_quantity(text, crate::units::Dim::Time, "s", "--timeout")
+        .map_err(Failure::input)?;
     let nanos = (secs * crate::num::int(1_000_000_000)).to_integer();
-    let nanos = num_traits::ToPrimitive::to_u64(&nanos)
-        .filter(|&n| n > 0)
-        .ok_or_else(|| Failure::input(format!("--timeout {text}: expected a positive time up to about 584 years")))?;
+    let nanos = num_traits::ToPrimitive::to_u64(&nanos).filter(|&n| n > 0).ok_or_else(|| {
+        Failure::input(format!("--timeout {text}: expected a positive time up to about 584 years"))
+    })?;
     let (tx, rx) = std::sync::mpsc::channel::<()>();
     let shown = text.to_string();
     std::thread::spawn(move || {
-        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(std::time::Duration::from_nanos(nanos)) {
+        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+            rx.recv_timeout(std::time::Duration::from_nanos(nanos))
+        {
             eprintln!("errband: --timeout {shown} reached; stopped before finishing (raise --timeout, or reduce the input)");
             std::process::exit(EXIT_ANALYSIS);
         }
@@ -230,7 +231,9 @@ fn start_watchdog(text: &str) -> Result<std::sync::mpsc::Sender<()>, Failure> {
 
 /// Pretty JSON with a final newline, for every command's `--format json`.
 fn json_text(v: &serde_json::Value) -> Result<String, Failure> {
-    serde_json::to_string_pretty(v).map(|s| s + "\n").map_err(|e| Failure::analysis(format!("cannot write JSON: {e}")))
+    serde_json::to_string_pretty(v)
+        .map(|s| s + "\n")
+        .map_err(|e| Failure::analysis(format!("cannot write JSON: {e}")))
 }
 
 /// Reads a file, or standard input for `-`.
@@ -267,10 +270,15 @@ mod tests {
         ];
         for which in all {
             let flag = which.flag();
-            let at = help.find(&format!("{flag} <N>")).unwrap_or_else(|| panic!("{flag} missing from the help"));
+            let at =
+                help.find(&format!("{flag} <N>")).unwrap_or_else(|| panic!("{flag} missing from the help"));
             let text = &help[at..];
             let end = text.find("\n\n").unwrap_or(text.len());
-            assert!(text[..end].contains(&format!("[default: {}]", l.get(which))), "{flag}: {}", &text[..end]);
+            assert!(
+                text[..end].contains(&format!("[default: {}]", l.get(which))),
+                "{flag}: {}",
+                &text[..end]
+            );
             let m = <Cli as clap::CommandFactory>::command()
                 .try_get_matches_from(["errband", "qe", "f.qe", flag, "7"])
                 .unwrap();

@@ -5,9 +5,9 @@
 use super::analyze::write_file;
 use super::{read_input, Failure};
 use crate::data::tasks::{grid_size, grid_text, read_order, read_speeds, read_tasks, DEFAULT_MAX_TASKS};
-use crate::ms::{self, compare_subsets, mandelbrot, parse_subset, LogGp, Machine, MsError, Tasks};
 use crate::limits::Limits;
 use crate::model::value_list;
+use crate::ms::{self, compare_subsets, mandelbrot, parse_subset, LogGp, Machine, MsError, Tasks};
 use crate::num::{fmt_fraction, Rat};
 use crate::report::ms::{rate, MsReport};
 use crate::units::{parse_quantity, Dim};
@@ -167,7 +167,9 @@ fn grid_arg(text: &str, flag: &str) -> Result<Vec<u32>, Failure> {
         .iter()
         .map(|p| {
             p.trim().parse::<u32>().ok().filter(|&c| c >= 1).ok_or_else(|| {
-                Failure::input(format!("{flag} {text}: `{p}` is not an extent (a whole number ≥ 1); write e.g. 1024x1024"))
+                Failure::input(format!(
+                    "{flag} {text}: `{p}` is not an extent (a whole number ≥ 1); write e.g. 1024x1024"
+                ))
             })
         })
         .collect()
@@ -178,7 +180,10 @@ fn procs_arg(texts: &[String], limits: &Limits) -> Result<Vec<u64>, Failure> {
     for text in texts {
         for v in value_list(text, "--procs", limits).map_err(|d| Failure::input(d.render(text)))? {
             let n = v.is_integer().then(|| v.to_integer().to_u64()).flatten().ok_or_else(|| {
-                Failure::input(format!("--procs {text}: {} is not a processor count (a whole number ≥ 2)", fmt_fraction(&v)))
+                Failure::input(format!(
+                    "--procs {text}: {} is not a processor count (a whole number ≥ 2)",
+                    fmt_fraction(&v)
+                ))
             })?;
             out.push(n);
         }
@@ -214,7 +219,12 @@ fn read_located<T>(
     read(&text, name).map_err(|e| Failure::input(e.render(&text)))
 }
 
-fn predict(a: PredictArgs, limits: &Limits, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Failure> {
+fn predict(
+    a: PredictArgs,
+    limits: &Limits,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<i32, Failure> {
     let t0 = Instant::now();
     let grid = grid_arg(&a.grid, "--grid")?;
     let n_tasks = grid_size(&grid, a.max_tasks).map_err(Failure::input)? as usize;
@@ -237,7 +247,12 @@ fn predict(a: PredictArgs, limits: &Limits, out: &mut dyn Write, err: &mut dyn W
         k_out: bytes_arg(&a.k_out, "--k-out")?,
         p1_recv: !a.no_p1_recv,
     };
-    let specs = a.compare_subsets.iter().map(|s| parse_subset(s, &grid)).collect::<Result<Vec<_>, _>>().map_err(Failure::input)?;
+    let specs = a
+        .compare_subsets
+        .iter()
+        .map(|s| parse_subset(s, &grid))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(Failure::input)?;
     let sampled = read_located(&a.tasks, |text, name| read_tasks(text, name, &grid, &a.unit, limits))?;
     let order = match &a.order {
         Some(f) => Some(read_located(f, |text, name| read_order(text, name, &grid, n_tasks))?),
@@ -281,9 +296,14 @@ fn predict(a: PredictArgs, limits: &Limits, out: &mut dyn Write, err: &mut dyn W
     if a.timings {
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
         let runs = pred.points.len() * (1 + comparison.as_ref().map_or(0, |c| c.subsets.len()));
-        let events = pred.events() + comparison.as_ref().map_or(0, |c| c.subsets.iter().map(|r| r.prediction.events()).sum());
+        let events = pred.events()
+            + comparison.as_ref().map_or(0, |c| c.subsets.iter().map(|r| r.prediction.events()).sum());
         let work = if comparison.is_some() { "interpolate and simulate" } else { "simulate" };
-        let interp = if comparison.is_some() { String::new() } else { format!("interpolate {:.1} ms, ", ms(t_interp - t_read)) };
+        let interp = if comparison.is_some() {
+            String::new()
+        } else {
+            format!("interpolate {:.1} ms, ", ms(t_interp - t_read))
+        };
         let _ = writeln!(
             err,
             "timings: read {:.1} ms, {interp}{work} {:.1} ms ({runs} run{}, {events} events, {} on {} threads), total {:.1} ms",
@@ -304,11 +324,18 @@ fn every_axes(grid: &[u32], every: &str) -> Result<Vec<Vec<u32>>, Failure> {
         .split(['x', 'X'])
         .map(|s| s.trim().parse::<u32>().ok().filter(|&n| n >= 1))
         .collect::<Option<Vec<_>>>()
-        .ok_or_else(|| Failure::input(format!("--every {every}: expected a step ≥ 1 (`8`) or one per dimension (`8x4`)")))?;
+        .ok_or_else(|| {
+            Failure::input(format!("--every {every}: expected a step ≥ 1 (`8`) or one per dimension (`8x4`)"))
+        })?;
     let steps = match steps.len() {
         1 => vec![steps[0]; grid.len()],
         n if n == grid.len() => steps,
-        n => return Err(Failure::input(format!("--every {every}: {n} steps for a {}-dimensional grid", grid.len()))),
+        n => {
+            return Err(Failure::input(format!(
+                "--every {every}: {n} steps for a {}-dimensional grid",
+                grid.len()
+            )))
+        }
     };
     Ok(grid
         .iter()
@@ -339,7 +366,8 @@ fn task_command(template: &[String], idx: &[u32]) -> Vec<String> {
 
 /// An argument as a POSIX shell would need it quoted, for showing commands.
 fn shell_word(arg: &str) -> String {
-    let plain = !arg.is_empty() && arg.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%{}".contains(c));
+    let plain =
+        !arg.is_empty() && arg.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%{}".contains(c));
     if plain {
         arg.to_string()
     } else {
@@ -398,8 +426,10 @@ fn sample(a: SampleArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32
     let bar = if std::io::stderr().is_terminal() {
         let b = indicatif::ProgressBar::new(tasks.len() as u64);
         b.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} tasks, {elapsed} elapsed, {eta} left")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} tasks, {elapsed} elapsed, {eta} left",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         Some(b)
     } else {
@@ -422,7 +452,8 @@ fn sample(a: SampleArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32
             let output = output.map_err(|e| Failure::input(format!("cannot run `{program}`: {e}")))?;
             if !output.status.success() {
                 let stderr = String::from_utf8_lossy(&output.stderr);
-                let tail: Vec<&str> = stderr.lines().rev().take(5).collect::<Vec<_>>().into_iter().rev().collect();
+                let tail: Vec<&str> =
+                    stderr.lines().rev().take(5).collect::<Vec<_>>().into_iter().rev().collect();
                 return Err(Failure::analysis(format!(
                     "task ({}): `{}` failed ({}){}{}",
                     t.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
@@ -434,7 +465,11 @@ fn sample(a: SampleArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32
             }
             best = Some(best.map_or(ns, |b| b.min(ns)));
         }
-        csv += &format!("{},{}\n", t.iter().map(u32::to_string).collect::<Vec<_>>().join(","), us_text(best.unwrap_or(0)));
+        csv += &format!(
+            "{},{}\n",
+            t.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
+            us_text(best.unwrap_or(0))
+        );
         if let Some(b) = &bar {
             b.inc(1);
         }
@@ -447,7 +482,9 @@ fn sample(a: SampleArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32
             write_file(f, &csv)?;
             let _ = writeln!(err, "wrote {} measured tasks to {f}", tasks.len());
         }
-        None => out.write_all(csv.as_bytes()).map_err(|e| Failure::input(format!("cannot write the output: {e}")))?,
+        None => out
+            .write_all(csv.as_bytes())
+            .map_err(|e| Failure::input(format!("cannot write the output: {e}")))?,
     }
     Ok(super::EXIT_OK)
 }
@@ -470,7 +507,10 @@ fn placeholders(s: &str) -> Vec<usize> {
 fn write_mandelbrot(a: MandelbrotArgs, out: &mut dyn Write) -> Result<i32, Failure> {
     let grid = grid_arg(&a.grid, "--grid")?;
     let [rows, cols] = grid[..] else {
-        return Err(Failure::input(format!("--grid {}: the Mandelbrot workload is two-dimensional (ROWSxCOLS)", a.grid)));
+        return Err(Failure::input(format!(
+            "--grid {}: the Mandelbrot workload is two-dimensional (ROWSxCOLS)",
+            a.grid
+        )));
     };
     grid_size(&grid, DEFAULT_MAX_TASKS).map_err(Failure::input)?;
     if a.max_iter == 0 {
@@ -478,7 +518,8 @@ fn write_mandelbrot(a: MandelbrotArgs, out: &mut dyn Write) -> Result<i32, Failu
     }
     match &a.out {
         Some(f) => {
-            let file = std::fs::File::create(f).map_err(|e| Failure::input(format!("cannot write `{f}`: {e}")))?;
+            let file =
+                std::fs::File::create(f).map_err(|e| Failure::input(format!("cannot write `{f}`: {e}")))?;
             let mut w = std::io::BufWriter::new(file);
             mandelbrot::write_csv(&mut w, rows, cols, a.max_iter, a.us_per_iter)
                 .map_err(|e| Failure::input(format!("cannot write `{f}`: {e}")))?;

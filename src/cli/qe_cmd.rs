@@ -1,7 +1,7 @@
 //! `errband qe FILE|-`: eliminate quantifiers and print the result.
 
-use crate::limits::Limits;
 use super::{read_input, Failure};
+use crate::limits::Limits;
 use crate::num::NumFormat;
 use crate::qe::{self, output, QeError};
 use clap::{Args, ValueEnum};
@@ -55,7 +55,8 @@ pub struct QeArgs {
 pub fn run(a: QeArgs, limits: &Limits, out: &mut dyn Write) -> Result<(), Failure> {
     let source = read_input(&a.file)?;
     let name = if a.file == "-" { "<stdin>" } else { a.file.as_str() };
-    let problem = qe::syntax::parse_problem_with(&source, name, limits).map_err(|d| Failure::input(d.render(&source)))?;
+    let problem = qe::syntax::parse_problem_with(&source, name, limits)
+        .map_err(|d| Failure::input(d.render(&source)))?;
     let fmt = a.decimal.map_or(NumFormat::Exact, |n| NumFormat::Decimal(n as usize));
     let write = |out: &mut dyn Write, s: String| -> Result<(), Failure> {
         writeln!(out, "{s}").map_err(|e| Failure::analysis(format!("cannot write output: {e}")))

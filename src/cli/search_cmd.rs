@@ -8,9 +8,9 @@ use crate::limits::Limits;
 use crate::num::Rat;
 use crate::plan;
 use crate::prune::{self, PruneError, Search};
-use crate::report::{html, Ranked};
 use crate::report::plan::PlanReport;
 use crate::report::prune::PruneReport;
+use crate::report::{html, Ranked};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
@@ -263,7 +263,9 @@ pub fn run_plan(a: PlanArgs, limits: &Limits, out: &mut dyn Write) -> Result<i32
     let tick = progress();
     let rows = &input.dataset.rows;
     let p = pool(s.jobs)?
-        .install(|| plan::plan(&input.model, rows, &input.data_path, &input.options(), &targets, &cands, &tick))
+        .install(|| {
+            plan::plan(&input.model, rows, &input.data_path, &input.options(), &targets, &cands, &tick)
+        })
         .map_err(|e| input.failure(e))?;
     let r = PlanReport {
         model: &input.model,

@@ -149,8 +149,11 @@ pub(super) fn next_record(
 /// A reader of `body` in errband's CSV dialect (no header handling,
 /// flexible field counts, `#` comments) and a locator for its records.
 pub(super) fn open_reader(body: &str, base: usize) -> (::csv::Reader<&[u8]>, Locator<'_>) {
-    let reader =
-        ReaderBuilder::new().has_headers(false).flexible(true).comment(Some(b'#')).from_reader(body.as_bytes());
+    let reader = ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .comment(Some(b'#'))
+        .from_reader(body.as_bytes());
     (reader, Locator { body: body.as_bytes(), base, byte: 0, line: 1 })
 }
 

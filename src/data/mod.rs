@@ -434,7 +434,11 @@ fn repeat_warnings(rows: &[Measurement]) -> Vec<String> {
 /// A spec reading `vars` and `y` with default limits (for tests).
 #[cfg(test)]
 pub(crate) fn test_spec(vars: &[&str], y: &str) -> ColumnSpec {
-    ColumnSpec { vars: vars.iter().map(|s| s.to_string()).collect(), y: y.to_string(), ..ColumnSpec::default() }
+    ColumnSpec {
+        vars: vars.iter().map(|s| s.to_string()).collect(),
+        y: y.to_string(),
+        ..ColumnSpec::default()
+    }
 }
 
 #[cfg(test)]

@@ -101,7 +101,10 @@ impl Table {
                 return Err(error(
                     file,
                     span,
-                    format!("{file} has too many lines (limit {max_rows}; raise it with {})", crate::limits::Limit::Rows.flag()),
+                    format!(
+                        "{file} has too many lines (limit {max_rows}; raise it with {})",
+                        crate::limits::Limit::Rows.flag()
+                    ),
                     "first line over the limit",
                     None,
                 ));
@@ -163,7 +166,8 @@ impl Table {
         let text = row.cell(col);
         parse_number(text, limits).map_err(|e| {
             let name = self.columns.get(col).map_or("", |c| c.name.as_str());
-            let (message, help) = number_error(&format!("line {}, column `{name}`", row.line), noun, text, &e);
+            let (message, help) =
+                number_error(&format!("line {}, column `{name}`", row.line), noun, text, &e);
             self.cell_error(row, col, message, help)
         })
     }

@@ -20,8 +20,8 @@ use num_integer::Integer;
 use num_traits::{Signed, ToPrimitive};
 
 use super::csv::{
-    bytes_str, cell_span, check_duplicates, is_blank, line_span, next_record, open_reader, read_header, HeaderCell,
-    Locator,
+    bytes_str, cell_span, check_duplicates, is_blank, line_span, next_record, open_reader, read_header,
+    HeaderCell, Locator,
 };
 use super::table::Table;
 use super::{error, number_error, parse_number, quoted_list, strip_bom, DataError};
@@ -100,7 +100,10 @@ pub fn grid_size(grid: &[u32], max: u64) -> Result<u64, String> {
     let mut n: u64 = 1;
     for &c in grid {
         n = n.checked_mul(u64::from(c)).filter(|&n| n <= max).ok_or_else(|| {
-            format!("the grid {} has more than {max} tasks (raise the limit with --max-tasks)", grid_text(grid))
+            format!(
+                "the grid {} has more than {max} tasks (raise the limit with --max-tasks)",
+                grid_text(grid)
+            )
         })?;
     }
     Ok(n)
@@ -235,7 +238,10 @@ impl<'t> Stream<'t> {
         )?;
         let cells: Vec<HeaderCell<'_>> = record.iter().map(|c| HeaderCell::parse(bytes_str(c))).collect();
         check_duplicates(&cells, body, header_start, base, file)?;
-        let header = cells.iter().map(|h| Head { name: h.name.to_string(), unit: h.unit.map(str::to_string) }).collect();
+        let header = cells
+            .iter()
+            .map(|h| Head { name: h.name.to_string(), unit: h.unit.map(str::to_string) })
+            .collect();
         Ok(Stream {
             reader,
             locator,
@@ -269,7 +275,11 @@ impl<'t> Stream<'t> {
                 let names = quoted_list(&self.header.iter().map(|h| h.name.as_str()).collect::<Vec<_>>());
                 return Err(self.spots.line_error(
                     start,
-                    format!("line {line} has {} fields, the header has {}", self.record.len(), self.header.len()),
+                    format!(
+                        "line {line} has {} fields, the header has {}",
+                        self.record.len(),
+                        self.header.len()
+                    ),
                     "",
                     Some(format!("the header is line {}: {names}", self.header_line)),
                 ));
@@ -288,7 +298,12 @@ impl<'t> Stream<'t> {
         }
         let have: Vec<&str> = self.header.iter().map(|h| h.name.as_str()).collect();
         Err(self.header_error(
-            format!("{} has no column {} (its columns are {})", self.spots.file, quoted_list(&missing), quoted_list(&have)),
+            format!(
+                "{} has no column {} (its columns are {})",
+                self.spots.file,
+                quoted_list(&missing),
+                quoted_list(&have)
+            ),
             Some(format!(
                 "a {dims}-dimensional grid needs index columns {}; expected a header such as `{example}`",
                 quoted_list(&names)
@@ -298,7 +313,14 @@ impl<'t> Stream<'t> {
 
     /// The current line's task: its indices appended to `out`, and its
     /// row-major number on `grid`.
-    fn task(&self, cols: &[usize], grid: &[u32], start: usize, line: usize, out: &mut Vec<u32>) -> Result<u64, DataError> {
+    fn task(
+        &self,
+        cols: &[usize],
+        grid: &[u32],
+        start: usize,
+        line: usize,
+        out: &mut Vec<u32>,
+    ) -> Result<u64, DataError> {
         let mut flat: u64 = 0;
         for (k, (&col, &c)) in cols.iter().zip(grid).enumerate() {
             let cell = self.record.get(col).unwrap_or_default();
@@ -391,10 +413,14 @@ pub fn read_tasks(
     let mut s = Stream::open(text, file)?;
     let example = format!("{},time [us]", index_names(dims).join(","));
     let idx = s.index_columns(dims, &example)?;
-    let time_col = s
-        .find("time")
-        .ok_or_else(|| s.header_error(format!("{file} has no column `time`"), Some(format!("expected a header such as `{example}`"))))?;
-    let mut columns = vec![(time_col, ColumnBuilder::new("time", "task time"), s.unit(time_col, Dim::Time, time_unit)?)];
+    let time_col = s.find("time").ok_or_else(|| {
+        s.header_error(
+            format!("{file} has no column `time`"),
+            Some(format!("expected a header such as `{example}`")),
+        )
+    })?;
+    let mut columns =
+        vec![(time_col, ColumnBuilder::new("time", "task time"), s.unit(time_col, Dim::Time, time_unit)?)];
     for name in ["k_in", "k_out"] {
         if let Some(c) = s.find(name) {
             columns.push((c, ColumnBuilder::new(name, "byte count"), s.unit(c, Dim::Bytes, "B")?));
@@ -481,7 +507,10 @@ fn arrange(
     }
     let counts: Vec<usize> = axes.iter().map(Vec::len).collect();
     let flat = |row: &[u32]| -> usize {
-        row.iter().zip(&position).zip(&counts).fold(0usize, |acc, ((&i, pos), &m)| acc * m + pos[i as usize] as usize)
+        row.iter()
+            .zip(&position)
+            .zip(&counts)
+            .fold(0usize, |acc, ((&i, pos), &m)| acc * m + pos[i as usize] as usize)
     };
     let product = counts.iter().try_fold(1usize, |a, &m| a.checked_mul(m));
     let shape = counts.iter().map(usize::to_string).collect::<Vec<_>>().join("x");
@@ -529,7 +558,8 @@ fn arrange(
         }
         slot[f] = r as u32;
     }
-    let permute = |c: ExactColumn| ExactColumn { num: slot.iter().map(|&r| c.num[r as usize]).collect(), ..c };
+    let permute =
+        |c: ExactColumn| ExactColumn { num: slot.iter().map(|&r| c.num[r as usize]).collect(), ..c };
     Ok(SampledGrid {
         file: file.to_string(),
         grid: grid.to_vec(),
@@ -556,7 +586,10 @@ pub fn read_order(text: &str, file: &str, grid: &[u32], tasks: usize) -> Result<
         if first_line[f] != 0 {
             return Err(s.spots.line_error(
                 start,
-                format!("{file}: task appears twice in the allocation order (first on line {})", first_line[f]),
+                format!(
+                    "{file}: task appears twice in the allocation order (first on line {})",
+                    first_line[f]
+                ),
                 "second line for this task",
                 Some("an allocation order lists every task of the grid exactly once".into()),
             ));
@@ -592,15 +625,27 @@ pub fn read_speeds(text: &str, file: &str, limits: &Limits) -> Result<Vec<Rat>, 
     let mut ratios: Vec<Option<Rat>> = Vec::new();
     for row in &t.rows {
         let s = t.number(row, cols[0], "slave number", *limits)?;
-        let slave = s.to_integer().to_usize().filter(|n| s.is_integer() && (1..=1 << 24).contains(n)).ok_or_else(|| {
-            t.cell_error(row, cols[0], format!("line {}: slave `{}` is not a number 1, 2, …", row.line, row.cell(cols[0])), None)
-        })?;
+        let slave =
+            s.to_integer().to_usize().filter(|n| s.is_integer() && (1..=1 << 24).contains(n)).ok_or_else(
+                || {
+                    t.cell_error(
+                        row,
+                        cols[0],
+                        format!("line {}: slave `{}` is not a number 1, 2, …", row.line, row.cell(cols[0])),
+                        None,
+                    )
+                },
+            )?;
         let r = t.number(row, cols[1], "ratio", *limits)?;
         if !r.is_positive() {
             return Err(t.cell_error(
                 row,
                 cols[1],
-                format!("line {}: ratio {} must be positive (it multiplies task times on slave {slave})", row.line, row.cell(cols[1])),
+                format!(
+                    "line {}: ratio {} must be positive (it multiplies task times on slave {slave})",
+                    row.line,
+                    row.cell(cols[1])
+                ),
                 None,
             ));
         }
@@ -613,7 +658,10 @@ pub fn read_speeds(text: &str, file: &str, limits: &Limits) -> Result<Vec<Rat>, 
         ratios[slave - 1] = Some(r);
     }
     if ratios.is_empty() {
-        return Err(t.end_error(format!("no slaves in {file}"), Some("add lines `slave,ratio` such as `1,1.25`".into())));
+        return Err(t.end_error(
+            format!("no slaves in {file}"),
+            Some("add lines `slave,ratio` such as `1,1.25`".into()),
+        ));
     }
     if let Some(gap) = ratios.iter().position(Option::is_none) {
         return Err(t.end_error(

@@ -91,7 +91,12 @@ const REL: f64 = 1e-12;
 /// Floats (`approx(i)` = value and error bound) decide; candidates within
 /// the error of the best are compared exactly (`exact(i)`). Ties go to the
 /// lowest index among the exactly compared.
-fn argbest<T: Ord>(n: usize, approx: impl Fn(usize) -> (f64, f64), exact: impl Fn(usize) -> T, max: bool) -> usize {
+fn argbest<T: Ord>(
+    n: usize,
+    approx: impl Fn(usize) -> (f64, f64),
+    exact: impl Fn(usize) -> T,
+    max: bool,
+) -> usize {
     let sign = if max { 1.0 } else { -1.0 };
     let vals: Vec<(f64, f64)> = (0..n)
         .map(|i| {
@@ -134,7 +139,10 @@ fn err(v: f64) -> f64 {
 /// Extremes of `Σ_r t_r(c_r)` given float views `approx[r][c]` and the exact
 /// values `exact(r, c)` (integers over one common denominator); also each
 /// region's own extremes. `None` when some region has no corner.
-pub fn sum_range_f(approx: &[Vec<f64>], exact: &dyn Fn(usize, usize) -> BigInt) -> Option<(IntInterval, Vec<IntInterval>)> {
+pub fn sum_range_f(
+    approx: &[Vec<f64>],
+    exact: &dyn Fn(usize, usize) -> BigInt,
+) -> Option<(IntInterval, Vec<IntInterval>)> {
     let mut per = Vec::with_capacity(approx.len());
     let (mut lo, mut hi) = (BigInt::zero(), BigInt::zero());
     for (r, a) in approx.iter().enumerate() {
@@ -156,7 +164,10 @@ pub fn sum_range_f(approx: &[Vec<f64>], exact: &dyn Fn(usize, usize) -> BigInt) 
 /// `approx[r][c] = (n, d)` and exact values `exact(r, c)` (integers over one
 /// common denominator, which cancels). `None` when some region has no
 /// corner or some choice has `Σ d ≤ 0`.
-pub fn ratio_range_f(approx: &[Vec<(f64, f64)>], exact: &dyn Fn(usize, usize) -> (BigInt, BigInt)) -> Option<Interval> {
+pub fn ratio_range_f(
+    approx: &[Vec<(f64, f64)>],
+    exact: &dyn Fn(usize, usize) -> (BigInt, BigInt),
+) -> Option<Interval> {
     let dens: Vec<Vec<f64>> = approx.iter().map(|t| t.iter().map(|p| p.1).collect()).collect();
     let (d, _) = sum_range_f(&dens, &|r, c| exact(r, c).1)?;
     if !d.lo.is_positive() {
@@ -171,13 +182,18 @@ pub fn ratio_range_f(approx: &[Vec<(f64, f64)>], exact: &dyn Fn(usize, usize) ->
 
 /// Dinkelbach's method (see the module doc) on `±n / d`, denominators
 /// positive: the largest ratio as `(Σ n, Σ d)` of the best choice.
-fn max_ratio_f(approx: &[Vec<(f64, f64)>], exact: &dyn Fn(usize, usize) -> (BigInt, BigInt), negate: bool) -> (BigInt, BigInt) {
+fn max_ratio_f(
+    approx: &[Vec<(f64, f64)>],
+    exact: &dyn Fn(usize, usize) -> (BigInt, BigInt),
+    negate: bool,
+) -> (BigInt, BigInt) {
     let sg = if negate { -1.0 } else { 1.0 };
     let ex = |r: usize, c: usize| {
         let (n, d) = exact(r, c);
         (if negate { -n } else { n }, d)
     };
-    let fl: Vec<Vec<(f64, f64)>> = approx.iter().map(|t| t.iter().map(|&(n, d)| (sg * n, d)).collect()).collect();
+    let fl: Vec<Vec<(f64, f64)>> =
+        approx.iter().map(|t| t.iter().map(|&(n, d)| (sg * n, d)).collect()).collect();
     let sums = |choice: &[usize]| {
         let mut n = BigInt::zero();
         let mut d = BigInt::zero();
@@ -292,10 +308,29 @@ pub fn share_range_f(
     };
     // The float quotients lose relative accuracy when d + S nearly cancels; widen.
     let e = |v: f64, c: usize| {
-        err(v) * (1.0 + (approx[c].1.abs() + slo.abs().max(shi.abs())) / (approx[c].1 + slo).abs().max(f64::MIN_POSITIVE))
+        err(v)
+            * (1.0
+                + (approx[c].1.abs() + slo.abs().max(shi.abs()))
+                    / (approx[c].1 + slo).abs().max(f64::MIN_POSITIVE))
     };
-    let lo = argbest(approx.len(), |c| { let v = both(c).0; (v, e(v, c)) }, |c| exact_end(c, false), false);
-    let hi = argbest(approx.len(), |c| { let v = both(c).1; (v, e(v, c)) }, |c| exact_end(c, true), true);
+    let lo = argbest(
+        approx.len(),
+        |c| {
+            let v = both(c).0;
+            (v, e(v, c))
+        },
+        |c| exact_end(c, false),
+        false,
+    );
+    let hi = argbest(
+        approx.len(),
+        |c| {
+            let v = both(c).1;
+            (v, e(v, c))
+        },
+        |c| exact_end(c, true),
+        true,
+    );
     let (Frac(ln, ld), Frac(hn, hd)) = (exact_end(lo, false), exact_end(hi, true));
     Some(Interval { lo: reduced(ln, ld), hi: reduced(hn, hd) })
 }
@@ -319,7 +354,8 @@ pub fn sum_range(terms: &[Vec<Rat>]) -> Option<Interval> {
 /// undefined or unbounded).
 pub fn ratio_range(terms: &[Vec<(Rat, Rat)>]) -> Option<Interval> {
     let (_, int) = scaled(terms.iter().flatten().flat_map(|(n, d)| [n, d]));
-    let f: Vec<Vec<(f64, f64)>> = terms.iter().map(|t| t.iter().map(|(n, d)| (to_f64(n), to_f64(d))).collect()).collect();
+    let f: Vec<Vec<(f64, f64)>> =
+        terms.iter().map(|t| t.iter().map(|(n, d)| (to_f64(n), to_f64(d))).collect()).collect();
     ratio_range_f(&f, &|r, c| (int(&terms[r][c].0), int(&terms[r][c].1)))
 }
 
@@ -376,10 +412,10 @@ mod tests {
     #[test]
     fn ratio_of_two_regions_by_hand() {
         // Region 1: (1, 2) or (3, 2); region 2: (1, 1) or (0, 4).
-        let t = vec![vec![(frac(1, 1), frac(2, 1)), (frac(3, 1), frac(2, 1))], vec![
-            (frac(1, 1), frac(1, 1)),
-            (frac(0, 1), frac(4, 1)),
-        ]];
+        let t = vec![
+            vec![(frac(1, 1), frac(2, 1)), (frac(3, 1), frac(2, 1))],
+            vec![(frac(1, 1), frac(1, 1)), (frac(0, 1), frac(4, 1))],
+        ];
         let r = ratio_range(&t).unwrap();
         assert_eq!(r.hi, frac(4, 3));
         assert_eq!(r.lo, frac(1, 6));
@@ -388,10 +424,10 @@ mod tests {
 
     #[test]
     fn shares_by_hand() {
-        let s = share_range(&[(frac(1, 1), frac(1, 1)), (frac(2, 1), frac(2, 1))], &Interval {
-            lo: frac(1, 1),
-            hi: frac(3, 1),
-        })
+        let s = share_range(
+            &[(frac(1, 1), frac(1, 1)), (frac(2, 1), frac(2, 1))],
+            &Interval { lo: frac(1, 1), hi: frac(3, 1) },
+        )
         .unwrap();
         assert_eq!(s, Interval { lo: frac(1, 4), hi: frac(2, 3) });
     }

@@ -155,7 +155,12 @@ fn positive(t: &Table, row: &Row, col: usize, noun: &str, v: Rat) -> Result<Rat,
     if v.is_positive() {
         Ok(v)
     } else {
-        Err(t.cell_error(row, col, format!("line {}: {noun} must be positive, got {}", row.line, row.cell(col)), None))
+        Err(t.cell_error(
+            row,
+            col,
+            format!("line {}: {noun} must be positive, got {}", row.line, row.cell(col)),
+            None,
+        ))
     }
 }
 
@@ -175,7 +180,12 @@ fn read_profile(
         let name = region_name(t, row, rc)?;
         let nodes = positive(t, row, nc, "the node count", t.number(row, nc, "node count", limits)?)?;
         if !nodes.is_integer() {
-            return Err(t.cell_error(row, nc, format!("line {}: a node count must be a whole number", row.line), None));
+            return Err(t.cell_error(
+                row,
+                nc,
+                format!("line {}: a node count must be a whole number", row.line),
+                None,
+            ));
         }
         let freq = positive(t, row, fc, "the frequency", t.number(row, fc, "frequency", limits)? * &ff)?;
         let time = positive(t, row, tc, "the time", t.number(row, tc, "time", limits)? * &ft)?;
@@ -193,13 +203,17 @@ fn read_profile(
         }
     }
     if regions.is_empty() {
-        return Err(t.end_error(format!("no measurements in {}", t.file), Some(format!("expected lines such as `main,2,3000,12.5,140` under `{PROFILE_HEADER}`"))));
+        return Err(t.end_error(
+            format!("no measurements in {}", t.file),
+            Some(format!("expected lines such as `main,2,3000,12.5,140` under `{PROFILE_HEADER}`")),
+        ));
     }
     Ok(regions)
 }
 
 fn read_given(t: &Table, units: &DefaultUnits, limits: Limits) -> Result<Vec<GivenRegion>, DataError> {
-    let cols = t.require(&["region", "alpha_p", "beta_on", "p_std", "p_opt", "f_opt", "t_std"], GIVEN_HEADER)?;
+    let cols =
+        t.require(&["region", "alpha_p", "beta_on", "p_std", "p_opt", "f_opt", "t_std"], GIVEN_HEADER)?;
     let [rc, ac, bc, psc, poc, foc, tsc] = [cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6]];
     let fstd_col = t.find("f_std");
     let ov_cols = (t.find("alpha_f"), t.find("beta_f"));
@@ -253,7 +267,10 @@ fn read_given(t: &Table, units: &DefaultUnits, limits: Limits) -> Result<Vec<Giv
         });
     }
     if out.is_empty() {
-        return Err(t.end_error(format!("no regions in {}", t.file), Some(format!("expected lines under `{GIVEN_HEADER}`"))));
+        return Err(t.end_error(
+            format!("no regions in {}", t.file),
+            Some(format!("expected lines under `{GIVEN_HEADER}`")),
+        ));
     }
     Ok(out)
 }
@@ -273,8 +290,9 @@ mod tests {
 
     #[test]
     fn profile_units_and_grouping() {
-        let p = profile("region,nodes,freq [GHz],time [ms],power\na,2,3,1500,140\nb,2,3,10,\na,4,2.5,800,120\n")
-            .unwrap();
+        let p =
+            profile("region,nodes,freq [GHz],time [ms],power\na,2,3,1500,140\nb,2,3,10,\na,4,2.5,800,120\n")
+                .unwrap();
         assert_eq!(p.len(), 2);
         assert_eq!(p[0].samples.len(), 2);
         assert_eq!(p[0].samples[0].freq, frac(3000, 1));
@@ -299,7 +317,8 @@ mod tests {
     #[test]
     fn total_power_is_divided_by_nodes() {
         let text = "region,nodes,freq,time,power\na,4,3000,1,400\n";
-        let Ok(Input::Profile(p)) = read(text, "p.csv", &DefaultUnits::default(), PowerIs::Total, Limits::default())
+        let Ok(Input::Profile(p)) =
+            read(text, "p.csv", &DefaultUnits::default(), PowerIs::Total, Limits::default())
         else {
             panic!("not a profile")
         };
@@ -309,14 +328,16 @@ mod tests {
     #[test]
     fn given_form() {
         let text = "region,alpha_p,beta_on,p_std,p_opt,f_opt,t_std\ncalc,1.0,1.0,125,125,3000,1\nmem,0.9,0.1,150,115,2000,1\n";
-        let Ok(Input::Given(g)) = read(text, "g.csv", &DefaultUnits::default(), PowerIs::PerNode, Limits::default())
+        let Ok(Input::Given(g)) =
+            read(text, "g.csv", &DefaultUnits::default(), PowerIs::PerNode, Limits::default())
         else {
             panic!("not given")
         };
         assert_eq!(g.len(), 2);
         assert_eq!(g[1].alpha_p, frac(9, 10));
         let dup = format!("{text}calc,1,1,1,1,1,1\n");
-        let e = read(&dup, "g.csv", &DefaultUnits::default(), PowerIs::PerNode, Limits::default()).unwrap_err();
+        let e =
+            read(&dup, "g.csv", &DefaultUnits::default(), PowerIs::PerNode, Limits::default()).unwrap_err();
         assert!(e.render(&dup).contains("given twice"));
     }
 }

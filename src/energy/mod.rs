@@ -52,8 +52,8 @@ use crate::data::Measurement;
 use crate::limits::Limits;
 use crate::model::Model;
 use crate::num::transcendental::{apply, Func};
-use crate::num::{self, fmt_fraction, fmt_sig, to_f64, Rat};
 use crate::num::Interval;
+use crate::num::{self, fmt_fraction, fmt_sig, to_f64, Rat};
 use input::{GivenRegion, Input, RegionSamples, Sample};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
@@ -358,17 +358,29 @@ pub fn predict(input: &Input, file: &str, s: &Settings) -> Result<Prediction, En
                     fmt_sig(&a, 4)
                 ));
             } else if a > Rat::one() {
-                warnings.push(format!("region `{}`: α_p = {} exceeds 1 (superlinear speed-up)", r.name, fmt_sig(&a, 4)));
+                warnings.push(format!(
+                    "region `{}`: α_p = {} exceeds 1 (superlinear speed-up)",
+                    r.name,
+                    fmt_sig(&a, 4)
+                ));
             }
         }
         if r.point.beta.is_negative() || r.point.beta > Rat::one() {
-            warnings.push(format!("region `{}`: β_on = {} lies outside [0, 1]", r.name, fmt_sig(&r.point.beta, 4)));
+            warnings.push(format!(
+                "region `{}`: β_on = {} lies outside [0, 1]",
+                r.name,
+                fmt_sig(&r.point.beta, 4)
+            ));
         }
     }
     let values = regions.iter().map(|r| region_values(r, thresholds.len())).collect();
     let point_set = CornerSet::new(regions.iter().map(|r| vec![coeffs(&r.point, r, &f_std)]).collect());
     let band_sets: Vec<CornerSet> = (0..thresholds.len())
-        .map(|t| CornerSet::new(regions.iter().map(|r| r.corners[t].iter().map(|c| coeffs(c, r, &f_std)).collect()).collect()))
+        .map(|t| {
+            CornerSet::new(
+                regions.iter().map(|r| r.corners[t].iter().map(|c| coeffs(c, r, &f_std)).collect()).collect(),
+            )
+        })
         .collect();
     let mut inexact = Vec::new();
     let has_overhead = regions.iter().any(|r| r.overhead || !r.point.af.is_zero());
@@ -404,7 +416,10 @@ pub fn predict(input: &Input, file: &str, s: &Settings) -> Result<Prediction, En
             }
         }
         if a.ee_opt.is_none() {
-            warnings.push(format!("{}: EE_opt is undefined (the predicted energy at f_std is not positive)", show_nodes(n)));
+            warnings.push(format!(
+                "{}: EE_opt is undefined (the predicted energy at f_std is not positive)",
+                show_nodes(n)
+            ));
         }
     }
     if !inexact.is_empty() {
@@ -414,7 +429,17 @@ pub fn predict(input: &Input, file: &str, s: &Settings) -> Result<Prediction, En
             s.digits
         ));
     }
-    Ok(Prediction { form, f_std, base_nodes: base, objective: s.objective, thresholds, regions, values, at, warnings })
+    Ok(Prediction {
+        form,
+        f_std,
+        base_nodes: base,
+        objective: s.objective,
+        thresholds,
+        regions,
+        values,
+        at,
+        warnings,
+    })
 }
 
 /// `n = 16` or `n → ∞`.
@@ -425,7 +450,11 @@ pub fn show_nodes(n: &Nodes) -> String {
     }
 }
 
-fn selected<'a, T>(items: &'a [T], name: impl Fn(&T) -> &str, s: &Settings) -> Result<Vec<&'a T>, EnergyError> {
+fn selected<'a, T>(
+    items: &'a [T],
+    name: impl Fn(&T) -> &str,
+    s: &Settings,
+) -> Result<Vec<&'a T>, EnergyError> {
     let names: Vec<&str> = items.iter().map(&name).collect();
     for w in s.regions.iter().chain(&s.overhead).chain(s.fopt.iter().map(|(r, _)| r)) {
         if !names.contains(&w.as_str()) {
@@ -461,7 +490,10 @@ fn from_given(
         (None, Some(f)) => f,
         (None, None) => {
             let f = chosen.iter().map(|r| r.f_opt.clone()).max().unwrap_or_else(Rat::one);
-            warnings.push(format!("f_std not given (--fstd or an `f_std` column): using the highest f_opt, {}", mhz(&f)));
+            warnings.push(format!(
+                "f_std not given (--fstd or an `f_std` column): using the highest f_opt, {}",
+                mhz(&f)
+            ));
             f
         }
     };
@@ -534,7 +566,8 @@ fn fit_profile(
         ));
     }
     let ctx = Ctx { file, f_std: &f_std, base: &base, s, thresholds };
-    let fitted: Vec<Result<RegionFit, EnergyError>> = chosen.par_iter().map(|r| fit_region(r, &ctx)).collect();
+    let fitted: Vec<Result<RegionFit, EnergyError>> =
+        chosen.par_iter().map(|r| fit_region(r, &ctx)).collect();
     let regions = fitted.into_iter().collect::<Result<Vec<_>, _>>()?;
     Ok((f_std, base, regions))
 }
@@ -576,18 +609,19 @@ fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> 
     }
     let t_base = mean(base_std.iter().map(|x| &x.time)).unwrap_or_default();
     // Means per frequency on the base node count.
-    let freqs: Vec<FreqPoint> = distinct(r.samples.iter().filter(|x| x.nodes == *c.base).map(|x| x.freq.clone()))
-        .into_iter()
-        .map(|f| {
-            let xs: Vec<&Sample> = r.samples.iter().filter(|x| at(x, c.base, &f)).collect();
-            FreqPoint {
-                time: mean(xs.iter().map(|x| &x.time)).unwrap_or_default(),
-                power: mean(xs.iter().filter_map(|x| x.power.as_ref())),
-                samples: xs.len(),
-                freq: f,
-            }
-        })
-        .collect();
+    let freqs: Vec<FreqPoint> =
+        distinct(r.samples.iter().filter(|x| x.nodes == *c.base).map(|x| x.freq.clone()))
+            .into_iter()
+            .map(|f| {
+                let xs: Vec<&Sample> = r.samples.iter().filter(|x| at(x, c.base, &f)).collect();
+                FreqPoint {
+                    time: mean(xs.iter().map(|x| &x.time)).unwrap_or_default(),
+                    power: mean(xs.iter().filter_map(|x| x.power.as_ref())),
+                    samples: xs.len(),
+                    freq: f,
+                }
+            })
+            .collect();
     let power_at = |f: &Rat| freqs.iter().find(|p| p.freq == *f).and_then(|p| p.power.clone());
     let p_std = power_at(c.f_std).ok_or_else(|| {
         EnergyError::Input(format!(
@@ -653,8 +687,12 @@ fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> 
             if overhead { "the overhead energy" } else { "α_p" }
         )));
     }
-    let opts =
-        analysis::Options { thresholds: c.thresholds.to_vec(), no_cells: true, limits: c.s.limits, ..Default::default() };
+    let opts = analysis::Options {
+        thresholds: c.thresholds.to_vec(),
+        no_cells: true,
+        limits: c.s.limits,
+        ..Default::default()
+    };
     let label = |k: FitKind| format!("{} [{}: {} fit]", c.file, r.name, k.name());
     let run = |kind: FitKind, source: String, data: Vec<Measurement>| -> Result<FitRun, EnergyError> {
         let file = label(kind);
@@ -665,8 +703,9 @@ fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> 
             file: file.clone(),
             error: Box::new(error),
         };
-        let model = Model::parse_with(&source, &file, c.s.digits, &c.s.limits)
-            .map_err(|d| EnergyError::Input(format!("internal model for {file} does not parse: {}", d.message)))?;
+        let model = Model::parse_with(&source, &file, c.s.digits, &c.s.limits).map_err(|d| {
+            EnergyError::Input(format!("internal model for {file} does not parse: {}", d.message))
+        })?;
         let analysis = Analysis::run(&model, &data, &file, &opts).map_err(|e| fail(model.clone(), e))?;
         Ok(FitRun { kind, model, data, analysis })
     };
@@ -688,7 +727,8 @@ fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> 
         let src = "# Overhead energy beyond perfect scaling, summed over the nodes (seed 002 eq. 17: n·E_overhead).\nE(n) = af*log2(n) + bf\nparam af, bf\nunit E = J, n = nodes\n".to_string();
         fits.push(run(FitKind::Overhead, src, data)?);
     } else {
-        let data: Vec<Measurement> = std_rows.iter().map(|x| meas(x.nodes.clone(), x.time.clone(), x.line)).collect();
+        let data: Vec<Measurement> =
+            std_rows.iter().map(|x| meas(x.nodes.clone(), x.time.clone(), x.line)).collect();
         let src = if c.base.is_one() {
             format!(
                 "# alpha_p by seed 000 eq. 5 (least squares through the origin), T1 = T(1, r, f_std) measured.\nT(n) = T1*(1 + ap*(1/n - 1))\nconst T1 = {}\nparam ap\nunit T = s, n = nodes\n",
@@ -726,7 +766,8 @@ fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> 
         }
     };
     let get = |k: FitKind| fits.iter().find(|f| f.kind == k);
-    let first_two = |p: &[Rat]| (p.first().cloned().unwrap_or_default(), p.get(1).cloned().unwrap_or_default());
+    let first_two =
+        |p: &[Rat]| (p.first().cloned().unwrap_or_default(), p.get(1).cloned().unwrap_or_default());
     let alpha_fit = get(FitKind::Alpha);
     let beta_fit = get(FitKind::Beta);
     let ov_fit = get(FitKind::Overhead);
@@ -973,7 +1014,8 @@ impl Reading {
 /// f_std coefficient is positive for every choice of corners, when all higher
 /// orders vanish for every choice; `None` when the order depends on the choice.
 fn limit_order(set: &CornerSet) -> Option<Order> {
-    let zero = |f: &dyn Fn(&Coeffs<BigInt>) -> &BigInt| set.ints.iter().all(|cs| cs.iter().all(|c| f(c).is_zero()));
+    let zero =
+        |f: &dyn Fn(&Coeffs<BigInt>) -> &BigInt| set.ints.iter().all(|cs| cs.iter().all(|c| f(c).is_zero()));
     let positive_sum = |f: &dyn Fn(&Coeffs<BigInt>) -> &BigInt| {
         let mut s = BigInt::zero();
         for cs in &set.ints {
@@ -1016,10 +1058,15 @@ fn at_nodes(point: &CornerSet, sets: &[CornerSet], mode: &Mode) -> AtNodes {
     let band_f: Vec<Option<PerCorner<(f64, f64)>>> = sets
         .iter()
         .zip(&rds)
-        .map(|(s, rd)| rd.as_ref().map(|rd| s.floats.iter().map(|cs| cs.iter().map(|c| rd.energies_f(c)).collect()).collect()))
+        .map(|(s, rd)| {
+            rd.as_ref()
+                .map(|rd| s.floats.iter().map(|cs| cs.iter().map(|c| rd.energies_f(c)).collect()).collect())
+        })
         .collect();
-    let cache: Vec<PerCorner<OnceCell<(BigInt, BigInt)>>> =
-        sets.iter().map(|s| s.ints.iter().map(|cs| cs.iter().map(|_| OnceCell::new()).collect()).collect()).collect();
+    let cache: Vec<PerCorner<OnceCell<(BigInt, BigInt)>>> = sets
+        .iter()
+        .map(|s| s.ints.iter().map(|cs| cs.iter().map(|_| OnceCell::new()).collect()).collect())
+        .collect();
     let exact = |t: usize, r: usize, c: usize| -> (BigInt, BigInt) {
         cache[t][r][c]
             .get_or_init(|| match &rds[t] {
@@ -1034,7 +1081,8 @@ fn at_nodes(point: &CornerSet, sets: &[CornerSet], mode: &Mode) -> AtNodes {
         .as_ref()
         .map(|pe| pe.iter().fold((BigInt::zero(), BigInt::zero()), |(a, b), (o, s)| (a + o, b + s)));
     // The common denominator cancels in every ratio of energies.
-    let ratio_point = point_sum.as_ref().and_then(|(o, s)| s.is_positive().then(|| num::reduced(o.clone(), s.clone())));
+    let ratio_point =
+        point_sum.as_ref().and_then(|(o, s)| s.is_positive().then(|| num::reduced(o.clone(), s.clone())));
     let ee_opt = ratio_point.map(|p| {
         let bands = band_f
             .iter()
@@ -1107,7 +1155,8 @@ fn at_nodes(point: &CornerSet, sets: &[CornerSet], mode: &Mode) -> AtNodes {
             .zip(&rds)
             .map(|(s, rd)| {
                 let rd = rd.as_ref()?;
-                let v: Vec<Vec<f64>> = s.floats.iter().map(|cs| cs.iter().map(|c| tf(rd, c)).collect()).collect();
+                let v: Vec<Vec<f64>> =
+                    s.floats.iter().map(|cs| cs.iter().map(|c| tf(rd, c)).collect()).collect();
                 let r = bounds::sum_range_f(&v, &|r, c| tv(rd, &s.ints[r][c]).unwrap_or_default())?;
                 Some(r.0.over(&rd.time.as_ref()?.3))
             })
@@ -1129,7 +1178,8 @@ fn at_nodes(point: &CornerSet, sets: &[CornerSet], mode: &Mode) -> AtNodes {
             .map(|t| {
                 let (f, (total, per), rd) = (band_f[t].as_ref()?, std_ranges[t].as_ref()?, rds[t].as_ref()?);
                 let others = bounds::IntInterval { lo: &total.lo - &per[r].lo, hi: &total.hi - &per[r].hi };
-                let pairs: Vec<(f64, f64)> = f[r].iter().map(|p| (if opt { p.0 } else { p.1 }, p.1)).collect();
+                let pairs: Vec<(f64, f64)> =
+                    f[r].iter().map(|p| (if opt { p.0 } else { p.1 }, p.1)).collect();
                 bounds::share_range_f(&pairs, &others, &rd.eden, &|c| {
                     let e = exact(t, r, c);
                     (num(&e), e.1)

@@ -70,7 +70,8 @@ fn exact_profile(alpha: &Rat, beta: &Rat, nodes: &[i64], base: i64) -> String {
                 continue;
             }
             let nr = frac(n, 1);
-            let t = &t1 * (Rat::one() - alpha + alpha / &nr) * (Rat::one() + beta * (frac(3000, f) - Rat::one()));
+            let t =
+                &t1 * (Rat::one() - alpha + alpha / &nr) * (Rat::one() + beta * (frac(3000, f) - Rat::one()));
             let p = f / 20;
             s.push_str(&format!("main,{n},{f},{},{p}\n", crate::num::fmt_fraction(&t)));
         }

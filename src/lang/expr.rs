@@ -5,8 +5,8 @@
 
 use super::diag::Diagnostic;
 use super::lexer::{lex, Tok, Token};
-use crate::linear::{LinExpr, VarId};
 use crate::limits::Limits;
+use crate::linear::{LinExpr, VarId};
 use crate::num::{parse_rat_with, Rat};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
@@ -21,7 +21,6 @@ pub const MAX_NESTING: usize = 64;
 /// deep), so that recursive consumers of [`Expr`] (drop, clone, printing)
 /// stay within the stack.
 pub const MAX_EXPR_DEPTH: usize = 1000;
-
 
 /// A binary operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -164,7 +163,8 @@ impl fmt::Display for Expr {
                 sub(f, l, lp)?;
                 let sep = if matches!(op, BinOp::Add | BinOp::Sub) { " " } else { "" };
                 write!(f, "{sep}{}{sep}", op.symbol())?;
-                let rp = if *op == BinOp::Pow { r.prec() < lbp && r.prec() != PREFIX_BP } else { r.prec() < rbp };
+                let rp =
+                    if *op == BinOp::Pow { r.prec() < lbp && r.prec() != PREFIX_BP } else { r.prec() < rbp };
                 sub(f, r, rp)
             }
             ExprKind::Call(name, args) => {
@@ -653,7 +653,13 @@ impl Lin<'_> {
 
     /// Exact functions of constants: `rationalize(x, tol)` (Mathematica's
     /// `Rationalize`, so papers' programs can be reproduced), `abs`, `min`, `max`.
-    fn exact_call(&self, e: &Expr, name: &str, args: &[Expr], vs: Vec<LinExpr>) -> Result<LinExpr, Diagnostic> {
+    fn exact_call(
+        &self,
+        e: &Expr,
+        name: &str,
+        args: &[Expr],
+        vs: Vec<LinExpr>,
+    ) -> Result<LinExpr, Diagnostic> {
         for (a, v) in args.iter().zip(&vs) {
             if !v.is_constant() {
                 return Err(self
@@ -665,7 +671,9 @@ impl Lin<'_> {
         let value = match name {
             "rationalize" => {
                 if c[1].is_negative() {
-                    return Err(self.err(args[1].span.clone(), "the tolerance of `rationalize` must not be negative"));
+                    return Err(
+                        self.err(args[1].span.clone(), "the tolerance of `rationalize` must not be negative")
+                    );
                 }
                 crate::num::rationalize(&c[0], &c[1])
             }
@@ -689,7 +697,15 @@ impl Lin<'_> {
         }
     }
 
-    fn binary(&self, e: &Expr, op: BinOp, l: &Expr, r: &Expr, a: LinExpr, b: LinExpr) -> Result<LinExpr, Diagnostic> {
+    fn binary(
+        &self,
+        e: &Expr,
+        op: BinOp,
+        l: &Expr,
+        r: &Expr,
+        a: LinExpr,
+        b: LinExpr,
+    ) -> Result<LinExpr, Diagnostic> {
         match op {
             BinOp::Add => Ok(a.add(&b)),
             BinOp::Sub => Ok(a.sub(&b)),
@@ -767,7 +783,11 @@ impl Lin<'_> {
             Err(crate::num::PowError::ZeroToNegative) => Err(self
                 .err(e.span.clone(), "zero raised to a negative power")
                 .with_label("the base is zero")),
-            Err(err) => Err(self.err(e.span.clone(), err.to_string()).with_label(format!("{} ^ {}", self.text(l), self.text(r)))),
+            Err(err) => Err(self.err(e.span.clone(), err.to_string()).with_label(format!(
+                "{} ^ {}",
+                self.text(l),
+                self.text(r)
+            ))),
         }
     }
 }
@@ -861,7 +881,18 @@ mod tests {
 
     #[test]
     fn display_round_trips() {
-        for s in ["1 + 2*3^2", "-x^2", "(-x)^2", "2^3^2", "(2^3)^2", "a - (b - c)", "a/(b*c)", "-(a + b)", "2^-1", "f(x, y)"] {
+        for s in [
+            "1 + 2*3^2",
+            "-x^2",
+            "(-x)^2",
+            "2^3^2",
+            "(2^3)^2",
+            "a - (b - c)",
+            "a/(b*c)",
+            "-(a + b)",
+            "2^-1",
+            "f(x, y)",
+        ] {
             let e = ok(parse(s));
             let printed = e.to_string();
             let back = ok(parse(&printed));
@@ -1012,7 +1043,10 @@ mod tests {
     #[test]
     fn division_errors() {
         let d = lin("1 + 2/(x+1)").unwrap_err();
-        assert_eq!((d.message.as_str(), d.span.clone()), ("division by an expression containing a variable", 6..11));
+        assert_eq!(
+            (d.message.as_str(), d.span.clone()),
+            ("division by an expression containing a variable", 6..11)
+        );
         let d = lin("x/(2-2)").unwrap_err();
         assert_eq!((d.message.as_str(), d.span.clone()), ("division by zero", 2..7));
         assert_eq!(ok(lin("x/(1/3)")).coeffs[0], int(3));

@@ -305,8 +305,8 @@ mod tests {
         assert_eq!(
             toks("+-*/^(),:;= == != <> < <= > >= && || ! => .."),
             vec![
-                Plus, Minus, Star, Slash, Caret, LParen, RParen, Comma, Colon, Semi, Assign, EqEq, Ne, Ne, Lt, Le,
-                Gt, Ge, AndAnd, OrOr, Bang, Arrow, DotDot, Eof
+                Plus, Minus, Star, Slash, Caret, LParen, RParen, Comma, Colon, Semi, Assign, EqEq, Ne, Ne,
+                Lt, Le, Gt, Ge, AndAnd, OrOr, Bang, Arrow, DotDot, Eof
             ]
         );
         assert_eq!(toks("≤≥∧∨¬⇒≠"), vec![Le, Ge, AndAnd, OrOr, Bang, Arrow, Ne, Eof]);

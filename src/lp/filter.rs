@@ -55,7 +55,14 @@ fn dot(a: &[Rat], x: &[Rat]) -> Rat {
 
 /// Sign of `b_i - a_i·x` (`rhs`), or of `a_i·x` (not `rhs`, for directions),
 /// with the float value used for ranking. `xf` is the float view of `x`.
-pub(crate) fn slack_sign(row: &Row, fr: &FloatRows, i: usize, x: &[Rat], xf: &[f64], rhs: bool) -> (Ordering, f64) {
+pub(crate) fn slack_sign(
+    row: &Row,
+    fr: &FloatRows,
+    i: usize,
+    x: &[Rat],
+    xf: &[f64],
+    rhs: bool,
+) -> (Ordering, f64) {
     let fb = if rhs { fr.b[i] } else { 0.0 };
     let mut s = fb;
     let mut mag = fb.abs();
@@ -96,4 +103,3 @@ pub(crate) fn all_satisfied(rows: &[Row], fr: &FloatRows, x: &[Rat], skip: &[usi
         }
     })
 }
-

@@ -11,7 +11,12 @@ use good_lp::{microlp, variable, Expression, ProblemVariables, Solution, SolverM
 /// rows ordered by how tight they are at the float optimum (tightest first),
 /// or `None` when the float solver fails or reports the problem unbounded or
 /// infeasible (the exact solver decides those cases on its own).
-pub(crate) fn propose_tight_rows(fr: &FloatRows, rows: &[Row], subset: &[usize], c: &[Rat]) -> Option<Vec<usize>> {
+pub(crate) fn propose_tight_rows(
+    fr: &FloatRows,
+    rows: &[Row],
+    subset: &[usize],
+    c: &[Rat],
+) -> Option<Vec<usize>> {
     let n = c.len();
     // microlp can loop forever on free variables whose optimal face is
     // unbounded (seen with 2 variables and 32 rows), so the proposal is made

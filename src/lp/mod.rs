@@ -22,8 +22,8 @@ pub(crate) mod simplex;
 
 use crate::linear::{Constraint, Kind};
 use crate::num::{to_f64, Rat};
-use num_traits::{One, Signed, Zero};
 use filter::{slack_sign, FloatRows};
+use num_traits::{One, Signed, Zero};
 use simplex::{Row, Solved};
 
 /// Optimisation direction.
@@ -161,7 +161,9 @@ impl Prepared {
         let warm = self.warm.lock().ok().and_then(|w| w.clone());
         match solve_rows(&self.rows, &self.float, &c, warm.as_deref()) {
             Solved::Infeasible { y } => Ok(LpOutcome::Infeasible(Infeasibility { multipliers: y })),
-            Solved::Unbounded { x, d } => Ok(LpOutcome::Unbounded(Unboundedness { point: interior.unwrap_or(x), ray: d })),
+            Solved::Unbounded { x, d } => {
+                Ok(LpOutcome::Unbounded(Unboundedness { point: interior.unwrap_or(x), ray: d }))
+            }
             Solved::Optimal { x, y, basis } => {
                 if let Ok(mut w) = self.warm.lock() {
                     *w = Some(basis.clone());
@@ -235,7 +237,12 @@ impl Prepared {
 }
 
 /// Convenience: optimise once over `constraints`.
-pub fn optimize(n: usize, constraints: Vec<Constraint>, objective: &[Rat], sense: Sense) -> Result<LpOutcome, LpError> {
+pub fn optimize(
+    n: usize,
+    constraints: Vec<Constraint>,
+    objective: &[Rat],
+    sense: Sense,
+) -> Result<LpOutcome, LpError> {
     Prepared::new(n, constraints)?.optimize(objective, sense)
 }
 
@@ -322,7 +329,8 @@ fn solve_rows(rows: &[Row], fr: &FloatRows, c: &[Rat], warm: Option<&[usize]>) -
     }
     // Initial working set: equalities and evenly spread rows. The set (with
     // its float copy) only grows, so rows are copied in once.
-    let mut w = WorkingSet { member: vec![false; m], index: Vec::new(), rows: Vec::new(), fr: FloatRows::default() };
+    let mut w =
+        WorkingSet { member: vec![false; m], index: Vec::new(), rows: Vec::new(), fr: FloatRows::default() };
     for (i, r) in rows.iter().enumerate() {
         if r.is_eq() {
             w.add(i, rows, fr);
@@ -438,7 +446,8 @@ impl LpOutcome {
                 if s.iter().any(|v| !v.is_zero()) {
                     return Err("multipliers do not cancel the coefficients".into());
                 }
-                let strict_weight = inf.multipliers.iter().zip(cons).any(|(y, k)| k.kind == Kind::Lt && y.is_positive());
+                let strict_weight =
+                    inf.multipliers.iter().zip(cons).any(|(y, k)| k.kind == Kind::Lt && y.is_positive());
                 if b.is_negative() || (b.is_zero() && strict_weight) {
                     Ok(())
                 } else {
@@ -452,7 +461,11 @@ impl LpOutcome {
                 let df: Vec<f64> = u.ray.iter().map(to_f64).collect();
                 for (i, row) in p.rows.iter().enumerate() {
                     let (ord, _) = slack_sign(row, &p.float, i, &u.ray, &df, false);
-                    let ok = if row.is_eq() { ord == std::cmp::Ordering::Equal } else { ord != std::cmp::Ordering::Greater };
+                    let ok = if row.is_eq() {
+                        ord == std::cmp::Ordering::Equal
+                    } else {
+                        ord != std::cmp::Ordering::Greater
+                    };
                     if !ok {
                         return Err("ray leaves the feasible set".into());
                     }
@@ -502,7 +515,10 @@ mod tests {
             other => panic!("{other:?}"),
         }
         // x < 0 and x >= 0: infeasible only because of strictness.
-        assert!(matches!(check(1, vec![lt(&[1], 0), le(&[-1], 0)], &[1], Sense::Minimize), LpOutcome::Infeasible(_)));
+        assert!(matches!(
+            check(1, vec![lt(&[1], 0), le(&[-1], 0)], &[1], Sense::Minimize),
+            LpOutcome::Infeasible(_)
+        ));
     }
 
     #[test]

@@ -9,8 +9,8 @@
 //! method never cycles (degenerate vertices are the normal case for residual
 //! systems). All arithmetic is exact.
 
-use crate::linear::{Constraint, Kind};
 use super::filter::{all_satisfied, FloatRows};
+use crate::linear::{Constraint, Kind};
 use crate::num::{to_f64, Rat};
 use num_traits::{Signed, Zero};
 
@@ -252,7 +252,9 @@ fn phase2(all: &[Row], fl: &FloatRows, c: &[Rat], mut basis: Basis, n: usize) ->
                 xmag += (a * xv).abs();
             }
             let (ea, es) = (amag * 1e-12 + 1e-300, xmag * 1e-12 + 1e-300);
-            if !(alpha.is_finite() && ax.is_finite() && amag.is_finite() && xmag.is_finite()) || alpha.abs() <= ea {
+            if !(alpha.is_finite() && ax.is_finite() && amag.is_finite() && xmag.is_finite())
+                || alpha.abs() <= ea
+            {
                 // The filter cannot decide the sign of a·d: exact.
                 if dot(&row.a, &d).is_positive() {
                     cands.push((0.0, i));
@@ -315,7 +317,13 @@ pub(crate) fn solve(all: &[Row], fr: &FloatRows, c: &[Rat], hint: &[usize]) -> S
 
 /// [`solve`], with a known feasible basis to fall back on when the hint's
 /// vertex is infeasible (instead of phase 1). `fr` is the float copy of `all`.
-pub(crate) fn solve_with(all: &[Row], fr: &FloatRows, c: &[Rat], hint: &[usize], feasible: Option<&[usize]>) -> Solved {
+pub(crate) fn solve_with(
+    all: &[Row],
+    fr: &FloatRows,
+    c: &[Rat],
+    hint: &[usize],
+    feasible: Option<&[usize]>,
+) -> Solved {
     let n = c.len();
     let m = all.len();
     // A vertex needs n independent rows: without full column rank, the null
@@ -358,9 +366,7 @@ pub(crate) fn solve_with(all: &[Row], fr: &FloatRows, c: &[Rat], hint: &[usize],
     let b0 = independent_rows(rows, &prefer, n);
     // Equalities not in b0 are linear combinations of the kept ones; check
     // their consistency through phase 1 like any other row.
-    let Some(basis) = Basis::new(b0.clone(), rows, n) else {
-        unreachable_basis()
-    };
+    let Some(basis) = Basis::new(b0.clone(), rows, n) else { unreachable_basis() };
     let x0 = basis.vertex(rows, n);
     let feasible_start = all_satisfied(rows, fr, &x0, &b0);
     let fallback = || -> Option<Basis> {
@@ -470,7 +476,8 @@ fn phase1(rows: &[Row], b0: &[usize], n: usize) -> Result<Basis, Vec<Rat>> {
         }
     }
     let Some((_, wj)) = worst else { return Ok(tmp_b) };
-    let mut start: Vec<usize> = b0.iter().map(|&i| origin.iter().position(|o| o.0 == i && !o.1).unwrap_or(0)).collect();
+    let mut start: Vec<usize> =
+        b0.iter().map(|&i| origin.iter().position(|o| o.0 == i && !o.1).unwrap_or(0)).collect();
     start.push(wj);
     let basis = match Basis::new(start, &aug, n + 1) {
         Some(b) => b,
@@ -504,7 +511,11 @@ fn phase1(rows: &[Row], b0: &[usize], n: usize) -> Result<Basis, Vec<Rat>> {
     let mut b = opt;
     if !b.rows.contains(&t_row) {
         let k = (0..=n)
-            .find(|&k| !dot(&aug[t_row].a, &b.cols[k]).is_zero() && origin[b.rows[k]].0 != usize::MAX && !b0.contains(&origin[b.rows[k]].0))
+            .find(|&k| {
+                !dot(&aug[t_row].a, &b.cols[k]).is_zero()
+                    && origin[b.rows[k]].0 != usize::MAX
+                    && !b0.contains(&origin[b.rows[k]].0)
+            })
             .or_else(|| (0..=n).find(|&k| !dot(&aug[t_row].a, &b.cols[k]).is_zero()));
         match k {
             Some(k) => b.pivot(k, t_row, &aug[t_row]),
@@ -535,7 +546,8 @@ mod tests {
     #[test]
     fn small_lp_optimum_and_duals() {
         // max x + y st x <= 2, y <= 3, x + y <= 4, -x <= 0, -y <= 0
-        let rows = vec![row(&[1, 0], 2), row(&[0, 1], 3), row(&[1, 1], 4), row(&[-1, 0], 0), row(&[0, -1], 0)];
+        let rows =
+            vec![row(&[1, 0], 2), row(&[0, 1], 3), row(&[1, 1], 4), row(&[-1, 0], 0), row(&[0, -1], 0)];
         let c = vec![int(1), int(1)];
         match solve(&rows, &FloatRows::new(&rows), &c, &[]) {
             Solved::Optimal { x, y, .. } => {

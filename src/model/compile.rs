@@ -3,9 +3,9 @@
 //! evaluation at each data point cannot fail for structural reasons — only
 //! for the point's values (division by zero, log2 of a negative number).
 
-use crate::limits::Limits;
 use crate::lang::diag::Diagnostic;
 use crate::lang::expr::{BinOp, Expr, ExprKind};
+use crate::limits::Limits;
 use crate::num::transcendental::{self, Func};
 use crate::num::{fmt_fraction, pow_checked, PowError, Rat};
 use num_traits::{One, Signed, Zero};
@@ -293,7 +293,13 @@ pub(crate) fn scalar(n: &Node, x: &[Rat], log: &mut EvalLog) -> Result<Rat, Eval
     })
 }
 
-fn power(a: &Rat, b: &Rat, exp_span: &Range<usize>, span: &Range<usize>, limits: &Limits) -> Result<Rat, EvalError> {
+fn power(
+    a: &Rat,
+    b: &Rat,
+    exp_span: &Range<usize>,
+    span: &Range<usize>,
+    limits: &Limits,
+) -> Result<Rat, EvalError> {
     if !b.is_integer() {
         return Err(fail(
             exp_span,

@@ -8,8 +8,8 @@ pub mod syntax;
 pub use compile::{EvalError, EvalLog};
 
 use crate::lang::diag::Diagnostic;
-use crate::limits::{Limit, Limits};
 use crate::lang::expr::Expr;
+use crate::limits::{Limit, Limits};
 use crate::num::transcendental::Func;
 use crate::num::{fmt_fraction, fmt_sig, Rat};
 use compile::{Binding, Node};
@@ -17,7 +17,6 @@ use num_traits::{One, Signed};
 use std::collections::BTreeMap;
 use std::ops::Range;
 use syntax::{Assignment, Item, Step, Stmt};
-
 
 /// How the parameters get their values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -321,7 +320,10 @@ impl Model {
             if predict.len() > limits.points {
                 let span = g.first().map_or(0..0, |a| a.span.start..g.last().map_or(0, |l| l.span.end));
                 let flag = Limit::Points.flag();
-                let m = format!("the `predict` statements give more than {} points (raise the limit with {flag})", limits.points);
+                let m = format!(
+                    "the `predict` statements give more than {} points (raise the limit with {flag})",
+                    limits.points
+                );
                 return Err(err(span, m));
             }
         }
@@ -490,7 +492,12 @@ impl Model {
                 let mut n = 0usize;
                 let max = log.limits.points;
                 let flag = Limit::Points.flag();
-                let too_long = || err(span.clone(), format!("the range has more than {max} values (raise the limit with {flag})"));
+                let too_long = || {
+                    err(
+                        span.clone(),
+                        format!("the range has more than {max} values (raise the limit with {flag})"),
+                    )
+                };
                 match step {
                     None | Some(Step::Add(_)) => {
                         let s = match step {
@@ -583,13 +590,18 @@ fn uses_param(n: &Node, j: usize) -> bool {
 /// it `what` in errors (render them against `text`).
 pub fn value_list(text: &str, what: &str, limits: &Limits) -> Result<Vec<Rat>, Diagnostic> {
     let items = syntax::parse_items_arg(text, what, limits)?;
-    let m = Model::parse_with("T(v) = c*v\nparam c", what, crate::num::transcendental::DEFAULT_DIGITS, limits)?;
+    let m =
+        Model::parse_with("T(v) = c*v\nparam c", what, crate::num::transcendental::DEFAULT_DIGITS, limits)?;
     let mut log = m.log.clone();
     let mut out = Vec::new();
     for it in &items {
         m.expand(it, &mut out, what, text, &mut log)?;
         if out.len() > limits.points {
-            return Err(Diagnostic::new(what, 0..text.len(), format!("too many values {}", Limit::Points.note(limits))));
+            return Err(Diagnostic::new(
+                what,
+                0..text.len(),
+                format!("too many values {}", Limit::Points.note(limits)),
+            ));
         }
     }
     Ok(out)

@@ -17,10 +17,10 @@
 //! grammar: `VAR = ITEM, ITEM, ..., VAR = ...` where an item is a constant
 //! expression or a range `a..b` (step 1), `a..b:step` or `a..b:*factor`.
 
-use crate::limits::Limits;
 use crate::lang::diag::Diagnostic;
 use crate::lang::expr::{Expr, Parser};
 use crate::lang::lexer::{lex, Tok, Token};
+use crate::limits::Limits;
 use std::ops::Range;
 
 /// Statement keywords (reserved: not usable as names).
@@ -96,9 +96,11 @@ pub enum Stmt {
 /// Splits the token stream into statements (see the module doc).
 fn statements(tokens: Vec<Token>, source: &str) -> Vec<Vec<Token>> {
     let operator = |t: &Tok| matches!(t, Tok::Plus | Tok::Minus | Tok::Star | Tok::Slash | Tok::Caret);
-    let continues_after =
-        |t: &Tok| operator(t) || matches!(t, Tok::Comma | Tok::Assign | Tok::LParen | Tok::DotDot | Tok::Colon);
-    let continues_before = |t: &Tok| operator(t) || matches!(t, Tok::RParen | Tok::Comma | Tok::DotDot | Tok::Colon);
+    let continues_after = |t: &Tok| {
+        operator(t) || matches!(t, Tok::Comma | Tok::Assign | Tok::LParen | Tok::DotDot | Tok::Colon)
+    };
+    let continues_before =
+        |t: &Tok| operator(t) || matches!(t, Tok::RParen | Tok::Comma | Tok::DotDot | Tok::Colon);
     let mut out: Vec<Vec<Token>> = Vec::new();
     let mut cur: Vec<Token> = Vec::new();
     let mut depth: i64 = 0;
@@ -151,7 +153,9 @@ pub fn parse(source: &str, file: &str, limits: &Limits) -> Result<Vec<(Stmt, Ran
             match t.tok {
                 Tok::LParen => open.push(t.span.clone()),
                 Tok::RParen if open.pop().is_none() => {
-                    return Err(Diagnostic::new(file, t.span.clone(), "unmatched `)`").with_label("no `(` before it"));
+                    return Err(
+                        Diagnostic::new(file, t.span.clone(), "unmatched `)`").with_label("no `(` before it")
+                    );
                 }
                 _ => {}
             }
@@ -321,7 +325,9 @@ mod tests {
 
     #[test]
     fn assignments_with_ranges_and_several_variables() {
-        let a = parse_assignments_arg("p = 200, 500, 2000..10000:2000, n = 1..16:*2", "--at", &Limits::default()).unwrap();
+        let a =
+            parse_assignments_arg("p = 200, 500, 2000..10000:2000, n = 1..16:*2", "--at", &Limits::default())
+                .unwrap();
         assert_eq!(a.len(), 2);
         assert_eq!(a[0].items.len(), 3);
         assert!(matches!(a[0].items[2], Item::Range { step: Some(Step::Add(_)), .. }));

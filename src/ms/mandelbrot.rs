@@ -51,7 +51,13 @@ pub fn grid_iterations(rows: u32, cols: u32, max: u32) -> Vec<u32> {
 
 /// Writes the task CSV `i1,i2,time [us]` (one line per task, the time in
 /// microseconds = iterations × `us_per_iteration`).
-pub fn write_csv(out: &mut dyn Write, rows: u32, cols: u32, max: u32, us_per_iteration: u32) -> std::io::Result<()> {
+pub fn write_csv(
+    out: &mut dyn Write,
+    rows: u32,
+    cols: u32,
+    max: u32,
+    us_per_iteration: u32,
+) -> std::io::Result<()> {
     let iters = grid_iterations(rows, cols, max);
     let mut w = std::io::BufWriter::with_capacity(1 << 20, out);
     writeln!(

@@ -212,12 +212,15 @@ impl LogGp {
                 "L" => self.l = time(value)?,
                 "g" => self.g = time(value)?,
                 "G" => {
-                    let per = value.strip_suffix("/B").or_else(|| value.strip_suffix("/byte")).unwrap_or(value);
+                    let per =
+                        value.strip_suffix("/B").or_else(|| value.strip_suffix("/byte")).unwrap_or(value);
                     self.big_g = time(per.trim())?;
                 }
                 "o" => self.o = parse_linear(value, &time, &what)?,
                 other => {
-                    return Err(format!("--loggp {item}: unknown parameter `{other}` (LogGP has L, o, g and G)"))
+                    return Err(format!(
+                        "--loggp {item}: unknown parameter `{other}` (LogGP has L, o, g and G)"
+                    ))
                 }
             }
         }
@@ -238,7 +241,11 @@ impl LogGp {
 }
 
 /// `1us+0.01us*P` (terms in any order; `P*0.01us` also works).
-fn parse_linear(text: &str, time: &dyn Fn(&str) -> Result<Rat, String>, what: &str) -> Result<Linear, String> {
+fn parse_linear(
+    text: &str,
+    time: &dyn Fn(&str) -> Result<Rat, String>,
+    what: &str,
+) -> Result<Linear, String> {
     let mut out = Linear { a: Rat::zero(), b: Rat::zero() };
     // Split at '+' signs that do not belong to an exponent (1e+3us).
     let mut terms = Vec::new();
@@ -328,7 +335,11 @@ fn overflow(what: &str) -> MsError {
 
 /// The costs of a workload on a machine in integer ticks, for processor
 /// counts up to `max_procs`.
-fn costs<'a>(tasks: &'a Tasks, m: &Machine, max_procs: u64) -> Result<(sim::Costs<'a, u128>, BigInt, u128), MsError> {
+fn costs<'a>(
+    tasks: &'a Tasks,
+    m: &Machine,
+    max_procs: u64,
+) -> Result<(sim::Costs<'a, u128>, BigInt, u128), MsError> {
     let slaves = usize::try_from(max_procs - 1).unwrap_or(usize::MAX);
     if !m.ratios.is_empty() && m.ratios.len() < slaves {
         return Err(MsError::Input(format!(
@@ -343,7 +354,8 @@ fn costs<'a>(tasks: &'a Tasks, m: &Machine, max_procs: u64) -> Result<(sim::Cost
     };
     let kin_g = bytes_g(&tasks.k_in, &m.k_in);
     let kout_g = bytes_g(&tasks.k_out, &m.k_out);
-    let used: Vec<&Rat> = if m.ratios.is_empty() { vec![&m.uniform_ratio] } else { m.ratios[..slaves].iter().collect() };
+    let used: Vec<&Rat> =
+        if m.ratios.is_empty() { vec![&m.uniform_ratio] } else { m.ratios[..slaves].iter().collect() };
     let time_units: Vec<Rat> = used.iter().map(|r| &tasks.time.unit * *r).collect();
     let mut per_s = BigInt::one();
     for x in time_units.iter().chain([&kin_g, &kout_g, &lg.l, &lg.o.a, &lg.o.b]) {
@@ -358,7 +370,11 @@ fn costs<'a>(tasks: &'a Tasks, m: &Machine, max_procs: u64) -> Result<(sim::Cost
         let f = ticks(unit_g, &per_s).ok_or_else(|| overflow("G times a byte count"))?;
         Ok(match s {
             Some(s) => PerTask::Each(std::borrow::Cow::Owned(
-                s.num.iter().map(|&k| k.checked_mul(f)).collect::<Option<Vec<_>>>().ok_or_else(|| overflow("k·G"))?,
+                s.num
+                    .iter()
+                    .map(|&k| k.checked_mul(f))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(|| overflow("k·G"))?,
             )),
             None => PerTask::Uniform(f),
         })
@@ -413,7 +429,8 @@ pub struct Point {
 impl Point {
     fn from_run(r: Run, per_s: &BigInt) -> Point {
         let secs = |t: u128| Rat::new(BigInt::from(t), per_s.clone());
-        let frac = |x: u128| if r.time == 0 { Rat::zero() } else { Rat::new(BigInt::from(x), BigInt::from(r.time)) };
+        let frac =
+            |x: u128| if r.time == 0 { Rat::zero() } else { Rat::new(BigInt::from(x), BigInt::from(r.time)) };
         Point {
             procs: r.procs,
             time: secs(r.time),
@@ -435,9 +452,11 @@ impl Point {
         let n = self.slaves();
         let idle = n > self.slave_busy.len() as u64;
         let zero = Rat::zero();
-        let min = if idle { zero.clone() } else { self.slave_busy.iter().min().cloned().unwrap_or_else(Rat::zero) };
+        let min =
+            if idle { zero.clone() } else { self.slave_busy.iter().min().cloned().unwrap_or_else(Rat::zero) };
         let max = self.slave_busy.iter().max().cloned().unwrap_or(zero);
-        let mean = self.slave_busy.iter().fold(Rat::zero(), |a, b| a + b) / Rat::from_integer(BigInt::from(n.max(1)));
+        let mean = self.slave_busy.iter().fold(Rat::zero(), |a, b| a + b)
+            / Rat::from_integer(BigInt::from(n.max(1)));
         (min, mean, max)
     }
 }
@@ -495,7 +514,12 @@ pub fn check_procs(procs: &[u64]) -> Result<(), MsError> {
 
 /// Predicts the run time at every processor count in `procs` (ascending,
 /// each ≥ 2), with tasks allocated in `order` (row-major when `None`).
-pub fn predict(tasks: &Tasks, order: Option<&[u32]>, m: &Machine, procs: &[u64]) -> Result<Prediction, MsError> {
+pub fn predict(
+    tasks: &Tasks,
+    order: Option<&[u32]>,
+    m: &Machine,
+    procs: &[u64],
+) -> Result<Prediction, MsError> {
     check_procs(procs)?;
     if let Some(o) = order {
         let mut seen = vec![false; tasks.len()];
@@ -622,7 +646,10 @@ pub fn parse_subset(text: &str, grid: &[u32]) -> Result<SubsetSpec, String> {
     let t = text.trim();
     let label = t.to_string();
     let counts: Vec<u32> = if let Some(d) = t.strip_prefix("1/") {
-        let f: u64 = d.trim().parse().map_err(|_| format!("--compare-subsets {t}: expected 1/N or a shape such as 32x32"))?;
+        let f: u64 = d
+            .trim()
+            .parse()
+            .map_err(|_| format!("--compare-subsets {t}: expected 1/N or a shape such as 32x32"))?;
         if f == 0 {
             return Err(format!("--compare-subsets {t}: 1/0 is not a fraction"));
         }
@@ -645,9 +672,12 @@ pub fn parse_subset(text: &str, grid: &[u32]) -> Result<SubsetSpec, String> {
         }
         let mut out = Vec::new();
         for (p, &c) in parts.iter().zip(grid) {
-            let n: u32 = p.trim().parse().map_err(|_| format!("--compare-subsets {t}: `{p}` is not a count"))?;
+            let n: u32 =
+                p.trim().parse().map_err(|_| format!("--compare-subsets {t}: `{p}` is not a count"))?;
             if n < 2.min(c) || n > c {
-                return Err(format!("--compare-subsets {t}: a count must lie in 2..={c} (both corners sampled)"));
+                return Err(format!(
+                    "--compare-subsets {t}: a count must lie in 2..={c} (both corners sampled)"
+                ));
             }
             out.push(n);
         }
@@ -675,7 +705,9 @@ fn split_fraction(f: u64, grid: &[u32]) -> Option<Vec<u32>> {
     primes.sort_unstable_by(|a, b| b.cmp(a));
     let mut counts: Vec<u64> = grid.iter().map(|&c| u64::from(c)).collect();
     for p in primes {
-        let k = (0..counts.len()).filter(|&k| counts[k] % p == 0 && counts[k] / p >= 2).max_by_key(|&k| (counts[k], usize::MAX - k))?;
+        let k = (0..counts.len())
+            .filter(|&k| counts[k] % p == 0 && counts[k] / p >= 2)
+            .max_by_key(|&k| (counts[k], usize::MAX - k))?;
         counts[k] /= p;
     }
     counts.into_iter().map(|c| u32::try_from(c).ok()).collect()
@@ -765,7 +797,8 @@ impl SubsetResult {
                 let diff = &f.time - &s.time;
                 let error = if f.time.is_zero() { Rat::zero() } else { diff.abs() / &f.time };
                 let deficit_per_slave = &deficit / Rat::from_integer(BigInt::from(f.procs - 1));
-                let explained = if f.time.is_zero() { Rat::zero() } else { deficit_per_slave.abs() / &f.time };
+                let explained =
+                    if f.time.is_zero() { Rat::zero() } else { deficit_per_slave.abs() / &f.time };
                 Versus { procs: f.procs, deficit_per_slave, diff, error, explained }
             })
             .collect()
@@ -794,7 +827,8 @@ pub fn compare_subsets(
     drop(all);
     let mut subsets = Vec::new();
     for spec in specs {
-        let axes: Vec<Vec<u32>> = full.grid.iter().zip(&spec.counts).map(|(&c, &n)| regular_axis(c, n)).collect();
+        let axes: Vec<Vec<u32>> =
+            full.grid.iter().zip(&spec.counts).map(|(&c, &n)| regular_axis(c, n)).collect();
         let tasks = Tasks::interpolate(&sub_sample(full, axes.clone()))?;
         let prediction = predict(&tasks, order, m, procs)?;
         subsets.push(SubsetResult { spec: spec.clone(), axes, prediction });

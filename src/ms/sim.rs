@@ -62,7 +62,9 @@ impl<T: PrimInt + 'static> PerTask<T> {
     pub fn to<U: PrimInt + 'static>(&self) -> Option<PerTask<U>> {
         Some(match self {
             PerTask::Uniform(v) => PerTask::Uniform(U::from(*v)?),
-            PerTask::Each(v) => PerTask::Each(Cow::Owned(v.iter().map(|&x| U::from(x)).collect::<Option<Vec<U>>>()?)),
+            PerTask::Each(v) => {
+                PerTask::Each(Cow::Owned(v.iter().map(|&x| U::from(x)).collect::<Option<Vec<U>>>()?))
+            }
         })
     }
 }

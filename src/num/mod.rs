@@ -143,7 +143,11 @@ fn parse_decimal(s: &str, whole: &str, limits: Limits) -> Result<Rat, NumError> 
         let e: i64 = match etext.parse() {
             Ok(e) => e,
             Err(_) => {
-                return Err(NumError::TooLarge { text: shorten(whole), kind: Limit::Exponent, limit: limits.exponent })
+                return Err(NumError::TooLarge {
+                    text: shorten(whole),
+                    kind: Limit::Exponent,
+                    limit: limits.exponent,
+                })
             }
         };
         exp = e;
@@ -153,13 +157,21 @@ fn parse_decimal(s: &str, whole: &str, limits: Limits) -> Result<Rat, NumError> 
     }
     let significant = digits.trim_start_matches('0').len();
     if significant > limits.digits {
-        return Err(NumError::TooLarge { text: shorten(whole), kind: Limit::Digits, limit: limits.digits as u64 });
+        return Err(NumError::TooLarge {
+            text: shorten(whole),
+            kind: Limit::Digits,
+            limit: limits.digits as u64,
+        });
     }
     let total_exp = exp - frac_len as i64;
     if exp.unsigned_abs() > limits.exponent
         || total_exp.unsigned_abs() > limits.exponent.saturating_add(limits.digits as u64)
     {
-        return Err(NumError::TooLarge { text: shorten(whole), kind: Limit::Exponent, limit: limits.exponent });
+        return Err(NumError::TooLarge {
+            text: shorten(whole),
+            kind: Limit::Exponent,
+            limit: limits.exponent,
+        });
     }
     let mut mantissa: BigInt = digits.parse().map_err(|_| NumError::Syntax(shorten(whole)))?;
     if negative {

@@ -133,15 +133,15 @@ fn subset(a: &[u32], b: &[u32]) -> bool {
 impl Cone {
     /// The whole space `R^dim`.
     pub fn universe(dim: usize) -> Cone {
-        let lines = (0..dim)
-            .map(|i| IVec::new((0..dim).map(|j| BigInt::from(u8::from(i == j))).collect()))
-            .collect();
+        let lines =
+            (0..dim).map(|i| IVec::new((0..dim).map(|j| BigInt::from(u8::from(i == j))).collect())).collect();
         Cone { dim, rays: Vec::new(), zero: Vec::new(), lines, kept: Vec::new() }
     }
 
     /// Whether every generator satisfies `h·z <= 0` (so adding `h` changes nothing).
     pub fn implies(&self, h: &IVec) -> bool {
-        self.lines.iter().all(|l| sign(h, l) == Ordering::Equal) && self.rays.iter().all(|r| sign(h, r) != Ordering::Greater)
+        self.lines.iter().all(|l| sign(h, l) == Ordering::Equal)
+            && self.rays.iter().all(|r| sign(h, r) != Ordering::Greater)
     }
 
     /// Largest float violation `h·r / |h|` over the rays (0 when implied).
@@ -210,7 +210,8 @@ impl Cone {
                 if common.len() + 2 < d {
                     continue;
                 }
-                let adjacent = (0..self.rays.len()).all(|r| r == p || r == q || !subset(&common, &self.zero[r]));
+                let adjacent =
+                    (0..self.rays.len()).all(|r| r == p || r == q || !subset(&common, &self.zero[r]));
                 if !adjacent {
                     continue;
                 }

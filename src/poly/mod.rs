@@ -156,7 +156,11 @@ impl Polyhedron {
     /// [`Polyhedron::cone`] with `check` run on the number of generators
     /// after every row added, so an enumeration that grows too large stops
     /// while it grows.
-    fn cone_with<E>(&self, prepared: Option<&Prepared>, check: &impl Fn(usize) -> Result<(), E>) -> Result<Cone, E> {
+    fn cone_with<E>(
+        &self,
+        prepared: Option<&Prepared>,
+        check: &impl Fn(usize) -> Result<(), E>,
+    ) -> Result<Cone, E> {
         let n = self.n;
         // Homogeneous rows with their constraint's index (an equality gives two);
         // `first[ci]` is the first row of constraint `ci`.
@@ -316,7 +320,12 @@ impl Polyhedron {
 
     fn minimize_with<E>(&self, check: &impl Fn(usize) -> Result<(), E>) -> Result<Minimal, E> {
         let n = self.n;
-        let empty = Minimal { empty: true, equalities: vec![], inequalities: vec![], generators: Generators::default() };
+        let empty = Minimal {
+            empty: true,
+            equalities: vec![],
+            inequalities: vec![],
+            generators: Generators::default(),
+        };
         if self.constraints.iter().any(|c| c.is_trivial() && !c.trivial_truth()) {
             return Ok(empty);
         }
@@ -329,7 +338,9 @@ impl Polyhedron {
         let gens = self.generators_of(&cone);
         // The closure is empty exactly when the cone has no generator with t > 0;
         // a non-empty closure can still be emptied by strict rows.
-        if gens.vertices.is_empty() || (self.constraints.iter().any(|c| c.kind == Kind::Lt) && self.is_empty()) {
+        if gens.vertices.is_empty()
+            || (self.constraints.iter().any(|c| c.kind == Kind::Lt) && self.is_empty())
+        {
             return Ok(empty);
         }
         // Affine hull: equations (a, -b) orthogonal to every homogeneous generator.
@@ -397,7 +408,13 @@ impl Polyhedron {
             let c = &self.constraints[ci];
             let mut rest: Vec<Constraint> = equalities.clone();
             rest.extend(inequalities.iter().cloned());
-            rest.extend(self.constraints.iter().enumerate().filter(|(j, d)| *j != ci && d.kind == Kind::Lt).map(|(_, d)| d.clone()));
+            rest.extend(
+                self.constraints
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, d)| *j != ci && d.kind == Kind::Lt)
+                    .map(|(_, d)| d.clone()),
+            );
             let neg: Vec<Rat> = c.a.iter().map(|v| -v).collect();
             rest.push(Constraint::new(neg, Kind::Le, -c.b.clone()));
             if !Polyhedron::new(n, rest).is_empty() {
@@ -427,7 +444,12 @@ impl Polyhedron {
     pub fn project_checked(&self, keep: &[VarId], max_bits: u64) -> Result<Polyhedron, u64> {
         self.project_with(keep, |cons| {
             let size = |r: &Rat| r.numer().bits() + r.denom().bits();
-            let worst = cons.iter().flat_map(|c| c.a.iter().chain(std::iter::once(&c.b))).map(size).max().unwrap_or(0);
+            let worst = cons
+                .iter()
+                .flat_map(|c| c.a.iter().chain(std::iter::once(&c.b)))
+                .map(size)
+                .max()
+                .unwrap_or(0);
             if worst > max_bits {
                 Err(worst)
             } else {
@@ -438,7 +460,11 @@ impl Polyhedron {
 
     /// The projection, with `check` run on the rows after every
     /// Fourier–Motzkin step.
-    fn project_with<E>(&self, keep: &[VarId], check: impl Fn(&[Constraint]) -> Result<(), E>) -> Result<Polyhedron, E> {
+    fn project_with<E>(
+        &self,
+        keep: &[VarId],
+        check: impl Fn(&[Constraint]) -> Result<(), E>,
+    ) -> Result<Polyhedron, E> {
         let n = self.n;
         let reindex = |cons: Vec<Constraint>| -> Polyhedron {
             let cons = cons
@@ -451,7 +477,9 @@ impl Polyhedron {
         // first: exact, cheap, and no new rows.
         let mut eliminate: Vec<VarId> = (0..n).filter(|v| !keep.contains(v)).collect();
         let mut cons = self.constraints.clone();
-        while let Some(pos) = eliminate.iter().position(|&v| cons.iter().any(|c| c.kind == Kind::Eq && !c.a[v].is_zero())) {
+        while let Some(pos) =
+            eliminate.iter().position(|&v| cons.iter().any(|c| c.kind == Kind::Eq && !c.a[v].is_zero()))
+        {
             cons = fm_step(cons, eliminate[pos], n);
             check(&cons)?;
             eliminate.remove(pos);
@@ -488,7 +516,10 @@ impl Polyhedron {
         for (sense, sign) in [(Sense::Minimize, -Rat::one()), (Sense::Maximize, Rat::one())] {
             match p.optimize(&e, sense) {
                 Ok(LpOutcome::Infeasible(_)) => {
-                    return Polyhedron::new(1, vec![Constraint::new(vec![Rat::zero()], Kind::Le, -Rat::one())]);
+                    return Polyhedron::new(
+                        1,
+                        vec![Constraint::new(vec![Rat::zero()], Kind::Le, -Rat::one())],
+                    );
                 }
                 Ok(LpOutcome::Optimal(o)) => {
                     let kind = if o.attained { Kind::Le } else { Kind::Lt };
@@ -510,21 +541,29 @@ impl Polyhedron {
     /// variables through its vertices (no Fourier–Motzkin blow-up); `None`
     /// when the set is not of that kind or the image is degenerate.
     fn project_bounded(&self, keep: &[VarId]) -> Option<Polyhedron> {
-        if keep.is_empty() || keep.len() > 2 || self.constraints.len() <= 16 || self.constraints.iter().any(|c| c.kind == Kind::Lt) {
+        if keep.is_empty()
+            || keep.len() > 2
+            || self.constraints.len() <= 16
+            || self.constraints.iter().any(|c| c.kind == Kind::Lt)
+        {
             return None;
         }
         let g = self.generators();
         if !g.rays.is_empty() || !g.lines.is_empty() || g.vertices.is_empty() {
             return None;
         }
-        let mut pts: Vec<Vec<Rat>> = g.vertices.iter().map(|v| keep.iter().map(|&k| v[k].clone()).collect()).collect();
+        let mut pts: Vec<Vec<Rat>> =
+            g.vertices.iter().map(|v| keep.iter().map(|&k| v[k].clone()).collect()).collect();
         pts.sort();
         pts.dedup();
         if keep.len() == 1 {
             let (lo, hi) = (pts.first()?[0].clone(), pts.last()?[0].clone());
             return Some(Polyhedron::new(
                 1,
-                vec![Constraint::new(vec![-Rat::one()], Kind::Le, -lo), Constraint::new(vec![Rat::one()], Kind::Le, hi)],
+                vec![
+                    Constraint::new(vec![-Rat::one()], Kind::Le, -lo),
+                    Constraint::new(vec![Rat::one()], Kind::Le, hi),
+                ],
             ));
         }
         // Counter-clockwise hull: the lower chain, then the upper one back.
@@ -541,7 +580,8 @@ impl Polyhedron {
                 let (u, v) = (&h[k], &h[(k + 1) % h.len()]);
                 // Interior on the left of u -> v.
                 let (dx, dy) = (&v[0] - &u[0], &v[1] - &u[1]);
-                Constraint::new(vec![dy.clone(), -dx.clone()], Kind::Le, &dy * &u[0] - &dx * &u[1]).normalized()
+                Constraint::new(vec![dy.clone(), -dx.clone()], Kind::Le, &dy * &u[0] - &dx * &u[1])
+                    .normalized()
             })
             .collect();
         Some(Polyhedron::new(2, cons))
@@ -590,7 +630,8 @@ fn fm_step(cons: Vec<Constraint>, v: VarId, n: usize) -> Vec<Constraint> {
             // u: a_v x_v + ... <= b_u (a_v > 0);  l: a'_v x_v + ... <= b_l (a'_v < 0)
             let fu = -l.a[v].clone();
             let fl = u.a[v].clone();
-            let a: Vec<Rat> = (0..n).map(|j| if j == v { Rat::zero() } else { &fu * &u.a[j] + &fl * &l.a[j] }).collect();
+            let a: Vec<Rat> =
+                (0..n).map(|j| if j == v { Rat::zero() } else { &fu * &u.a[j] + &fl * &l.a[j] }).collect();
             let b = &fu * &u.b + &fl * &l.b;
             let kind = if u.kind == Kind::Lt || l.kind == Kind::Lt { Kind::Lt } else { Kind::Le };
             rest.push(Constraint::new(a, kind, b).normalized());
@@ -613,7 +654,9 @@ fn int_dot(a: &[BigInt], b: &[BigInt]) -> BigInt {
 /// monotone chain, exact; collinear points dropped). Both run left to right
 /// from the first point to the last.
 pub(crate) fn monotone_chains(pts: &[Vec<Rat>]) -> (Vec<Vec<Rat>>, Vec<Vec<Rat>>) {
-    let cross = |o: &[Rat], a: &[Rat], b: &[Rat]| (&a[0] - &o[0]) * (&b[1] - &o[1]) - (&a[1] - &o[1]) * (&b[0] - &o[0]);
+    let cross = |o: &[Rat], a: &[Rat], b: &[Rat]| {
+        (&a[0] - &o[0]) * (&b[1] - &o[1]) - (&a[1] - &o[1]) * (&b[0] - &o[0])
+    };
     let chain = |it: &mut dyn Iterator<Item = &Vec<Rat>>| {
         let mut h: Vec<Vec<Rat>> = Vec::new();
         for p in it {
@@ -667,7 +710,6 @@ fn cmp_constraints(a: &Constraint, b: &Constraint) -> std::cmp::Ordering {
     a.a.cmp(&b.a).then_with(|| a.b.cmp(&b.b)).then_with(|| a.kind.cmp(&b.kind))
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -679,11 +721,17 @@ mod tests {
 
     #[test]
     fn triangle_with_redundant_rows() {
-        let p = Polyhedron::new(2, vec![le(&[-1, 0], 0), le(&[0, -1], 0), le(&[1, 1], 1), le(&[1, 0], 5), le(&[2, 2], 3)]);
+        let p = Polyhedron::new(
+            2,
+            vec![le(&[-1, 0], 0), le(&[0, -1], 0), le(&[1, 1], 1), le(&[1, 0], 5), le(&[2, 2], 3)],
+        );
         let m = p.minimize();
         assert!(!m.empty);
         assert_eq!(m.inequalities.len(), 3);
-        assert_eq!(m.generators.vertices, vec![vec![int(0), int(0)], vec![int(0), int(1)], vec![int(1), int(0)]]);
+        assert_eq!(
+            m.generators.vertices,
+            vec![vec![int(0), int(0)], vec![int(0), int(1)], vec![int(1), int(0)]]
+        );
     }
 
     #[test]
@@ -708,7 +756,11 @@ mod tests {
         let m = Polyhedron::new(2, vec![le(&[-1, 0], 0), le(&[0, -1], 0), c.clone()]).minimize();
         assert_eq!(m.inequalities.len(), 3);
         // x < 1 and x <= 1: one strict facet.
-        let m = Polyhedron::new(1, vec![Constraint::new(vec![int(1)], Kind::Lt, int(1)), le(&[1], 1), le(&[-1], 0)]).minimize();
+        let m = Polyhedron::new(
+            1,
+            vec![Constraint::new(vec![int(1)], Kind::Lt, int(1)), le(&[1], 1), le(&[-1], 0)],
+        )
+        .minimize();
         assert_eq!(m.inequalities.iter().filter(|c| c.kind == Kind::Lt).count(), 1);
         assert_eq!(m.inequalities.len(), 2);
     }

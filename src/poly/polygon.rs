@@ -53,7 +53,8 @@ fn orientation(a: &DualPoint, b: &DualPoint, c: &DualPoint) -> Ordering {
     let (ux, uy, vx, vy) = (b.fx - a.fx, b.fy - a.fy, c.fx - a.fx, c.fy - a.fy);
     let det = ux * vy - uy * vx;
     let mag = (ux * vy).abs() + (uy * vx).abs();
-    let bound = mag * 1e-10 + (a.fx.abs() + a.fy.abs() + b.fx.abs() + b.fy.abs() + c.fx.abs() + c.fy.abs()).powi(2) * 1e-14;
+    let bound = mag * 1e-10
+        + (a.fx.abs() + a.fy.abs() + b.fx.abs() + b.fy.abs() + c.fx.abs() + c.fy.abs()).powi(2) * 1e-14;
     if det > bound {
         return Ordering::Greater;
     }
@@ -62,7 +63,8 @@ fn orientation(a: &DualPoint, b: &DualPoint, c: &DualPoint) -> Ordering {
     }
     // det [[ax ay aw] [bx by bw] [cx cy cw]] has the sign of the cross
     // product times aw·bw·cw > 0.
-    let d = &a.x * (&b.y * &c.w - &b.w * &c.y) - &a.y * (&b.x * &c.w - &b.w * &c.x) + &a.w * (&b.x * &c.y - &b.y * &c.x);
+    let d = &a.x * (&b.y * &c.w - &b.w * &c.y) - &a.y * (&b.x * &c.w - &b.w * &c.x)
+        + &a.w * (&b.x * &c.y - &b.y * &c.x);
     d.cmp(&BigInt::zero())
 }
 
@@ -77,7 +79,11 @@ pub(crate) fn minimal_polygon(cons: &[Constraint]) -> Option<Minimal> {
     // initial working set bounds the objective).
     let mut rows: Vec<Constraint> = Vec::with_capacity(cons.len() + 1);
     rows.push(Constraint::new(vec![Rat::zero(), Rat::zero(), Rat::one()], Kind::Le, Rat::one()));
-    rows.extend(cons.iter().map(|c| Constraint::new(vec![c.a[0].clone(), c.a[1].clone(), Rat::one()], Kind::Le, c.b.clone())));
+    rows.extend(
+        cons.iter().map(|c| {
+            Constraint::new(vec![c.a[0].clone(), c.a[1].clone(), Rat::one()], Kind::Le, c.b.clone())
+        }),
+    );
     let lp = Prepared::new(3, rows).ok()?;
     let z = match lp.optimize(&[Rat::zero(), Rat::zero(), Rat::one()], Sense::Maximize).ok()? {
         LpOutcome::Optimal(o) if o.value.is_positive() => o.point,
@@ -106,7 +112,9 @@ pub(crate) fn minimal_polygon(cons: &[Constraint]) -> Option<Minimal> {
             .then(p.row.cmp(&q.row))
     });
     // Equal points have equal float views; only those are compared exactly.
-    pts.dedup_by(|q, p| p.fx == q.fx && p.fy == q.fy && &p.x * &q.w == &q.x * &p.w && &p.y * &q.w == &q.y * &p.w);
+    pts.dedup_by(|q, p| {
+        p.fx == q.fx && p.fy == q.fy && &p.x * &q.w == &q.x * &p.w && &p.y * &q.w == &q.y * &p.w
+    });
     if pts.len() < 3 {
         return None;
     }
@@ -118,7 +126,8 @@ pub(crate) fn minimal_polygon(cons: &[Constraint]) -> Option<Minimal> {
             if pass == 0 { Box::new(0..pts.len()) } else { Box::new((0..pts.len()).rev()) };
         for i in order {
             while hull.len() >= start + 2
-                && orientation(&pts[hull[hull.len() - 2]], &pts[hull[hull.len() - 1]], &pts[i]) != Ordering::Greater
+                && orientation(&pts[hull[hull.len() - 2]], &pts[hull[hull.len() - 1]], &pts[i])
+                    != Ordering::Greater
             {
                 hull.pop();
             }
@@ -130,7 +139,14 @@ pub(crate) fn minimal_polygon(cons: &[Constraint]) -> Option<Minimal> {
         return None;
     }
     // Bounded iff the origin is strictly inside the dual hull.
-    let origin = DualPoint { x: BigInt::zero(), y: BigInt::zero(), w: BigInt::one(), fx: 0.0, fy: 0.0, row: usize::MAX };
+    let origin = DualPoint {
+        x: BigInt::zero(),
+        y: BigInt::zero(),
+        w: BigInt::one(),
+        fx: 0.0,
+        fy: 0.0,
+        row: usize::MAX,
+    };
     for k in 0..hull.len() {
         let (a, b) = (&pts[hull[k]], &pts[hull[(k + 1) % hull.len()]]);
         if orientation(a, b, &origin) != Ordering::Greater {

@@ -16,7 +16,9 @@ use crate::poly::Polyhedron;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ElimError {
     /// The disjunctive normal form grew past [`Limits::pieces`].
-    #[error("the formula's disjunctive normal form exceeds {0} convex pieces (raise the limit with --max-pieces)")]
+    #[error(
+        "the formula's disjunctive normal form exceeds {0} convex pieces (raise the limit with --max-pieces)"
+    )]
     TooManyPieces(usize),
     /// A coefficient grew past [`Limits::number_digits`].
     #[error("a coefficient formed during elimination has about {digits} digits (limit {limit}; raise it with --max-number-digits)")]
@@ -43,7 +45,8 @@ pub enum ElimError {
 pub(crate) fn check_digits(cons: &[Constraint], limits: &Limits) -> Result<(), ElimError> {
     let max = limits.number_bits();
     let size = |r: &Rat| r.numer().bits() + r.denom().bits();
-    let worst = cons.iter().flat_map(|c| c.a.iter().chain(std::iter::once(&c.b))).map(size).max().unwrap_or(0);
+    let worst =
+        cons.iter().flat_map(|c| c.a.iter().chain(std::iter::once(&c.b))).map(size).max().unwrap_or(0);
     if worst > max {
         return Err(too_many_digits(worst, limits));
     }
@@ -175,7 +178,9 @@ fn project_out(d: Dnf, vars: &[VarId], n: usize, lim: &Limits) -> Result<Dnf, El
             out.push(p);
             continue;
         }
-        let proj = Polyhedron::new(n, p).project_checked(&keep, lim.number_bits()).map_err(|bits| too_many_digits(bits, lim))?;
+        let proj = Polyhedron::new(n, p)
+            .project_checked(&keep, lim.number_bits())
+            .map_err(|bits| too_many_digits(bits, lim))?;
         check_digits(proj.constraints(), lim)?;
         let lifted: Vec<Constraint> = proj
             .constraints()

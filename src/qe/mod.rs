@@ -210,7 +210,8 @@ pub fn solve(p: &Problem, opts: &Options) -> Result<QeResult, QeError> {
         })
         .collect();
     let max = opts.limits.vertices;
-    let minimal = simplify(polys, d, max).map_err(|found| ElimError::TooManyVertices { found, limit: max })?;
+    let minimal =
+        simplify(polys, d, max).map_err(|found| ElimError::TooManyVertices { found, limit: max })?;
     // The polygon path (two variables, many rows) is not capped while it runs.
     if let Some(m) = minimal.iter().find(|m| m.generators.vertices.len() > max) {
         return Err(ElimError::TooManyVertices { found: m.generators.vertices.len(), limit: max }.into());

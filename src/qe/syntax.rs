@@ -17,11 +17,11 @@
 //! Every identifier that is not a `let` constant or a keyword is a variable,
 //! numbered in order of first appearance.
 
-use crate::limits::Limits;
 use super::formula::{Atom, Formula, Problem, Rel};
 use crate::lang::diag::Diagnostic;
 use crate::lang::expr::{linearize_in, Expr, NameValue, Parser};
 use crate::lang::lexer::Tok;
+use crate::limits::Limits;
 use crate::linear::{LinExpr, VarId, VarTable};
 use crate::num::Rat;
 use std::collections::HashMap;

@@ -7,8 +7,8 @@ use super::{csv_line, md_escape, md_row, md_table_head, table};
 use crate::analysis::Band;
 use crate::barrier::{Layout, Prediction, Reference, Row, Verdict};
 use crate::num::{self, fmt_fraction, fmt_sig, to_f64, Interval, Rat};
-use num_traits::Signed;
 use crate::plot::{Axis, Chart, Mark, Series, SeriesKind};
+use num_traits::Signed;
 use serde_json::{json, Value as Json};
 
 /// What to render.
@@ -174,11 +174,17 @@ impl BarrierReport<'_> {
                 let parts: Vec<String> = [Verdict::Chassis, Verdict::Mpi, Verdict::Tie, Verdict::Undecided]
                     .into_iter()
                     .filter_map(|v| {
-                        let ns: Vec<u64> = p.rows.iter().filter(|r| r.versus[ci][col].verdict == v).map(|r| r.layout.nodes).collect();
+                        let ns: Vec<u64> = p
+                            .rows
+                            .iter()
+                            .filter(|r| r.versus[ci][col].verdict == v)
+                            .map(|r| r.layout.nodes)
+                            .collect();
                         (!ns.is_empty()).then(|| format!("{} for N = {}", who(v), node_list(&ns)))
                     })
                     .collect();
-                let at = if column.band { format!(", band at threshold {}", column.label) } else { String::new() };
+                let at =
+                    if column.band { format!(", band at threshold {}", column.label) } else { String::new() };
                 out.push(format!("T_SR = {}{at}: {}", self.case(c), parts.join("; ")));
             }
         }
@@ -198,7 +204,10 @@ impl BarrierReport<'_> {
         } else {
             p.settings.conclude_at.clone()
         };
-        at.iter().filter_map(|&n| p.rows.iter().find(|r| r.layout.nodes == n)).filter_map(|r| self.conclusion(r)).collect()
+        at.iter()
+            .filter_map(|&n| p.rows.iter().find(|r| r.layout.nodes == n))
+            .filter_map(|r| self.conclusion(r))
+            .collect()
     }
 
     fn conclusion(&self, r: &Row) -> Option<String> {
@@ -206,12 +215,17 @@ impl BarrierReport<'_> {
         let n = r.layout.nodes;
         let Some(l) = r.layout.inter_levels else {
             let v = r.versus.first().and_then(|v| v.first())?.verdict;
-            return Some(format!("At N = {n} (one chassis) T_EB = T_IB does not depend on T_SR: {}.", who(v)));
+            return Some(format!(
+                "At N = {n} (one chassis) T_EB = T_IB does not depend on T_SR: {}.",
+                who(v)
+            ));
         };
         let first = r.crossover.first().cloned().flatten()?;
         let below = |b: &Band| -> String {
             match (&b.lower, &b.upper) {
-                (_, Some(u)) if !u.is_positive() => "for no T_SR ≥ 0 (T_EB exceeds MPI_Barrier already at T_SR = 0)".into(),
+                (_, Some(u)) if !u.is_positive() => {
+                    "for no T_SR ≥ 0 (T_EB exceeds MPI_Barrier already at T_SR = 0)".into()
+                }
                 (Some(l), Some(u)) if l == u => format!("for T_SR below {} {}", self.num(l), self.unit),
                 _ => format!("for T_SR below {} {}", self.band(b), self.unit),
             }
@@ -369,35 +383,94 @@ impl BarrierReport<'_> {
     /// (times in the display unit as 17-digit decimals; ratios plain).
     pub fn csv(&self) -> String {
         let p = self.pred;
-        let mut s = csv_line(&["nodes", "chassis", "inter_levels", "quantity", "unit", "t_sr_case", "column", "lower", "upper", "winner"].map(String::from));
+        let mut s = csv_line(
+            &[
+                "nodes",
+                "chassis",
+                "inter_levels",
+                "quantity",
+                "unit",
+                "t_sr_case",
+                "column",
+                "lower",
+                "upper",
+                "winner",
+            ]
+            .map(String::from),
+        );
         let t = |x: &Rat| fmt_sig(&num::div_unreduced(x, self.unit_factor), 17);
         let r17 = |x: &Rat| fmt_sig(x, 17);
         let opt = |x: &Option<Rat>, f: &dyn Fn(&Rat) -> String| x.as_ref().map_or(String::new(), f);
         for r in &p.rows {
-            let base = [r.layout.nodes.to_string(), r.layout.chassis.to_string(), r.layout.inter_levels.map_or(String::new(), |l| l.to_string())];
-            let mut line = |q: &str, unit: &str, case: String, col: String, lo: String, hi: String, win: &str| {
-                let mut cells = base.to_vec();
-                cells.extend([q.to_string(), unit.to_string(), case, col, lo, hi, win.to_string()]);
-                s.push_str(&csv_line(&cells));
-            };
+            let base = [
+                r.layout.nodes.to_string(),
+                r.layout.chassis.to_string(),
+                r.layout.inter_levels.map_or(String::new(), |l| l.to_string()),
+            ];
+            let mut line =
+                |q: &str, unit: &str, case: String, col: String, lo: String, hi: String, win: &str| {
+                    let mut cells = base.to_vec();
+                    cells.extend([q.to_string(), unit.to_string(), case, col, lo, hi, win.to_string()]);
+                    s.push_str(&csv_line(&cells));
+                };
             for (ci, te) in r.t_eb.iter().enumerate() {
-                line("t_eb", self.unit, self.case(&p.settings.t_sr[ci]), String::new(), t(&te.lo), t(&te.hi), "");
+                line(
+                    "t_eb",
+                    self.unit,
+                    self.case(&p.settings.t_sr[ci]),
+                    String::new(),
+                    t(&te.lo),
+                    t(&te.hi),
+                    "",
+                );
             }
             for (c, m) in p.columns.iter().zip(&r.mpi) {
-                line("mpi", self.unit, String::new(), c.label.clone(), opt(&m.lower, &t), opt(&m.upper, &t), "");
+                line(
+                    "mpi",
+                    self.unit,
+                    String::new(),
+                    c.label.clone(),
+                    opt(&m.lower, &t),
+                    opt(&m.upper, &t),
+                    "",
+                );
             }
             for (ci, vs) in r.versus.iter().enumerate() {
                 for (c, v) in p.columns.iter().zip(vs) {
                     let case = self.case(&p.settings.t_sr[ci]);
-                    line("margin", self.unit, case.clone(), c.label.clone(), opt(&v.margin.lower, &t), opt(&v.margin.upper, &t), v.verdict.name());
+                    line(
+                        "margin",
+                        self.unit,
+                        case.clone(),
+                        c.label.clone(),
+                        opt(&v.margin.lower, &t),
+                        opt(&v.margin.upper, &t),
+                        v.verdict.name(),
+                    );
                     if let Some(sp) = &v.speedup {
-                        line("speedup", "", case, c.label.clone(), opt(&sp.lower, &r17), opt(&sp.upper, &r17), "");
+                        line(
+                            "speedup",
+                            "",
+                            case,
+                            c.label.clone(),
+                            opt(&sp.lower, &r17),
+                            opt(&sp.upper, &r17),
+                            "",
+                        );
                     }
                 }
             }
             for (c, x) in p.columns.iter().zip(&r.crossover) {
                 if let Some(x) = x {
-                    line("crossover_t_sr", self.unit, String::new(), c.label.clone(), opt(&x.lower, &t), opt(&x.upper, &t), "");
+                    line(
+                        "crossover_t_sr",
+                        self.unit,
+                        String::new(),
+                        c.label.clone(),
+                        opt(&x.lower, &t),
+                        opt(&x.upper, &t),
+                        "",
+                    );
                 }
             }
         }
@@ -412,23 +485,36 @@ impl BarrierReport<'_> {
         let xs: Vec<f64> = cv.iter().map(|c| c.nodes as f64).collect();
         let (xmin, xmax) = (xs.first().copied().unwrap_or(1.0), xs.last().copied().unwrap_or(1.0));
         let x = if xmax / xmin > 200.0 { Axis::log("nodes N") } else { Axis::linear("nodes N") };
-        let mut chart = Chart::new("Cluster barrier: chassis network T_EB(N) vs MPI_Barrier", x, Axis::linear(format!("time ({})", self.unit)));
+        let mut chart = Chart::new(
+            "Cluster barrier: chassis network T_EB(N) vs MPI_Barrier",
+            x,
+            Axis::linear(format!("time ({})", self.unit)),
+        );
         let y = |v: &Rat| to_f64(&num::div_unreduced(v, self.unit_factor));
         let listed = |n: u64| p.rows.iter().any(|r| r.layout.nodes == n);
         // MPI_Barrier: its bands underneath (one-valued ones are left out), then the value.
         for (c, col) in p.columns.iter().enumerate().rev() {
-            let ends: Vec<(f64, Option<f64>, Option<f64>)> =
-                cv.iter().zip(&xs).map(|(pt, &xv)| (xv, pt.mpi[c].lower.as_ref().map(y), pt.mpi[c].upper.as_ref().map(y))).collect();
+            let ends: Vec<(f64, Option<f64>, Option<f64>)> = cv
+                .iter()
+                .zip(&xs)
+                .map(|(pt, &xv)| (xv, pt.mpi[c].lower.as_ref().map(y), pt.mpi[c].upper.as_ref().map(y)))
+                .collect();
             let bounded = ends.iter().all(|(_, l, u)| l.is_some() && u.is_some());
             let one_valued = ends.iter().all(|(_, l, u)| l == u);
             if col.band && bounded && !one_valued {
                 let lower = ends.iter().map(|&(xv, l, _)| (xv, l.unwrap_or(f64::NAN))).collect();
                 let upper = ends.iter().map(|&(xv, _, u)| (xv, u.unwrap_or(f64::NAN))).collect();
-                let name = if col.label == "given" { "MPI_Barrier (given interval)".to_string() } else { format!("MPI_Barrier band (threshold {})", col.label) };
+                let name = if col.label == "given" {
+                    "MPI_Barrier (given interval)".to_string()
+                } else {
+                    format!("MPI_Barrier band (threshold {})", col.label)
+                };
                 chart.series.push(Series::new(name, SeriesKind::Band { lower, upper }).color(0));
             } else if !col.band {
-                let line: Vec<(f64, f64)> = ends.iter().map(|&(xv, l, _)| (xv, l.unwrap_or(f64::NAN))).collect();
-                let name = if col.label == "fit" { "MPI_Barrier (fitted model)" } else { "MPI_Barrier (given)" };
+                let line: Vec<(f64, f64)> =
+                    ends.iter().map(|&(xv, l, _)| (xv, l.unwrap_or(f64::NAN))).collect();
+                let name =
+                    if col.label == "fit" { "MPI_Barrier (fitted model)" } else { "MPI_Barrier (given)" };
                 chart.series.push(Series::new(name, SeriesKind::Line { pts: line, dashed: false }).color(0));
             }
         }
@@ -438,11 +524,18 @@ impl BarrierReport<'_> {
             let name = format!("T_EB, T_SR = {}", self.case(c));
             let lo: Vec<(f64, f64)> = cv.iter().zip(&xs).map(|(pt, &xv)| (xv, y(&pt.t_eb[ci].lo))).collect();
             if c.lo == c.hi && point_ib {
-                let marked: Vec<(f64, f64)> = cv.iter().zip(&lo).filter(|(pt, _)| listed(pt.nodes)).map(|(_, &q)| q).collect();
-                chart.series.push(Series::new(name, SeriesKind::Line { pts: lo, dashed: false }).color(ci + 1));
-                chart.series.push(Series::new("", SeriesKind::Points { pts: marked, mark: marks[ci % marks.len()] }).color(ci + 1));
+                let marked: Vec<(f64, f64)> =
+                    cv.iter().zip(&lo).filter(|(pt, _)| listed(pt.nodes)).map(|(_, &q)| q).collect();
+                chart
+                    .series
+                    .push(Series::new(name, SeriesKind::Line { pts: lo, dashed: false }).color(ci + 1));
+                chart.series.push(
+                    Series::new("", SeriesKind::Points { pts: marked, mark: marks[ci % marks.len()] })
+                        .color(ci + 1),
+                );
             } else {
-                let hi: Vec<(f64, f64)> = cv.iter().zip(&xs).map(|(pt, &xv)| (xv, y(&pt.t_eb[ci].hi))).collect();
+                let hi: Vec<(f64, f64)> =
+                    cv.iter().zip(&xs).map(|(pt, &xv)| (xv, y(&pt.t_eb[ci].hi))).collect();
                 chart.series.push(Series::new(name, SeriesKind::Band { lower: lo, upper: hi }).color(ci + 1));
             }
         }

@@ -3,8 +3,8 @@
 //! EE_opt(n) with bands against n; stacked per-region shares, std vs opt).
 
 use super::{csv_line, md_escape, md_row, md_table_head, table_left};
-use crate::num::Interval;
 use crate::energy::{show_nodes, AtNodes, Form, Nodes, Objective, Prediction, Value, FRACTIONS};
+use crate::num::Interval;
 use crate::num::{fmt_fraction, fmt_sig, to_f64, Rat};
 use crate::plot::{Axis, Chart, Mark, Series, SeriesKind, StackedBarChart};
 use serde_json::{json, Value as Json};
@@ -109,10 +109,9 @@ impl EnergyReport<'_> {
     fn header_line(&self) -> String {
         let p = self.pred;
         let form = match p.form {
-            Form::Profile => format!(
-                "profile, base {} nodes",
-                p.base_nodes.as_ref().map_or("?".into(), fmt_fraction)
-            ),
+            Form::Profile => {
+                format!("profile, base {} nodes", p.base_nodes.as_ref().map_or("?".into(), fmt_fraction))
+            }
             Form::Given => "fitted values".into(),
         };
         let obj = match p.objective {
@@ -161,7 +160,10 @@ impl EnergyReport<'_> {
                         k
                     };
                     row.push(
-                        r.fits.iter().find(|f| f.kind == kk).map_or("-".into(), |f| self.num(&f.analysis.emax)),
+                        r.fits
+                            .iter()
+                            .find(|f| f.kind == kk)
+                            .map_or("-".into(), |f| self.num(&f.analysis.emax)),
                     );
                 }
             }
@@ -238,7 +240,10 @@ impl EnergyReport<'_> {
                     Some(v) => row.push(self.pct(&v.point)),
                 }
                 if bands {
-                    row.push(v.and_then(Option::as_ref).map_or("-".into(), |v| self.band(v.bands.first().unwrap_or(&None), true)));
+                    row.push(
+                        v.and_then(Option::as_ref)
+                            .map_or("-".into(), |v| self.band(v.bands.first().unwrap_or(&None), true)),
+                    );
                 }
             }
             rows.push(row);
@@ -250,7 +255,9 @@ impl EnergyReport<'_> {
     pub fn text(&self) -> String {
         let p = self.pred;
         let mut s = format!("errband energy — {}\n  {}\n\n", self.file, self.header_line());
-        s.push_str("Regions (α_p: parallel fraction, β_on: frequency sensitivity; bands over each fit's region)\n");
+        s.push_str(
+            "Regions (α_p: parallel fraction, β_on: frequency sensitivity; bands over each fit's region)\n",
+        );
         s.push_str(&table_left(&self.region_rows(), 2, &[0]));
         s.push_str("\nTask fractions ω/ω (seed 002 eq. 13–16): serial/parallel × on/off-chip\n");
         s.push_str(&table_left(&self.fraction_rows(), 2, &[0]));
@@ -259,7 +266,10 @@ impl EnergyReport<'_> {
         s.push_str("\nEnergies (J, summed over the nodes) and run times (s) at f_std and at the chosen frequencies\n");
         s.push_str(&table_left(&self.prediction_rows(2..6), 2, &[]));
         for a in &p.at {
-            s.push_str(&format!("\nEnergy shares of E_std at {} (opt shares add up to EE_opt)\n", show_nodes(&a.nodes)));
+            s.push_str(&format!(
+                "\nEnergy shares of E_std at {} (opt shares add up to EE_opt)\n",
+                show_nodes(&a.nodes)
+            ));
             s.push_str(&table_left(&self.share_rows(a), 2, &[0]));
         }
         if let Some(v) = self.verdict() {
@@ -348,7 +358,8 @@ impl EnergyReport<'_> {
             s
         };
         let p = self.pred;
-        let mut s = format!("# errband energy — {}\n\n{}\n\n", md_escape(self.file), md_escape(&self.header_line()));
+        let mut s =
+            format!("# errband energy — {}\n\n{}\n\n", md_escape(self.file), md_escape(&self.header_line()));
         s.push_str("## Regions\n\n");
         s.push_str(&md(&self.region_rows()));
         s.push_str("\n## Task fractions (seed 002 eq. 13–16)\n\n");
@@ -429,28 +440,27 @@ impl EnergyReport<'_> {
                 })
             })
             .collect();
-        let at: Vec<Json> = p
-            .at
-            .iter()
-            .map(|a| {
-                let mut m = serde_json::Map::new();
-                m.insert("nodes".into(), json!(nodes_text(&a.nodes)));
-                for (name, get, _) in QUANTITIES {
-                    m.insert(name.into(), Self::json_value(get(a), &ts));
-                }
-                let shares = |v: &[Option<Value>]| -> Json {
-                    p.regions
-                        .iter()
-                        .zip(v)
-                        .map(|(r, s)| (r.name.clone(), Self::json_value(s.as_ref(), &ts)))
-                        .collect::<serde_json::Map<_, _>>()
-                        .into()
-                };
-                m.insert("share_std".into(), shares(&a.share_std));
-                m.insert("share_opt".into(), shares(&a.share_opt));
-                m.into()
-            })
-            .collect();
+        let at: Vec<Json> =
+            p.at.iter()
+                .map(|a| {
+                    let mut m = serde_json::Map::new();
+                    m.insert("nodes".into(), json!(nodes_text(&a.nodes)));
+                    for (name, get, _) in QUANTITIES {
+                        m.insert(name.into(), Self::json_value(get(a), &ts));
+                    }
+                    let shares = |v: &[Option<Value>]| -> Json {
+                        p.regions
+                            .iter()
+                            .zip(v)
+                            .map(|(r, s)| (r.name.clone(), Self::json_value(s.as_ref(), &ts)))
+                            .collect::<serde_json::Map<_, _>>()
+                            .into()
+                    };
+                    m.insert("share_std".into(), shares(&a.share_std));
+                    m.insert("share_opt".into(), shares(&a.share_opt));
+                    m.into()
+                })
+                .collect();
         json!({
             "file": self.file,
             "form": match p.form { Form::Profile => "profile", Form::Given => "fitted values" },
@@ -467,14 +477,24 @@ impl EnergyReport<'_> {
     /// CSV: `nodes,quantity,region,threshold,value,lower,upper` (exact values as
     /// decimals with 17 significant digits; `threshold` empty on the point row).
     pub fn csv(&self) -> String {
-        let mut s = csv_line(&["nodes", "quantity", "region", "threshold", "value", "lower", "upper"].map(String::from));
+        let mut s = csv_line(
+            &["nodes", "quantity", "region", "threshold", "value", "lower", "upper"].map(String::from),
+        );
         let ts: Vec<&str> = self.pred.thresholds.iter().map(|t| t.text.as_str()).collect();
         let d = |x: &Rat| fmt_sig(x, 17);
         let mut emit = |n: &str, q: &str, region: &str, v: Option<&Value>| {
             let Some(v) = v else { return };
             for (b, t) in v.bands.iter().zip(&ts) {
                 let (lo, hi) = b.as_ref().map_or((String::new(), String::new()), |i| (d(&i.lo), d(&i.hi)));
-                s.push_str(&csv_line(&[n.into(), q.into(), region.into(), t.to_string(), d(&v.point), lo, hi]));
+                s.push_str(&csv_line(&[
+                    n.into(),
+                    q.into(),
+                    region.into(),
+                    t.to_string(),
+                    d(&v.point),
+                    lo,
+                    hi,
+                ]));
             }
         };
         for a in &self.pred.at {
@@ -507,15 +527,15 @@ impl EnergyReport<'_> {
             ("EE_opt(n) = E_opt / E_std", "EE_opt(n)")
         };
         let get = |a: &AtNodes| if delta { a.delta_e.clone() } else { a.ee_opt.clone() };
-        let pts: Vec<(f64, &AtNodes)> = p
-            .at
-            .iter()
-            .filter_map(|a| match &a.nodes {
-                Nodes::Count(n) => Some((to_f64(n), a)),
-                Nodes::Infinity => None,
-            })
-            .collect();
-        let span = pts.iter().map(|x| x.0).fold(f64::NAN, f64::max) / pts.iter().map(|x| x.0).fold(f64::NAN, f64::min);
+        let pts: Vec<(f64, &AtNodes)> =
+            p.at.iter()
+                .filter_map(|a| match &a.nodes {
+                    Nodes::Count(n) => Some((to_f64(n), a)),
+                    Nodes::Infinity => None,
+                })
+                .collect();
+        let span = pts.iter().map(|x| x.0).fold(f64::NAN, f64::max)
+            / pts.iter().map(|x| x.0).fold(f64::NAN, f64::min);
         let x = if span > 20.0 { Axis::log("nodes n") } else { Axis::linear("nodes n") };
         let mut chart = Chart::new(title, x, Axis::linear(label));
         for (ti, t) in p.thresholds.iter().enumerate() {
@@ -528,7 +548,10 @@ impl EnergyReport<'_> {
                 }
             }
             if !lower.is_empty() {
-                chart.series.push(Series::new(format!("band (threshold {})", t.text), SeriesKind::Band { lower, upper }).color(ti + 1));
+                chart.series.push(
+                    Series::new(format!("band (threshold {})", t.text), SeriesKind::Band { lower, upper })
+                        .color(ti + 1),
+                );
             }
         }
         let line: Vec<(f64, f64)> =
@@ -549,7 +572,9 @@ impl EnergyReport<'_> {
         let values: Vec<Vec<Vec<f64>>> = cats
             .iter()
             .map(|a| {
-                let layer = |v: &[Option<Value>]| v.iter().map(|s| s.as_ref().map_or(0.0, |s| to_f64(&s.point))).collect();
+                let layer = |v: &[Option<Value>]| {
+                    v.iter().map(|s| s.as_ref().map_or(0.0, |s| to_f64(&s.point))).collect()
+                };
                 vec![layer(&a.share_std), layer(&a.share_opt)]
             })
             .collect();

@@ -88,8 +88,11 @@ pub fn band(r: &Report) -> String {
     let mut model_pts = Vec::new();
     let mut lowers: Vec<Vec<(f64, f64)>> = vec![Vec::new(); a.regions.len()];
     let mut uppers: Vec<Vec<(f64, f64)>> = vec![Vec::new(); a.regions.len()];
-    let vertex_f: Vec<Vec<Vec<f64>>> =
-        a.regions.iter().map(|r| r.params_at.iter().map(|v| v.iter().map(to_f64).collect()).collect()).collect();
+    let vertex_f: Vec<Vec<Vec<f64>>> = a
+        .regions
+        .iter()
+        .map(|r| r.params_at.iter().map(|v| v.iter().map(to_f64).collect()).collect())
+        .collect();
     for x in &xs {
         let mut pt = fixed.clone();
         if pt.len() != nv {
@@ -112,10 +115,13 @@ pub fn band(r: &Report) -> String {
     }
     let var = &m.vars[axis_var.min(nv.saturating_sub(1))];
     let xscale = r.scales[0].unwrap_or_else(|| scale_for(xs.iter().map(to_f64)));
-    let yscale = r.scales[1]
-        .unwrap_or_else(|| scale_for(model_pts.iter().map(|p| p.1).chain(data.iter().map(|(_, y)| to_f64(y)))));
-    let others: Vec<String> =
-        (0..nv).filter(|&i| i != axis_var).map(|i| format!("{} = {}", m.vars[i], crate::model::show_value(&fixed[i]))).collect();
+    let yscale = r.scales[1].unwrap_or_else(|| {
+        scale_for(model_pts.iter().map(|p| p.1).chain(data.iter().map(|(_, y)| to_f64(y))))
+    });
+    let others: Vec<String> = (0..nv)
+        .filter(|&i| i != axis_var)
+        .map(|i| format!("{} = {}", m.vars[i], crate::model::show_value(&fixed[i])))
+        .collect();
     let title = format!(
         "{}({}) = {}{}",
         m.func,
@@ -123,7 +129,8 @@ pub fn band(r: &Report) -> String {
         m.body_text,
         if others.is_empty() { String::new() } else { format!("  ({})", others.join(", ")) }
     );
-    let mut c = Chart::new(title, Axis::new(with_unit(m, var), xscale), Axis::new(with_unit(m, &m.func), yscale));
+    let mut c =
+        Chart::new(title, Axis::new(with_unit(m, var), xscale), Axis::new(with_unit(m, &m.func), yscale));
     for (i, reg) in a.regions.iter().enumerate() {
         if uppers[i].is_empty() {
             continue;
@@ -139,7 +146,8 @@ pub fn band(r: &Report) -> String {
             .color(MODEL_COLOR),
     );
     let pts: Vec<(f64, f64)> = data.iter().map(|(x, y)| (to_f64(x), to_f64(y))).collect();
-    c.series.push(Series::new("measurements", SeriesKind::Points { pts, mark: Mark::Circle }).color(DATA_COLOR));
+    c.series
+        .push(Series::new("measurements", SeriesKind::Points { pts, mark: Mark::Circle }).color(DATA_COLOR));
     if hi > dmax {
         c.shade_x = Some((to_f64(&dmax), to_f64(&hi)));
     }
@@ -166,7 +174,8 @@ fn hull(mut pts: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
     if pts.len() < 3 {
         return pts;
     }
-    let cross = |o: (f64, f64), a: (f64, f64), b: (f64, f64)| (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0);
+    let cross =
+        |o: (f64, f64), a: (f64, f64), b: (f64, f64)| (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0);
     let mut lower: Vec<(f64, f64)> = Vec::new();
     for &p in &pts {
         while lower.len() >= 2 && cross(lower[lower.len() - 2], lower[lower.len() - 1], p) <= 0.0 {
@@ -194,7 +203,11 @@ pub fn region(r: &Report) -> String {
     let k = a.dnames.len();
     let pair_chart = |i: usize, j: usize, project: bool| {
         let mut c = Chart::new(
-            if project { format!("projection onto ({}, {})", a.dnames[i], a.dnames[j]) } else { "Δc regions".into() },
+            if project {
+                format!("projection onto ({}, {})", a.dnames[i], a.dnames[j])
+            } else {
+                "Δc regions".into()
+            },
             Axis::linear(a.dnames[i].clone()),
             Axis::linear(a.dnames[j].clone()),
         );
@@ -204,7 +217,8 @@ pub fn region(r: &Report) -> String {
         for ri in order {
             let reg = &a.regions[ri];
             let pts: Vec<(f64, f64)> = reg.vertices.iter().map(|v| (to_f64(&v[i]), to_f64(&v[j]))).collect();
-            let unb = if matches!(reg.shape, Shape::Unbounded { .. }) { " (unbounded: vertices only)" } else { "" };
+            let unb =
+                if matches!(reg.shape, Shape::Unbounded { .. }) { " (unbounded: vertices only)" } else { "" };
             let name = format!("threshold {}{unb}", r.threshold_label(reg));
             let kind = match reg.shape {
                 Shape::Empty => continue,
@@ -227,13 +241,20 @@ pub fn region(r: &Report) -> String {
     match k {
         0 => Chart::new("no parameters", Axis::linear(""), Axis::linear("")).svg(),
         1 => {
-            let mut c = Chart::new("Δc intervals per threshold", Axis::linear(a.dnames[0].clone()), Axis::linear("threshold"));
+            let mut c = Chart::new(
+                "Δc intervals per threshold",
+                Axis::linear(a.dnames[0].clone()),
+                Axis::linear("threshold"),
+            );
             for (ri, reg) in a.regions.iter().enumerate() {
                 let y = to_f64(&reg.value);
                 let pts: Vec<(f64, f64)> = reg.vertices.iter().map(|v| (to_f64(&v[0]), y)).collect();
                 c.series.push(
-                    Series::new(format!("threshold {}", r.threshold_label(reg)), SeriesKind::Line { pts, dashed: false })
-                        .color(region_color(ri)),
+                    Series::new(
+                        format!("threshold {}", r.threshold_label(reg)),
+                        SeriesKind::Line { pts, dashed: false },
+                    )
+                    .color(region_color(ri)),
                 );
             }
             c.svg()
@@ -282,7 +303,12 @@ pub fn residuals(r: &Report) -> String {
         )
     } else {
         (
-            format!("Residuals of {}: Max|e_i| = {}, e_max = {}", m.func, r.dec(&a.residuals.max_abs), r.dec(&a.emax)),
+            format!(
+                "Residuals of {}: Max|e_i| = {}, e_max = {}",
+                m.func,
+                r.dec(&a.residuals.max_abs),
+                r.dec(&a.emax)
+            ),
             format!("e_i = T(C, x_i) − d_i{unit}"),
         )
     };
@@ -291,9 +317,13 @@ pub fn residuals(r: &Report) -> String {
     let e = to_f64(&a.emax);
     if x0.is_finite() && !weighted {
         c.series.push(
-            Series::new("±e_max", SeriesKind::Line { pts: vec![(x0, e), (x1, e)], dashed: true }).color(region_color(1)),
+            Series::new("±e_max", SeriesKind::Line { pts: vec![(x0, e), (x1, e)], dashed: true })
+                .color(region_color(1)),
         );
-        c.series.push(Series::new("", SeriesKind::Line { pts: vec![(x0, -e), (x1, -e)], dashed: true }).color(region_color(1)));
+        c.series.push(
+            Series::new("", SeriesKind::Line { pts: vec![(x0, -e), (x1, -e)], dashed: true })
+                .color(region_color(1)),
+        );
     }
     let name = if weighted { "weighted residual w·e_i" } else { "residual e_i" };
     c.series.push(Series::new(name, SeriesKind::Stems { pts }).color(region_color(0)));
@@ -308,7 +338,10 @@ pub fn width(r: &Report) -> String {
     let a = r.analysis;
     let mut c = Chart::new(
         "Band width against the residual threshold",
-        Axis::linear(format!("threshold e′{}", m.units.get(&m.func).map(|u| format!(" [{u}]")).unwrap_or_default())),
+        Axis::linear(format!(
+            "threshold e′{}",
+            m.units.get(&m.func).map(|u| format!(" [{u}]")).unwrap_or_default()
+        )),
         Axis::linear("band width / T(C, x) [%]"),
     );
     let curves = match r.function {

@@ -71,10 +71,15 @@ pub(crate) fn search_page(title: &str, verdict: &str, chart_svg: &str, text: &st
 }
 
 /// Markdown of a search with its chart written beside it: `(markdown, (path, svg))`.
-pub(crate) fn search_markdown(md_path: &str, markdown: String, chart_svg: String) -> (String, (String, String)) {
+pub(crate) fn search_markdown(
+    md_path: &str,
+    markdown: String,
+    chart_svg: String,
+) -> (String, (String, String)) {
     let stem = md_path.strip_suffix(".md").unwrap_or(md_path);
     let path = format!("{stem}-chart.svg");
-    let name = std::path::Path::new(&path).file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned());
+    let name =
+        std::path::Path::new(&path).file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned());
     (format!("{markdown}\n![chart]({name})\n"), (path, chart_svg))
 }
 
@@ -88,10 +93,22 @@ impl Report<'_> {
     /// The four figures, in report order: `(kind, caption, svg)`.
     fn figures(&self) -> Vec<(&'static str, String, String)> {
         vec![
-            ("band", "Data, fitted model and the band per threshold (shaded: extrapolation)".into(), figures::band(self)),
+            (
+                "band",
+                "Data, fitted model and the band per threshold (shaded: extrapolation)".into(),
+                figures::band(self),
+            ),
             ("region", "Δc region per threshold, vertices marked".into(), figures::region(self)),
-            ("residuals", "Residuals in the fit's scale (weighted: w·e_i; otherwise e_i with ±e_max)".into(), figures::residuals(self)),
-            ("width", "Band width against the threshold, from e_max to Max|e_i|".into(), figures::width(self)),
+            (
+                "residuals",
+                "Residuals in the fit's scale (weighted: w·e_i; otherwise e_i with ±e_max)".into(),
+                figures::residuals(self),
+            ),
+            (
+                "width",
+                "Band width against the threshold, from e_max to Max|e_i|".into(),
+                figures::width(self),
+            ),
         ]
     }
 

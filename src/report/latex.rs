@@ -80,7 +80,11 @@ impl Report<'_> {
         let m = self.model;
         let a = self.analysis;
         let vars: Vec<String> = m.vars.iter().map(|v| format!("${}$", escape(v))).collect();
-        let f = format!("${}(C, {})$", escape(&m.func), m.vars.iter().map(|v| escape(v)).collect::<Vec<_>>().join(", "));
+        let f = format!(
+            "${}(C, {})$",
+            escape(&m.func),
+            m.vars.iter().map(|v| escape(v)).collect::<Vec<_>>().join(", ")
+        );
         let mut head = vars.clone();
         head.push(f.clone());
         let mut groups = Vec::new();
@@ -92,14 +96,13 @@ impl Report<'_> {
             .predictions
             .iter()
             .map(|p| {
-                let mut row: Vec<String> = p
-                    .x
-                    .iter()
-                    .zip(&p.outside)
-                    .map(|(v, &o)| {
-                        format!("${}{}$", crate::model::show_value(v), if o { "^{*}" } else { "" })
-                    })
-                    .collect();
+                let mut row: Vec<String> =
+                    p.x.iter()
+                        .zip(&p.outside)
+                        .map(|(v, &o)| {
+                            format!("${}{}$", crate::model::show_value(v), if o { "^{*}" } else { "" })
+                        })
+                        .collect();
                 row.push(number(&self.dec(&p.model)));
                 for b in &p.bands {
                     let (l, u, _) = self.band_text(b);
@@ -135,6 +138,9 @@ mod tests {
         assert_eq!(number("1.93098e-7"), "$1.93098\\times 10^{-7}$");
         assert_eq!(number("560.236"), "$560.236$");
         assert_eq!(number("-inf"), "$-\\infty$");
-        assert_eq!(escape("a_b & 50% #1 {x} ~^\\"), "a\\_b \\& 50\\% \\#1 \\{x\\} \\textasciitilde{}\\textasciicircum{}\\textbackslash{}");
+        assert_eq!(
+            escape("a_b & 50% #1 {x} ~^\\"),
+            "a\\_b \\& 50\\% \\#1 \\{x\\} \\textasciitilde{}\\textasciicircum{}\\textbackslash{}"
+        );
     }
 }

@@ -7,17 +7,17 @@
 pub mod barrier;
 pub mod energy;
 pub mod figures;
-pub mod ms;
 pub(crate) mod html;
 mod latex;
+pub mod ms;
 /// Rendering of `errband plan`.
 pub mod plan;
 /// Rendering of `errband prune`.
 pub mod prune;
 
 use crate::analysis::{Analysis, Band, Prediction, Region, Shape};
-use crate::envelope::{BandFunction, EnvelopeSkip, Piece};
 use crate::data::Measurement;
+use crate::envelope::{BandFunction, EnvelopeSkip, Piece};
 use crate::model::{inexact_notes, show_value, FitMode, Model};
 use crate::num::{fmt_fraction, fmt_sig, NumFormat, Rat};
 use crate::qe::output;
@@ -1116,7 +1116,13 @@ pub(crate) fn csv_line(cells: &[String]) -> String {
 fn csv_cell(c: &str) -> String {
     let mut c: String = if c.chars().any(|ch| ch.is_control() && ch != '\n') {
         c.chars()
-            .map(|ch| if ch.is_control() && ch != '\n' { format!("\\u{{{:x}}}", u32::from(ch)) } else { ch.to_string() })
+            .map(|ch| {
+                if ch.is_control() && ch != '\n' {
+                    format!("\\u{{{:x}}}", u32::from(ch))
+                } else {
+                    ch.to_string()
+                }
+            })
             .collect()
     } else {
         c.to_string()
@@ -1190,7 +1196,10 @@ mod tests {
     fn csv_cells_are_quoted_and_inert_in_spreadsheets() {
         let line = |cells: &[&str]| csv_line(&cells.iter().map(|c| c.to_string()).collect::<Vec<_>>());
         assert_eq!(line(&["-3.5", "+2", "-13/4", "1e-7", "-"]), "-3.5,+2,-13/4,1e-7,-\n");
-        assert_eq!(line(&["=1+2", "@SUM(A1)", "-cmd|' /C calc'!A0"]), "'=1+2,'@SUM(A1),'-cmd|' /C calc'!A0\n");
+        assert_eq!(
+            line(&["=1+2", "@SUM(A1)", "-cmd|' /C calc'!A0"]),
+            "'=1+2,'@SUM(A1),'-cmd|' /C calc'!A0\n"
+        );
         assert_eq!(line(&["a,b", "say \"hi\"", "bell\u{7}"]), "\"a,b\",\"say \"\"hi\"\"\",bell\\u{7}\n");
         assert_eq!(line(&["=a,b"]), "\"'=a,b\"\n");
     }

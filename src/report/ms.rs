@@ -146,7 +146,9 @@ impl MsReport<'_> {
             None => out.push("The master does not saturate at any slave count up to the number of tasks.".into()),
         }
         match p.flat_from {
-            Some(pp) => out.push(format!("Among the listed P, the predicted run time stops falling at P = {pp}.")),
+            Some(pp) => {
+                out.push(format!("Among the listed P, the predicted run time stops falling at P = {pp}."))
+            }
             None => out.push("Among the listed P, the predicted run time falls all the way.".into()),
         }
         out
@@ -184,7 +186,10 @@ impl MsReport<'_> {
             self.time(&self.max_task())
         );
         s += &format!("  machine: {}\n", self.machine_text());
-        s += &format!("  order:   {}\n", self.order_file.map_or("row-major (the last index fastest)".to_string(), |f| format!("from {f}")));
+        s += &format!(
+            "  order:   {}\n",
+            self.order_file.map_or("row-major (the last index fastest)".to_string(), |f| format!("from {f}"))
+        );
         for w in &p.warnings {
             s += &format!("  warning: {w}\n");
         }
@@ -259,7 +264,13 @@ impl MsReport<'_> {
             "\nSubsets of the fully measured workload against its prediction E(S0) (seed 004 Tables 1, 3, 4)\n",
         );
         let mut rows: Vec<Vec<String>> = vec![[
-            "subset", "sub-grid", "tasks run", "total task time A", "deficit A0 - A", "eq. 3 estimate", "max error",
+            "subset",
+            "sub-grid",
+            "tasks run",
+            "total task time A",
+            "deficit A0 - A",
+            "eq. 3 estimate",
+            "max error",
         ]
         .map(String::from)
         .to_vec()];
@@ -281,7 +292,9 @@ impl MsReport<'_> {
                 r.spec.label
             );
             let mut rows: Vec<Vec<String>> =
-                vec![["P", "E(S0)", "E(S)", "E(S0) - E(S)", "D", "error", "|D|/E(S0)"].map(String::from).to_vec()];
+                vec![["P", "E(S0)", "E(S)", "E(S0) - E(S)", "D", "error", "|D|/E(S0)"]
+                    .map(String::from)
+                    .to_vec()];
             rows.extend(self.versus_rows(c, r, &u));
             s += &table(&rows, 2);
         }
@@ -377,8 +390,20 @@ impl MsReport<'_> {
     pub fn csv(&self) -> String {
         let mut s = csv_line(
             &[
-                "subset", "procs", "slaves", "run_time_s", "master_busy", "slave_busy_min", "slave_busy_mean",
-                "slave_busy_max", "results_queued", "events", "diff_s", "error", "deficit_per_slave_s", "deficit_error",
+                "subset",
+                "procs",
+                "slaves",
+                "run_time_s",
+                "master_busy",
+                "slave_busy_min",
+                "slave_busy_mean",
+                "slave_busy_max",
+                "results_queued",
+                "events",
+                "diff_s",
+                "error",
+                "deficit_per_slave_s",
+                "deficit_error",
             ]
             .map(String::from),
         );
@@ -413,7 +438,11 @@ impl MsReport<'_> {
                 }
                 for r in &c.subsets {
                     for (vs, pt) in r.versus(&c.full).iter().zip(&r.prediction.points) {
-                        s += &row(&r.spec.label, pt, [v(&vs.diff), v(&vs.error), v(&vs.deficit_per_slave), v(&vs.explained)]);
+                        s += &row(
+                            &r.spec.label,
+                            pt,
+                            [v(&vs.diff), v(&vs.error), v(&vs.deficit_per_slave), v(&vs.explained)],
+                        );
                     }
                 }
             }
@@ -445,15 +474,26 @@ impl MsReport<'_> {
         if let Some(c) = self.comparison {
             s += "\n## Subsets against the full workload (seed 004 Tables 1, 3, 4)\n\n";
             s += &md_table_head(
-                &["subset", "sub-grid", "tasks run", "total task time A", "deficit A0 - A", "eq. 3 estimate", "max error"]
-                    .map(String::from),
+                &[
+                    "subset",
+                    "sub-grid",
+                    "tasks run",
+                    "total task time A",
+                    "deficit A0 - A",
+                    "eq. 3 estimate",
+                    "max error",
+                ]
+                .map(String::from),
             );
             for r in &c.subsets {
                 s += &md_row(&self.subset_line(c, r).iter().map(|x| md_escape(x)).collect::<Vec<_>>());
             }
             for r in &c.subsets {
                 s += &format!("\n### {}\n\n", md_escape(&r.spec.label));
-                s += &md_table_head(&["P", "E(S0)", "E(S)", "E(S0) - E(S)", "D = (A0 - A)/(P - 1)", "error", "\\|D\\|/E(S0)"].map(String::from));
+                s += &md_table_head(
+                    &["P", "E(S0)", "E(S)", "E(S0) - E(S)", "D = (A0 - A)/(P - 1)", "error", "\\|D\\|/E(S0)"]
+                        .map(String::from),
+                );
                 for row in self.versus_rows(c, r, &u) {
                     s += &md_row(&row);
                 }
@@ -472,18 +512,29 @@ impl MsReport<'_> {
         );
         let marks = [Mark::Circle, Mark::Square, Mark::Triangle, Mark::Diamond, Mark::Cross];
         let line = |pred: &Prediction| -> Vec<(f64, f64)> {
-            pred.points.iter().map(|pt| (pt.procs as f64, to_f64(&num::div_unreduced(&pt.time, &u.per)))).collect()
+            pred.points
+                .iter()
+                .map(|pt| (pt.procs as f64, to_f64(&num::div_unreduced(&pt.time, &u.per))))
+                .collect()
         };
         let mut add = |name: String, pts: Vec<(f64, f64)>, i: usize| {
-            chart.series.push(Series::new(name, SeriesKind::Line { pts: pts.clone(), dashed: i > 0 }).color(i));
-            chart.series.push(Series::new("", SeriesKind::Points { pts, mark: marks[i % marks.len()] }).color(i));
+            chart
+                .series
+                .push(Series::new(name, SeriesKind::Line { pts: pts.clone(), dashed: i > 0 }).color(i));
+            chart
+                .series
+                .push(Series::new("", SeriesKind::Points { pts, mark: marks[i % marks.len()] }).color(i));
         };
         match self.comparison {
             None => add(format!("{} ({} tasks run)", self.file, self.pred.sampled), line(self.pred), 0),
             Some(c) => {
                 add(format!("all tasks (S0, {} tasks run)", c.full.sampled), line(&c.full), 0);
                 for (i, r) in c.subsets.iter().enumerate() {
-                    add(format!("subset {} ({} tasks run)", r.spec.label, r.prediction.sampled), line(&r.prediction), i + 1);
+                    add(
+                        format!("subset {} ({} tasks run)", r.spec.label, r.prediction.sampled),
+                        line(&r.prediction),
+                        i + 1,
+                    );
                 }
             }
         }

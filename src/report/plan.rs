@@ -3,7 +3,7 @@
 //! candidate point.
 
 use super::prune::failure_text;
-use super::{csv_line, Ranked, Views, md_row, md_table_head, table_left};
+use super::{csv_line, md_row, md_table_head, table_left, Ranked, Views};
 use crate::analysis::Band;
 use crate::model::{show_value, Model};
 use crate::num::{fmt_fraction, fmt_sig, to_f64, Rat};
@@ -53,7 +53,12 @@ impl PlanReport<'_> {
         for r in &self.plan.base.regions {
             for t in &self.plan.targets {
                 let at = format!("{} at {}", r.threshold.text, self.point(t));
-                h.extend([format!("{at}: expected width"), "ratio".into(), "worst width".into(), "ratio".into()]);
+                h.extend([
+                    format!("{at}: expected width"),
+                    "ratio".into(),
+                    "worst width".into(),
+                    "ratio".into(),
+                ]);
             }
         }
         h
@@ -224,9 +229,16 @@ impl Ranked for PlanReport<'_> {
         head.extend(["d_new", "threshold", "threshold_value"].iter().map(|s| s.to_string()));
         head.extend(self.model.vars.iter().map(|v| format!("target_{v}")));
         head.extend(
-            ["expected_width", "expected_ratio", "worst_width", "worst_ratio", "expected_width_exact", "worst_width_exact"]
-                .iter()
-                .map(|s| s.to_string()),
+            [
+                "expected_width",
+                "expected_ratio",
+                "worst_width",
+                "worst_ratio",
+                "expected_width_exact",
+                "worst_width_exact",
+            ]
+            .iter()
+            .map(|s| s.to_string()),
         );
         let mut out = csv_line(&head);
         for (i, p) in plan.rows.iter().enumerate() {
@@ -240,7 +252,14 @@ impl Ranked for PlanReport<'_> {
                     let d = |v: &Option<Rat>| v.as_ref().map_or(String::new(), |v| self.dec(v));
                     let e = |v: &Option<Rat>| v.as_ref().map_or(String::new(), fmt_fraction);
                     let er = p.expected_ratio.get(t).and_then(|r| r[j].clone());
-                    row.extend([d(&ew), d(&er), d(&p.worst[t][j]), d(&p.worst_ratio[t][j]), e(&ew), e(&p.worst[t][j])]);
+                    row.extend([
+                        d(&ew),
+                        d(&er),
+                        d(&p.worst[t][j]),
+                        d(&p.worst_ratio[t][j]),
+                        e(&ew),
+                        e(&p.worst[t][j]),
+                    ]);
                     out.push_str(&csv_line(&row));
                 }
             }
@@ -255,8 +274,10 @@ impl Ranked for PlanReport<'_> {
         let mut rows: Vec<&Planned> = self.plan.rows.iter().collect();
         rows.sort_by(|a, b| a.x.cmp(&b.x));
         let pick = |r: &Vec<Vec<Option<Rat>>>| r.first().and_then(|t| t.first()).cloned().flatten();
-        let exp: Vec<(f64, f64)> =
-            rows.iter().filter_map(|p| pick(&p.expected_ratio).map(|r| (to_f64(&p.x[0]), to_f64(&r)))).collect();
+        let exp: Vec<(f64, f64)> = rows
+            .iter()
+            .filter_map(|p| pick(&p.expected_ratio).map(|r| (to_f64(&p.x[0]), to_f64(&r))))
+            .collect();
         let worst: Vec<(f64, f64)> =
             rows.iter().filter_map(|p| pick(&p.worst_ratio).map(|r| (to_f64(&p.x[0]), to_f64(&r)))).collect();
         let var = m.vars.first().cloned().unwrap_or_default();
@@ -266,9 +287,18 @@ impl Ranked for PlanReport<'_> {
             Axis::linear(super::figures::with_unit(m, &var) + " of the new measurement"),
             Axis::linear("width ratio"),
         );
-        c.series.push(Series::new("worst case over d_new", SeriesKind::Line { pts: worst.clone(), dashed: true }).color(1));
+        c.series.push(
+            Series::new("worst case over d_new", SeriesKind::Line { pts: worst.clone(), dashed: true })
+                .color(1),
+        );
         c.series.push(Series::new("", SeriesKind::Points { pts: worst, mark: Mark::Square }).color(1));
-        c.series.push(Series::new("expected (d_new = T(C, x_new))", SeriesKind::Line { pts: exp.clone(), dashed: false }).color(0));
+        c.series.push(
+            Series::new(
+                "expected (d_new = T(C, x_new))",
+                SeriesKind::Line { pts: exp.clone(), dashed: false },
+            )
+            .color(0),
+        );
         c.series.push(Series::new("", SeriesKind::Points { pts: exp, mark: Mark::Circle }).color(0));
         c.hline = Some((1.0, "now".into()));
         c.svg()

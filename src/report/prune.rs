@@ -1,7 +1,7 @@
 //! Renders a pruning comparison ([`crate::prune::Comparison`]): ranked
 //! table (text, Markdown, LaTeX), JSON, CSV and the comparison chart.
 
-use super::{csv_line, Ranked, Views, latex, md_row, md_table_head, table_left};
+use super::{csv_line, latex, md_row, md_table_head, table_left, Ranked, Views};
 use crate::analysis::{AnalysisError, Band};
 use crate::fit::FitError;
 use crate::model::Model;
@@ -53,8 +53,12 @@ impl PruneReport<'_> {
             .iter()
             .map(|&g| {
                 let x = &self.cmp.base.design.groups[g].x;
-                let parts: Vec<String> =
-                    m.vars.iter().zip(x).map(|(v, val)| format!("{v}={}", crate::model::show_value(val))).collect();
+                let parts: Vec<String> = m
+                    .vars
+                    .iter()
+                    .zip(x)
+                    .map(|(v, val)| format!("{v}={}", crate::model::show_value(val)))
+                    .collect();
                 if parts.len() == 1 {
                     parts[0].clone()
                 } else {
@@ -154,7 +158,11 @@ impl PruneReport<'_> {
                 row.extend([self.num(&s.max_abs), self.num(&s.emax), self.rms_text(&s.mean_square)]);
                 for (t, bands) in s.bands.iter().enumerate() {
                     for (j, b) in bands.iter().enumerate() {
-                        row.extend([self.band_text(b), self.width_text(b), Self::ratio_text(&s.ratios[t][j])]);
+                        row.extend([
+                            self.band_text(b),
+                            self.width_text(b),
+                            Self::ratio_text(&s.ratios[t][j]),
+                        ]);
                     }
                 }
             }
@@ -446,7 +454,14 @@ impl Ranked for PruneReport<'_> {
         let mut groups = Vec::new();
         for r in &c.base.regions {
             for j in 0..c.targets.len() {
-                groups.push((format!("{} at {}", latex::escape(&r.threshold.text), latex::escape(&self.target_label(j))), 2));
+                groups.push((
+                    format!(
+                        "{} at {}",
+                        latex::escape(&r.threshold.text),
+                        latex::escape(&self.target_label(j))
+                    ),
+                    2,
+                ));
                 head.extend(["width".to_string(), "ratio".to_string()]);
             }
         }
@@ -459,7 +474,11 @@ impl Ranked for PruneReport<'_> {
                 let mut row = vec![(i + 1).to_string(), latex::escape(&self.drop_label(o))];
                 match &o.result {
                     Err(e) => {
-                        row.push(format!("\\multicolumn{{{}}}{{l}}{{{}}}", head.len() - 2, latex::escape(&failure_text(e))));
+                        row.push(format!(
+                            "\\multicolumn{{{}}}{{l}}{{{}}}",
+                            head.len() - 2,
+                            latex::escape(&failure_text(e))
+                        ));
                     }
                     Ok(s) => {
                         row.extend([latex::number(&self.dec(&s.max_abs)), latex::number(&self.dec(&s.emax))]);
@@ -467,7 +486,9 @@ impl Ranked for PruneReport<'_> {
                             for (j, b) in bands.iter().enumerate() {
                                 row.push(latex::number(&self.width_text(b)));
                                 row.push(
-                                    s.ratios[t][j].as_ref().map_or("--".into(), |r| latex::number(&fmt_sig(r, 3))),
+                                    s.ratios[t][j]
+                                        .as_ref()
+                                        .map_or("--".into(), |r| latex::number(&fmt_sig(r, 3))),
                                 );
                             }
                         }

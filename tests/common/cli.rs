@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-
 pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -106,4 +105,3 @@ pub fn tmp_file(name: &str, content: &str) -> String {
     std::fs::write(&p, content).expect("write scratch file");
     p.to_str().expect("UTF-8 path").to_string()
 }
-
