@@ -7,7 +7,7 @@
 //!
 //! Chromium is `$ERRBAND_CHROMIUM`, else the first of `chromium`,
 //! `chromium-browser`, `google-chrome` on `PATH`. Without one the tests are
-//! skipped with a note on standard error, unless `ERRBAND_REQUIRE_BROWSER=1`
+//! reported as ignored (skipped), with a note on standard error, unless `ERRBAND_REQUIRE_BROWSER=1`
 //! (set by `.ci/run`, which installs the Debian package `chromium`): then
 //! they fail. `ERRBAND_BROWSER_KEEP=1` keeps the scratch directories (HTML,
 //! SVG, screenshots) of passing runs too; failing runs always keep them.
@@ -125,22 +125,25 @@ fn find_chromium() -> Result<PathBuf, String> {
     Err(format!("none of {} on PATH and ERRBAND_CHROMIUM not set", names.join(", ")))
 }
 
-/// The browser, or `None` when the test is to be skipped; panics when none
-/// is found and `ERRBAND_REQUIRE_BROWSER=1`.
-fn chromium_or_skip(test: &str) -> Option<PathBuf> {
+/// What to do with the rendering tests: run them with this browser, or
+/// report them as ignored (skipped) with the reason.
+/// `ERRBAND_REQUIRE_BROWSER=1` turns a missing browser into failures.
+enum Browser {
+    Found(PathBuf),
+    Skip(String),
+    Required(String),
+}
+
+fn browser() -> Browser {
     match find_chromium() {
-        Ok(p) => Some(p),
-        Err(why) if std::env::var_os("ERRBAND_REQUIRE_BROWSER").is_some_and(|v| v == "1") => panic!(
-            "ERRBAND_REQUIRE_BROWSER=1 but no browser for the rendering check: {why}.\n\
-             Install the Debian package `chromium` (`.ci/run` does) or point ERRBAND_CHROMIUM at one."
-        ),
-        Err(why) => {
-            eprintln!(
-                "note: {test} skipped: {why} (install `chromium` or set ERRBAND_CHROMIUM; \
-                 ERRBAND_REQUIRE_BROWSER=1 makes this a failure)"
-            );
-            None
+        Ok(p) => Browser::Found(p),
+        Err(why) if std::env::var_os("ERRBAND_REQUIRE_BROWSER").is_some_and(|v| v == "1") => {
+            Browser::Required(format!(
+                "ERRBAND_REQUIRE_BROWSER=1 but no browser for the rendering check: {why}.\n\
+                 Install the Debian package `chromium` (`.ci/run` does) or point ERRBAND_CHROMIUM at one."
+            ))
         }
+        Err(why) => Browser::Skip(why),
     }
 }
 
@@ -329,9 +332,7 @@ fn remote_references(html: &str) -> Vec<String> {
 
 // -------------------------------------------------------------------- tests
 
-#[test]
-fn html_report_renders_in_chromium() {
-    let Some(browser) = chromium_or_skip("html_report_renders_in_chromium") else { return };
+fn html_report_renders_in_chromium(browser: &Path) {
     let started = Instant::now();
     let dir = scratch_dir("report");
     let _keep = Scratch(dir.clone());
@@ -357,7 +358,7 @@ fn html_report_renders_in_chromium() {
 
     // The pixels.
     let png_path = dir.join("report.png");
-    screenshot(&browser, &html_path, &png_path, 1200, 2400, &dir);
+    screenshot(browser, &html_path, &png_path, 1200, 2400, &dir);
     let img = decode_png(&png_path);
     assert_eq!((img.width, img.height), (1200, 2400), "screenshot size");
     let c = measure(&img);
@@ -375,9 +376,7 @@ fn html_report_renders_in_chromium() {
     assert!(c.non_white > c.total / 20, "the page looks blank ({c:?})");
 }
 
-#[test]
-fn standalone_band_svg_renders_in_chromium() {
-    let Some(browser) = chromium_or_skip("standalone_band_svg_renders_in_chromium") else { return };
+fn standalone_band_svg_renders_in_chromium(browser: &Path) {
     let started = Instant::now();
     let dir = scratch_dir("band-svg");
     let _keep = Scratch(dir.clone());
@@ -389,7 +388,7 @@ fn standalone_band_svg_renders_in_chromium() {
     assert_band_style(&svg, "band.svg");
 
     let png_path = dir.join("band.png");
-    screenshot(&browser, &svg_path, &png_path, 700, 450, &dir);
+    screenshot(browser, &svg_path, &png_path, 700, 450, &dir);
     let img = decode_png(&png_path);
     let c = measure(&img);
     eprintln!("band.svg screenshot {}: {c:?}; {:.2} s", png_path.display(), started.elapsed().as_secs_f64());
@@ -398,4 +397,42 @@ fn standalone_band_svg_renders_in_chromium() {
     assert!(c.band_on_shade > 3000, "too few band pixels over the extrapolation shade ({c:?}): no band?");
     assert!(c.red > 50, "too few red model-line pixels ({c:?})");
     assert!(c.non_white > c.total / 20, "the plot looks blank ({c:?})");
+}
+
+// --------------------------------------------------------------- harness
+
+/// libtest-mimic instead of the built-in harness: a test that cannot run
+/// (no browser) is reported as *ignored*, with the reason on stderr, rather
+/// than passing without having checked anything.
+fn main() {
+    let args = libtest_mimic::Arguments::from_args();
+    let tests: [(&str, fn(&Path)); 2] = [
+        ("html_report_renders_in_chromium", html_report_renders_in_chromium),
+        ("standalone_band_svg_renders_in_chromium", standalone_band_svg_renders_in_chromium),
+    ];
+    let found = browser();
+    if let Browser::Skip(why) = &found {
+        eprintln!(
+            "note: the browser rendering tests are skipped (reported as ignored): {why} \
+             (install `chromium` or set ERRBAND_CHROMIUM; ERRBAND_REQUIRE_BROWSER=1 makes this a failure)"
+        );
+    }
+    let trials = tests
+        .into_iter()
+        .map(|(name, test)| match &found {
+            Browser::Found(p) => {
+                let p = p.clone();
+                libtest_mimic::Trial::test(name, move || {
+                    test(&p);
+                    Ok(())
+                })
+            }
+            Browser::Skip(_) => libtest_mimic::Trial::test(name, || Ok(())).with_ignored_flag(true),
+            Browser::Required(why) => {
+                let why = why.clone();
+                libtest_mimic::Trial::test(name, move || Err(why.into()))
+            }
+        })
+        .collect();
+    libtest_mimic::run(&args, trials).exit();
 }

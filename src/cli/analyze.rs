@@ -1,5 +1,6 @@
 //! `errband MODEL DATA`: the core method on a model file and measurements.
 
+use super::files::{check_outputs, Io, Kind, Output};
 use super::input::{fit_failure, load, CommonArgs};
 use super::Failure;
 use crate::analysis::{Analysis, Options, Shape};
@@ -10,7 +11,6 @@ use crate::model::{syntax, Model};
 use crate::num::{fmt_fraction, fmt_sig};
 use crate::report::{figures, Pruned, Report};
 use clap::{Args, ValueEnum};
-use std::io::Write;
 use std::time::Instant;
 
 /// Output syntax of the report.
@@ -107,10 +107,6 @@ pub struct AnalyzeArgs {
     pub timings: bool,
 }
 
-fn write_out(out: &mut dyn Write, s: &str) -> Result<(), Failure> {
-    out.write_all(s.as_bytes()).map_err(|e| Failure::analysis(format!("cannot write output: {e}")))
-}
-
 /// Indices of the measurements matching any of the `--drop` points or `--drop-row` numbers.
 fn dropped(
     model: &Model,
@@ -176,18 +172,8 @@ fn plot_arg(s: &str) -> Result<(PlotKind, String), Failure> {
     Ok((PlotKind::Band, s.to_string()))
 }
 
-/// Writes `text` to `path`, naming the file in any error.
-pub(super) fn write_file(path: &str, text: &str) -> Result<(), Failure> {
-    std::fs::write(path, text).map_err(|e| Failure::input(format!("cannot write `{path}`: {e}")))
-}
-
 /// Runs the main command.
-pub fn run(
-    a: AnalyzeArgs,
-    limits: &Limits,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<i32, Failure> {
+pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     let t0 = Instant::now();
     let (model_path, data_path) = match (&a.model, &a.data) {
         (Some(m), Some(d)) => (m.clone(), d.clone()),
@@ -198,23 +184,36 @@ pub fn run(
         }
     };
     let plots: Vec<(PlotKind, String)> = a.plot.iter().map(|s| plot_arg(s)).collect::<Result<_, _>>()?;
+    let mut outputs: Vec<Output> = plots.iter().map(|(_, f)| Output::new("--plot", f, Kind::Svg)).collect();
     let report_kind = match &a.report {
         None => None,
-        Some(f) if f.ends_with(".html") || f.ends_with(".htm") => Some(ReportKind::Html),
-        Some(f) if f.ends_with(".md") => Some(ReportKind::Markdown),
         Some(f) => {
-            return Err(Failure::input(format!("--report {f}: the file name must end in .html or .md")))
+            outputs.push(Output::new("--report", f, Kind::Report));
+            if f.to_ascii_lowercase().ends_with(".md") {
+                outputs.extend(
+                    crate::report::html::figure_paths(f)
+                        .into_iter()
+                        .map(|(_, p)| Output::new("--report (a figure beside it)", &p, Kind::Svg)),
+                );
+                Some(ReportKind::Markdown)
+            } else {
+                Some(ReportKind::Html)
+            }
         }
     };
+    check_outputs(&[&model_path, &data_path], &outputs)?;
     let input = load(&model_path, &data_path, &a.common, limits)?;
     let (model, dataset) = (&input.model, &input.dataset);
     let t_parse = t0.elapsed();
 
     let at = input.points(&a.at, "--at")?;
     let dnames = crate::analysis::delta_names(model);
-    for o in &a.order {
+    for (i, o) in a.order.iter().enumerate() {
         if !dnames.contains(o) {
             return Err(Failure::input(format!("--order {o}: the Δ variables are {}", dnames.join(", "))));
+        }
+        if a.order[..i].contains(o) {
+            return Err(Failure::input(format!("--order names `{o}` twice; give each Δ variable once")));
         }
     }
     let opts = Options { at, order: a.order.clone(), ..input.options() };
@@ -242,7 +241,7 @@ pub fn run(
             ),
         };
         let body = crate::qe::output::qe_problem(&p);
-        write_out(out, &format!("{header}{body}\n"))?;
+        io.stdout(&format!("{header}{body}\n"))?;
         return Ok(super::EXIT_OK);
     }
 
@@ -288,6 +287,8 @@ pub fn run(
         Format::Md => report.markdown(),
         Format::Latex => report.latex(),
     };
+    // Everything is rendered before the first byte is written.
+    let mut files: Vec<(String, String)> = Vec::new();
     for (kind, file) in &plots {
         let svg = match kind {
             PlotKind::Band => figures::band(&report),
@@ -295,31 +296,31 @@ pub fn run(
             PlotKind::Residuals => figures::residuals(&report),
             PlotKind::Width => figures::width(&report),
         };
-        write_file(file, &svg)?;
+        files.push((file.clone(), svg));
     }
     if let (Some(kind), Some(file)) = (report_kind, &a.report) {
         match kind {
-            ReportKind::Html => write_file(file, &report.html())?,
+            ReportKind::Html => files.push((file.clone(), report.html())),
             ReportKind::Markdown => {
                 let (md, svgs) = report.markdown_with_figures(file);
-                for (path, svg) in svgs {
-                    write_file(&path, &svg)?;
-                }
-                write_file(file, &md)?;
+                files.extend(svgs);
+                files.push((file.clone(), md));
             }
         }
     }
-    write_out(out, &text)?;
+    for (path, content) in &files {
+        io.file(path, content)?;
+    }
+    io.stdout(&text)?;
     let t_output = t2.elapsed();
     if a.timings {
-        let _ = writeln!(
-            err,
+        io.note(&format!(
             "timings: parse {:.1} ms, analysis {:.1} ms (fit, e_max, regions, bands), output {:.1} ms, total {:.1} ms",
             t_parse.as_secs_f64() * 1e3,
             t_analysis.as_secs_f64() * 1e3,
             t_output.as_secs_f64() * 1e3,
             t0.elapsed().as_secs_f64() * 1e3
-        );
+        ));
     }
     // A requested threshold below e_max leaves nothing to analyse for it:
     // the report says so, and the exit code tells scripts.
@@ -330,13 +331,12 @@ pub fn run(
         .map(|r| r.threshold.text.as_str())
         .collect();
     if !empty.is_empty() {
-        let _ = writeln!(
-            err,
+        io.note(&format!(
             "errband: threshold {} is below e_max = {} (exact {}): the region is empty",
             empty.join(", "),
             fmt_sig(&analysis.emax, a.common.decimal as usize),
             fmt_fraction(&analysis.emax)
-        );
+        ));
         return Ok(super::EXIT_ANALYSIS);
     }
     Ok(super::EXIT_OK)

@@ -1,6 +1,6 @@
 //! `errband barrier`: the cluster barrier latency predictor (SPEC §4).
 
-use super::analyze::write_file;
+use super::files::{check_outputs, Io, Kind, Output};
 use super::input::{analysis_failure, load, CommonArgs};
 use super::Failure;
 use crate::analysis::Threshold;
@@ -13,7 +13,6 @@ use crate::report::Report;
 use crate::units::{factor_or_err, parse_quantity_items, Dim};
 use clap::{Args, ValueEnum};
 use num_traits::ToPrimitive;
-use std::io::Write;
 
 /// Output syntax.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -121,7 +120,10 @@ fn barrier_failure(e: BarrierError, mpi: Option<&MpiModel>) -> Failure {
 }
 
 /// Runs `errband barrier`.
-pub fn run(a: BarrierArgs, limits: &Limits, out: &mut dyn Write) -> Result<i32, Failure> {
+pub fn run(a: BarrierArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
+    let inputs: Vec<&str> = a.mpi_model.iter().chain(&a.mpi_data).map(String::as_str).collect();
+    let outputs: Vec<Output> = a.plot.iter().map(|f| Output::new("--plot", f, Kind::Svg)).collect();
+    check_outputs(&inputs, &outputs)?;
     let unit_factor: Rat = factor_or_err(Dim::Time, &a.unit, "--unit").map_err(Failure::input)?;
     let mut nodes = Vec::new();
     for n in &a.nodes {
@@ -183,9 +185,7 @@ pub fn run(a: BarrierArgs, limits: &Limits, out: &mut dyn Write) -> Result<i32, 
         digits: a.common.decimal as usize,
         exact: a.common.exact,
     };
-    if let Some(file) = &a.plot {
-        write_file(file, &report.plot())?;
-    }
+    let svg = a.plot.as_ref().map(|_| report.plot());
     let mut body = String::new();
     if a.show_fit && a.format == BarrierFormat::Text {
         if let (Some(l), Some(an)) = (&loaded, &pred.analysis) {
@@ -211,6 +211,9 @@ pub fn run(a: BarrierArgs, limits: &Limits, out: &mut dyn Write) -> Result<i32, 
         BarrierFormat::Csv => report.csv(),
         BarrierFormat::Md => report.markdown(),
     });
-    out.write_all(body.as_bytes()).map_err(|e| Failure::input(format!("cannot write the output: {e}")))?;
+    if let (Some(file), Some(svg)) = (&a.plot, &svg) {
+        io.file(file, svg)?;
+    }
+    io.stdout(&body)?;
     Ok(super::EXIT_OK)
 }

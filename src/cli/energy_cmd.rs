@@ -1,6 +1,6 @@
 //! `errband energy`: the DVFS energy predictor (SPEC §3).
 
-use super::analyze::write_file;
+use super::files::{check_outputs, Io, Kind, Output};
 use super::input::analysis_failure;
 use super::{read_input, Failure};
 use crate::analysis::Threshold;
@@ -11,7 +11,6 @@ use crate::model::value_list;
 use crate::report::energy::{EnergyPlot, EnergyReport};
 use crate::units::{parse_quantity, Dim};
 use clap::{Args, ValueEnum};
-use std::io::Write;
 
 /// Output syntax.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -146,8 +145,10 @@ fn nodes_arg(text: &str, limits: &Limits) -> Result<Vec<Nodes>, Failure> {
 }
 
 /// Runs `errband energy`.
-pub fn run(a: EnergyArgs, limits: &Limits, out: &mut dyn Write) -> Result<i32, Failure> {
+pub fn run(a: EnergyArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     let plots: Vec<(EnergyPlot, String)> = a.plot.iter().map(|s| plot_arg(s)).collect::<Result<_, _>>()?;
+    let outputs: Vec<Output> = plots.iter().map(|(_, f)| Output::new("--plot", f, Kind::Svg)).collect();
+    check_outputs(&[&a.profile], &outputs)?;
     let mut nodes = Vec::new();
     for n in &a.nodes {
         for v in nodes_arg(n, limits)? {
@@ -234,15 +235,16 @@ pub fn run(a: EnergyArgs, limits: &Limits, out: &mut dyn Write) -> Result<i32, F
         exact: a.exact,
         show_fits: a.show_fits,
     };
-    for (kind, file) in &plots {
-        write_file(file, &report.plot(*kind))?;
-    }
+    let svgs: Vec<String> = plots.iter().map(|(kind, _)| report.plot(*kind)).collect();
     let body = match a.format {
         EnergyFormat::Text => report.text(),
         EnergyFormat::Json => super::json_text(&report.json())?,
         EnergyFormat::Csv => report.csv(),
         EnergyFormat::Md => report.markdown(),
     };
-    out.write_all(body.as_bytes()).map_err(|e| Failure::input(format!("cannot write the output: {e}")))?;
+    for ((_, file), svg) in plots.iter().zip(&svgs) {
+        io.file(file, svg)?;
+    }
+    io.stdout(&body)?;
     Ok(super::EXIT_OK)
 }

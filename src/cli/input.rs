@@ -118,7 +118,30 @@ pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) 
                 model.vars.join(", ")
             )));
         }
-        rename.insert(v.trim().to_string(), c.trim().to_string());
+        if let Some(before) = rename.insert(v.trim().to_string(), c.trim().to_string()) {
+            return Err(Failure::input(format!(
+                "--x {x}: `{}` was already given the column `{before}`; give each variable one --x",
+                v.trim()
+            )));
+        }
+    }
+    // The measured value and each variable need a column of their own.
+    let column_of = |v: &String| rename.get(v).cloned().unwrap_or_else(|| v.clone());
+    let y_column = a.y.clone().unwrap_or_else(|| model.func.clone());
+    let mut owner: BTreeMap<String, &String> = BTreeMap::new();
+    for v in &model.vars {
+        let c = column_of(v);
+        if c == y_column {
+            let flag = if a.y.is_some() { format!("--y {y_column}") } else { format!("--x {v}={c}") };
+            return Err(Failure::input(format!(
+                "{flag}: the column `{c}` would be both the variable `{v}` and the measured value; name another column"
+            )));
+        }
+        if let Some(other) = owner.insert(c.clone(), v) {
+            return Err(Failure::input(format!(
+                "--x: the variables `{other}` and `{v}` would both read the column `{c}`; give each its own column"
+            )));
+        }
     }
     let spec = ColumnSpec {
         vars: model.vars.clone(),

@@ -5,6 +5,7 @@
 mod analyze;
 mod barrier_cmd;
 mod energy_cmd;
+mod files;
 mod input;
 mod ms_cmd;
 mod qe_cmd;
@@ -138,44 +139,54 @@ where
     let (cli, timeout, limits) = match parsed {
         Ok(c) => c,
         Err(e) => {
-            let code = if e.use_stderr() { EXIT_INPUT } else { EXIT_OK };
             let text = e.render().to_string();
-            if code == EXIT_OK {
-                let _ = write!(out, "{text}");
-            } else {
-                let _ = write!(err, "{text}");
+            if e.use_stderr() {
+                let _ = write!(err, "{}", files::escape_controls(&text));
+                return EXIT_INPUT;
             }
-            return code;
+            // --help and --version: their text is the output, and a
+            // failure to write it is a failure of the run.
+            let mut io = files::Io::new(out, err, files::Gate::default());
+            return match io.stdout(&text).and_then(|()| io.flush()) {
+                Ok(()) => EXIT_OK,
+                Err(f) => report_failure(f, err),
+            };
         }
     };
-    let _watchdog = match timeout.as_deref().map(start_watchdog).transpose() {
+    let gate = files::Gate::default();
+    let _watchdog = match timeout.as_deref().map(|t| start_watchdog(t, gate.clone())).transpose() {
         Ok(w) => w,
-        Err(f) => {
-            let _ = writeln!(err, "errband: {}", f.message);
-            return f.code;
-        }
+        Err(f) => return report_failure(f, err),
     };
-    let result = match cli.command {
-        Some(Command::Qe(a)) => qe_cmd::run(a, &limits, out).map(|()| EXIT_OK),
-        Some(Command::Prune(a)) => search_cmd::run_prune(a, &limits, out),
-        Some(Command::Plan(a)) => search_cmd::run_plan(a, &limits, out),
-        Some(Command::Energy(a)) => energy_cmd::run(a, &limits, out),
-        Some(Command::Barrier(a)) => barrier_cmd::run(a, &limits, out),
-        Some(Command::Ms(a)) => ms_cmd::run(a, &limits, out, err),
-        None => analyze::run(cli.analyze, &limits, out, err),
+    let result = {
+        let mut io = files::Io::new(out, err, gate);
+        let r = match cli.command {
+            Some(Command::Qe(a)) => qe_cmd::run(a, &limits, &mut io).map(|()| EXIT_OK),
+            Some(Command::Prune(a)) => search_cmd::run_prune(a, &limits, &mut io),
+            Some(Command::Plan(a)) => search_cmd::run_plan(a, &limits, &mut io),
+            Some(Command::Energy(a)) => energy_cmd::run(a, &limits, &mut io),
+            Some(Command::Barrier(a)) => barrier_cmd::run(a, &limits, &mut io),
+            Some(Command::Ms(a)) => ms_cmd::run(a, &limits, &mut io),
+            None => analyze::run(cli.analyze, &limits, &mut io),
+        };
+        r.and_then(|code| io.flush().map(|()| code))
     };
     match result {
         Ok(code) => code,
-        Err(f) => {
-            let msg = f.message.trim_end();
-            if msg.starts_with("error") {
-                let _ = writeln!(err, "{msg}");
-            } else {
-                let _ = writeln!(err, "errband: {msg}");
-            }
-            f.code
-        }
+        Err(f) => report_failure(f, err),
     }
+}
+
+/// Writes a failure's message to stderr (control characters from inputs
+/// escaped) and returns its exit code. An empty message is a quiet end
+/// (a closed pipe, or a run the watchdog is stopping).
+fn report_failure(f: Failure, err: &mut dyn Write) -> i32 {
+    let msg = files::escape_controls(f.message.trim_end());
+    if !msg.is_empty() {
+        let prefix = if msg.starts_with("error") { "" } else { "errband: " };
+        let _ = writeln!(err, "{prefix}{msg}");
+    }
+    f.code
 }
 
 /// A global flag wherever it was given: clap records it in the matches of
@@ -207,9 +218,11 @@ fn limits_arg(m: &clap::ArgMatches) -> crate::limits::Limits {
 }
 
 /// Ends the process with exit code 1 if it is still running after `text`
-/// (a time); dropping the returned sender (when `run` returns) cancels it,
-/// so an in-process caller of [`run`] is never stopped later.
-fn start_watchdog(text: &str) -> Result<std::sync::mpsc::Sender<()>, Failure> {
+/// (a time) and has not begun writing its output (`gate`): a run writes
+/// its whole output or none of it. Dropping the returned sender (when
+/// `run` returns) cancels it, so an in-process caller of [`run`] is never
+/// stopped later.
+fn start_watchdog(text: &str, gate: files::Gate) -> Result<std::sync::mpsc::Sender<()>, Failure> {
     let secs = crate::units::parse_quantity(text, crate::units::Dim::Time, "s", "--timeout")
         .map_err(Failure::input)?;
     let nanos = (secs * crate::num::int(1_000_000_000)).to_integer();
@@ -222,6 +235,9 @@ fn start_watchdog(text: &str) -> Result<std::sync::mpsc::Sender<()>, Failure> {
         if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
             rx.recv_timeout(std::time::Duration::from_nanos(nanos))
         {
+            if !gate.stop() {
+                return; // the output is being written: let it finish
+            }
             eprintln!("errband: --timeout {shown} reached; stopped before finishing (raise --timeout, or reduce the input)");
             std::process::exit(EXIT_ANALYSIS);
         }
@@ -236,21 +252,75 @@ fn json_text(v: &serde_json::Value) -> Result<String, Failure> {
         .map_err(|e| Failure::analysis(format!("cannot write JSON: {e}")))
 }
 
-/// Reads a file, or standard input for `-`.
+/// Reads a file, or standard input for `-`, as text: UTF-8 (a leading
+/// byte-order mark dropped), with old Mac line ends (a CR alone) read as
+/// line ends. Invalid UTF-8 is an error at the line and column of its first
+/// bad byte.
 fn read_input(path: &str) -> Result<String, Failure> {
-    if path == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+    let bytes = if path == "-" {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
             .map_err(|e| Failure::input(format!("cannot read standard input: {e}")))?;
-        Ok(s)
+        b
     } else {
-        std::fs::read_to_string(path).map_err(|e| Failure::input(format!("cannot read `{path}`: {e}")))
+        std::fs::read(path).map_err(|e| {
+            let why = if std::path::Path::new(path).is_dir() { "is a directory".to_string() } else { e.to_string() };
+            Failure::input(format!("cannot read `{}`: {why}", files::escape_controls(path)))
+        })?
+    };
+    decode(bytes, if path == "-" { "<stdin>" } else { path })
+}
+
+/// The text of an input file's bytes (see [`read_input`]).
+fn decode(mut bytes: Vec<u8>, name: &str) -> Result<String, Failure> {
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
     }
+    // A CR not followed by LF ends a line; the replacement keeps every
+    // byte offset, so located errors still point at the right place.
+    for i in 0..bytes.len() {
+        if bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
+            bytes[i] = b'\n';
+        }
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let bad = e.utf8_error().valid_up_to();
+        let bytes = e.into_bytes();
+        let line = 1 + bytes[..bad].iter().filter(|&&b| b == b'\n').count();
+        let line_start = bytes[..bad].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let column = 1 + String::from_utf8_lossy(&bytes[line_start..bad]).chars().count();
+        let hint = if bytes[bad] >= 0xA0 {
+            // Bytes from 0xA0 up are letters and signs in Latin-1 (µ is 0xB5).
+            format!(
+                " (byte 0x{:02X}, `{}` in Latin-1: the file seems to be Latin-1 or Windows-1252; save it as UTF-8, e.g. `iconv -f latin1 -t utf-8`)",
+                bytes[bad],
+                char::from(bytes[bad])
+            )
+        } else {
+            format!(" (byte 0x{:02X})", bytes[bad])
+        };
+        Failure::input(format!(
+            "{}:{line}:{column}: not valid UTF-8{hint}",
+            files::escape_controls(name)
+        ))
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn input_text_is_decoded_with_a_location_for_bad_bytes() {
+        assert_eq!(decode(b"\xEF\xBB\xBFT(p) = a\n".to_vec(), "m.tm").unwrap(), "T(p) = a\n");
+        assert_eq!(decode(b"p,T\r1,2\r".to_vec(), "d.csv").unwrap(), "p,T\n1,2\n");
+        assert_eq!(decode(b"p,T\r\n1,2\r\n".to_vec(), "d.csv").unwrap(), "p,T\r\n1,2\r\n");
+        let e = decode(b"p,T [\xB5s]\n1,2\n".to_vec(), "d.csv").unwrap_err();
+        assert_eq!(e.code, EXIT_INPUT);
+        assert!(e.message.starts_with("d.csv:1:6: not valid UTF-8 (byte 0xB5, `\u{b5}` in Latin-1"), "{}", e.message);
+        let e = decode(b"a\nb\n\xC3\xA9\xFF".to_vec(), "x.qe").unwrap_err();
+        assert!(e.message.starts_with("x.qe:3:2: not valid UTF-8 (byte 0xFF"), "{}", e.message);
+    }
     use crate::limits::{Limit, Limits};
 
     /// The defaults the help states are the library's, and each flag sets its limit.

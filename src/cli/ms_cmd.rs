@@ -2,7 +2,7 @@
 //! `predict` from a task file, `sample` to measure a sub-grid of tasks by
 //! running a command, `mandelbrot` to write the paper's example workload.
 
-use super::analyze::write_file;
+use super::files::{check_outputs, Io, Kind, Output};
 use super::{read_input, Failure};
 use crate::data::tasks::{grid_size, grid_text, read_order, read_speeds, read_tasks, DEFAULT_MAX_TASKS};
 use crate::limits::Limits;
@@ -149,11 +149,11 @@ pub struct MandelbrotArgs {
 }
 
 /// Runs `errband ms`.
-pub fn run(a: MsArgs, limits: &Limits, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Failure> {
+pub fn run(a: MsArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     match a.command {
-        MsCommand::Predict(p) => predict(*p, limits, out, err),
-        MsCommand::Sample(s) => sample(s, out, err),
-        MsCommand::Mandelbrot(m) => write_mandelbrot(m, out),
+        MsCommand::Predict(p) => predict(*p, limits, io),
+        MsCommand::Sample(s) => sample(s, io),
+        MsCommand::Mandelbrot(m) => write_mandelbrot(m, io),
     }
 }
 
@@ -219,13 +219,12 @@ fn read_located<T>(
     read(&text, name).map_err(|e| Failure::input(e.render(&text)))
 }
 
-fn predict(
-    a: PredictArgs,
-    limits: &Limits,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<i32, Failure> {
+fn predict(a: PredictArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     let t0 = Instant::now();
+    let inputs: Vec<&str> =
+        std::iter::once(&a.tasks).chain(&a.speeds).chain(&a.order).map(String::as_str).collect();
+    let outputs: Vec<Output> = a.plot.iter().map(|f| Output::new("--plot", f, Kind::Svg)).collect();
+    check_outputs(&inputs, &outputs)?;
     let grid = grid_arg(&a.grid, "--grid")?;
     let n_tasks = grid_size(&grid, a.max_tasks).map_err(Failure::input)? as usize;
     let procs = procs_arg(&a.procs, limits)?;
@@ -283,16 +282,17 @@ fn predict(
         exact: a.exact,
         per_slave: a.per_slave,
     };
-    if let Some(f) = &a.plot {
-        write_file(f, &report.plot())?;
-    }
+    let svg = a.plot.as_ref().map(|_| report.plot());
     let body = match a.format {
         MsFormat::Text => report.text(),
         MsFormat::Json => super::json_text(&report.json())?,
         MsFormat::Csv => report.csv(),
         MsFormat::Md => report.markdown(),
     };
-    out.write_all(body.as_bytes()).map_err(|e| Failure::input(format!("cannot write the output: {e}")))?;
+    if let (Some(f), Some(svg)) = (&a.plot, &svg) {
+        io.file(f, svg)?;
+    }
+    io.stdout(&body)?;
     if a.timings {
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
         let runs = pred.points.len() * (1 + comparison.as_ref().map_or(0, |c| c.subsets.len()));
@@ -304,8 +304,7 @@ fn predict(
         } else {
             format!("interpolate {:.1} ms, ", ms(t_interp - t_read))
         };
-        let _ = writeln!(
-            err,
+        io.note(&format!(
             "timings: read {:.1} ms, {interp}{work} {:.1} ms ({runs} run{}, {events} events, {} on {} threads), total {:.1} ms",
             ms(t_read),
             ms(t_sim - t_interp),
@@ -313,7 +312,7 @@ fn predict(
             rate(events, (t_sim - t_interp).as_secs_f64()),
             rayon::current_num_threads(),
             ms(t0.elapsed())
-        );
+        ));
     }
     Ok(super::EXIT_OK)
 }
@@ -384,7 +383,13 @@ fn us_text(ns: u128) -> String {
     format!("{}.{:03}", ns / 1000, ns % 1000)
 }
 
-fn sample(a: SampleArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Failure> {
+fn sample(a: SampleArgs, io: &mut Io) -> Result<i32, Failure> {
+    // The command's program and any argument naming an existing file are
+    // inputs: `--out` may not replace them.
+    let inputs: Vec<&str> =
+        a.command.iter().map(String::as_str).filter(|c| std::path::Path::new(c).is_file()).collect();
+    let outputs: Vec<Output> = a.out.iter().map(|f| Output::new("--out", f, Kind::Csv)).collect();
+    check_outputs(&inputs, &outputs)?;
     let grid = grid_arg(&a.grid, "--grid")?;
     grid_size(&grid, DEFAULT_MAX_TASKS).map_err(Failure::input)?;
     let axes = every_axes(&grid, &a.every)?;
@@ -420,7 +425,7 @@ fn sample(a: SampleArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32
             s += &shell_line(&task_command(&a.command, t));
             s.push('\n');
         }
-        out.write_all(s.as_bytes()).map_err(|e| Failure::input(format!("cannot write the output: {e}")))?;
+        io.stdout(&s)?;
         return Ok(super::EXIT_OK);
     }
     let bar = if std::io::stderr().is_terminal() {
@@ -479,12 +484,10 @@ fn sample(a: SampleArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32
     }
     match &a.out {
         Some(f) => {
-            write_file(f, &csv)?;
-            let _ = writeln!(err, "wrote {} measured tasks to {f}", tasks.len());
+            io.file(f, &csv)?;
+            io.note(&format!("({} measured tasks)", tasks.len()));
         }
-        None => out
-            .write_all(csv.as_bytes())
-            .map_err(|e| Failure::input(format!("cannot write the output: {e}")))?,
+        None => io.stdout(&csv)?,
     }
     Ok(super::EXIT_OK)
 }
@@ -504,7 +507,9 @@ fn placeholders(s: &str) -> Vec<usize> {
     out
 }
 
-fn write_mandelbrot(a: MandelbrotArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+fn write_mandelbrot(a: MandelbrotArgs, io: &mut Io) -> Result<i32, Failure> {
+    let outputs: Vec<Output> = a.out.iter().map(|f| Output::new("--out", f, Kind::Csv)).collect();
+    check_outputs(&[], &outputs)?;
     let grid = grid_arg(&a.grid, "--grid")?;
     let [rows, cols] = grid[..] else {
         return Err(Failure::input(format!(
@@ -516,16 +521,10 @@ fn write_mandelbrot(a: MandelbrotArgs, out: &mut dyn Write) -> Result<i32, Failu
     if a.max_iter == 0 {
         return Err(Failure::input("--max-iter 0: at least one iteration"));
     }
+    let write = |w: &mut dyn Write| mandelbrot::write_csv(w, rows, cols, a.max_iter, a.us_per_iter);
     match &a.out {
-        Some(f) => {
-            let file =
-                std::fs::File::create(f).map_err(|e| Failure::input(format!("cannot write `{f}`: {e}")))?;
-            let mut w = std::io::BufWriter::new(file);
-            mandelbrot::write_csv(&mut w, rows, cols, a.max_iter, a.us_per_iter)
-                .map_err(|e| Failure::input(format!("cannot write `{f}`: {e}")))?;
-        }
-        None => mandelbrot::write_csv(out, rows, cols, a.max_iter, a.us_per_iter)
-            .map_err(|e| Failure::input(format!("cannot write the output: {e}")))?,
+        Some(f) => io.file_with(f, write)?,
+        None => io.stdout_with(write)?,
     }
     Ok(super::EXIT_OK)
 }

@@ -1,11 +1,11 @@
 //! `errband qe FILE|-`: eliminate quantifiers and print the result.
 
+use super::files::Io;
 use super::{read_input, Failure};
 use crate::limits::Limits;
 use crate::num::NumFormat;
 use crate::qe::{self, output, QeError};
 use clap::{Args, ValueEnum};
-use std::io::Write;
 
 /// Output syntax of the result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -52,21 +52,19 @@ pub struct QeArgs {
 }
 
 /// Runs the command.
-pub fn run(a: QeArgs, limits: &Limits, out: &mut dyn Write) -> Result<(), Failure> {
+pub fn run(a: QeArgs, limits: &Limits, io: &mut Io) -> Result<(), Failure> {
     let source = read_input(&a.file)?;
     let name = if a.file == "-" { "<stdin>" } else { a.file.as_str() };
     let problem = qe::syntax::parse_problem_with(&source, name, limits)
         .map_err(|d| Failure::input(d.render(&source)))?;
     let fmt = a.decimal.map_or(NumFormat::Exact, |n| NumFormat::Decimal(n as usize));
-    let write = |out: &mut dyn Write, s: String| -> Result<(), Failure> {
-        writeln!(out, "{s}").map_err(|e| Failure::analysis(format!("cannot write output: {e}")))
-    };
+    let write = |io: &mut Io, s: String| io.stdout(&format!("{s}\n"));
     if let Some(emit) = a.emit_problem {
         let text = match emit {
             Emit::Smtlib => output::smt_problem(&problem, name),
             Emit::Mathematica => output::mma_problem(&problem, &a.order),
         };
-        return write(out, text.trim_end().to_string());
+        return write(io, text.trim_end().to_string());
     }
     let opts = qe::Options { order: a.order.clone(), limits: *limits, ..Default::default() };
     let result = qe::solve(&problem, &opts).map_err(|e| match e {
@@ -86,7 +84,7 @@ pub fn run(a: QeArgs, limits: &Limits, out: &mut dyn Write) -> Result<(), Failur
         Format::Smtlib => output::smt_result(&result),
         Format::Mathematica => output::mma_result(&result),
     };
-    write(out, text)
+    write(io, text)
 }
 
 fn vertices_text(r: &qe::QeResult, fmt: NumFormat) -> String {

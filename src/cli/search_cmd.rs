@@ -1,7 +1,7 @@
 //! `errband prune` and `errband plan`: searches over candidate data sets,
 //! run in parallel (rayon) with a progress bar on a terminal.
 
-use super::analyze::write_file;
+use super::files::{check_outputs, Io, Kind, Output};
 use super::input::{load, CommonArgs, Loaded};
 use super::Failure;
 use crate::limits::Limits;
@@ -13,7 +13,7 @@ use crate::report::prune::PruneReport;
 use crate::report::{html, Ranked};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 
 /// Output syntax of a search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -137,22 +137,38 @@ fn targets(input: &Loaded, a: &SearchArgs) -> Result<Vec<Vec<Rat>>, Failure> {
     Ok(input.model.predict.clone())
 }
 
+/// Checks the output paths (`--plot`, `--report` and the chart beside a
+/// Markdown report) against the inputs and each other, before any work.
+fn check_search_outputs(s: &SearchArgs) -> Result<(), Failure> {
+    let mut outputs: Vec<Output> = s.plot.iter().map(|f| Output::new("--plot", f, Kind::Svg)).collect();
+    if let Some(f) = &s.report {
+        outputs.push(Output::new("--report", f, Kind::Report));
+        if is_markdown(f) {
+            outputs.push(Output::new("--report (the chart beside it)", &html::search_chart_path(f), Kind::Svg));
+        }
+    }
+    check_outputs(&[&s.model, &s.data], &outputs)
+}
+
+fn is_markdown(path: &str) -> bool {
+    path.to_ascii_lowercase().ends_with(".md")
+}
+
 /// Writes the chart (`--plot`), the whole report (`--report`: HTML with
 /// the chart inline, or Markdown with the chart beside it) and the chosen
-/// format on standard output.
-fn finish(r: &dyn Ranked, s: &SearchArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+/// format on standard output, everything rendered before the first byte.
+fn finish(r: &dyn Ranked, s: &SearchArgs, io: &mut Io) -> Result<i32, Failure> {
+    let mut files = Vec::new();
     if let Some(f) = &s.plot {
-        write_file(f, &r.chart())?;
+        files.push((f.clone(), r.chart()));
     }
     if let Some(path) = &s.report {
-        if path.ends_with(".html") || path.ends_with(".htm") {
-            write_file(path, &html::search_page(&r.title(), &r.verdict(), &r.chart(), &r.text()))?;
-        } else if path.ends_with(".md") {
-            let (md, (svg_path, svg)) = html::search_markdown(path, r.markdown(), r.chart());
-            write_file(&svg_path, &svg)?;
-            write_file(path, &md)?;
+        if is_markdown(path) {
+            let (md, chart) = html::search_markdown(path, r.markdown(), r.chart());
+            files.push(chart);
+            files.push((path.clone(), md));
         } else {
-            return Err(Failure::input(format!("--report {path}: the file name must end in .html or .md")));
+            files.push((path.clone(), html::search_page(&r.title(), &r.verdict(), &r.chart(), &r.text())));
         }
     }
     let text = match s.format {
@@ -164,13 +180,17 @@ fn finish(r: &dyn Ranked, s: &SearchArgs, out: &mut dyn Write) -> Result<i32, Fa
             Failure::input("this command has no LaTeX output; use --format md, csv or json")
         })?,
     };
-    out.write_all(text.as_bytes()).map_err(|e| Failure::analysis(format!("cannot write output: {e}")))?;
+    for (path, content) in &files {
+        io.file(path, content)?;
+    }
+    io.stdout(&text)?;
     Ok(super::EXIT_OK)
 }
 
 /// Runs `errband prune`.
-pub fn run_prune(a: PruneArgs, limits: &Limits, out: &mut dyn Write) -> Result<i32, Failure> {
+pub fn run_prune(a: PruneArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     let s = &a.search;
+    check_search_outputs(s)?;
     let input = load(&s.model, &s.data, &s.common, limits)?;
     let targets = targets(&input, s)?;
     let mut user = Vec::new();
@@ -206,7 +226,7 @@ pub fn run_prune(a: PruneArgs, limits: &Limits, out: &mut dyn Write) -> Result<i
         exact: s.common.exact,
         show: s.show,
     };
-    finish(&r, s, out)
+    finish(&r, s, io)
 }
 
 /// Splits `p=10,p=20` (a variable given again starts a new point) into
@@ -255,8 +275,9 @@ fn normalise_step(args: &[String]) -> Vec<String> {
 }
 
 /// Runs `errband plan`.
-pub fn run_plan(a: PlanArgs, limits: &Limits, out: &mut dyn Write) -> Result<i32, Failure> {
+pub fn run_plan(a: PlanArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     let s = &a.search;
+    check_search_outputs(s)?;
     let input = load(&s.model, &s.data, &s.common, limits)?;
     let targets = targets(&input, s)?;
     let cands = input.points(&normalise_step(&a.candidates), "--candidates")?;
@@ -275,7 +296,7 @@ pub fn run_plan(a: PlanArgs, limits: &Limits, out: &mut dyn Write) -> Result<i32
         exact: s.common.exact,
         show: s.show,
     };
-    finish(&r, s, out)
+    finish(&r, s, io)
 }
 
 #[cfg(test)]

@@ -187,6 +187,9 @@ fn quoted_list<S: AsRef<str>>(items: &[S]) -> String {
 /// Parses one measured number (a cell or token), with a fast path for plain
 /// decimals that yields exactly what [`parse_rat_with`] yields.
 fn parse_number(text: &str, limits: Limits) -> Result<Rat, NumError> {
+    if text.contains('_') {
+        return Err(NumError::Separator(crate::num::shorten(text)));
+    }
     match parse_small_decimal(text.as_bytes(), limits) {
         Some(r) => Ok(r),
         None => parse_rat_with(text, limits),

@@ -18,39 +18,95 @@ pub(crate) fn propose_tight_rows(
     c: &[Rat],
 ) -> Option<Vec<usize>> {
     let n = c.len();
+    let p = Scaled::new(fr, subset, c)?;
     // microlp can loop forever on free variables whose optimal face is
     // unbounded (seen with 2 variables and 32 rows), so the proposal is made
     // inside a box far larger than the data's scale. The box never reaches
     // the exact solver: a proposal cut by it is just a worse starting basis.
-    // The box is scaled by the data's typical magnitudes (largest |b| over
-    // largest |a|): a box scaled by the smallest coefficient can be so large
-    // that microlp's answer is meaningless.
-    let (mut bmax, mut amax) = (0.0f64, 0.0f64);
-    for &i in subset {
-        bmax = bmax.max(fr.b[i].abs());
-        amax = fr.a[i].iter().fold(amax, |m, v| m.max(v.abs()));
-    }
-    let big = if amax > 0.0 { (1e4 * (bmax / amax).max(1.0)).min(1e30) } else { 1e4 };
+    // Rows are scaled to a largest |a_ij| of 1, so the largest |b| is the
+    // data's typical magnitude: a box scaled by the smallest coefficient can
+    // be so large that microlp's answer is meaningless.
+    let bmax = p.b.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let big = (1e4 * bmax.max(1.0)).min(1e30);
     let mut vars = ProblemVariables::new();
     let xs: Vec<_> = (0..n).map(|_| vars.add(variable().min(-big).max(big))).collect();
-    let objective: Expression = xs.iter().zip(c).map(|(x, cj)| to_f64(cj) * *x).sum();
+    let objective: Expression = xs.iter().zip(&p.c).map(|(x, cj)| *cj * *x).sum();
     let mut model = vars.maximise(objective).using(microlp);
-    for &i in subset {
-        let lhs: Expression = xs.iter().zip(&fr.a[i]).filter(|(_, v)| **v != 0.0).map(|(x, v)| *v * *x).sum();
-        model = if rows[i].is_eq() { model.with(lhs.eq(fr.b[i])) } else { model.with(lhs.leq(fr.b[i])) };
+    for (k, &i) in subset.iter().enumerate() {
+        let lhs: Expression = xs.iter().zip(&p.a[k]).filter(|(_, v)| **v != 0.0).map(|(x, v)| *v * *x).sum();
+        model = if rows[i].is_eq() { model.with(lhs.eq(p.b[k])) } else { model.with(lhs.leq(p.b[k])) };
     }
-    let sol = model.solve().ok()?;
+    // The scaling keeps microlp's arithmetic finite; should it still assert
+    // on some input, a proposal is not worth the run: the exact solver
+    // starts on its own.
+    let solved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| model.solve().ok()));
+    let sol = solved.ok().flatten()?;
     let x: Vec<f64> = xs.iter().map(|v| sol.value(*v)).collect();
     if x.iter().any(|v| !v.is_finite()) {
         return None;
     }
     let mut order: Vec<(f64, usize)> = subset
         .iter()
-        .map(|&i| {
-            let s: f64 = fr.b[i] - fr.a[i].iter().zip(&x).map(|(p, q)| p * q).sum::<f64>();
-            (s.abs() / fr.scale[i].max(1e-300), i)
+        .enumerate()
+        .map(|(k, &i)| {
+            let s: f64 = p.b[k] - p.a[k].iter().zip(&x).map(|(p, q)| p * q).sum::<f64>();
+            let scale = p.a[k].iter().map(|v| v.abs()).sum::<f64>() + p.b[k].abs();
+            (s.abs() / scale.max(1e-300), i)
         })
         .collect();
     order.sort_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
     Some(order.into_iter().map(|(_, i)| i).collect())
+}
+
+/// Scaled magnitudes must stay within `[1/RANGE, RANGE]`: squares and
+/// products of a few of them (microlp's edge norms) then stay finite.
+const RANGE: f64 = 1e30;
+
+/// The subset's rows, each divided by its largest |a_ij| (a power of two,
+/// so the division is exact), and the objective divided by its largest
+/// |c_j|. Neither changes the feasible set or the optimal face.
+struct Scaled {
+    a: Vec<Vec<f64>>,
+    b: Vec<f64>,
+    c: Vec<f64>,
+}
+
+impl Scaled {
+    /// `None` when floats cannot represent the problem: a value that is not
+    /// finite (a basis value past 1e308), or scaled magnitudes outside
+    /// `[1/RANGE, RANGE]`. There is then no proposal.
+    fn new(fr: &FloatRows, subset: &[usize], c: &[Rat]) -> Option<Scaled> {
+        let in_range = |v: f64| v == 0.0 || (v.abs() >= 1.0 / RANGE && v.abs() <= RANGE);
+        let mut a = Vec::with_capacity(subset.len());
+        let mut b = Vec::with_capacity(subset.len());
+        for &i in subset {
+            let row = &fr.a[i];
+            let m = row.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            if !m.is_finite() || !fr.b[i].is_finite() {
+                return None;
+            }
+            let f = if m > 0.0 { pow2_at_most(m) } else { 1.0 };
+            let scaled: Vec<f64> = row.iter().map(|v| v / f).collect();
+            let bi = fr.b[i] / f;
+            if !scaled.iter().all(|&v| in_range(v)) || !in_range(bi) {
+                return None;
+            }
+            a.push(scaled);
+            b.push(bi);
+        }
+        let c: Vec<f64> = c.iter().map(to_f64).collect();
+        let m = c.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        if !m.is_finite() {
+            return None;
+        }
+        let f = if m > 0.0 { pow2_at_most(m) } else { 1.0 };
+        let c: Vec<f64> = c.iter().map(|v| v / f).collect();
+        c.iter().all(|&v| in_range(v)).then_some(Scaled { a, b, c })
+    }
+}
+
+/// The largest power of two not above `m` (positive, finite).
+fn pow2_at_most(m: f64) -> f64 {
+    let e = m.log2().floor();
+    2f64.powi(e as i32)
 }

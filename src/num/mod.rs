@@ -27,6 +27,10 @@ pub enum NumError {
     /// The text is not a decimal, scientific or fraction literal.
     #[error("`{0}` is not a number (expected e.g. 12, -0.0088823, 1.9312e-7 or 14244/5)")]
     Syntax(String),
+    /// `1_000` in measured data: a digit separator is how a program writes
+    /// a literal, not how a measuring tool writes a number.
+    #[error("`{0}` has a digit separator `_`, which measured data does not use (write the number without it)")]
+    Separator(String),
     /// NaN and infinities have no exact value.
     #[error("`{0}` is not a finite number")]
     NotFinite(String),
@@ -53,7 +57,7 @@ fn what_of(kind: Limit) -> &'static str {
     }
 }
 
-fn shorten(s: &str) -> String {
+pub(crate) fn shorten(s: &str) -> String {
     if s.chars().count() > 40 {
         let head: String = s.chars().take(37).collect();
         format!("{head}...")

@@ -55,6 +55,9 @@ pub enum QeError {
         "--order names `{0}`, which is bound by a quantifier (only free variables remain in the result)"
     )]
     NotFree(String),
+    /// `--order` names a variable twice.
+    #[error("--order names `{0}` twice; give each variable once")]
+    Repeated(String),
     /// Elimination hit a resource limit.
     #[error(transparent)]
     Elim(#[from] ElimError),
@@ -186,9 +189,10 @@ pub fn solve(p: &Problem, opts: &Options) -> Result<QeResult, QeError> {
         if !free.contains(&v) {
             return Err(QeError::NotFree(name.clone()));
         }
-        if !order.contains(&v) {
-            order.push(v);
+        if order.contains(&v) {
+            return Err(QeError::Repeated(name.clone()));
         }
+        order.push(v);
     }
     for &v in &free {
         if !order.contains(&v) {

@@ -76,15 +76,20 @@ pub(crate) fn search_markdown(
     markdown: String,
     chart_svg: String,
 ) -> (String, (String, String)) {
-    let stem = md_path.strip_suffix(".md").unwrap_or(md_path);
-    let path = format!("{stem}-chart.svg");
+    let path = search_chart_path(md_path);
     let name =
         std::path::Path::new(&path).file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned());
     (format!("{markdown}\n![chart]({name})\n"), (path, chart_svg))
 }
 
+/// The chart beside a search's Markdown report `out.md`: `out-chart.svg`.
+pub(crate) fn search_chart_path(md_path: &str) -> String {
+    let stem = md_path.strip_suffix(".md").unwrap_or(md_path);
+    format!("{stem}-chart.svg")
+}
+
 /// File names of the figures of a Markdown report `out.md`: `out-band.svg`, ….
-fn figure_paths(md_path: &str) -> Vec<(&'static str, String)> {
+pub(crate) fn figure_paths(md_path: &str) -> Vec<(&'static str, String)> {
     let stem = md_path.strip_suffix(".md").unwrap_or(md_path);
     ["band", "region", "residuals", "width"].iter().map(|k| (*k, format!("{stem}-{k}.svg"))).collect()
 }

@@ -6,7 +6,6 @@
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 pub fn root() -> &'static Path {
@@ -89,19 +88,23 @@ pub fn has(hay: &str, needles: &[&str]) {
     }
 }
 
-/// A scratch directory for this test binary (under cargo's target dir).
+/// A fresh scratch directory, new on every call (under cargo's target
+/// dir): tests run in parallel and never share one. Kept after the run, for
+/// looking at a failure.
 pub fn tmp_dir() -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(env!("CARGO_CRATE_NAME"));
-    std::fs::create_dir_all(&d).expect("create scratch dir");
-    d
+    let base = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::create_dir_all(base).expect("create the scratch base dir");
+    tempfile::Builder::new()
+        .prefix(concat!(env!("CARGO_CRATE_NAME"), "-"))
+        .tempdir_in(base)
+        .expect("create scratch dir")
+        .keep()
 }
 
-/// Writes `content` to a fresh file named after `name` (unique per process
-/// and call, the extension kept) and returns its path as a string.
+/// Writes `content` to a file named `name` in a fresh scratch directory and
+/// returns its path as a string.
 pub fn tmp_file(name: &str, content: &str) -> String {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let n = N.fetch_add(1, Ordering::Relaxed);
-    let p = tmp_dir().join(format!("{}-{n}-{name}", std::process::id()));
+    let p = tmp_dir().join(name);
     std::fs::write(&p, content).expect("write scratch file");
     p.to_str().expect("UTF-8 path").to_string()
 }

@@ -1,0 +1,402 @@
+//! What a run writes, and the promise that it loses nothing.
+//!
+//! * Every output path (`--plot`, `--report` and the figures beside a
+//!   Markdown report, `--out`) is checked before any work: its extension
+//!   must match what is written, its directory must exist, and it must not
+//!   name an input of the run or another output. Two paths name the same
+//!   file when their device and inode agree (hard links, symlinks) or their
+//!   canonical paths do (`./d/../data.csv`).
+//! * Every file is written atomically: a temporary file in the target's own
+//!   directory, renamed over the target when complete. A failed, stopped or
+//!   killed run leaves the old file as it was.
+//! * Standard output and the files are written only after the analysis, and
+//!   only once [`Gate`] says `--timeout` has not fired: a run either writes
+//!   everything and exits 0, or writes nothing and exits 1.
+//! * A closed pipe on standard output ends the run quietly with exit 0
+//!   (`errband … | head`), as ripgrep does; any other write error is exit 1.
+
+use super::{Failure, EXIT_ANALYSIS, EXIT_OK};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Arc;
+
+/// The shared state of a run and its `--timeout` watchdog.
+#[derive(Clone, Default)]
+pub struct Gate(Arc<AtomicU8>);
+
+const RUNNING: u8 = 0;
+const WRITING: u8 = 1;
+const STOPPED: u8 = 2;
+
+impl Gate {
+    /// Called before the first byte of output: from here on the watchdog
+    /// lets the run finish. Fails when the watchdog has already fired (it
+    /// is then ending the process and has said why).
+    fn open(&self) -> Result<(), Failure> {
+        match self.0.compare_exchange(RUNNING, WRITING, Ordering::SeqCst, Ordering::SeqCst) {
+            Ok(_) => Ok(()),
+            Err(WRITING) => Ok(()),
+            Err(_) => Err(Failure { message: String::new(), code: EXIT_ANALYSIS }),
+        }
+    }
+
+    /// Called by the watchdog when the time is up: true when the run has
+    /// not begun its output, so the watchdog may end it.
+    pub fn stop(&self) -> bool {
+        self.0.compare_exchange(RUNNING, STOPPED, Ordering::SeqCst, Ordering::SeqCst).is_ok()
+    }
+}
+
+/// Standard output, standard error and the output files of one run.
+pub struct Io<'a> {
+    out: &'a mut dyn Write,
+    err: &'a mut dyn Write,
+    gate: Gate,
+}
+
+impl<'a> Io<'a> {
+    /// The run's streams and its `--timeout` gate.
+    pub fn new(out: &'a mut dyn Write, err: &'a mut dyn Write, gate: Gate) -> Io<'a> {
+        Io { out, err, gate }
+    }
+
+    /// Writes the report on standard output.
+    pub fn stdout(&mut self, text: &str) -> Result<(), Failure> {
+        self.gate.open()?;
+        self.out.write_all(text.as_bytes()).map_err(stdout_failure)
+    }
+
+    /// Streams a large output to standard output.
+    pub fn stdout_with(&mut self, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), Failure> {
+        self.gate.open()?;
+        write(&mut *self.out).map_err(stdout_failure)
+    }
+
+    /// Flushes standard output (errors as in [`Io::stdout`]).
+    pub fn flush(&mut self) -> Result<(), Failure> {
+        self.out.flush().map_err(stdout_failure)
+    }
+
+    /// A line on standard error (a note, a warning, timings); control
+    /// characters from inputs are escaped. Errors writing it are ignored:
+    /// there is nowhere left to report them.
+    pub fn note(&mut self, text: &str) {
+        let _ = writeln!(self.err, "{}", escape_controls(text));
+    }
+
+    /// Writes `text` to the output file `path` atomically and says so on
+    /// standard error.
+    pub fn file(&mut self, path: &str, text: &str) -> Result<(), Failure> {
+        self.file_with(path, |w| w.write_all(text.as_bytes()))
+    }
+
+    /// Streams an output file: `write` fills a temporary file beside
+    /// `path`, which replaces `path` only when `write` succeeded.
+    pub fn file_with(
+        &mut self,
+        path: &str,
+        write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> Result<(), Failure> {
+        let target = write_target(Path::new(path))
+            .map_err(|e| Failure::analysis(format!("cannot write `{path}`: {e}")))?;
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".errband-").suffix(".tmp");
+        // Keep the mode of a file being replaced; a new file gets the
+        // usual 0666 less the umask, as `File::create` would.
+        #[cfg(unix)]
+        let mode = {
+            use std::os::unix::fs::PermissionsExt;
+            let m = std::fs::metadata(&target).map(|m| m.permissions().mode() & 0o7777).unwrap_or(0o666);
+            std::fs::Permissions::from_mode(m)
+        };
+        #[cfg(unix)]
+        builder.permissions(mode);
+        let cannot = |e: &dyn std::fmt::Display| Failure::analysis(format!("cannot write `{path}`: {e}"));
+        let tmp = builder.tempfile_in(&dir).map_err(|e| cannot(&e))?;
+        {
+            let mut w = io::BufWriter::new(tmp.as_file());
+            write(&mut w).map_err(|e| cannot(&e))?;
+            w.flush().map_err(|e| cannot(&e))?;
+        }
+        // Only now may the watchdog no longer stop the run: the rename is
+        // the one step that changes what the user sees.
+        self.gate.open()?;
+        tmp.persist(&target).map_err(|e| cannot(&e.error))?;
+        self.note(&format!("wrote {path}"));
+        Ok(())
+    }
+}
+
+/// A write error on standard output: a closed pipe ends the run quietly
+/// with success (the reader has what it wanted); anything else is exit 1.
+fn stdout_failure(e: io::Error) -> Failure {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        Failure { message: String::new(), code: EXIT_OK }
+    } else {
+        Failure::analysis(format!("cannot write standard output: {e}"))
+    }
+}
+
+/// Where the bytes for `path` go: through a symlink to its target, so that
+/// the rename replaces the file the link points at, not the link.
+fn write_target(path: &Path) -> io::Result<PathBuf> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path),
+        _ => Ok(path.to_path_buf()),
+    }
+}
+
+/// `text` with every control character but newline and tab written as
+/// `\u{..}`, so that bytes from an input cannot drive the terminal.
+pub fn escape_controls(text: &str) -> String {
+    if !text.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+        return text.to_string();
+    }
+    let mut s = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            s.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            s.push(c);
+        }
+    }
+    s
+}
+
+/// What an output flag may write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// An SVG plot: `.svg`.
+    Svg,
+    /// A whole report: `.html`, `.htm` or `.md`.
+    Report,
+    /// A data file (CSV text): any name but those of the other kinds.
+    Csv,
+}
+
+impl Kind {
+    fn allows(self, path: &str) -> Result<(), String> {
+        let ext = Path::new(path).extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
+        let ext = ext.as_deref().unwrap_or("");
+        match self {
+            Kind::Svg if ext == "svg" => Ok(()),
+            Kind::Svg => Err("errband writes plots as SVG: the file name must end in .svg".into()),
+            Kind::Report if matches!(ext, "html" | "htm" | "md") => Ok(()),
+            Kind::Report => Err("the file name must end in .html (self-contained) or .md".into()),
+            Kind::Csv if matches!(ext, "svg" | "html" | "htm" | "md" | "png" | "pdf" | "json") => {
+                Err(format!("this writes CSV text, not .{ext}"))
+            }
+            Kind::Csv => Ok(()),
+        }
+    }
+}
+
+/// One output a run will write, named by a flag.
+#[derive(Debug, Clone)]
+pub struct Output {
+    /// The flag as the user wrote it (`--plot`, `--report`, `--out`).
+    pub flag: String,
+    /// The path to write.
+    pub path: String,
+    /// What is written there.
+    pub kind: Kind,
+}
+
+impl Output {
+    /// An output `path` named by `flag`.
+    pub fn new(flag: &str, path: &str, kind: Kind) -> Output {
+        Output { flag: flag.to_string(), path: path.to_string(), kind }
+    }
+}
+
+/// A file's identity: device and inode where it exists (Unix), and its
+/// canonical path (of the file, or of its directory joined with its name).
+#[derive(Debug, PartialEq, Eq)]
+struct Identity {
+    node: Option<(u64, u64)>,
+    canonical: Option<PathBuf>,
+}
+
+impl Identity {
+    fn of(path: &Path) -> Identity {
+        let node = std::fs::metadata(path).ok().and_then(|m| node_of(&m));
+        let canonical = std::fs::canonicalize(path).ok().or_else(|| {
+            let name = path.file_name()?;
+            let dir = match path.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            Some(std::fs::canonicalize(dir).ok()?.join(name))
+        });
+        Identity { node, canonical }
+    }
+
+    fn same(&self, other: &Identity) -> bool {
+        (self.node.is_some() && self.node == other.node)
+            || (self.canonical.is_some() && self.canonical == other.canonical)
+    }
+}
+
+#[cfg(unix)]
+fn node_of(m: &std::fs::Metadata) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn node_of(_: &std::fs::Metadata) -> Option<(u64, u64)> {
+    None
+}
+
+/// Checks, before any work, every output of a run against its inputs
+/// (`-` is standard input and names no file) and against each other: the
+/// extension fits, the directory exists, the path is not a directory, and
+/// no output is an input or another output. Errors name the flag (exit 2).
+pub fn check_outputs(inputs: &[&str], outputs: &[Output]) -> Result<(), Failure> {
+    let ins: Vec<(&str, Identity)> =
+        inputs.iter().filter(|p| **p != "-").map(|p| (*p, Identity::of(Path::new(p)))).collect();
+    let mut outs: Vec<(&Output, Identity)> = Vec::new();
+    for o in outputs {
+        let shown = escape_controls(&o.path);
+        if o.path.is_empty() {
+            return Err(Failure::input(format!("{}: no file name", o.flag)));
+        }
+        let path = Path::new(&o.path);
+        if path.is_dir() {
+            return Err(Failure::input(format!("{} {shown}: is a directory; give a file name", o.flag)));
+        }
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        if !dir.is_dir() {
+            return Err(Failure::input(format!(
+                "{} {shown}: the directory `{}` does not exist",
+                o.flag,
+                escape_controls(&dir.display().to_string())
+            )));
+        }
+        let id = Identity::of(path);
+        if let Some((input, _)) = ins.iter().find(|(_, i)| i.same(&id)) {
+            return Err(Failure::input(format!(
+                "{} {shown}: this is the input file `{}`; errband never writes over its inputs (choose another name)",
+                o.flag,
+                escape_controls(input)
+            )));
+        }
+        if let Some((first, _)) = outs.iter().find(|(_, i)| i.same(&id)) {
+            return Err(Failure::input(format!(
+                "{} {shown}: {} {} writes the same file",
+                o.flag,
+                first.flag,
+                escape_controls(&first.path)
+            )));
+        }
+        o.kind.allows(&o.path).map_err(|why| Failure::input(format!("{} {shown}: {why}", o.flag)))?;
+        outs.push((o, id));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch() -> tempfile::TempDir {
+        tempfile::tempdir().unwrap()
+    }
+
+    #[test]
+    fn an_output_naming_an_input_is_refused_by_any_path() {
+        let d = scratch();
+        let data = d.path().join("data.csv");
+        std::fs::write(&data, "p,T\n1,2\n").unwrap();
+        std::fs::create_dir(d.path().join("sub")).unwrap();
+        let data_s = data.to_str().unwrap();
+        let via_dots = d.path().join("sub/../data.csv");
+        let link = d.path().join("link.svg");
+        let hard = d.path().join("hard.svg");
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&data, &link).unwrap();
+        std::fs::hard_link(&data, &hard).unwrap();
+        for (path, kind) in [(data_s.to_string(), Kind::Csv), (via_dots.to_str().unwrap().into(), Kind::Csv)]
+            .into_iter()
+            .chain([link, hard].iter().map(|p| (p.to_str().unwrap().to_string(), Kind::Svg)))
+        {
+            let e = check_outputs(&["m.tm", data_s], &[Output::new("--plot", &path, kind)]).unwrap_err();
+            assert_eq!(e.code, super::super::EXIT_INPUT, "{path}");
+            assert!(e.message.contains("never writes over its inputs"), "{path}: {}", e.message);
+        }
+        let fresh = d.path().join("band.svg");
+        check_outputs(&[data_s], &[Output::new("--plot", fresh.to_str().unwrap(), Kind::Svg)]).unwrap();
+    }
+
+    #[test]
+    fn extensions_directories_and_duplicate_outputs_are_checked() {
+        let d = scratch();
+        let p = |n: &str| d.path().join(n).to_str().unwrap().to_string();
+        let e = check_outputs(&[], &[Output::new("--plot", &p("x.png"), Kind::Svg)]).unwrap_err();
+        assert!(e.message.contains("must end in .svg"), "{}", e.message);
+        let e = check_outputs(&[], &[Output::new("--report", &p("x.txt"), Kind::Report)]).unwrap_err();
+        assert!(e.message.contains(".html"), "{}", e.message);
+        let e = check_outputs(&[], &[Output::new("--plot", &p("no/such/x.svg"), Kind::Svg)]).unwrap_err();
+        assert!(e.message.contains("does not exist"), "{}", e.message);
+        let e = check_outputs(&[], &[Output::new("--out", d.path().to_str().unwrap(), Kind::Csv)]).unwrap_err();
+        assert!(e.message.contains("directory"), "{}", e.message);
+        let two = [Output::new("--plot", &p("a.svg"), Kind::Svg), Output::new("--plot", &p("a.svg"), Kind::Svg)];
+        assert!(check_outputs(&[], &two).unwrap_err().message.contains("writes the same file"));
+        check_outputs(&["-"], &[Output::new("--out", &p("tasks.csv"), Kind::Csv)]).unwrap();
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_and_no_temporary() {
+        let d = scratch();
+        let target = d.path().join("band.svg");
+        std::fs::write(&target, "old").unwrap();
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let mut io = Io::new(&mut out, &mut err, Gate::default());
+        let t = target.to_str().unwrap();
+        let e = io
+            .file_with(t, |w| {
+                w.write_all(b"half")?;
+                Err(io::Error::other("disk gone"))
+            })
+            .unwrap_err();
+        assert!(e.message.contains("disk gone"));
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1, "a temporary file was left");
+        io.file(t, "new").unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+        assert_eq!(String::from_utf8(err).unwrap(), format!("wrote {t}\n"));
+    }
+
+    #[test]
+    fn a_stopped_run_writes_nothing_and_a_writing_run_is_not_stopped() {
+        let g = Gate::default();
+        assert!(g.stop());
+        assert!(g.open().is_err());
+        let g = Gate::default();
+        g.open().unwrap();
+        assert!(!g.stop());
+        g.open().unwrap();
+    }
+
+    #[test]
+    fn a_closed_pipe_is_quiet_success_and_a_full_disk_an_error() {
+        let f = stdout_failure(io::Error::from(io::ErrorKind::BrokenPipe));
+        assert_eq!((f.code, f.message.as_str()), (EXIT_OK, ""));
+        let f = stdout_failure(io::Error::other("No space left on device"));
+        assert_eq!(f.code, EXIT_ANALYSIS);
+    }
+
+    #[test]
+    fn control_characters_are_escaped_but_lines_kept() {
+        assert_eq!(escape_controls("a\u{1b}[31mb\nc\td\r"), "a\\u{1b}[31mb\nc\td\\u{d}");
+        assert_eq!(escape_controls("plain"), "plain");
+    }
+}
