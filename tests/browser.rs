@@ -406,7 +406,8 @@ fn standalone_band_svg_renders_in_chromium(browser: &Path) {
 /// than passing without having checked anything.
 fn main() {
     let args = libtest_mimic::Arguments::from_args();
-    let tests: [(&str, fn(&Path)); 2] = [
+    type Test = (&'static str, fn(&Path));
+    let tests: [Test; 2] = [
         ("html_report_renders_in_chromium", html_report_renders_in_chromium),
         ("standalone_band_svg_renders_in_chromium", standalone_band_svg_renders_in_chromium),
     ];

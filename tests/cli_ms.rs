@@ -146,7 +146,7 @@ fn sample_runs_a_command_per_task_and_feeds_predict() {
     let r =
         run(&["ms", "sample", "--grid", "5x4", "--every", "2", "--out", out, "--", "true", "{i1}", "{i2}"]);
     assert_eq!(r.code, Some(0), "{}", r.show());
-    has(&r.stderr, &["wrote 9 measured tasks"]);
+    has(&r.stderr, &[&format!("wrote {out} (9 measured tasks)")]);
     let text = std::fs::read_to_string(out).unwrap();
     has(&text, &["# command: true {i1} {i2}", "i1,i2,time [us]", "\n0,0,", "\n0,3,", "\n4,2,", "\n4,3,"]);
     assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 1 + 9); // axes {0,2,4} x {0,2,3}

@@ -259,7 +259,7 @@ fn plots_and_reports_are_written_with_units_and_self_contained() {
     let r = fails(&[HPL, HPL_DATA, "--plot", "pie=x.svg"], 2);
     has(&r.stderr, &["KIND one of band, region, residuals, width"]);
     let r = fails(&[HPL, HPL_DATA, "--plot", "/nonexistent/dir/x.svg"], 2);
-    has(&r.stderr, &["cannot write `/nonexistent/dir/x.svg`"]);
+    has(&r.stderr, &["--plot /nonexistent/dir/x.svg", "the directory `/nonexistent/dir` does not exist"]);
 }
 
 #[test]

@@ -68,7 +68,10 @@ impl<'a> Io<'a> {
     }
 
     /// Streams a large output to standard output.
-    pub fn stdout_with(&mut self, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), Failure> {
+    pub fn stdout_with(
+        &mut self,
+        write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> Result<(), Failure> {
         self.gate.open()?;
         write(&mut *self.out).map_err(stdout_failure)
     }
@@ -91,9 +94,27 @@ impl<'a> Io<'a> {
         self.file_with(path, |w| w.write_all(text.as_bytes()))
     }
 
+    /// [`Io::file`], the note on stderr saying what the file holds:
+    /// `wrote tasks.csv (9 measured tasks)`.
+    pub fn file_described(&mut self, path: &str, text: &str, what: &str) -> Result<(), Failure> {
+        self.write_atomic(path, |w| w.write_all(text.as_bytes()))?;
+        self.note(&format!("wrote {path} ({what})"));
+        Ok(())
+    }
+
     /// Streams an output file: `write` fills a temporary file beside
     /// `path`, which replaces `path` only when `write` succeeded.
     pub fn file_with(
+        &mut self,
+        path: &str,
+        write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> Result<(), Failure> {
+        self.write_atomic(path, write)?;
+        self.note(&format!("wrote {path}"));
+        Ok(())
+    }
+
+    fn write_atomic(
         &mut self,
         path: &str,
         write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
@@ -127,7 +148,6 @@ impl<'a> Io<'a> {
         // the one step that changes what the user sees.
         self.gate.open()?;
         tmp.persist(&target).map_err(|e| cannot(&e.error))?;
-        self.note(&format!("wrote {path}"));
         Ok(())
     }
 }
@@ -187,7 +207,9 @@ impl Kind {
             Kind::Svg if ext == "svg" => Ok(()),
             Kind::Svg => Err("errband writes plots as SVG: the file name must end in .svg".into()),
             Kind::Report if matches!(ext, "html" | "htm" | "md") => Ok(()),
-            Kind::Report => Err("the file name must end in .html (self-contained) or .md".into()),
+            Kind::Report => {
+                Err("the file name must end in .html or .md (HTML is self-contained; Markdown gets SVG figures beside it)".into())
+            }
             Kind::Csv if matches!(ext, "svg" | "html" | "htm" | "md" | "png" | "pdf" | "json") => {
                 Err(format!("this writes CSV text, not .{ext}"))
             }
@@ -346,9 +368,11 @@ mod tests {
         assert!(e.message.contains(".html"), "{}", e.message);
         let e = check_outputs(&[], &[Output::new("--plot", &p("no/such/x.svg"), Kind::Svg)]).unwrap_err();
         assert!(e.message.contains("does not exist"), "{}", e.message);
-        let e = check_outputs(&[], &[Output::new("--out", d.path().to_str().unwrap(), Kind::Csv)]).unwrap_err();
+        let e =
+            check_outputs(&[], &[Output::new("--out", d.path().to_str().unwrap(), Kind::Csv)]).unwrap_err();
         assert!(e.message.contains("directory"), "{}", e.message);
-        let two = [Output::new("--plot", &p("a.svg"), Kind::Svg), Output::new("--plot", &p("a.svg"), Kind::Svg)];
+        let two =
+            [Output::new("--plot", &p("a.svg"), Kind::Svg), Output::new("--plot", &p("a.svg"), Kind::Svg)];
         assert!(check_outputs(&[], &two).unwrap_err().message.contains("writes the same file"));
         check_outputs(&["-"], &[Output::new("--out", &p("tasks.csv"), Kind::Csv)]).unwrap();
     }

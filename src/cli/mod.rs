@@ -264,7 +264,11 @@ fn read_input(path: &str) -> Result<String, Failure> {
         b
     } else {
         std::fs::read(path).map_err(|e| {
-            let why = if std::path::Path::new(path).is_dir() { "is a directory".to_string() } else { e.to_string() };
+            let why = if std::path::Path::new(path).is_dir() {
+                "is a directory".to_string()
+            } else {
+                e.to_string()
+            };
             Failure::input(format!("cannot read `{}`: {why}", files::escape_controls(path)))
         })?
     };
@@ -317,7 +321,11 @@ mod tests {
         assert_eq!(decode(b"p,T\r\n1,2\r\n".to_vec(), "d.csv").unwrap(), "p,T\r\n1,2\r\n");
         let e = decode(b"p,T [\xB5s]\n1,2\n".to_vec(), "d.csv").unwrap_err();
         assert_eq!(e.code, EXIT_INPUT);
-        assert!(e.message.starts_with("d.csv:1:6: not valid UTF-8 (byte 0xB5, `\u{b5}` in Latin-1"), "{}", e.message);
+        assert!(
+            e.message.starts_with("d.csv:1:6: not valid UTF-8 (byte 0xB5, `\u{b5}` in Latin-1"),
+            "{}",
+            e.message
+        );
         let e = decode(b"a\nb\n\xC3\xA9\xFF".to_vec(), "x.qe").unwrap_err();
         assert!(e.message.starts_with("x.qe:3:2: not valid UTF-8 (byte 0xFF"), "{}", e.message);
     }

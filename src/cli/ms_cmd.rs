@@ -484,8 +484,7 @@ fn sample(a: SampleArgs, io: &mut Io) -> Result<i32, Failure> {
     }
     match &a.out {
         Some(f) => {
-            io.file(f, &csv)?;
-            io.note(&format!("({} measured tasks)", tasks.len()));
+            io.file_described(f, &csv, &format!("{} measured tasks", tasks.len()))?;
         }
         None => io.stdout(&csv)?,
     }

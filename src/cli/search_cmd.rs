@@ -144,7 +144,11 @@ fn check_search_outputs(s: &SearchArgs) -> Result<(), Failure> {
     if let Some(f) = &s.report {
         outputs.push(Output::new("--report", f, Kind::Report));
         if is_markdown(f) {
-            outputs.push(Output::new("--report (the chart beside it)", &html::search_chart_path(f), Kind::Svg));
+            outputs.push(Output::new(
+                "--report (the chart beside it)",
+                &html::search_chart_path(f),
+                Kind::Svg,
+            ));
         }
     }
     check_outputs(&[&s.model, &s.data], &outputs)

@@ -29,7 +29,9 @@ pub enum NumError {
     Syntax(String),
     /// `1_000` in measured data: a digit separator is how a program writes
     /// a literal, not how a measuring tool writes a number.
-    #[error("`{0}` has a digit separator `_`, which measured data does not use (write the number without it)")]
+    #[error(
+        "`{0}` has a digit separator `_`, which measured data does not use (write the number without it)"
+    )]
     Separator(String),
     /// NaN and infinities have no exact value.
     #[error("`{0}` is not a finite number")]

@@ -32,10 +32,10 @@ pub struct StackedBarChart {
     /// Legend names, one per layer; layer i takes PALETTE[i % len] (lighter
     /// from the second round of the palette on, so up to 24 layers stay apart).
     pub layers: Vec<String>,
-    /// values[category][stack][layer]; negative or non-finite segments are drawn as zero height,
+    /// `values[category][stack][layer]`; negative or non-finite segments are drawn as zero height,
     /// missing entries count as zero, entries beyond the names are ignored.
     pub values: Vec<Vec<Vec<f64>>>,
-    /// Optional error bars on the stack totals: whiskers[category][stack] = (low, high);
+    /// Optional error bars on the stack totals: `whiskers[category][stack] = (low, high)`;
     /// pairs with a non-finite end are skipped.
     pub whiskers: Option<Vec<Vec<(f64, f64)>>>,
     /// Value axis (linear whatever its scale, as heights of a stack add up;
