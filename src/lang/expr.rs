@@ -7,7 +7,7 @@ use super::diag::Diagnostic;
 use super::lexer::{lex, Tok, Token};
 use crate::limits::Limits;
 use crate::linear::{LinExpr, VarId};
-use crate::num::{parse_rat_with, Rat};
+use crate::num::{arith_bound, parse_rat_with, Arith, DigitsError, Rat};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
 use std::fmt;
@@ -707,16 +707,24 @@ impl Lin<'_> {
         b: LinExpr,
     ) -> Result<LinExpr, Diagnostic> {
         match op {
-            BinOp::Add => Ok(a.add(&b)),
-            BinOp::Sub => Ok(a.sub(&b)),
+            BinOp::Add => {
+                self.held(e, pairs(&a, &b).map(|(x, y)| arith_bound(Arith::Add, x, y)).max())?;
+                Ok(a.add(&b))
+            }
+            BinOp::Sub => {
+                self.held(e, pairs(&a, &b).map(|(x, y)| arith_bound(Arith::Sub, x, y)).max())?;
+                Ok(a.sub(&b))
+            }
             BinOp::Mul => {
-                if a.is_constant() {
-                    Ok(b.scale(&a.constant))
+                let (form, c) = if a.is_constant() {
+                    (&b, &a.constant)
                 } else if b.is_constant() {
-                    Ok(a.scale(&b.constant))
+                    (&a, &b.constant)
                 } else {
-                    Err(self.nonlinear_product(e))
-                }
+                    return Err(self.nonlinear_product(e));
+                };
+                self.held(e, terms(form).map(|x| arith_bound(Arith::Mul, x, c)).max())?;
+                Ok(form.scale(c))
             }
             BinOp::Div => {
                 if !b.is_constant() {
@@ -727,10 +735,26 @@ impl Lin<'_> {
                 } else if b.constant.is_zero() {
                     Err(self.err(r.span.clone(), "division by zero").with_label("this divisor is zero"))
                 } else {
-                    Ok(a.scale(&b.constant.recip()))
+                    let r = b.constant.recip();
+                    self.held(e, terms(&a).map(|x| arith_bound(Arith::Mul, x, &r)).max())?;
+                    Ok(a.scale(&r))
                 }
             }
             BinOp::Pow => self.power(e, l, r, a, b),
+        }
+    }
+
+    /// Refuses, before it is computed, a form whose numbers could pass
+    /// `--max-number-digits` (`bound`: an upper bound on their bits).
+    fn held(&self, e: &Expr, bound: Option<u64>) -> Result<(), Diagnostic> {
+        match bound {
+            Some(b) if b > self.limits.number_bits() => {
+                let d = DigitsError { digits: Limits::digits_of_bits(b), limit: self.limits.number_digits };
+                Err(self
+                    .err(e.span.clone(), d.to_string())
+                    .with_label(format!("the value of {}", self.text(e))))
+            }
+            _ => Ok(()),
         }
     }
 
@@ -790,6 +814,21 @@ impl Lin<'_> {
             ))),
         }
     }
+}
+
+/// The numbers of a linear form: its coefficients and its constant.
+fn terms(l: &LinExpr) -> impl Iterator<Item = &Rat> {
+    l.coeffs.iter().chain(std::iter::once(&l.constant))
+}
+
+/// The numbers of two forms, side by side (a missing coefficient is zero).
+fn pairs<'a>(a: &'a LinExpr, b: &'a LinExpr) -> impl Iterator<Item = (&'a Rat, &'a Rat)> {
+    static ZERO: std::sync::OnceLock<Rat> = std::sync::OnceLock::new();
+    let zero = ZERO.get_or_init(Rat::zero);
+    let n = a.coeffs.len().max(b.coeffs.len());
+    (0..n)
+        .map(move |i| (a.coeffs.get(i).unwrap_or(zero), b.coeffs.get(i).unwrap_or(zero)))
+        .chain(std::iter::once((&a.constant, &b.constant)))
 }
 
 /// The factors of a chain of `*` (not looking inside parentheses, which

@@ -7,7 +7,7 @@ use crate::lang::diag::Diagnostic;
 use crate::lang::expr::{BinOp, Expr, ExprKind};
 use crate::limits::Limits;
 use crate::num::transcendental::{self, Func};
-use crate::num::{fmt_fraction, pow_checked, PowError, Rat};
+use crate::num::{arith_checked, fmt_fraction, pow_checked, Arith, PowError, Rat};
 use num_traits::{One, Signed, Zero};
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -228,6 +228,19 @@ fn fold(n: Node, log: &mut EvalLog) -> Result<Node, Diagnostic> {
     if n.params || has_var(&n) {
         return Ok(n);
     }
+    // Children are folded first: a constant child that is not a number
+    // failed to fold, and so would this node (a chain of 900 huge factors
+    // would otherwise be re-evaluated from the start at every link).
+    let num = |c: &Node| matches!(c.kind, NodeKind::Num(_));
+    let children_folded = match &n.kind {
+        NodeKind::Bin(_, l, r) => num(l) && num(r),
+        NodeKind::Neg(x) => num(x),
+        NodeKind::Call(_, a) => a.iter().all(num),
+        _ => true,
+    };
+    if !children_folded {
+        return Ok(n);
+    }
     match scalar(&n, &[], log) {
         Ok(v) => Ok(Node { kind: NodeKind::Num(v), span: n.span, params: false }),
         // Leave errors to be reported with the caller's file context.
@@ -270,18 +283,15 @@ pub(crate) fn scalar(n: &Node, x: &[Rat], log: &mut EvalLog) -> Result<Rat, Eval
         NodeKind::Bin(op, l, r) => {
             let a = scalar(l, x, log)?;
             let b = scalar(r, x, log)?;
-            match op {
-                BinOp::Add => a + b,
-                BinOp::Sub => a - b,
-                BinOp::Mul => a * b,
-                BinOp::Div => {
-                    if b.is_zero() {
-                        return Err(fail(&r.span, "division by zero"));
-                    }
-                    a / b
-                }
-                BinOp::Pow => power(&a, &b, &r.span, &n.span, &log.limits)?,
-            }
+            let op = match op {
+                BinOp::Add => Arith::Add,
+                BinOp::Sub => Arith::Sub,
+                BinOp::Mul => Arith::Mul,
+                BinOp::Div if b.is_zero() => return Err(fail(&r.span, "division by zero")),
+                BinOp::Div => Arith::Div,
+                BinOp::Pow => return power(&a, &b, &r.span, &n.span, &log.limits),
+            };
+            arith_checked(op, &a, &b, &log.limits).map_err(|e| fail(&n.span, e.to_string()))?
         }
         NodeKind::Call(c, args) => {
             let mut v = Vec::with_capacity(args.len());

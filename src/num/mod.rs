@@ -404,7 +404,84 @@ pub fn pow_checked(b: &Rat, n: &BigInt, limits: &Limits) -> Result<Rat, PowError
     }
     let num = num_traits::Pow::pow(b.numer(), m32);
     let den = num_traits::Pow::pow(b.denom(), m32);
-    Ok(if n.is_negative() { Rat::new(den, num) } else { Rat::new(num, den) })
+    // `b` is in lowest terms, so are its powers: no gcd (num-bigint's binary
+    // gcd of a 30 000-bit power with 1 takes milliseconds).
+    let (num, den) = if n.is_negative() { (den, num) } else { (num, den) };
+    Ok(if den.is_negative() { Rat::new_raw(-num, -den) } else { Rat::new_raw(num, den) })
+}
+
+/// An exact operation refused because its result could pass
+/// [`Limits::number_digits`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the result would have up to {digits} digits (limit {limit}; raise it with --max-number-digits)")]
+pub struct DigitsError {
+    /// An upper bound on the result's digits (numerator and denominator).
+    pub digits: u64,
+    /// The limit in force.
+    pub limit: usize,
+}
+
+/// Bits of a rational's numerator and denominator together: the size that
+/// [`Limits::number_digits`] bounds.
+pub fn bits_of(r: &Rat) -> u64 {
+    r.numer().bits() + r.denom().bits()
+}
+
+/// A field operation for [`arith_checked`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arith {
+    /// `a + b`
+    Add,
+    /// `a − b`
+    Sub,
+    /// `a · b`
+    Mul,
+    /// `a / b` (`b` non-zero: the caller reports division by zero)
+    Div,
+}
+
+/// `a op b` exactly, refused *before* computing when an upper bound on the
+/// result's size passes `limits`: a chain of squarings or a product of many
+/// large powers stops at the limit instead of exhausting memory. The bound
+/// is the size without cancellation, so a result is refused only when it
+/// could really be that large.
+pub fn arith_checked(op: Arith, a: &Rat, b: &Rat, limits: &Limits) -> Result<Rat, DigitsError> {
+    let limit = limits.number_bits();
+    // Fast path: every bound of `arith_bound` is at most this.
+    if bits_of(a) + bits_of(b) + 1 > limit {
+        let bound = arith_bound(op, a, b);
+        if bound > limit {
+            return Err(DigitsError { digits: Limits::digits_of_bits(bound), limit: limits.number_digits });
+        }
+    }
+    // Integers need no reduction: num-rational would take gcds with the
+    // denominator 1, which num-bigint's binary gcd does in time quadratic
+    // in the other operand's length.
+    if a.is_integer() && b.is_integer() && op != Arith::Div {
+        let (x, y) = (a.numer(), b.numer());
+        return Ok(Rat::from_integer(match op {
+            Arith::Add => x + y,
+            Arith::Sub => x - y,
+            _ => x * y,
+        }));
+    }
+    Ok(match op {
+        Arith::Add => a + b,
+        Arith::Sub => a - b,
+        Arith::Mul => a * b,
+        Arith::Div => a / b,
+    })
+}
+
+/// An upper bound on [`bits_of`] the result of `a op b`, from the sizes of
+/// the operands alone (no cancellation assumed).
+pub fn arith_bound(op: Arith, a: &Rat, b: &Rat) -> u64 {
+    let (an, ad, bn, bd) = (a.numer().bits(), a.denom().bits(), b.numer().bits(), b.denom().bits());
+    match op {
+        Arith::Mul | Arith::Div => an + bn + ad + bd,
+        Arith::Add | Arith::Sub if ad <= 1 && bd <= 1 => an.max(bn) + 2,
+        Arith::Add | Arith::Sub => (an + bd).max(bn + ad) + 1 + ad + bd,
+    }
 }
 
 /// An integer as a rational.

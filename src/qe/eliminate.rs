@@ -8,16 +8,17 @@
 
 use super::formula::{Atom, Formula, Rel};
 use crate::limits::Limits;
-use crate::linear::{Constraint, VarId};
+use crate::linear::{Constraint, Kind, VarId};
 use crate::num::Rat;
 use crate::poly::Polyhedron;
+use num_traits::{Signed, Zero};
 
 /// Why elimination stopped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ElimError {
     /// The disjunctive normal form grew past [`Limits::pieces`].
     #[error(
-        "the formula's disjunctive normal form exceeds {0} convex pieces (raise the limit with --max-pieces)"
+        "the formula's disjunctive normal form has more than {0} convex pieces (a conjunction of disjunctions has up to the product of their sizes; raise the limit with --max-pieces)"
     )]
     TooManyPieces(usize),
     /// A coefficient grew past [`Limits::number_digits`].
@@ -80,20 +81,49 @@ fn trivially_false(p: &[Constraint]) -> bool {
     p.iter().any(|c| c.is_trivial() && !c.trivial_truth())
 }
 
+/// Pieces up to which [`prune`] decides emptiness exactly (one LP each);
+/// above it only rows that contradict each other are looked for, and the
+/// remaining empty pieces go when the result is minimised. Thousands of LPs
+/// between two steps of a long conjunction cost more than they save.
+const PRUNE_BY_LP: usize = 4000;
+
 /// Drops empty pieces and constraints without variables that hold.
 fn prune(d: Dnf, n: usize) -> Dnf {
+    let by_lp = d.len() <= PRUNE_BY_LP;
     d.into_iter()
         .filter_map(|p| {
             if trivially_false(&p) {
                 return None;
             }
             let p: Vec<Constraint> = p.into_iter().filter(|c| !c.is_trivial()).collect();
-            if p.len() > 1 && Polyhedron::new(n, p.clone()).is_empty() {
-                return None;
-            }
-            Some(p)
+            let empty =
+                if by_lp { p.len() > 1 && Polyhedron::new(n, p.clone()).is_empty() } else { opposed(&p) };
+            (!empty).then_some(p)
         })
         .collect()
+}
+
+/// Two rows of one piece that no point meets: `a·x ≤ b₁` and `a·x ≥ b₂`
+/// (written `−a·x ≤ −b₂`) with `b₂ > b₁`, or equal and one strict. Rows
+/// are compared after scaling by the first non-zero coefficient.
+fn opposed(p: &[Constraint]) -> bool {
+    let lead = |c: &Constraint| c.a.iter().find(|v| !v.is_zero()).cloned();
+    p.iter().enumerate().any(|(i, c)| {
+        let Some(lc) = lead(c) else { return false };
+        p[i + 1..].iter().any(|e| {
+            let Some(le) = lead(e) else { return false };
+            if c.kind == Kind::Eq || e.kind == Kind::Eq || lc.is_positive() == le.is_positive() {
+                return false;
+            }
+            // e scaled to c's direction: k = −lc / le > 0.
+            let k = -(&lc / &le);
+            if !c.a.iter().zip(&e.a).all(|(x, y)| *x == -(y * &k)) {
+                return false;
+            }
+            let lo = -(&e.b * &k);
+            lo > c.b || (lo == c.b && (c.kind == Kind::Lt || e.kind == Kind::Lt))
+        })
+    })
 }
 
 /// Canonical pieces (normalised, sorted, duplicates removed) without the
@@ -124,7 +154,9 @@ fn tidy(d: Dnf) -> Dnf {
 }
 
 fn and(a: Dnf, b: Dnf, n: usize, lim: &Limits) -> Result<Dnf, ElimError> {
-    if a.len().saturating_mul(b.len()) > lim.pieces.saturating_mul(4) {
+    // Counted before it is built: the product of two unions has up to
+    // |a|·|b| pieces.
+    if a.len().saturating_mul(b.len()) > lim.pieces {
         return Err(ElimError::TooManyPieces(lim.pieces));
     }
     // The common case, a long conjunction of atoms, extends one piece in
@@ -247,9 +279,25 @@ fn eliminate_nnf(f: &Formula, n: usize, lim: &Limits) -> Result<Dnf, ElimError> 
             pieces
         }
         Formula::And(fs) => {
-            let mut acc: Dnf = vec![vec![]];
+            // Counted before anything is built: a conjunction of unions has
+            // up to the product of their sizes in pieces (ten `(x_i <= 0 or
+            // x_i >= 1)` make 1024; twenty, a million).
+            let mut parts = Vec::with_capacity(fs.len());
+            let mut bound: usize = 1;
             for g in fs {
-                acc = and(acc, eliminate(g, n)?, n, lim)?;
+                let part = eliminate(g, n)?;
+                if part.is_empty() {
+                    return Ok(vec![]);
+                }
+                bound = bound.saturating_mul(part.len());
+                if bound > lim.pieces {
+                    return Err(ElimError::TooManyPieces(lim.pieces));
+                }
+                parts.push(part);
+            }
+            let mut acc: Dnf = vec![vec![]];
+            for part in parts {
+                acc = and(acc, part, n, lim)?;
                 if acc.is_empty() {
                     break;
                 }

@@ -30,6 +30,7 @@ use crate::linear::{Constraint, Kind, LinExpr, VarId, VarTable};
 use crate::num::{NumFormat, Rat};
 use crate::poly::{Minimal, Polyhedron};
 use num_traits::Zero;
+use rayon::prelude::*;
 
 /// Options for [`solve`].
 #[derive(Debug, Clone, Default)]
@@ -220,8 +221,9 @@ pub fn solve(p: &Problem, opts: &Options) -> Result<QeResult, QeError> {
     if let Some(m) = minimal.iter().find(|m| m.generators.vertices.len() > max) {
         return Err(ElimError::TooManyVertices { found: m.generators.vertices.len(), limit: max }.into());
     }
+    // Pieces are independent: their cells are found in parallel, in order.
     let pieces = minimal
-        .into_iter()
+        .into_par_iter()
         .map(|minimal| {
             let cells = if opts.no_cells || minimal.constraints().is_empty() {
                 vec![]
@@ -255,79 +257,186 @@ fn simplify(polys: Vec<Polyhedron>, d: usize, max_vertices: usize) -> Result<Vec
     }
     loop {
         let mut changed = false;
-        // Subsumption. Pieces that a `!=` split apart (`x < 3`, `x > 3`) are
-        // disjoint by two of their rows, and a non-empty piece is then not
-        // inside the other: no LP needed (16 pieces of a chain of `!=` took
-        // 0.4 s of containment LPs).
-        let mut norm: Vec<Vec<Constraint>> =
-            ps.iter().map(|(p, _)| p.constraints().iter().map(Constraint::normalized).collect()).collect();
-        let mut i = 0;
-        while i < ps.len() {
+        let rows = Rows::new(&ps);
+        // Subsumption. Pieces that a `!=` or an `or` split apart (`x < 3`,
+        // `x > 3`) are disjoint by two of their rows, and a non-empty piece
+        // is then not inside the other: no LP needed.
+        let mut alive = vec![true; ps.len()];
+        for i in 0..ps.len() {
             let sub = (0..ps.len()).any(|j| {
                 j != i
-                    && !disjoint(&norm[i], &norm[j])
+                    && alive[j]
+                    && !rows.disjoint(i, j)
                     && ps[i].0.is_subset_of(&ps[j].0)
                     && (j < i || !ps[j].0.is_subset_of(&ps[i].0))
             });
             if sub {
-                ps.remove(i);
-                norm.remove(i);
+                alive[i] = false;
                 changed = true;
-            } else {
-                i += 1;
             }
         }
-        // Complementary merge: S ∪ {c} and S ∪ {not c}.
-        'outer: for i in 0..ps.len() {
+        // Complementary merge: S ∪ {c} and S ∪ {not c} become S. Every
+        // pair is looked at once per pass; a merged piece waits for the next.
+        let mut merged: Vec<(Polyhedron, Minimal)> = Vec::new();
+        for i in 0..ps.len() {
+            if !alive[i] {
+                continue;
+            }
             for j in i + 1..ps.len() {
-                if let Some(merged) = merge_pair(&ps[i].0, &ps[j].0, d) {
-                    let Some(q) = minimal(&merged)? else { continue };
+                if !alive[j] {
+                    continue;
+                }
+                if let Some(common) = rows.complementary(i, j) {
+                    let Some(q) = minimal(&Polyhedron::new(d, common))? else { continue };
                     if q.0.constraints().is_empty() {
                         return Ok(vec![q.1]);
                     }
-                    ps[i] = q;
-                    ps.remove(j);
+                    alive[i] = false;
+                    alive[j] = false;
                     changed = true;
-                    break 'outer;
+                    merged.push(q);
+                    break;
                 }
             }
         }
+        let mut next: Vec<(Polyhedron, Minimal)> =
+            ps.into_iter().zip(alive).filter(|(_, a)| *a).map(|(p, _)| p).collect();
+        next.extend(merged);
+        ps = next;
         if !changed {
             return Ok(ps.into_iter().map(|(_, m)| m).collect());
         }
     }
 }
 
-/// True when two sets of normalised rows hold a pair that no point meets:
-/// `a·x ≤ b₁` (or `<`) and `−a·x ≤ b₂` with `−b₂ > b₁`, or `−b₂ = b₁` and
-/// one of them strict.
-fn disjoint(p: &[Constraint], q: &[Constraint]) -> bool {
-    let opposite = |c: &Constraint, d: &Constraint| {
-        if c.kind == Kind::Eq || d.kind == Kind::Eq || c.a.iter().all(Zero::is_zero) {
-            return false;
-        }
-        if !c.a.iter().zip(&d.a).all(|(x, y)| *x == -y.clone()) {
-            return false;
-        }
-        let lo = -d.b.clone();
-        lo > c.b || (lo == c.b && (c.kind == Kind::Lt || d.kind == Kind::Lt))
-    };
-    p.iter().any(|c| q.iter().any(|d| opposite(c, d)))
+/// The pieces' rows, normalised and numbered once per simplification pass,
+/// so that pairs of pieces are compared by integers: a thousand pieces are
+/// half a million pairs.
+struct Rows {
+    /// Every distinct normalised row.
+    table: Vec<Constraint>,
+    /// Per piece: its row numbers, sorted.
+    piece: Vec<Vec<usize>>,
+    /// Per piece: (direction number, row number), sorted.
+    by_dir: Vec<Vec<(usize, usize)>>,
+    /// Per row: the number of its direction `a`, and of `−a`.
+    dir: Vec<(usize, usize)>,
+    /// Per row: the number of its complement (`a·x ≤ b` ↔ `−a·x < −b`),
+    /// when that is one row.
+    complement: Vec<Option<usize>>,
 }
 
-fn merge_pair(a: &Polyhedron, b: &Polyhedron, d: usize) -> Option<Polyhedron> {
-    let na: Vec<Constraint> = a.constraints().iter().map(Constraint::normalized).collect();
-    let nb: Vec<Constraint> = b.constraints().iter().map(Constraint::normalized).collect();
-    let only_a: Vec<&Constraint> = na.iter().filter(|c| !nb.contains(c)).collect();
-    let only_b: Vec<&Constraint> = nb.iter().filter(|c| !na.contains(c)).collect();
-    if only_a.len() == 1
-        && only_b.len() == 1
-        && only_a[0].negated().iter().map(Constraint::normalized).eq([only_b[0].clone()])
-    {
-        let common: Vec<Constraint> = na.iter().filter(|c| nb.contains(c)).cloned().collect();
-        return Some(Polyhedron::new(d, common));
+impl Rows {
+    fn new(ps: &[(Polyhedron, Minimal)]) -> Rows {
+        use std::collections::HashMap;
+        let mut ids: HashMap<Constraint, usize> = HashMap::new();
+        let mut dirs: HashMap<Vec<Rat>, usize> = HashMap::new();
+        let mut table: Vec<Constraint> = Vec::new();
+        let mut intern = |c: Constraint, table: &mut Vec<Constraint>| -> usize {
+            let n = ids.len();
+            *ids.entry(c.clone()).or_insert_with(|| {
+                table.push(c);
+                n
+            })
+        };
+        let mut piece = Vec::with_capacity(ps.len());
+        for (p, _) in ps {
+            let mut r: Vec<usize> =
+                p.constraints().iter().map(|c| intern(c.normalized(), &mut table)).collect();
+            r.sort_unstable();
+            r.dedup();
+            piece.push(r);
+        }
+        // Complements of the rows seen (interned too, so that equal rows
+        // get equal numbers), then directions.
+        let seen = table.len();
+        let mut complement = Vec::with_capacity(seen);
+        for k in 0..seen {
+            let neg = table[k].negated();
+            complement.push(match <[Constraint; 1]>::try_from(neg) {
+                Ok([c]) => Some(intern(c.normalized(), &mut table)),
+                Err(_) => None,
+            });
+        }
+        let mut dir_of = |a: &[Rat]| {
+            let n = dirs.len();
+            *dirs.entry(a.to_vec()).or_insert(n)
+        };
+        let dir: Vec<(usize, usize)> = table[..seen]
+            .iter()
+            .map(|c| {
+                let neg: Vec<Rat> = c.a.iter().map(|v| -v).collect();
+                (dir_of(&c.a), dir_of(&neg))
+            })
+            .collect();
+        let by_dir = piece
+            .iter()
+            .map(|r| {
+                let mut v: Vec<(usize, usize)> = r.iter().map(|&k| (dir[k].0, k)).collect();
+                v.sort_unstable();
+                v
+            })
+            .collect();
+        Rows { table, piece, by_dir, dir, complement }
     }
-    None
+
+    /// True when pieces `i` and `j` hold a pair of rows that no point meets:
+    /// `a·x ≤ b₁` (or `<`) and `−a·x ≤ b₂` with `−b₂ > b₁`, or `−b₂ = b₁`
+    /// and one of them strict.
+    fn disjoint(&self, i: usize, j: usize) -> bool {
+        let q = &self.by_dir[j];
+        self.piece[i].iter().any(|&k| {
+            let c = &self.table[k];
+            if c.kind == Kind::Eq || c.is_trivial() {
+                return false;
+            }
+            let want = self.dir[k].1;
+            let from = q.partition_point(|&(d, _)| d < want);
+            q[from..].iter().take_while(|&&(d, _)| d == want).any(|&(_, m)| {
+                let e = &self.table[m];
+                if e.kind == Kind::Eq {
+                    return false;
+                }
+                let lo = -e.b.clone();
+                lo > c.b || (lo == c.b && (c.kind == Kind::Lt || e.kind == Kind::Lt))
+            })
+        })
+    }
+
+    /// The common rows of pieces `i` and `j` when they differ in exactly one
+    /// row each and those two rows are complements.
+    fn complementary(&self, i: usize, j: usize) -> Option<Vec<Constraint>> {
+        let (a, b) = (&self.piece[i], &self.piece[j]);
+        if a.len() != b.len() {
+            return None;
+        }
+        let (mut x, mut y) = (0, 0);
+        let (mut only_a, mut only_b) = (None, None);
+        while x < a.len() || y < b.len() {
+            match (a.get(x), b.get(y)) {
+                (Some(p), Some(q)) if p == q => {
+                    x += 1;
+                    y += 1;
+                }
+                (Some(p), q) if q.is_none_or(|q| p < q) => {
+                    if only_a.replace(*p).is_some() {
+                        return None;
+                    }
+                    x += 1;
+                }
+                (_, Some(q)) => {
+                    if only_b.replace(*q).is_some() {
+                        return None;
+                    }
+                    y += 1;
+                }
+                _ => return None,
+            }
+        }
+        let (p, q) = (only_a?, only_b?);
+        (self.complement[p] == Some(q))
+            .then(|| a.iter().filter(|&&k| k != p).map(|&k| self.table[k].clone()).collect())
+    }
 }
 
 #[cfg(test)]
