@@ -13,7 +13,7 @@ use crate::fit::{Design, FitError, Residuals};
 use crate::lang::diag::Diagnostic;
 use crate::lang::expr::{linearize, NameValue, Parser};
 use crate::limits::Limits;
-use crate::linear::{LinExpr, VarTable};
+use crate::linear::{Constraint, LinExpr, VarTable};
 use crate::model::{FitMode, Model};
 use crate::num::Rat;
 use crate::qe::{self, Atom, Formula, Problem, QeError, QeResult, Rel};
@@ -132,6 +132,15 @@ pub enum Shape {
         /// Two-way directions.
         lines: Vec<Vec<Rat>>,
     },
+    /// Not enumerated: listing its vertices passed `limit` (`--max-vertices`;
+    /// the enumeration had reached `found`). The region is still exactly
+    /// its residual system; bands come from two exact LPs per point.
+    Unlisted {
+        /// The vertex count the enumeration had reached when it stopped.
+        found: usize,
+        /// The limit in force.
+        limit: usize,
+    },
 }
 
 /// The Δc region at one threshold.
@@ -147,8 +156,11 @@ pub struct Region {
     pub vertices: Vec<Vec<Rat>>,
     /// The same vertices as parameter values `C + Δc` (parameter order).
     pub params_at: Vec<Vec<Rat>>,
-    /// Empty, a point, bounded or unbounded.
+    /// Empty, a point, bounded, unbounded, or not enumerated.
     pub shape: Shape,
+    /// For an [`Shape::Unlisted`] region: its rows in the absolute
+    /// parameters, prepared for the band LPs.
+    pub lp: Option<crate::lp::Prepared>,
 }
 
 /// A band: `None` on a side means unbounded.
@@ -224,6 +236,9 @@ pub struct Analysis {
     pub emax_dc: Vec<Rat>,
     /// True when e_max is attained at exactly one Δc.
     pub emax_unique: bool,
+    /// False when the e_max region was too large to list: `emax_dc` is then
+    /// one point of it (from an exact LP), not its vertex mean.
+    pub emax_listed: bool,
     /// Names of the Δ variables, parameter order (`dc1`, `dc2`).
     pub dnames: Vec<String>,
     /// One region per threshold, in the requested order.
@@ -326,7 +341,20 @@ impl Analysis {
         // The e_max region (eq. 7) gives the Δc attaining it.
         let at_emax = region(&design, &params, &dnames, &emax, &qopts)?;
         let emax_unique = at_emax.shape == Shape::Point;
+        let emax_listed = !matches!(at_emax.shape, Shape::Unlisted { .. });
         let emax_dc = match at_emax.vertices.len() {
+            // Not listed: a point of the region, from an exact LP.
+            0 if !emax_listed => at_emax
+                .lp
+                .as_ref()
+                .and_then(|lp| match lp.optimize(&vec![Rat::zero(); k], crate::lp::Sense::Minimize) {
+                    Ok(crate::lp::LpOutcome::Optimal(o)) => Some(o.point),
+                    _ => None,
+                })
+                .map_or_else(
+                    || vec![Rat::zero(); k],
+                    |x| x.iter().zip(&params).map(|(x, c)| x - c).collect(),
+                ),
             0 => vec![Rat::zero(); k],
             n => {
                 let nr = Rat::from_integer(n.into());
@@ -393,6 +421,7 @@ impl Analysis {
             emax,
             emax_dc,
             emax_unique,
+            emax_listed,
             dnames,
             regions,
             predictions,
@@ -448,7 +477,12 @@ fn region(
 ) -> Result<Region, AnalysisError> {
     let k = c.len();
     let p = Analysis::problem(design, dnames, Some(t));
-    let absolute = qe::solve(&p, qopts)?;
+    let absolute = match qe::solve(&p, qopts) {
+        Err(qe::QeError::Elim(qe::ElimError::TooManyVertices { found, limit })) => {
+            return Ok(unlisted(&p, c, t, found, limit));
+        }
+        r => r?,
+    };
     let shift: Vec<Rat> = absolute.origin.iter().map(|&j| c[j].clone()).collect();
     let result = absolute.shifted(&shift);
     let to_param_order = |v: &Vec<Rat>| {
@@ -490,7 +524,41 @@ fn region(
         vertices,
         params_at,
         shape,
+        lp: None,
     })
+}
+
+/// A region whose vertices are too many to list (module docs of
+/// [`Shape::Unlisted`]): its residual rows, prepared for exact LPs. Its QE
+/// result holds no pieces; it is never shown as a formula.
+fn unlisted(p: &Problem, c: &[Rat], t: &Rat, found: usize, limit: usize) -> Region {
+    let k = c.len();
+    let atoms: &[Formula] = match &p.formula {
+        Formula::And(atoms) => atoms,
+        _ => &[],
+    };
+    let rows: Vec<Constraint> = atoms
+        .iter()
+        .filter_map(|f| match f {
+            Formula::Atom(a) => a.to_constraint(),
+            _ => None,
+        })
+        .collect();
+    let lp = crate::lp::Prepared::new(k, rows).ok();
+    Region {
+        threshold: Threshold {
+            text: String::new(),
+            of_max: Rat::zero(),
+            of_emax: Rat::zero(),
+            constant: t.clone(),
+        },
+        value: t.clone(),
+        result: QeResult { vars: p.vars.clone(), origin: (0..k).collect(), pieces: vec![] },
+        vertices: vec![],
+        params_at: vec![],
+        shape: Shape::Unlisted { found, limit },
+        lp,
+    }
 }
 
 /// The band of `T(c, x) = b0 + f·c` over the region, for the basis
@@ -500,6 +568,9 @@ fn region(
 fn band(r: &Region, b: &[Rat]) -> Option<Band> {
     if r.shape == Shape::Empty {
         return None;
+    }
+    if let Shape::Unlisted { .. } = r.shape {
+        return lp_band(r.lp.as_ref()?, b);
     }
     let f = &b[1..];
     let dot = |v: &Vec<Rat>| f.iter().zip(v).fold(Rat::zero(), |a, (x, y)| a + x * y);
@@ -526,6 +597,20 @@ fn band(r: &Region, b: &[Rat]) -> Option<Band> {
         }
     }
     Some(Band { lower, upper })
+}
+
+/// The band of `b0 + f·c` over a region given by its rows: the exact
+/// minimum and maximum of `f·c` (two LPs; each side `None` when unbounded,
+/// the band `None` when the rows are infeasible).
+fn lp_band(lp: &crate::lp::Prepared, b: &[Rat]) -> Option<Band> {
+    use crate::lp::{LpOutcome, Sense};
+    let f = &b[1..];
+    let side = |sense| match lp.optimize(f, sense) {
+        Ok(LpOutcome::Optimal(o)) => Some(Some(&b[0] + o.value)),
+        Ok(LpOutcome::Unbounded(_)) => Some(None),
+        _ => None,
+    };
+    Some(Band { lower: side(Sense::Minimize)?, upper: side(Sense::Maximize)? })
 }
 
 #[cfg(test)]

@@ -69,6 +69,8 @@ pub enum EnvelopeSkip {
     Empty,
     /// The region is unbounded (some side of the band is infinite).
     Unbounded,
+    /// The region's vertices were not listed (`--max-vertices`).
+    Unlisted,
     /// The model cannot be evaluated somewhere in the range (e.g. `1/p` at 0).
     Undefined(String),
 }
@@ -171,6 +173,7 @@ pub fn envelope(
     match region.shape {
         Shape::Empty => return Err(EnvelopeSkip::Empty),
         Shape::Unbounded { .. } => return Err(EnvelopeSkip::Unbounded),
+        Shape::Unlisted { .. } => return Err(EnvelopeSkip::Unlisted),
         _ => {}
     }
     let params = &region.params_at;

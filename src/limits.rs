@@ -40,7 +40,7 @@ impl Default for Limits {
             number_digits: 60_000,
             rows: 10_000_000,
             points: 100_000,
-            vertices: 100_000,
+            vertices: 2_000,
             pieces: 20_000,
             candidates: 200_000,
         }

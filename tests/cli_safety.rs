@@ -347,3 +347,36 @@ fn silently_accepted_oddities_are_refused() {
     let r = fails(&[HPL, &f], 2);
     has(&r.stderr, &[&format!("{f}:3:"), "digit separator"]);
 }
+
+/// Bands never wait on vertex enumeration: a region past `--max-vertices`
+/// is not listed, and its bands (exact LPs) are the ones the vertices give.
+#[test]
+fn bands_do_not_wait_on_vertices_and_lp_bands_equal_vertex_bands() {
+    for (model, data) in [
+        (HPL, HPL_DATA),
+        ("models/amdahl.tm", "data/amdahl.csv"),
+        ("models/pn.tm", "data/pn.csv"),
+        ("models/whitebox.tm", "data/whitebox.csv"),
+    ] {
+        let listed = json(&[model, data]);
+        let unlisted = json(&[model, data, "--max-vertices", "1"]);
+        assert_eq!(listed["bands"], unlisted["bands"], "{model}");
+        assert_eq!(unlisted["regions"][0]["shape"], "unlisted", "{model}");
+    }
+    // A degree-7 polynomial on 30 points: thousands of vertices per region.
+    let terms: Vec<String> = (0..8).map(|i| format!("c{i}*p^{i}")).collect();
+    let names: Vec<String> = (0..8).map(|i| format!("c{i}")).collect();
+    let m = tmp_file(
+        "d7.tm",
+        &format!("T(p) = {}\nparam {}\npredict p = 40\n", terms.join(" + "), names.join(", ")),
+    );
+    let mut csv = String::from("p,T\n");
+    for p in 1..=30u32 {
+        csv += &format!("{p},{}.{:03}\n", 100 / p + p / 2, (p * 7919) % 1000);
+    }
+    let d = tmp_file("d7.csv", &csv);
+    let r = run(&[&m, &d]);
+    assert_eq!(r.code, Some(0), "{}", r.show());
+    assert!(r.secs < 10.0, "{:.1} s", r.secs);
+    has(&r.stdout, &["not listed", "40*"]);
+}

@@ -68,7 +68,7 @@ struct LimitArgs {
     /// Most values in one range or list of points (`--at`, `predict`, `--nodes`) [default: 100000].
     #[arg(long, global = true, value_name = "N")]
     max_points: Option<usize>,
-    /// Most vertices (and rays) held while enumerating one region or one piece of a `qe` result [default: 100000].
+    /// Most vertices (and rays) held while enumerating one region or one piece of a `qe` result; a region past it is not listed, its bands come from exact LPs [default: 2000].
     #[arg(long, global = true, value_name = "N")]
     max_vertices: Option<usize>,
     /// Most convex pieces in a formula's disjunctive normal form [default: 20000].

@@ -319,11 +319,12 @@ pub(super) fn check_duplicates(
     base: usize,
     file: &str,
 ) -> Result<(), DataError> {
+    let mut first_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (i, h) in header.iter().enumerate() {
         if h.name.is_empty() {
             continue;
         }
-        if let Some(first) = header.iter().take(i).position(|g| g.name == h.name) {
+        if let Some(&first) = first_of.get(h.name) {
             let span = cell_span(body, start, i, base).unwrap_or_else(|| line_span(body, start, base));
             return Err(error(
                 file,
@@ -333,6 +334,7 @@ pub(super) fn check_duplicates(
                 Some("column names must be unique; rename one of them".to_string()),
             ));
         }
+        first_of.insert(h.name, i);
     }
     Ok(())
 }

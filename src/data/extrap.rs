@@ -390,12 +390,8 @@ fn select<'b, 'a>(
     file: &str,
 ) -> Result<&'b Block<'a>, DataError> {
     let head = blocks.first().map_or(0..0, |b| b.head.clone());
-    let mut regions: Vec<&str> = Vec::new();
-    for b in blocks {
-        if !regions.contains(&b.region.as_str()) {
-            regions.push(&b.region);
-        }
-    }
+    let mut seen = std::collections::HashSet::new();
+    let regions: Vec<&str> = blocks.iter().map(|b| b.region.as_str()).filter(|r| seen.insert(*r)).collect();
     let by_region: Vec<&Block<'a>> =
         blocks.iter().filter(|b| spec.region.as_ref().is_none_or(|r| *r == b.region)).collect();
     if let (Some(r), true) = (&spec.region, by_region.is_empty()) {

@@ -179,9 +179,17 @@ fn strip_bom(text: &str) -> (&str, usize) {
     }
 }
 
-/// `a`, `b` and `c` as "`a`, `b`, `c`".
+/// Names shown in a list before it is cut short.
+const LIST_SHOWN: usize = 12;
+
+/// `a`, `b` and `c` as "`a`, `b`, `c`"; a long list shows its first names
+/// and how many more there are (100 000 region names are not a message).
 fn quoted_list<S: AsRef<str>>(items: &[S]) -> String {
-    items.iter().map(|s| format!("`{}`", s.as_ref())).collect::<Vec<_>>().join(", ")
+    let shown: Vec<String> = items.iter().take(LIST_SHOWN).map(|s| format!("`{}`", s.as_ref())).collect();
+    match items.len().saturating_sub(LIST_SHOWN) {
+        0 => shown.join(", "),
+        more => format!("{}, … ({more} more, {} in all)", shown.join(", "), items.len()),
+    }
 }
 
 /// Parses one measured number (a cell or token), with a fast path for plain

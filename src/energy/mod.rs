@@ -799,6 +799,12 @@ fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> 
                     r.name,
                     t.text
                 ))),
+                Shape::Unlisted { limit, .. } => Err(EnergyError::Analysis(format!(
+                    "the {} fit of region `{}` has more than {limit} vertices at threshold `{}`; energy bounds need them all (raise --max-vertices)",
+                    f.kind.name(),
+                    r.name,
+                    t.text
+                ))),
                 _ => Ok(reg.params_at.clone()),
             }
         };

@@ -20,7 +20,7 @@
 use crate::lang::diag::Diagnostic;
 use crate::lang::expr::{Expr, Parser};
 use crate::lang::lexer::{lex, Tok, Token};
-use crate::limits::Limits;
+use crate::limits::{Limit, Limits};
 use std::ops::Range;
 
 /// Statement keywords (reserved: not usable as names).
@@ -247,6 +247,7 @@ pub fn assignments(p: &mut Parser) -> Result<Vec<Assignment>, Diagnostic> {
         let mut items = Vec::new();
         loop {
             items.push(item(p)?);
+            count_items(p, &items)?;
             if *p.peek() == Tok::Comma
                 && matches!(p.peek_nth(1), Tok::Ident(_))
                 && *p.peek_nth(2) == Tok::Assign
@@ -261,6 +262,25 @@ pub fn assignments(p: &mut Parser) -> Result<Vec<Assignment>, Diagnostic> {
         out.push(Assignment { var, span, items });
         p.eat(&Tok::Comma);
     }
+}
+
+/// Refuses a list with more items than `--max-points` allows values while
+/// it is parsed, not after: a 10 MB `predict p = 1,1,…` is stopped at the
+/// limit, not once five million items are held.
+fn count_items(p: &Parser, items: &[Item]) -> Result<(), Diagnostic> {
+    let max = p.limits().points;
+    if items.len() <= max {
+        return Ok(());
+    }
+    let span = match items.last() {
+        Some(Item::Value(e)) => e.span.clone(),
+        Some(Item::Range { span, .. }) => span.clone(),
+        None => 0..0,
+    };
+    Err(p.error(
+        span,
+        format!("too many values: more than {max} (raise the limit with {})", Limit::Points.flag()),
+    ))
 }
 
 fn item(p: &mut Parser) -> Result<Item, Diagnostic> {
@@ -304,6 +324,7 @@ pub fn parse_items_arg(text: &str, what: &str, limits: &Limits) -> Result<Vec<It
     let mut items = vec![item(&mut p)?];
     while p.eat(&Tok::Comma) {
         items.push(item(&mut p)?);
+        count_items(&p, &items)?;
     }
     if !p.at_eof() {
         return Err(p.unexpected("`,` or the end of the argument"));

@@ -221,7 +221,7 @@ pub fn region(r: &Report) -> String {
                 if matches!(reg.shape, Shape::Unbounded { .. }) { " (unbounded: vertices only)" } else { "" };
             let name = format!("threshold {}{unb}", r.threshold_label(reg));
             let kind = match reg.shape {
-                Shape::Empty => continue,
+                Shape::Empty | Shape::Unlisted { .. } => continue,
                 Shape::Point => SeriesKind::Points { pts, mark: Mark::Diamond },
                 Shape::Unbounded { .. } => SeriesKind::Points { pts, mark: Mark::Circle },
                 Shape::Bounded if pts.len() < 3 => SeriesKind::Line { pts, dashed: false },

@@ -549,6 +549,8 @@ impl Report<'_> {
             a.dnames.iter().zip(&a.emax_dc).map(|(n, v)| format!("{n} = {}", self.num(v))).collect();
         let how = if a.emax_unique {
             "attained only at"
+        } else if !a.emax_listed {
+            "attained (its region's vertices were not listed) for one at"
         } else {
             "attained on a face of the e_max region; its vertex mean is"
         };
@@ -585,6 +587,12 @@ impl Report<'_> {
                 Shape::Point => o.push_str(&format!("  threshold {label}: a single point\n")),
                 Shape::Bounded => {
                     o.push_str(&format!("  threshold {label}: bounded, {} vertices\n", r.vertices.len()))
+                }
+                Shape::Unlisted { found, limit } => {
+                    o.push_str(&format!(
+                        "  threshold {label}: not listed: enumerating its vertices passed --max-vertices {limit} (reached {found}); it is the residual system at this threshold, and its bands come from exact LPs\n"
+                    ));
+                    continue;
                 }
                 Shape::Unbounded { rays, lines } => {
                     let dirs: Vec<String> = rays
@@ -729,6 +737,12 @@ impl Report<'_> {
                     Shape::Point => ("point", vec![], vec![]),
                     Shape::Bounded => ("bounded", vec![], vec![]),
                     Shape::Unbounded { rays, lines } => ("unbounded", rays.iter().map(vert).collect(), lines.iter().map(vert).collect()),
+                    Shape::Unlisted { found, limit } => {
+                        return json!({
+                            "threshold": r.threshold.text, "value": self.both(&r.value), "shape": "unlisted",
+                            "unlisted": { "vertices_reached": found, "max_vertices": limit, "bands": "exact LPs over the residual system" },
+                        });
+                    }
                 };
                 let cells = output::json(&r.result, fmt, false);
                 json!({
@@ -975,6 +989,9 @@ impl Report<'_> {
             o.push_str(&format!("- threshold `{}` = {}: ", md_escape(&r.threshold.text), self.dec(&r.value)));
             match &r.shape {
                 Shape::Empty => o.push_str(&format!("empty (e_max = {})\n", self.dec(&a.emax))),
+                Shape::Unlisted { found, limit } => o.push_str(&format!(
+                    "not listed (its vertex enumeration passed --max-vertices {limit}, reaching {found}); bands from exact LPs\n"
+                )),
                 _ => {
                     let v: Vec<String> = r
                         .vertices
@@ -1055,6 +1072,9 @@ fn skip_text(s: &EnvelopeSkip) -> String {
         EnvelopeSkip::NotOneVariable => "no envelope: the model has several variables".into(),
         EnvelopeSkip::Empty => "empty region".into(),
         EnvelopeSkip::Unbounded => "unbounded region: a side of the band is infinite".into(),
+        EnvelopeSkip::Unlisted => {
+            "no envelope: the region's vertices were not listed (--max-vertices)".into()
+        }
         EnvelopeSkip::Undefined(m) => format!("no envelope: {m}"),
     }
 }
