@@ -450,7 +450,10 @@ fn data_range(data: &[Measurement], nv: usize) -> (Vec<Rat>, Vec<Rat>) {
 fn e_max(design: &Design, k: usize, qopts: &qe::Options) -> Result<Rat, AnalysisError> {
     let names: Vec<String> = (0..k).map(|j| format!("c{j}")).collect();
     let p = Analysis::problem(design, &names, None);
-    let r = qe::solve(&p, &qe::Options { limits: qopts.limits, ..Default::default() })?;
+    // The result is an interval of the one variable e: a few generators
+    // at most, whatever --max-vertices says about regions.
+    let limits = Limits { vertices: qopts.limits.vertices.max(4), ..qopts.limits };
+    let r = qe::solve(&p, &qe::Options { limits, ..Default::default() })?;
     // The result is `e >= e_max` (the residual system is feasible for large e).
     let mut best: Option<Rat> = None;
     for piece in &r.pieces {
