@@ -38,7 +38,7 @@ impl Default for Limits {
             exponent: 10_000,
             digits: 4000,
             number_digits: 60_000,
-            rows: 10_000_000,
+            rows: 2_000_000,
             points: 100_000,
             vertices: 2_000,
             pieces: 20_000,

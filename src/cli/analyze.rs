@@ -280,9 +280,10 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         exact: a.common.exact,
         warnings: &dataset.warnings,
     };
+    // JSON is streamed: a residual per measurement is too long to hold.
     let text = match a.format {
+        Format::Json => String::new(),
         Format::Text => report.text(),
-        Format::Json => super::json_text(&report.json())?,
         Format::Csv => report.csv(),
         Format::Md => report.markdown(),
         Format::Latex => report.latex(),
@@ -311,7 +312,11 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     for (path, content) in &files {
         io.file(path, content)?;
     }
-    io.stdout(&text)?;
+    if a.format == Format::Json {
+        io.stdout_with(|w| report.write_json(w))?;
+    } else {
+        io.stdout(&text)?;
+    }
     let t_output = t2.elapsed();
     if a.timings {
         io.note(&format!(

@@ -62,7 +62,7 @@ struct LimitArgs {
     /// Most digits of a number formed by powers or by quantifier elimination [default: 60000].
     #[arg(long, global = true, value_name = "N")]
     max_number_digits: Option<usize>,
-    /// Most measurement rows in one file [default: 10000000].
+    /// Most measurement rows in one file (each takes about 400 bytes in memory) [default: 2000000].
     #[arg(long, global = true, value_name = "N")]
     max_rows: Option<usize>,
     /// Most values in one range or list of points (`--at`, `predict`, `--nodes`) [default: 100000].

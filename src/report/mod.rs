@@ -14,6 +14,7 @@ pub mod ms;
 pub mod plan;
 /// Rendering of `errband prune`.
 pub mod prune;
+mod stream;
 
 use crate::analysis::{Analysis, Band, Prediction, Region, Shape};
 use crate::data::Measurement;
@@ -702,7 +703,17 @@ impl Report<'_> {
         o.push_str(&table(&rows, 2));
     }
 
-    fn analysis_json(&self, a: &Analysis, data: &[Measurement], rows: &[usize]) -> Value {
+    /// One measurement's row of the residual table.
+    fn residual_json(&self, a: &Analysis, data: &[Measurement], rows: &[usize], i: usize) -> Value {
+        let d = &data[i];
+        json!({
+            "row": rows[i] + 1, "line": d.line, "point": self.point_json(&d.x),
+            "measured": self.both(&d.y), "model": self.both(a.residuals.model(i)), "residual": self.both(&a.residuals.e(data, i)),
+        })
+    }
+
+    /// `residuals` is the residual table or its placeholder ([`stream`]).
+    fn analysis_json(&self, a: &Analysis, rows: &[usize], residuals: Value) -> Value {
         let fmt = NumFormat::Exact;
         let params: Vec<Value> = self
             .model
@@ -710,16 +721,6 @@ impl Report<'_> {
             .iter()
             .zip(&a.params)
             .map(|(p, c)| json!({ "name": p.name, "exact": fmt_fraction(c), "decimal": self.dec(c) }))
-            .collect();
-        let residuals: Vec<Value> = data
-            .iter()
-            .enumerate()
-            .map(|(i, d)| {
-                json!({
-                    "row": rows[i] + 1, "line": d.line, "point": self.point_json(&d.x),
-                    "measured": self.both(&d.y), "model": self.both(a.residuals.model(i)), "residual": self.both(&a.residuals.e(data, i)),
-                })
-            })
             .collect();
         let regions: Vec<Value> = a
             .regions
@@ -797,8 +798,24 @@ impl Report<'_> {
 
     /// The JSON document (schema in the README).
     pub fn json(&self) -> Value {
+        let (mut doc, arrays) = self.json_parts();
+        stream::fill(&mut doc, &arrays);
+        doc
+    }
+
+    /// Writes [`Report::json`] as pretty JSON (with a final newline) without
+    /// holding it: the residual tables are produced row by row as they are
+    /// written, so a million measurements need no gigabytes.
+    pub fn write_json(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let (doc, arrays) = self.json_parts();
+        stream::write_pretty(&doc, &arrays, w)
+    }
+
+    /// The JSON document with its residual tables as placeholders, and the tables.
+    fn json_parts(&self) -> (Value, Vec<stream::LongArray<'_>>) {
         let m = self.model;
         let all: Vec<usize> = (0..self.data.len()).collect();
+        let mut arrays: Vec<stream::LongArray<'_>> = Vec::new();
         let mut doc = json!({
             "errband": env!("CARGO_PKG_VERSION"),
             "model": {
@@ -809,15 +826,22 @@ impl Report<'_> {
             },
             "data": { "file": self.data_file, "measurements": self.data.len(), "points": self.analysis.design.groups.len(), "warnings": self.warnings },
         });
-        if let (Value::Object(d), Value::Object(a)) =
-            (&mut doc, self.analysis_json(self.analysis, self.data, &all))
-        {
+        let main = self.analysis_json(self.analysis, &all, stream::placeholder(arrays.len()));
+        arrays.push(stream::LongArray {
+            len: self.data.len(),
+            row: Box::new(move |i| self.residual_json(self.analysis, self.data, &all, i)),
+        });
+        if let (Value::Object(d), Value::Object(a)) = (&mut doc, main) {
             d.extend(a);
         }
         if let Some(p) = self.pruned {
             let kept: Vec<usize> = (0..self.data.len()).filter(|i| !p.dropped.contains(i)).collect();
             let kept_data: Vec<Measurement> = kept.iter().map(|&i| self.data[i].clone()).collect();
-            let mut pj = self.analysis_json(&p.analysis, &kept_data, &kept);
+            let mut pj = self.analysis_json(&p.analysis, &kept, stream::placeholder(arrays.len()));
+            arrays.push(stream::LongArray {
+                len: kept_data.len(),
+                row: Box::new(move |i| self.residual_json(&p.analysis, &kept_data, &kept, i)),
+            });
             let shrink: Vec<Value> = self
                 .analysis
                 .predictions
@@ -845,7 +869,7 @@ impl Report<'_> {
         if let (Some(f), Value::Object(d)) = (self.function, &mut doc) {
             d.insert("band_function".into(), self.function_json(f));
         }
-        doc
+        (doc, arrays)
     }
 
     /// The band table as CSV: one row per prediction point and threshold
