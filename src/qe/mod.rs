@@ -256,6 +256,10 @@ fn simplify(polys: Vec<Polyhedron>, d: usize, max_vertices: usize) -> Result<Vec
         ps.push(q);
     }
     loop {
+        // One piece: nothing to subsume or merge (and no rows to number).
+        if ps.len() < 2 {
+            return Ok(ps.into_iter().map(|(_, m)| m).collect());
+        }
         let mut changed = false;
         let rows = Rows::new(&ps);
         // Subsumption. Pieces that a `!=` or an `or` split apart (`x < 3`,
