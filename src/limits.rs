@@ -126,7 +126,7 @@ mod tests {
     #[test]
     fn every_limit_names_its_flag_and_value() {
         let l = Limits::default();
-        assert_eq!(Limit::Rows.note(&l), "(limit 10000000; raise it with --max-rows)");
+        assert_eq!(Limit::Rows.note(&l), "(limit 2000000; raise it with --max-rows)");
         assert_eq!(Limit::Exponent.flag(), "--max-exponent");
         // 60 000 digits are 199 316 bits; and back.
         assert_eq!(l.number_bits(), 199_316);
