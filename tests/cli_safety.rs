@@ -380,3 +380,61 @@ fn bands_do_not_wait_on_vertices_and_lp_bands_equal_vertex_bands() {
     assert!(r.secs < 10.0, "{:.1} s", r.secs);
     has(&r.stdout, &["not listed", "40*"]);
 }
+
+/// Limits hold while working: numbers formed by products, long lists,
+/// many pieces and wide inputs are refused (or done) in bounded time.
+#[test]
+fn limits_hold_while_working() {
+    // 40 squarings of a constant: refused at the first that could pass
+    // --max-number-digits, in a model and in a `.qe` let.
+    let mut m = String::from("T(p) = a40*c/p\nconst a0 = 7\n");
+    let mut q = String::from("let a0 = 7;\n");
+    for i in 0..40 {
+        m += &format!("const a{} = a{i}*a{i}\n", i + 1);
+        q += &format!("let a{} = a{i}*a{i};\n", i + 1);
+    }
+    m += "param c\n";
+    let r = fails(&[&tmp_file("sq.tm", &m), HPL_DATA], 2);
+    has(&r.stderr, &["--max-number-digits", "a16*a16"]);
+    assert!(r.secs < 5.0, "{:.1} s", r.secs);
+    q += "x <= a40\n";
+    let r = fails(&["qe", &tmp_file("sq.qe", &q)], 2);
+    has(&r.stderr, &["--max-number-digits", "a16*a16"]);
+    // 900 factors of 7^9999 (under the 1000-operator nesting limit), in a model and in --at.
+    let factors = vec!["7^9999"; 900].join("*");
+    let r = fails(&[&tmp_file("f.tm", &format!("T(p) = c*({factors})/p\nparam c\n")), HPL_DATA], 2);
+    has(&r.stderr, &["--max-number-digits"]);
+    assert!(r.secs < 5.0, "{:.1} s", r.secs);
+    let r = fails(&[HPL, HPL_DATA, "--at", &format!("p={factors}")], 2);
+    has(&r.stderr, &["--max-number-digits"]);
+    assert!(r.secs < 5.0, "{:.1} s", r.secs);
+    // A predict list far past --max-points is stopped while it is read.
+    let list = vec!["1"; 300_000].join(",");
+    let r =
+        fails(&[&tmp_file("long.tm", &format!("T(p) = c/p\nparam c\npredict p = {list}\n")), HPL_DATA], 2);
+    has(&r.stderr, &["too many values", "--max-points"]);
+    assert!(r.secs < 5.0, "{:.1} s", r.secs);
+    // Pieces: 2^20 are counted and refused before any is built; 2^10 are done.
+    let or = |n: usize| (0..n).map(|i| format!("(x{i} <= 0 or x{i} >= 1)")).collect::<Vec<_>>().join(" and ");
+    let r = fails(&["qe", &tmp_file("p20.qe", &or(20))], 1);
+    has(&r.stderr, &["more than 20000 convex pieces", "--max-pieces"]);
+    assert!(r.secs < 5.0, "{:.1} s", r.secs);
+    let r = run(&["qe", &tmp_file("p10.qe", &or(10))]);
+    assert_eq!(r.code, Some(0), "{}", r.show());
+    assert_eq!(r.stdout.lines().filter(|l| l.starts_with("or ")).count(), 1023);
+    assert!(r.secs < 10.0, "{:.1} s", r.secs);
+    // 100 000 columns with a duplicate at the end; 100 000 Extra-P regions.
+    let mut header: Vec<String> = (0..100_000).map(|i| format!("c{i}")).collect();
+    header.push("c7".into());
+    let r = fails(&[HPL, &tmp_file("wide.csv", &format!("{}\n", header.join(",")))], 2);
+    has(&r.stderr, &["duplicate column name `c7` (columns 8 and 100001)"]);
+    assert!(r.secs < 5.0, "{:.1} s", r.secs);
+    let mut x = String::from("PARAMETER p\nPOINTS 1 2 4\n");
+    for i in 0..100_000 {
+        x += &format!("REGION r{i}\nMETRIC time\nDATA 1\nDATA 2\nDATA 3\n");
+    }
+    let r = fails(&["models/amdahl.tm", &tmp_file("many.txt", &x), "--region", "nope"], 2);
+    has(&r.stderr, &["no region `nope`", "(99988 more, 100000 in all)"]);
+    assert!(r.stderr.len() < 2000, "the message lists every region");
+    assert!(r.secs < 5.0, "{:.1} s", r.secs);
+}

@@ -230,7 +230,7 @@ fn start_watchdog(text: &str, gate: files::Gate) -> Result<std::sync::mpsc::Send
         Failure::input(format!("--timeout {text}: expected a positive time up to about 584 years"))
     })?;
     let (tx, rx) = std::sync::mpsc::channel::<()>();
-    let shown = text.to_string();
+    let shown = files::escape_controls(text);
     std::thread::spawn(move || {
         if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
             rx.recv_timeout(std::time::Duration::from_nanos(nanos))

@@ -183,6 +183,9 @@ impl<'a> Structure<'a> {
             Structure { params: Vec::new(), params_span: base..base, points: Vec::new(), blocks: Vec::new() };
         let mut region: Option<String> = None;
         let mut metric: Option<String> = None;
+        // Block index by (region, metric): a file of 100 000 regions is
+        // checked for repeats in one pass.
+        let mut seen: std::collections::HashMap<(String, String), usize> = std::collections::HashMap::new();
         // The span and number of the latest REGION/METRIC line.
         let mut head: Option<(Range<usize>, usize)> = None;
         // Whether DATA lines now go to the last block.
@@ -287,7 +290,7 @@ impl<'a> Structure<'a> {
                     if !open {
                         let r = region.clone().unwrap_or_default();
                         let m = metric.clone().unwrap_or_default();
-                        if let Some(b) = s.blocks.iter().find(|b| b.region == r && b.metric == m) {
+                        if let Some(b) = seen.get(&(r.clone(), m.clone())).map(|&i| &s.blocks[i]) {
                             let (span, hl) = head.clone().unwrap_or((line_span.clone(), line_no));
                             return Err(error(
                                 file,
@@ -301,6 +304,7 @@ impl<'a> Structure<'a> {
                             ));
                         }
                         let (span, hl) = head.clone().unwrap_or((line_span.clone(), line_no));
+                        seen.insert((r.clone(), m.clone()), s.blocks.len());
                         s.blocks.push(Block {
                             region: r,
                             metric: m,
