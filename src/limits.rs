@@ -41,7 +41,7 @@ impl Default for Limits {
             rows: 2_000_000,
             points: 100_000,
             vertices: 2_000,
-            pieces: 20_000,
+            pieces: 2_000,
             candidates: 200_000,
         }
     }

@@ -417,7 +417,7 @@ fn limits_hold_while_working() {
     // Pieces: 2^20 are counted and refused before any is built; 2^10 are done.
     let or = |n: usize| (0..n).map(|i| format!("(x{i} <= 0 or x{i} >= 1)")).collect::<Vec<_>>().join(" and ");
     let r = fails(&["qe", &tmp_file("p20.qe", &or(20))], 1);
-    has(&r.stderr, &["more than 20000 convex pieces", "--max-pieces"]);
+    has(&r.stderr, &["more than 2000 convex pieces", "--max-pieces"]);
     assert!(r.secs < 5.0, "{:.1} s", r.secs);
     let r = run(&["qe", &tmp_file("p10.qe", &or(10))]);
     assert_eq!(r.code, Some(0), "{}", r.show());

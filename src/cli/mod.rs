@@ -71,7 +71,7 @@ struct LimitArgs {
     /// Most vertices (and rays) held while enumerating one region or one piece of a `qe` result; a region past it is not listed, its bands come from exact LPs [default: 2000].
     #[arg(long, global = true, value_name = "N")]
     max_vertices: Option<usize>,
-    /// Most convex pieces in a formula's disjunctive normal form [default: 20000].
+    /// Most convex pieces in a formula's disjunctive normal form, counted before they are built [default: 2000].
     #[arg(long, global = true, value_name = "N")]
     max_pieces: Option<usize>,
     /// Most candidate subsets one `prune` run analyses [default: 200000].

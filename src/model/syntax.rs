@@ -141,6 +141,22 @@ fn statements(tokens: Vec<Token>, source: &str) -> Vec<Vec<Token>> {
 
 /// Parses a `.tm` file into statements.
 pub fn parse(source: &str, file: &str, limits: &Limits) -> Result<Vec<(Stmt, Range<usize>)>, Diagnostic> {
+    // A list of values cannot hold more than --max-points items, and the
+    // rest of a model has a handful of commas: a file with far more is
+    // refused before it is lexed (a 10 MB `predict p = 1,1,…` would
+    // otherwise be five million tokens in memory before it is counted).
+    let allowed = limits.points.saturating_add(10_000);
+    if let Some((at, _)) = source.match_indices(',').nth(allowed) {
+        return Err(Diagnostic::new(
+            file,
+            at..at + 1,
+            format!(
+                "too many values: more than {allowed} comma-separated items (a list holds at most {} values; raise the limit with {})",
+                limits.points,
+                Limit::Points.flag()
+            ),
+        ));
+    }
     let tokens = lex(source, file)?;
     let mut out = Vec::new();
     for stmt in statements(tokens, source) {

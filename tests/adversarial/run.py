@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""Hostile-input corpus for errband, and its runner (issue 17).
+
+Every case is generated here (no large files are committed): a command line
+and the input files it needs, written into a fresh scratch directory. Each
+case runs twice and is checked for:
+
+  panic       exit 101, death by a signal, or `panicked` on stderr
+  exit        an exit code outside {0, 1, 2}
+  time        more than 10 s (unless the case raises a --max-* limit)
+  memory      peak RSS over 1 GiB (the process is killed at 3 GiB)
+  located     exit 2 for a case whose bad file is named, without FILE:LINE
+  inputs      an input file changed or removed
+  determinism stdout or the exit code differ between the two runs
+
+Usage: python3 tests/adversarial/run.py [--bin PATH] [--filter TEXT] [--jobs N]
+The last line is `N passed, M failed`; the exit code is 1 when any failed.
+"""
+import argparse, hashlib, os, random, re, shutil, subprocess, sys, tempfile, time
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HPL_TM = open(os.path.join(ROOT, "models/hpl.tm"), "rb").read()
+HPL_CSV = open(os.path.join(ROOT, "data/hpl.csv"), "rb").read()
+AMDAHL_TM = open(os.path.join(ROOT, "models/amdahl.tm"), "rb").read()
+EXTRAP = open(os.path.join(ROOT, "data/extrap_amdahl.txt"), "rb").read()
+QE = open(os.path.join(ROOT, "models/seed003_eq7.qe"), "rb").read()
+ENERGY = open(os.path.join(ROOT, "data/energy_mg.csv"), "rb").read()
+MPI_TM = open(os.path.join(ROOT, "models/mpi_barrier.tm"), "rb").read()
+MPI_CSV = open(os.path.join(ROOT, "data/mpi_barrier.csv"), "rb").read()
+TASKS = b"i1,i2,time [us]\n0,0,5\n0,3,7\n3,0,2\n3,3,9\n"
+ORDER = b"i1,i2\n" + b"".join(b"%d,%d\n" % (i, j) for i in range(4) for j in range(4))
+SPEEDS = b"slave,ratio\n1,2\n2,1\n"
+
+# The kinds of input file and the command that reads each ({f} is the file).
+KINDS = {
+    "model": ("m.tm", HPL_TM, ["{f}", "data.csv"], {"data.csv": HPL_CSV}),
+    "csv": ("d.csv", HPL_CSV, ["model.tm", "{f}"], {"model.tm": HPL_TM}),
+    "extrap": ("x.txt", EXTRAP, ["model.tm", "{f}"], {"model.tm": AMDAHL_TM}),
+    "qe": ("f.qe", QE, ["qe", "{f}"], {}),
+    "energy": ("e.csv", ENERGY, ["energy", "{f}"], {}),
+    "mpi_model": ("mpi.tm", MPI_TM, ["barrier", "--mpi-model", "{f}", "--mpi-data", "mpi.csv"], {"mpi.csv": MPI_CSV}),
+    "mpi_data": ("mpi.csv", MPI_CSV, ["barrier", "--mpi-model", "mpi.tm", "--mpi-data", "{f}"], {"mpi.tm": MPI_TM}),
+    "tasks": ("t.csv", TASKS, ["ms", "predict", "{f}", "--grid", "4x4", "--procs", "2..4"], {}),
+    "order": ("o.csv", ORDER, ["ms", "predict", "t.csv", "--grid", "4x4", "--procs", "3", "--order", "{f}"], {"t.csv": TASKS}),
+    "speeds": ("s.csv", SPEEDS, ["ms", "predict", "t.csv", "--grid", "4x4", "--procs", "3", "--speeds", "{f}"], {"t.csv": TASKS}),
+}
+
+
+def line_of(data, pos):
+    return data[:pos].count(b"\n") + 1
+
+
+def mutations(content, rnd):
+    """(name, bytes, line the error must name or None) for one file kind."""
+    lines = content.split(b"\n")
+    mid = len(lines) // 2
+    out = []
+    for k in range(3):
+        pos = rnd.randrange(len(content))
+        out.append((f"invalid-utf8-{k}", content[:pos] + b"\xff" + content[pos:], line_of(content, pos)))
+    pos = content.rfind(b"\n", 0, len(content) - 2) + 1
+    out.append(("latin1-micro", content[:pos] + b"\xb5" + content[pos:], line_of(content, pos)))
+    out += [
+        ("bom", b"\xef\xbb\xbf" + content, None),
+        ("crlf", content.replace(b"\n", b"\r\n"), None),
+        ("lone-cr", content.replace(b"\n", b"\r"), None),
+        ("empty", b"", None),
+        ("only-newlines", b"\n" * 1000, None),
+        ("nul-bytes", content.replace(b"\n", b"\n\x00", 2), None),
+        ("escape-seqs", content.replace(b"\n", b"\x1b[31m\x07\n", 3), None),
+        ("truncated-half", content[: len(content) // 2], None),
+        ("truncated-mid-line", content[: len(content) // 2 + 3], None),
+        ("line-doubled", b"\n".join(lines[:mid] + [lines[mid]] + lines[mid:]), None),
+        ("line-dropped", b"\n".join(lines[:mid] + lines[mid + 1:]), None),
+        ("huge-number", re.sub(rb"\d+(\.\d+)?", b"1e400", content, count=3), None),
+        ("beyond-f64", re.sub(rb"(?<=[,\s])\d+(\.\d+)?(?=[,\s])", b"1e200", content, count=4), None),
+        ("tiny-number", re.sub(rb"(?<=[,\s])\d+(\.\d+)?(?=[,\s])", b"1e-400", content, count=4), None),
+        ("many-digits", re.sub(rb"(?<=[,\s])\d+(\.\d+)?(?=[,\s])", b"1." + b"3" * 3000, content, count=2), None),
+        ("negative", re.sub(rb"(?<=[,\s])(\d)", b"-\\1", content, count=6), None),
+        ("zeros", re.sub(rb"(?<=[,\s])\d+(\.\d+)?(?=[,\s])", b"0", content), None),
+        ("digit-separator", re.sub(rb"(?<=[,\s])(\d)(\d)", b"\\1_\\2", content, count=2), None),
+        ("nan-inf", re.sub(rb"(?<=[,\s])\d+(\.\d+)?(?=[,\s])", b"nan", content, count=1).replace(b"1", b"inf", 1), None),
+        ("long-line", content + b"9" * 200000 + b"\n", None),
+        ("deep-parens", content + b"(" * 5000 + b"1" + b")" * 5000 + b"\n", None),
+        ("random-bytes", bytes(rnd.randrange(256) for _ in range(2000)), None),
+        ("shuffled-lines", b"\n".join(rnd.sample(lines, len(lines))), None),
+        ("tabs", content.replace(b",", b"\t").replace(b" ", b"\t"), None),
+        ("quotes", content.replace(b",", b',"', 5), None),
+        ("repeated-x50", content * 50, None),
+    ]
+    return out
+
+
+def cases():
+    rnd = random.Random(17)
+    out = []
+    for kind, (name, content, args, extra) in KINDS.items():
+        for mut, data, line in mutations(content, rnd):
+            files = dict(extra)
+            files[name] = data
+            out.append({"name": f"{kind}/{mut}", "args": [a.replace("{f}", name) for a in args],
+                        "files": files, "bad": name if line else None, "line": line})
+    hpl = {"model.tm": HPL_TM, "data.csv": HPL_CSV}
+    def add(name, args, files=None, slow_ok=False, bad=None):
+        out.append({"name": name, "args": args, "files": hpl if files is None else files, "bad": bad, "line": None, "slow_ok": slow_ok})
+    # Output routes onto inputs, links, extensions.
+    for flag in ["--plot", "--plot=band=", "--plot=region=", "--report"]:
+        for target in ["data.csv", "model.tm", "./sub/../data.csv"]:
+            if flag.endswith("="):
+                add(f"output{flag}{target}", ["model.tm", "data.csv", flag.split("=", 1)[0], flag.split("=", 1)[1] + target])
+            else:
+                add(f"output{flag}-{target}", ["model.tm", "data.csv", flag, target])
+    for args in (["--plot", "x.png"], ["--report", "x.txt"], ["--plot", "no/dir/x.svg"], ["--plot", "a.svg", "--plot", "a.svg"],
+                 ["--plot", "."], ["--report", "r.md"], ["--plot", "residuals=r.svg", "--report", "r.html"]):
+        add("output" + "".join(args).replace("/", "_"), ["model.tm", "data.csv"] + args)
+    add("prune-plot-onto-data", ["prune", "model.tm", "data.csv", "--target", "p=1000", "--plot", "data.csv"])
+    add("plan-report-onto-model", ["plan", "model.tm", "data.csv", "--target", "p=1000", "--candidates", "p=300", "--report", "model.tm"])
+    add("energy-plot-onto-profile", ["energy", "e.csv", "--plot", "e.csv"], {"e.csv": ENERGY})
+    add("barrier-plot-onto-data", ["barrier", "--mpi-model", "mpi.tm", "--mpi-data", "mpi.csv", "--plot", "mpi.csv"], {"mpi.tm": MPI_TM, "mpi.csv": MPI_CSV})
+    add("ms-plot-onto-tasks", ["ms", "predict", "t.csv", "--grid", "4x4", "--procs", "3", "--plot", "t.csv"], {"t.csv": TASKS})
+    add("ms-sample-out-onto-script", ["ms", "sample", "--grid", "2", "--out", "s.sh", "--", "sh", "s.sh", "{i1}"], {"s.sh": b"#!/bin/sh\n"})
+    add("ms-mandelbrot-out-svg", ["ms", "mandelbrot", "--grid", "8x8", "--out", "m.svg"], {})
+    # Flags with hostile values.
+    for flag, vals in {
+        "--at": ["p=1e200", "p=-1", "p=0", "p=1..1e9", "p=1..2:*1.0000001", "p=" + "*".join(["7^9999"] * 900), "p=1/0", "q=1", "p="],
+        "-t": ["-1", "nan", "1e99999", "0", "max*max", "1e-400", "emax*0", "2*"],
+        "--decimal": ["0", "101", "-1", "x"],
+        "--digits": ["9", "1001", "1000"],
+        "--timeout": ["0", "1ns", "-1s", "1e400s", "x"],
+        "--drop": ["p=1", "p=10", "p=10,p=20,p=30,p=40,p=50,p=60,p=70,p=80,p=90,p=100,p=110"],
+        "--order": ["dc1,dc1", "dc3", "x"],
+        "--x": ["p=T", "q=p", "p"],
+        "--y": ["p", "nope"],
+        "--max-vertices": ["0", "1", "5"],
+        "--max-number-digits": ["1", "10"],
+        "--max-points": ["0", "1"],
+        "--max-rows": ["0", "5"],
+    }.items():
+        for v in vals:
+            add(f"flag{flag}={v[:30]}", ["model.tm", "data.csv", flag, v])
+    add("x-twice", ["model.tm", "data.csv", "--x", "p=p", "--x", "p=T"])
+    add("qe-order-twice", ["qe", "f.qe", "--order", "dc1,dc1"], {"f.qe": QE})
+    # Limits while working.
+    sq = "T(p) = a40*c/p\nconst a0 = 7\n" + "".join(f"const a{i+1} = a{i}*a{i}\n" for i in range(40)) + "param c\n"
+    add("const-squarings", ["sq.tm", "data.csv"], {"sq.tm": sq.encode(), "data.csv": HPL_CSV}, bad="sq.tm")
+    let = "let a0 = 7;\n" + "".join(f"let a{i+1} = a{i}*a{i};\n" for i in range(40)) + "x <= a40\n"
+    add("qe-let-squarings", ["qe", "l.qe"], {"l.qe": let.encode()}, bad="l.qe")
+    for n in (8, 10, 14, 20):
+        f = " and ".join(f"(x{i} <= 0 or x{i} >= 1)" for i in range(n))
+        add(f"qe-pieces-2^{n}", ["qe", "p.qe"], {"p.qe": f.encode()})
+    add("predict-10MB", ["long.tm", "data.csv"], {"long.tm": b"T(p) = c/p\nparam c\npredict p = " + b",".join([b"1"] * 5_000_000) + b"\n", "data.csv": HPL_CSV})
+    for deg in (7, 8):
+        m = "T(p) = " + " + ".join(f"c{i}*p^{i}" for i in range(deg + 1)) + "\nparam " + ", ".join(f"c{i}" for i in range(deg + 1)) + "\npredict p = 40\n"
+        d = "p,T\n" + "".join(f"{p},{100 // p + p // 2}.{(p * 7919) % 1000:03d}\n" for p in range(1, 31))
+        add(f"poly-degree-{deg}", ["poly.tm", "d.csv"], {"poly.tm": m.encode(), "d.csv": d.encode()})
+    cols = ",".join(f"c{i}" for i in range(100000)) + ",c7\n"
+    add("header-100k-columns", ["model.tm", "w.csv"], {"model.tm": HPL_TM, "w.csv": cols.encode()}, bad="w.csv")
+    regions = b"PARAMETER p\nPOINTS 1 2 4\n" + b"".join(b"REGION r%d\nMETRIC time\nDATA 1\nDATA 2\nDATA 3\n" % i for i in range(100000))
+    add("extrap-100k-regions", ["model.tm", "r.txt", "--region", "nope"], {"model.tm": AMDAHL_TM, "r.txt": regions})
+    big = b"p,T\n" + b"".join(b"%d,%d.%03d\n" % (10 * (1 + i % 12), 100 + i % 97, i % 1000) for i in range(300000))
+    add("csv-300k-rows-json", ["model.tm", "big.csv", "--format", "json"], {"model.tm": HPL_TM, "big.csv": big})
+    add("directory-as-data", ["model.tm", "."], {"model.tm": HPL_TM})
+    add("missing-file", ["model.tm", "nope.csv"], {"model.tm": HPL_TM})
+    add("dev-null-data", ["model.tm", "/dev/null"], {"model.tm": HPL_TM})
+    add("mistyped-subcommand", ["prnue", "model.tm", "data.csv"])
+    return out
+
+
+def sha(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def run_once(binary, case, scratch):
+    start = time.monotonic()
+    p = subprocess.Popen([binary] + case["args"], cwd=scratch, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    import threading
+    peak = [0]
+    def watch():
+        while p.poll() is None:
+            try:
+                with open(f"/proc/{p.pid}/status") as f:
+                    for line in f:
+                        if line.startswith("VmRSS:"):
+                            kb = int(line.split()[1]); peak[0] = max(peak[0], kb)
+                            if kb > 3 * 1024 * 1024:
+                                p.kill()
+            except OSError:
+                pass
+            if time.monotonic() - start > 60:
+                p.kill()
+            time.sleep(0.02)
+    t = threading.Thread(target=watch); t.start()
+    out, err = p.communicate()
+    t.join()
+    return p.returncode, out, err.decode("utf-8", "replace"), time.monotonic() - start, peak[0]
+
+
+def check(binary, case):
+    problems = []
+    results = []
+    for _ in range(2):
+        scratch = tempfile.mkdtemp(prefix="errband-adv-")
+        try:
+            os.mkdir(os.path.join(scratch, "sub"))
+            for name, data in case["files"].items():
+                with open(os.path.join(scratch, name), "wb") as f:
+                    f.write(data)
+            before = {n: sha(os.path.join(scratch, n)) for n in case["files"]}
+            code, out, err, secs, rss = run_once(binary, case, scratch)
+            results.append((code, out))
+            if code == 101 or code < 0 or "panicked" in err:
+                problems.append(f"panic (exit {code}): {err[-300:]}")
+            elif code not in (0, 1, 2):
+                problems.append(f"exit {code}")
+            limit_raised = any(a.startswith("--max-") for a in case["args"])
+            if secs > 10 and not limit_raised and not case.get("slow_ok"):
+                problems.append(f"time {secs:.1f} s")
+            if rss > 1024 * 1024:
+                problems.append(f"memory {rss // 1024} MiB")
+            if code == 2 and case.get("bad") and not re.search(re.escape(case["bad"]) + r":\d", err):
+                problems.append(f"located: no {case['bad']}:LINE in {err[:200]!r}")
+            for n, h in before.items():
+                path = os.path.join(scratch, n)
+                if not os.path.exists(path) or sha(path) != h:
+                    problems.append(f"inputs: {n} changed")
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+    if results[0] != results[1]:
+        problems.append("determinism: two runs differ")
+    return sorted(set(problems))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", default=os.path.join(ROOT, "target/release/errband"))
+    ap.add_argument("--filter", default="")
+    ap.add_argument("--jobs", type=int, default=2)
+    a = ap.parse_args()
+    todo = [c for c in cases() if a.filter in c["name"]]
+    t0 = time.monotonic()
+    with ThreadPoolExecutor(a.jobs) as pool:
+        found = list(pool.map(lambda c: (c, check(a.bin, c)), todo))
+    failed = [(c, p) for c, p in found if p]
+    for c, p in failed:
+        print(f"FAIL {c['name']}: errband {' '.join(x[:60] for x in c['args'])}")
+        for line in p:
+            print(f"    {line}")
+    print(f"# {len(todo)} cases in {time.monotonic() - t0:.0f} s")
+    print(f"{len(todo) - len(failed)} passed, {len(failed)} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
