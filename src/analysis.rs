@@ -515,20 +515,12 @@ fn region(
         }
         _ => (vec![], vec![], Shape::Empty),
     };
-    Ok(Region {
-        threshold: Threshold {
-            text: String::new(),
-            of_max: Rat::zero(),
-            of_emax: Rat::zero(),
-            constant: t.clone(),
-        },
-        value: t.clone(),
-        result,
-        vertices,
-        params_at,
-        shape,
-        lp: None,
-    })
+    Ok(Region { threshold: unnamed(t), value: t.clone(), result, vertices, params_at, shape, lp: None })
+}
+
+/// The threshold `t` itself, before the caller names it.
+fn unnamed(t: &Rat) -> Threshold {
+    Threshold { text: String::new(), of_max: Rat::zero(), of_emax: Rat::zero(), constant: t.clone() }
 }
 
 /// A region whose vertices are too many to list (module docs of
@@ -549,12 +541,7 @@ fn unlisted(p: &Problem, c: &[Rat], t: &Rat, found: usize, limit: usize) -> Regi
         .collect();
     let lp = crate::lp::Prepared::new(k, rows).ok();
     Region {
-        threshold: Threshold {
-            text: String::new(),
-            of_max: Rat::zero(),
-            of_emax: Rat::zero(),
-            constant: t.clone(),
-        },
+        threshold: unnamed(t),
         value: t.clone(),
         result: QeResult { vars: p.vars.clone(), origin: (0..k).collect(), pieces: vec![] },
         vertices: vec![],
