@@ -30,6 +30,9 @@ pub struct Limits {
     pub pieces: usize,
     /// Largest number of candidate subsets one `prune` run analyses.
     pub candidates: usize,
+    /// Largest number of comparisons (atoms) in one `qe` formula, counted
+    /// while parsing: each holds its own exact row through elimination.
+    pub atoms: usize,
 }
 
 impl Default for Limits {
@@ -43,6 +46,7 @@ impl Default for Limits {
             vertices: 2_000,
             pieces: 2_000,
             candidates: 200_000,
+            atoms: 250_000,
         }
     }
 }
@@ -66,6 +70,8 @@ pub enum Limit {
     Pieces,
     /// [`Limits::candidates`].
     Candidates,
+    /// [`Limits::atoms`].
+    Atoms,
 }
 
 impl Limit {
@@ -80,6 +86,7 @@ impl Limit {
             Limit::Vertices => "--max-vertices",
             Limit::Pieces => "--max-pieces",
             Limit::Candidates => "--max-candidates",
+            Limit::Atoms => "--max-atoms",
         }
     }
 
@@ -101,6 +108,7 @@ impl Limits {
             Limit::Vertices => self.vertices,
             Limit::Pieces => self.pieces,
             Limit::Candidates => self.candidates,
+            Limit::Atoms => self.atoms,
         };
         n as u64
     }

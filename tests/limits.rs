@@ -135,6 +135,16 @@ fn every_limit_names_its_flag_and_the_flag_raises_it() {
     has(&r.stderr, &["more than 3 convex pieces", "--max-pieces"]);
     ok(&["qe", &pieces, "--max-pieces", "4"]);
 
+    // Comparisons in one formula: --max-atoms, counted while parsing (a
+    // chain `a < b < c` is two), pointing at the comparison past the limit.
+    let atoms = tmp_file("atoms.qe", "exists y: 0 <= x < y < 3 and\n y != 1 and x != 2");
+    let r = fails(&["qe", &atoms, "--max-atoms", "4"], 2);
+    has(
+        &r.stderr,
+        &["too many comparisons in one formula (limit 4; raise it with --max-atoms)", "atoms.qe:2:13\n"],
+    );
+    ok(&["qe", &atoms, "--max-atoms", "5"]);
+
     // Pruning candidates: --max-candidates (12 points, up to 2 dropped: 12 + 66).
     let r = fails(
         &["prune", hpl, hpl_data, "--target", "p=1000", "--max-drop", "2", "--max-candidates", "77"],

@@ -77,6 +77,9 @@ struct LimitArgs {
     /// Most candidate subsets one `prune` run analyses [default: 200000].
     #[arg(long, global = true, value_name = "N")]
     max_candidates: Option<usize>,
+    /// Most comparisons in one `qe` formula, counted while parsing (each takes about 2 kB while eliminating) [default: 250000].
+    #[arg(long, global = true, value_name = "N")]
+    max_atoms: Option<usize>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -214,6 +217,7 @@ fn limits_arg(m: &clap::ArgMatches) -> crate::limits::Limits {
     size("max_vertices", &mut l.vertices);
     size("max_pieces", &mut l.pieces);
     size("max_candidates", &mut l.candidates);
+    size("max_atoms", &mut l.atoms);
     l
 }
 

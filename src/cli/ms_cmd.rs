@@ -100,7 +100,7 @@ pub struct PredictArgs {
     /// Significant digits of decimals.
     #[arg(long, value_name = "N", default_value_t = 6)]
     pub digits: usize,
-    /// Largest grid accepted, in tasks.
+    /// Largest grid accepted, in tasks (each takes 16 bytes per column: time, and k_in, k_out when given).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TASKS)]
     pub max_tasks: u64,
     /// Print where the time went (reading, interpolation, simulation; events per second) to standard error.

@@ -91,9 +91,10 @@ impl SampledGrid {
     }
 }
 
-/// Most tasks a grid may have unless raised (`--max-tasks`): 2^25, about
-/// half a gigabyte of 128-bit task times.
-pub const DEFAULT_MAX_TASKS: u64 = 1 << 25;
+/// Most tasks a grid may have unless raised (`--max-tasks`): 2^24. Every
+/// task holds a 128-bit time, and 128-bit byte counts when the task file has
+/// `k_in`/`k_out`: 16 bytes a column, 800 MB for three columns at this limit.
+pub const DEFAULT_MAX_TASKS: u64 = 1 << 24;
 
 /// The number of tasks of a grid, if within `max`.
 pub fn grid_size(grid: &[u32], max: u64) -> Result<u64, String> {

@@ -4,12 +4,13 @@
 //! anything non-linear.
 
 use super::diag::Diagnostic;
-use super::lexer::{lex, Tok, Token};
+use super::lexer::{Lexer, Tok, Token};
 use crate::limits::Limits;
 use crate::linear::{LinExpr, VarId};
 use crate::num::{arith_bound, parse_rat_with, Arith, DigitsError, Rat};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
+use std::collections::VecDeque;
 use std::fmt;
 use std::ops::Range;
 
@@ -188,8 +189,7 @@ impl fmt::Display for Expr {
 /// [`Parser::with_keywords`]) are never parsed as names inside expressions.
 #[derive(Debug, Clone)]
 pub struct Parser<'a> {
-    tokens: Vec<Token>,
-    pos: usize,
+    tokens: Tokens<'a>,
     file: &'a str,
     source: &'a str,
     keywords: &'a [&'a str],
@@ -197,10 +197,62 @@ pub struct Parser<'a> {
     limits: Limits,
 }
 
+/// Where a parser's tokens come from.
+#[derive(Debug, Clone)]
+enum Tokens<'a> {
+    /// Lexed up front (a model statement's tokens); `pos` is the current one.
+    Lexed { tokens: Vec<Token>, pos: usize },
+    /// Lexed on demand, so memory holds a few tokens, not the file's:
+    /// `ahead[0]` is the current token, followed by up to [`LOOKAHEAD`]
+    /// more (fewer only at `Eof` or at a lexing error, kept in `error`).
+    Lazy { lexer: Lexer<'a>, ahead: VecDeque<Token>, error: Option<Diagnostic> },
+}
+
+/// Tokens a parser may look past the current one ([`Parser::peek_nth`]).
+const LOOKAHEAD: usize = 2;
+
+const EOF: Token = Token { tok: Tok::Eof, span: 0..0 };
+
+impl Tokens<'_> {
+    /// Lexes ahead until `LOOKAHEAD` tokens follow the current one, or the
+    /// last is `Eof` or an error.
+    fn fill(&mut self) {
+        if let Tokens::Lazy { lexer, ahead, error } = self {
+            while ahead.len() <= LOOKAHEAD
+                && !matches!(ahead.back(), Some(t) if matches!(t.tok, Tok::Eof | Tok::Invalid))
+            {
+                match lexer.next_token() {
+                    Ok(t) => ahead.push_back(t),
+                    Err(d) => {
+                        ahead.push_back(Token { tok: Tok::Invalid, span: d.span.clone() });
+                        *error = Some(d);
+                    }
+                }
+            }
+        }
+    }
+
+    fn nth(&self, n: usize) -> &Token {
+        match self {
+            Tokens::Lexed { tokens, pos } => tokens.get(pos + n).or(tokens.last()).unwrap_or(&EOF),
+            Tokens::Lazy { ahead, .. } => ahead.get(n).or(ahead.back()).unwrap_or(&EOF),
+        }
+    }
+}
+
 impl<'a> Parser<'a> {
-    /// Lexes `source` and returns a cursor at its first token.
+    /// A cursor at the first token of `source`, lexing on demand; fails
+    /// when the first token cannot be lexed.
     pub fn new(source: &'a str, file: &'a str) -> Result<Self, Diagnostic> {
-        Ok(Self::from_tokens(lex(source, file)?, source, file))
+        let mut tokens =
+            Tokens::Lazy { lexer: Lexer::new(source, file), ahead: VecDeque::new(), error: None };
+        tokens.fill();
+        if let Tokens::Lazy { ahead, error: Some(d), .. } = &tokens {
+            if ahead.len() == 1 {
+                return Err(d.clone());
+            }
+        }
+        Ok(Self::with_tokens(tokens, source, file))
     }
 
     /// A cursor over already-lexed tokens of `source` (an `Eof` token is
@@ -209,7 +261,11 @@ impl<'a> Parser<'a> {
         if tokens.last().map(|t| &t.tok) != Some(&Tok::Eof) {
             tokens.push(Token { tok: Tok::Eof, span: source.len()..source.len() });
         }
-        Parser { tokens, pos: 0, file, source, keywords: &[], depth: 0, limits: Limits::default() }
+        Self::with_tokens(Tokens::Lexed { tokens, pos: 0 }, source, file)
+    }
+
+    fn with_tokens(tokens: Tokens<'a>, source: &'a str, file: &'a str) -> Self {
+        Parser { tokens, file, source, keywords: &[], depth: 0, limits: Limits::default() }
     }
 
     /// Declares reserved words: they end an expression instead of being read
@@ -253,17 +309,32 @@ impl<'a> Parser<'a> {
 
     /// Current position, for backtracking with [`Parser::restore`].
     pub fn position(&self) -> usize {
-        self.pos
+        match &self.tokens {
+            Tokens::Lexed { pos, .. } => *pos,
+            // The current token's start: lexing resumes there.
+            Tokens::Lazy { .. } => self.peek_token().span.start,
+        }
     }
 
     /// Goes back to a position returned by [`Parser::position`].
-    pub fn restore(&mut self, pos: usize) {
-        self.pos = pos.min(self.tokens.len() - 1);
+    pub fn restore(&mut self, position: usize) {
+        match &mut self.tokens {
+            Tokens::Lexed { tokens, pos } => *pos = position.min(tokens.len() - 1),
+            Tokens::Lazy { lexer, ahead, error } => {
+                if ahead.front().is_some_and(|t| t.span.start == position) {
+                    return;
+                }
+                lexer.seek(position);
+                ahead.clear();
+                *error = None;
+                self.tokens.fill();
+            }
+        }
     }
 
     /// The current token.
     pub fn peek_token(&self) -> &Token {
-        &self.tokens[self.pos.min(self.tokens.len() - 1)]
+        self.tokens.nth(0)
     }
 
     /// The current token's kind.
@@ -271,19 +342,34 @@ impl<'a> Parser<'a> {
         &self.peek_token().tok
     }
 
-    /// The kind of the token `n` places ahead (`Eof` past the end).
+    /// The kind of the token `n` places ahead (`Eof` past the end); `n` is
+    /// at most 2.
     pub fn peek_nth(&self, n: usize) -> &Tok {
-        &self.tokens[(self.pos + n).min(self.tokens.len() - 1)].tok
+        debug_assert!(n <= LOOKAHEAD);
+        &self.tokens.nth(n).tok
     }
 
-    /// Returns the current token and advances (never past `Eof`).
+    /// Returns the current token and advances (never past `Eof` or an
+    /// unlexable character).
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Token {
-        let t = self.peek_token().clone();
-        if self.pos + 1 < self.tokens.len() {
-            self.pos += 1;
+        match &mut self.tokens {
+            Tokens::Lexed { tokens, pos } => {
+                let t = tokens.get(*pos).or(tokens.last()).cloned().unwrap_or(EOF);
+                if *pos + 1 < tokens.len() {
+                    *pos += 1;
+                }
+                t
+            }
+            Tokens::Lazy { ahead, .. } => {
+                let t = match ahead.front() {
+                    Some(t) if matches!(t.tok, Tok::Eof | Tok::Invalid) => t.clone(),
+                    _ => ahead.pop_front().unwrap_or(EOF),
+                };
+                self.tokens.fill();
+                t
+            }
         }
-        t
     }
 
     /// True at the end of input.
@@ -345,6 +431,9 @@ impl<'a> Parser<'a> {
     /// "expected {what}, found {current token}" at the current token.
     pub fn unexpected(&self, what: &str) -> Diagnostic {
         let t = self.peek_token();
+        if let (Tok::Invalid, Tokens::Lazy { error: Some(d), .. }) = (&t.tok, &self.tokens) {
+            return d.clone();
+        }
         let found = match &t.tok {
             Tok::Ident(s) if self.is_keyword(s) => format!("keyword `{s}`"),
             other => other.describe(),
@@ -863,6 +952,50 @@ mod tests {
             Ok(v) => v,
             Err(d) => panic!("unexpected error: {} ({:?})", d.message, d.span),
         }
+    }
+
+    /// The on-demand parser sees the same tokens as one over `lex`'s list,
+    /// after any number of backtracks, and holds only a few at a time.
+    #[test]
+    fn lazy_tokens_match_lexed_tokens_and_survive_backtracking() {
+        let src = "a1 + (b <= 2.5e3) # c\n ≤ f(x, y) .. 7";
+        let lexed = crate::lang::lexer::lex(src, "t").unwrap();
+        let mut eager = Parser::from_tokens(lexed.clone(), src, "t");
+        let mut lazy = ok(Parser::new(src, "t"));
+        for (i, want) in lexed.iter().enumerate() {
+            assert_eq!(lazy.peek_token(), want, "token {i}");
+            assert_eq!(lazy.peek_nth(1), eager.peek_nth(1));
+            assert_eq!(lazy.peek_nth(2), eager.peek_nth(2));
+            if let Tokens::Lazy { ahead, .. } = &lazy.tokens {
+                assert!(ahead.len() <= LOOKAHEAD + 1);
+            }
+            // Go back to the start and forward again: the same token.
+            let here = lazy.position();
+            lazy.restore(0);
+            assert_eq!(lazy.peek_token(), &lexed[0]);
+            lazy.restore(here);
+            assert_eq!(lazy.next(), eager.next());
+        }
+        // Reading past the end keeps giving `Eof`.
+        assert_eq!(lazy.next().tok, Tok::Eof);
+        assert!(lazy.at_eof());
+    }
+
+    /// A character no token starts with is reported where the parser
+    /// reaches it, with the lexer's message, and the cursor stops there.
+    #[test]
+    fn lazy_lexing_errors_are_located_when_reached() {
+        let e = Parser::new("$ x", "f").unwrap_err();
+        assert_eq!((e.message.as_str(), e.span.clone()), ("unexpected character `$`", 0..1));
+        let mut p = ok(Parser::new("x + 1 $ y", "f"));
+        let e = p.parse_expr().map(|_| p.unexpected("end of input")).unwrap_or_else(|e| e);
+        assert_eq!((e.message.as_str(), e.span.clone()), ("unexpected character `$`", 6..7));
+        assert_eq!(p.next().tok, Tok::Invalid);
+        assert_eq!(p.peek(), &Tok::Invalid);
+        assert!(!p.at_eof());
+        let e = parse("2 * (3 − 1)").unwrap_err();
+        assert_eq!(e.span, 7..10);
+        assert!(e.help.unwrap().contains("ASCII minus"));
     }
 
     fn parse(s: &str) -> Result<Expr, Diagnostic> {

@@ -63,6 +63,10 @@ pub enum Tok {
     DotDot,
     /// End of input (always the last token).
     Eof,
+    /// A character no token starts with, met by a parser's on-demand lexing
+    /// (see [`Lexer`]); the parser reports the lexer's diagnostic there.
+    /// [`lex`] never returns it: it fails instead.
+    Invalid,
 }
 
 impl Tok {
@@ -73,6 +77,7 @@ impl Tok {
             Tok::Ident(s) => format!("`{s}`"),
             Tok::Num(s) => format!("number `{s}`"),
             Tok::Eof => "end of input".to_string(),
+            Tok::Invalid => "an unexpected character".to_string(),
             other => format!("`{}`", other.symbol()),
         }
     }
@@ -104,7 +109,7 @@ impl Tok {
             Tok::Bang => "!",
             Tok::Arrow => "=>",
             Tok::DotDot => "..",
-            Tok::Eof => "",
+            Tok::Eof | Tok::Invalid => "",
         }
     }
 }
@@ -128,95 +133,137 @@ pub struct Token {
 /// empty range at the end). `#` starts a comment that runs to the end of the
 /// line. An unexpected character gives a [`Diagnostic`] pointing at it.
 pub fn lex(source: &str, file: &str) -> Result<Vec<Token>, Diagnostic> {
-    let bytes = source.as_bytes();
+    let mut lexer = Lexer::new(source, file);
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        let start = i;
-        // Whitespace (any Unicode whitespace) and comments.
-        if b == b'#' {
-            while i < bytes.len() && bytes[i] != b'\n' {
-                i += 1;
+    loop {
+        let t = lexer.next_token()?;
+        let end = t.tok == Tok::Eof;
+        out.push(t);
+        if end {
+            return Ok(out);
+        }
+    }
+}
+
+/// A cursor that lexes one token at a time, so a parser holds only the
+/// tokens it looks at (a 20 MB formula would be five million tokens, about
+/// 400 MB, if lexed up front). Lexing is context-free from any token
+/// start, so [`Lexer::seek`] back to one re-lexes the same tokens.
+#[derive(Debug, Clone)]
+pub struct Lexer<'a> {
+    source: &'a str,
+    file: &'a str,
+    i: usize,
+}
+
+impl<'a> Lexer<'a> {
+    /// A lexer at the start of `source`.
+    pub fn new(source: &'a str, file: &'a str) -> Self {
+        Lexer { source, file, i: 0 }
+    }
+
+    /// Continues from byte `offset`, which must be where a token (or
+    /// whitespace or a comment) starts.
+    pub fn seek(&mut self, offset: usize) {
+        self.i = offset.min(self.source.len());
+    }
+
+    /// The next token; [`Tok::Eof`] (again and again) at the end.
+    pub fn next_token(&mut self) -> Result<Token, Diagnostic> {
+        let (source, bytes) = (self.source, self.source.as_bytes());
+        let mut i = self.i;
+        while i < bytes.len() {
+            let b = bytes[i];
+            let start = i;
+            // Whitespace (any Unicode whitespace) and comments.
+            if b == b'#' {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
             }
-            continue;
-        }
-        if b.is_ascii_whitespace() {
-            i += 1;
-            continue;
-        }
-        if b.is_ascii_alphabetic() || b == b'_' {
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+            if b.is_ascii_whitespace() {
                 i += 1;
+                continue;
             }
-            while i < bytes.len() && bytes[i] == b'\'' {
-                i += 1;
+            if b.is_ascii_alphabetic() || b == b'_' {
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                while i < bytes.len() && bytes[i] == b'\'' {
+                    i += 1;
+                }
+                return Ok(self.token(Tok::Ident(source[start..i].to_string()), start, i));
             }
-            out.push(Token { tok: Tok::Ident(source[start..i].to_string()), span: start..i });
-            continue;
-        }
-        let digit_at = |k: usize| k < bytes.len() && bytes[k].is_ascii_digit();
-        if b.is_ascii_digit() || (b == b'.' && digit_at(i + 1)) {
-            i = scan_number(bytes, i);
-            out.push(Token { tok: Tok::Num(source[start..i].to_string()), span: start..i });
-            continue;
-        }
-        let next = bytes.get(i + 1).copied();
-        let two = |t: Tok| (t, 2);
-        let one = |t: Tok| (t, 1);
-        let (tok, len) = match (b, next) {
-            (b'+', _) => one(Tok::Plus),
-            (b'-', _) => one(Tok::Minus),
-            (b'*', _) => one(Tok::Star),
-            (b'/', _) => one(Tok::Slash),
-            (b'^', _) => one(Tok::Caret),
-            (b'(', _) => one(Tok::LParen),
-            (b')', _) => one(Tok::RParen),
-            (b',', _) => one(Tok::Comma),
-            (b':', _) => one(Tok::Colon),
-            (b';', _) => one(Tok::Semi),
-            (b'=', Some(b'=')) => two(Tok::EqEq),
-            (b'=', Some(b'>')) => two(Tok::Arrow),
-            (b'=', _) => one(Tok::Assign),
-            (b'!', Some(b'=')) => two(Tok::Ne),
-            (b'!', _) => one(Tok::Bang),
-            (b'<', Some(b'=')) => two(Tok::Le),
-            (b'<', Some(b'>')) => two(Tok::Ne),
-            (b'<', _) => one(Tok::Lt),
-            (b'>', Some(b'=')) => two(Tok::Ge),
-            (b'>', _) => one(Tok::Gt),
-            (b'&', Some(b'&')) => two(Tok::AndAnd),
-            (b'|', Some(b'|')) => two(Tok::OrOr),
-            (b'.', Some(b'.')) => two(Tok::DotDot),
-            _ => {
-                // Non-ASCII: Unicode operators, Unicode whitespace, or an error.
-                let c = source[i..].chars().next().unwrap_or('\u{FFFD}');
-                let len = c.len_utf8();
-                let tok = match c {
-                    '≤' => Some(Tok::Le),
-                    '≥' => Some(Tok::Ge),
-                    '≠' => Some(Tok::Ne),
-                    '∧' => Some(Tok::AndAnd),
-                    '∨' => Some(Tok::OrOr),
-                    '¬' => Some(Tok::Bang),
-                    '⇒' => Some(Tok::Arrow),
-                    c if c.is_whitespace() => None,
-                    c => return Err(bad_char(file, i..i + len, c)),
-                };
-                match tok {
-                    Some(t) => (t, len),
-                    None => {
-                        i += len;
-                        continue;
+            let digit_at = |k: usize| k < bytes.len() && bytes[k].is_ascii_digit();
+            if b.is_ascii_digit() || (b == b'.' && digit_at(i + 1)) {
+                i = scan_number(bytes, i);
+                return Ok(self.token(Tok::Num(source[start..i].to_string()), start, i));
+            }
+            let next = bytes.get(i + 1).copied();
+            let two = |t: Tok| (t, 2);
+            let one = |t: Tok| (t, 1);
+            let (tok, len) = match (b, next) {
+                (b'+', _) => one(Tok::Plus),
+                (b'-', _) => one(Tok::Minus),
+                (b'*', _) => one(Tok::Star),
+                (b'/', _) => one(Tok::Slash),
+                (b'^', _) => one(Tok::Caret),
+                (b'(', _) => one(Tok::LParen),
+                (b')', _) => one(Tok::RParen),
+                (b',', _) => one(Tok::Comma),
+                (b':', _) => one(Tok::Colon),
+                (b';', _) => one(Tok::Semi),
+                (b'=', Some(b'=')) => two(Tok::EqEq),
+                (b'=', Some(b'>')) => two(Tok::Arrow),
+                (b'=', _) => one(Tok::Assign),
+                (b'!', Some(b'=')) => two(Tok::Ne),
+                (b'!', _) => one(Tok::Bang),
+                (b'<', Some(b'=')) => two(Tok::Le),
+                (b'<', Some(b'>')) => two(Tok::Ne),
+                (b'<', _) => one(Tok::Lt),
+                (b'>', Some(b'=')) => two(Tok::Ge),
+                (b'>', _) => one(Tok::Gt),
+                (b'&', Some(b'&')) => two(Tok::AndAnd),
+                (b'|', Some(b'|')) => two(Tok::OrOr),
+                (b'.', Some(b'.')) => two(Tok::DotDot),
+                _ => {
+                    // Non-ASCII: Unicode operators, Unicode whitespace, or an error.
+                    let c = source[i..].chars().next().unwrap_or('\u{FFFD}');
+                    let len = c.len_utf8();
+                    let tok = match c {
+                        '≤' => Some(Tok::Le),
+                        '≥' => Some(Tok::Ge),
+                        '≠' => Some(Tok::Ne),
+                        '∧' => Some(Tok::AndAnd),
+                        '∨' => Some(Tok::OrOr),
+                        '¬' => Some(Tok::Bang),
+                        '⇒' => Some(Tok::Arrow),
+                        c if c.is_whitespace() => None,
+                        c => {
+                            self.i = i;
+                            return Err(bad_char(self.file, i..i + len, c));
+                        }
+                    };
+                    match tok {
+                        Some(t) => (t, len),
+                        None => {
+                            i += len;
+                            continue;
+                        }
                     }
                 }
-            }
-        };
-        i += len;
-        out.push(Token { tok, span: start..i });
+            };
+            return Ok(self.token(tok, start, i + len));
+        }
+        self.i = bytes.len();
+        Ok(Token { tok: Tok::Eof, span: bytes.len()..bytes.len() })
     }
-    out.push(Token { tok: Tok::Eof, span: source.len()..source.len() });
-    Ok(out)
+
+    fn token(&mut self, tok: Tok, start: usize, end: usize) -> Token {
+        self.i = end;
+        Token { tok, span: start..end }
+    }
 }
 
 /// End of the number literal starting at `i` (a digit, or `.` then a digit).

@@ -366,21 +366,15 @@ fn costs<'a>(
     }
     let mult: Option<Vec<u128>> = time_units.iter().map(|u| ticks(u, &per_s)).collect();
     let mult = mult.ok_or_else(|| overflow("a slave's time ratio"))?;
-    let per_task = |s: &Option<Scaled>, unit_g: &Rat| -> Result<PerTask<u128>, MsError> {
+    let per_task = |s: &'a Option<Scaled>, unit_g: &Rat| -> Result<PerTask<'a, u128>, MsError> {
         let f = ticks(unit_g, &per_s).ok_or_else(|| overflow("G times a byte count"))?;
         Ok(match s {
-            Some(s) => PerTask::Each(std::borrow::Cow::Owned(
-                s.num
-                    .iter()
-                    .map(|&k| k.checked_mul(f))
-                    .collect::<Option<Vec<_>>>()
-                    .ok_or_else(|| overflow("k·G"))?,
-            )),
+            Some(s) => PerTask::Each(&s.num, f),
             None => PerTask::Uniform(f),
         })
     };
     let c = sim::Costs {
-        time: std::borrow::Cow::Borrowed(&tasks.time.num),
+        time: &tasks.time.num,
         k_in: per_task(&tasks.k_in, &kin_g)?,
         k_out: per_task(&tasks.k_out, &kout_g)?,
         l: ticks(&lg.l, &per_s).ok_or_else(|| overflow("L"))?,

@@ -16,8 +16,7 @@
 //! `o_recv` is `o` (the paper's "receive overhead" in P1) or 0 for the
 //! variant whose O1 already counts both overheads of a task's messages.
 
-use num_traits::PrimInt;
-use std::borrow::Cow;
+use num_traits::{AsPrimitive, PrimInt};
 use std::cmp::Reverse;
 use std::collections::binary_heap::PeekMut;
 use std::collections::BinaryHeap;
@@ -32,56 +31,66 @@ pub fn slave_bits(max_procs: u64) -> u32 {
     (64 - max_procs.saturating_sub(1).leading_zeros()).clamp(1, SLAVE_BITS)
 }
 
-/// A per-task cost in ticks: one value for every task, or one per task.
+/// A per-task cost in ticks: one value for every task, or a borrowed
+/// 128-bit column times a factor. The columns stay 128-bit and are
+/// narrowed as they are read, so a 2^25-task grid is never copied (each
+/// copy of a column would cost 16 bytes a task).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PerTask<T: Clone + 'static> {
+pub enum PerTask<'a, T> {
     /// The same for every task.
     Uniform(T),
-    /// Indexed by row-major task number.
-    Each(Cow<'static, [T]>),
+    /// `column[i] · factor`, indexed by row-major task number.
+    Each(&'a [u128], T),
 }
 
-impl<T: PrimInt + 'static> PerTask<T> {
+impl<T: PrimInt + 'static> PerTask<'_, T>
+where
+    u128: AsPrimitive<T>,
+{
     #[inline]
     fn get(&self, i: usize) -> T {
         match self {
             PerTask::Uniform(v) => *v,
-            PerTask::Each(v) => v[i],
+            PerTask::Each(col, f) => col[i].as_() * *f,
         }
     }
 
-    /// The sum over `n` tasks, if it fits.
+    /// The sum over `n` tasks, if it and every term fit `T`.
     pub fn sum(&self, n: usize) -> Option<T> {
         match self {
             PerTask::Uniform(v) => v.checked_mul(&T::from(n)?),
-            PerTask::Each(v) => v.iter().try_fold(T::zero(), |a, &x| a.checked_add(&x)),
+            PerTask::Each(col, f) => {
+                col.iter().try_fold(T::zero(), |a, &x| a.checked_add(&T::from(x)?.checked_mul(f)?))
+            }
         }
     }
+}
 
-    /// The same costs in another integer type, if every value fits.
-    pub fn to<U: PrimInt + 'static>(&self) -> Option<PerTask<U>> {
+impl<'a> PerTask<'a, u128> {
+    /// The same costs with a narrower factor (the column is shared), if
+    /// the factor fits. The caller checks that every product fits `U`.
+    pub fn to<U: PrimInt + 'static>(&self) -> Option<PerTask<'a, U>> {
         Some(match self {
             PerTask::Uniform(v) => PerTask::Uniform(U::from(*v)?),
-            PerTask::Each(v) => {
-                PerTask::Each(Cow::Owned(v.iter().map(|&x| U::from(x)).collect::<Option<Vec<U>>>()?))
-            }
+            PerTask::Each(col, f) => PerTask::Each(col, U::from(*f)?),
         })
     }
 }
 
 /// Everything the loop needs, in integer ticks (`1/ticks_per_s` seconds;
 /// the tick is chosen so that every cost is an integer). `T` is `u64` when
-/// every time fits 40 bits (faster), else `u128`.
+/// every time fits 40 bits (faster), else `u128`; the task columns are the
+/// 128-bit numerators either way, narrowed as they are read.
 #[derive(Debug, Clone)]
-pub struct Costs<'a, T: Clone + 'static> {
+pub struct Costs<'a, T> {
     /// Task time numerators, row-major; task `i` takes `time[i]·mult[s]` ticks on slave `s`.
-    pub time: Cow<'a, [T]>,
+    pub time: &'a [u128],
     /// Per-slave multipliers (slave `s` at index `s − 1`); a single entry applies to all.
     pub mult: Vec<T>,
     /// `k_in·G` per task.
-    pub k_in: PerTask<T>,
+    pub k_in: PerTask<'a, T>,
     /// `k_out·G` per task.
-    pub k_out: PerTask<T>,
+    pub k_out: PerTask<'a, T>,
     /// L.
     pub l: T,
     /// o = o0 + o1·P.
@@ -114,7 +123,7 @@ pub struct Run {
     pub events: u64,
 }
 
-impl<'a, T: PrimInt + 'static> Costs<'a, T> {
+impl<T: PrimInt + 'static> Costs<'_, T> {
     #[inline]
     fn mult(&self, s: usize) -> T {
         if self.mult.len() == 1 {
@@ -123,11 +132,15 @@ impl<'a, T: PrimInt + 'static> Costs<'a, T> {
             self.mult[s]
         }
     }
+}
 
-    /// The same costs in another integer type, if every value fits.
-    pub fn to<U: PrimInt + 'static>(&self) -> Option<Costs<'static, U>> {
+impl<'a> Costs<'a, u128> {
+    /// The same costs in another integer type (sharing the task columns),
+    /// if every scalar fits. The caller checks that every sum of costs
+    /// fits `U` (see [`simulate`]); then every column value does too.
+    pub fn to<U: PrimInt + 'static>(&self) -> Option<Costs<'a, U>> {
         Some(Costs {
-            time: Cow::Owned(self.time.iter().map(|&x| U::from(x)).collect::<Option<Vec<U>>>()?),
+            time: self.time,
             mult: self.mult.iter().map(|&x| U::from(x)).collect::<Option<Vec<U>>>()?,
             k_in: self.k_in.to()?,
             k_out: self.k_out.to()?,
@@ -145,7 +158,10 @@ impl<'a, T: PrimInt + 'static> Costs<'a, T> {
 /// ensures `2 ≤ procs ≤ 2^slave_bits`, enough multipliers, and that the
 /// serial sum of all costs fits `T` with `slave_bits` to spare (no tick
 /// overflows then).
-pub fn simulate<T: PrimInt + 'static>(c: &Costs<'_, T>, order: Option<&[u32]>, procs: u64) -> Run {
+pub fn simulate<T: PrimInt + 'static>(c: &Costs<'_, T>, order: Option<&[u32]>, procs: u64) -> Run
+where
+    u128: AsPrimitive<T>,
+{
     let slaves = usize::try_from(procs.saturating_sub(1)).unwrap_or(usize::MAX);
     let p = T::from(procs).unwrap_or_else(T::zero);
     let two = T::one() + T::one();
@@ -167,7 +183,7 @@ pub fn simulate<T: PrimInt + 'static>(c: &Costs<'_, T>, order: Option<&[u32]>, p
     let mut next = 0;
     // Dispatches task i to slave s at t: the result's key and the master's O1.
     let dispatch = |t: T, s: usize, i: usize, busy: &mut [T], count: &mut [u32]| {
-        let work = c.time[i] * c.mult(s);
+        let work = c.time[i].as_() * c.mult(s);
         busy[s] = busy[s] + work;
         count[s] += 1;
         let k_in = c.k_in.get(i);
@@ -219,7 +235,7 @@ mod tests {
 
     fn costs(time: &[u128], l: u128, o0: u128, o1: u128, k_in: u128, k_out: u128) -> Costs<'_, u128> {
         Costs {
-            time: Cow::Borrowed(time),
+            time,
             mult: vec![1],
             k_in: PerTask::Uniform(k_in),
             k_out: PerTask::Uniform(k_out),

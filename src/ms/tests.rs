@@ -107,7 +107,7 @@ fn full_workload_interpolates_to_itself_and_predicts_the_raw_simulation() {
     let m = machine(5000, 1000, 10, 10, 16, 8);
     for p in [2u64, 3, 8, 40] {
         let c = sim::Costs {
-            time: std::borrow::Cow::Borrowed(&raw[..]),
+            time: &raw[..],
             mult: vec![1],
             k_in: PerTask::Uniform(160),
             k_out: PerTask::Uniform(80),
@@ -239,13 +239,17 @@ proptest! {
     fn narrow_and_wide_keys_agree(
         times in proptest::collection::vec(0u128..5000, 1..60),
         procs in 2u64..12, l in 0u128..300, o0 in 0u128..300, o1 in 0u128..20,
-        k_in in 0u128..100, k_out in 0u128..100, p1 in any::<bool>(),
+        k_in in 0u128..100, p1 in any::<bool>(),
+        bytes in proptest::collection::vec(0u128..40, 60), f in 0u128..4,
     ) {
+        // k_out per task from a shared column times a factor (as task files
+        // with a k_out column give), k_in uniform.
+        let col = &bytes[..times.len()];
         let c = sim::Costs {
-            time: std::borrow::Cow::Borrowed(&times[..]),
+            time: &times[..],
             mult: vec![1],
             k_in: PerTask::Uniform(k_in),
-            k_out: PerTask::Uniform(k_out),
+            k_out: PerTask::Each(col, f),
             l, o0, o1, p1_recv: p1, slave_bits: sim::slave_bits(procs),
         };
         let wide = sim::simulate(&c, None, procs);
@@ -253,10 +257,10 @@ proptest! {
         prop_assert_eq!(&wide, &narrow);
         // Never faster than the longest task's own cycle, never slower than running everything serially.
         let o = o0 + o1 * u128::from(procs);
-        let cycle = |t: u128| 2 * o + k_in + 2 * l + t + 2 * o + k_out + if p1 { o } else { 0 };
-        let serial: u128 = times.iter().map(|&t| cycle(t)).sum();
+        let cycle = |t: u128, k: u128| 2 * o + k_in + 2 * l + t + 2 * o + k * f + if p1 { o } else { 0 };
+        let serial: u128 = times.iter().zip(col).map(|(&t, &k)| cycle(t, k)).sum();
         prop_assert!(wide.time <= serial);
-        prop_assert!(wide.time >= times.iter().map(|&t| cycle(t)).max().unwrap_or(0));
+        prop_assert!(wide.time >= times.iter().zip(col).map(|(&t, &k)| cycle(t, k)).max().unwrap_or(0));
         prop_assert_eq!(wide.slave_busy.iter().sum::<u128>(), times.iter().sum::<u128>());
         prop_assert_eq!(wide.slave_tasks.iter().map(|&n| n as usize).sum::<usize>(), times.len());
     }

@@ -21,7 +21,7 @@ use super::formula::{Atom, Formula, Problem, Rel};
 use crate::lang::diag::Diagnostic;
 use crate::lang::expr::{linearize_in, Expr, NameValue, Parser};
 use crate::lang::lexer::Tok;
-use crate::limits::Limits;
+use crate::limits::{Limit, Limits};
 use crate::linear::{LinExpr, VarId, VarTable};
 use crate::num::Rat;
 use std::collections::HashMap;
@@ -50,7 +50,7 @@ pub fn parse_problem(source: &str, file: &str) -> Result<Problem, Diagnostic> {
 /// [`parse_problem`] with literals and powers held to `limits`.
 pub fn parse_problem_with(source: &str, file: &str, limits: &Limits) -> Result<Problem, Diagnostic> {
     let parser = Parser::new(source, file)?.with_keywords(KEYWORDS).with_limits(*limits);
-    let mut q = QeParser { p: parser, lets: HashMap::new(), vars: VarTable::new(), depth: 0 };
+    let mut q = QeParser { p: parser, lets: HashMap::new(), vars: VarTable::new(), depth: 0, atoms: 0 };
     while q.p.at_ident("let") {
         q.let_stmt()?;
     }
@@ -113,6 +113,8 @@ struct QeParser<'a> {
     lets: HashMap<String, Rat>,
     vars: VarTable,
     depth: usize,
+    /// Atoms built so far, held to [`Limits::atoms`].
+    atoms: usize,
 }
 
 impl QeParser<'_> {
@@ -337,6 +339,10 @@ impl QeParser<'_> {
 
     /// Interns the chain's variables and turns it into atoms.
     fn build(&mut self, chain: Chain) -> Result<Formula, Diagnostic> {
+        self.atoms += chain.rels.len();
+        if self.atoms > self.p.limits().atoms {
+            return Err(self.too_many_atoms(&chain));
+        }
         for e in &chain.exprs {
             for (n, _) in e.names() {
                 if !self.lets.contains_key(n) {
@@ -363,6 +369,18 @@ impl QeParser<'_> {
             .map(|(&rel, w)| Formula::Atom(Atom::compare(&w[0], rel, &w[1])))
             .collect();
         Ok(if atoms.len() == 1 { atoms.remove(0) } else { Formula::And(atoms) })
+    }
+}
+
+impl QeParser<'_> {
+    #[inline(never)]
+    fn too_many_atoms(&self, chain: &Chain) -> Diagnostic {
+        let first = chain.exprs.first().map_or(0, |e| e.span.start);
+        let last = chain.exprs.last().map_or(first, |e| e.span.end);
+        let limits = self.p.limits();
+        self.p
+            .error(first..last, format!("too many comparisons in one formula {}", Limit::Atoms.note(limits)))
+            .with_label("this one passes the limit")
     }
 }
 

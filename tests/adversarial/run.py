@@ -160,6 +160,13 @@ def cases():
     add("extrap-100k-regions", ["model.tm", "r.txt", "--region", "nope"], {"model.tm": AMDAHL_TM, "r.txt": regions})
     big = b"p,T\n" + b"".join(b"%d,%d.%03d\n" % (10 * (1 + i % 12), 100 + i % 97, i % 1000) for i in range(300000))
     add("csv-300k-rows-json", ["model.tm", "big.csv", "--format", "json"], {"model.tm": HPL_TM, "big.csv": big})
+    atoms = b"exists x: " + b" and ".join(b"x >= %d" % i for i in range(1_250_000)) + b"\n"
+    add("qe-1.25M-atoms", ["qe", "a.qe"], {"a.qe": atoms}, bad="a.qe")
+    atoms2 = b"exists x: " + b" and ".join(b"x + %d*y >= %d" % (i, i) for i in range(200_000)) + b"\n"
+    add("qe-200k-atoms-two-vars", ["qe", "a.qe"], {"a.qe": atoms2})
+    corners = b"i1,i2,time,k_in,k_out\n0,0,1.5,3,7\n0,4095,2.25,5,9\n4095,0,3.125,1,1\n4095,4095,1.75,2,2\n"
+    add("ms-2^24-tasks-fractional-k", ["ms", "predict", "t.csv", "--grid", "4096x4096", "--procs", "8,64"], {"t.csv": corners})
+    add("ms-2^25-tasks-refused", ["ms", "predict", "t.csv", "--grid", "8192x4096"], {"t.csv": corners})
     add("directory-as-data", ["model.tm", "."], {"model.tm": HPL_TM})
     add("missing-file", ["model.tm", "nope.csv"], {"model.tm": HPL_TM})
     add("dev-null-data", ["model.tm", "/dev/null"], {"model.tm": HPL_TM})
