@@ -18,6 +18,7 @@
 //! offending cell or token.
 
 mod csv;
+pub mod experiment;
 mod extrap;
 pub mod table;
 pub mod tasks;
@@ -33,6 +34,9 @@ use crate::limits::Limits;
 use crate::num::{parse_rat_with, NumError, Rat};
 
 pub use self::csv::read_csv;
+pub use self::experiment::{
+    Aggregate, Experiment, Format, Selection, Series, SeriesPoint, StoredModel, Summary,
+};
 pub use self::extrap::read_extrap;
 
 /// One measurement: the values of the model's variables, the measured value,
@@ -120,19 +124,32 @@ impl ColumnSpec {
 pub struct DataError {
     /// The located message.
     pub diagnostic: Diagnostic,
+    /// The text the span points into when it is not the input file's own
+    /// text: a member of an archive (`exp.extra-p:experiment.json`), whose
+    /// name is then the diagnostic's file.
+    pub source: Option<String>,
 }
 
 impl DataError {
     /// The rustc-style report: `file:line:col`, the source line and carets
-    /// under the offending text (see [`Diagnostic::render`]).
+    /// under the offending text (see [`Diagnostic::render`]). `source` is
+    /// the input file's text; an error inside an archive member renders
+    /// against the member's text instead.
     pub fn render(&self, source: &str) -> String {
-        self.diagnostic.render(source)
+        self.diagnostic.render(self.source.as_deref().unwrap_or(source))
+    }
+
+    /// The error located in `text`, the content of archive member `name`.
+    pub fn in_member(mut self, name: String, text: String) -> Self {
+        self.diagnostic.file = name;
+        self.source = Some(text);
+        self
     }
 }
 
 impl From<Diagnostic> for DataError {
     fn from(diagnostic: Diagnostic) -> Self {
-        DataError { diagnostic }
+        DataError { diagnostic, source: None }
     }
 }
 
@@ -333,12 +350,18 @@ fn number_error(what: &str, noun: &str, text: &str, err: &NumError) -> (String, 
 }
 
 /// Builds a [`DataError`].
-fn error(file: &str, span: Range<usize>, message: String, label: &str, help: Option<String>) -> DataError {
+pub(crate) fn error(
+    file: &str,
+    span: Range<usize>,
+    message: String,
+    label: &str,
+    help: Option<String>,
+) -> DataError {
     let mut d = Diagnostic::new(file, span, message).with_label(label);
     if let Some(h) = help {
         d = d.with_help(h);
     }
-    DataError { diagnostic: d }
+    DataError { diagnostic: d, source: None }
 }
 
 /// Hash key over a measurement's values that hashes the (always normalized)

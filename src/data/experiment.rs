@@ -1,0 +1,485 @@
+//! Experiments: many series of measurements over the same parameters, one
+//! per callpath and metric, as Extra-P and Score-P keep them.
+//!
+//! Every reader of a multi-series format (Extra-P text, JSON, JSON Lines,
+//! TaLPas, `.extra-p` archives, CUBE profiles, and CSV with grouping
+//! columns) produces an [`Experiment`]. The analysis takes one series at a
+//! time: [`Experiment::dataset`] turns a series into the [`Dataset`] of
+//! exact measurements one model is fitted to, with the repetitions at each
+//! point kept or aggregated as [`Aggregate`] says.
+
+use std::collections::HashMap;
+
+use num_traits::Zero;
+
+use super::{error, quoted_list, ColumnSpec, DataError, Dataset, Measurement, Rat};
+
+/// The formats errband reads, named in reports and messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// CSV (or semicolon-, tab- or whitespace-separated values) with a header.
+    Csv,
+    /// Extra-P's text input format (`PARAMETER`, `POINTS`, `REGION`, `METRIC`, `DATA`).
+    ExtrapText,
+    /// Extra-P's JSON input format (either schema).
+    ExtrapJson,
+    /// Extra-P's JSON Lines input format (one measurement per line).
+    JsonLines,
+    /// TaLPas' text format (one measurement per line).
+    Talpas,
+    /// An Extra-P experiment file (`.extra-p`, a zip archive).
+    ExtrapArchive,
+    /// A set of Score-P CUBE profiles (`profile.cubex`, one per run).
+    Cube,
+}
+
+impl Format {
+    /// The name shown to users.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Csv => "CSV",
+            Format::ExtrapText => "Extra-P text",
+            Format::ExtrapJson => "Extra-P JSON",
+            Format::JsonLines => "Extra-P JSON Lines",
+            Format::Talpas => "TaLPas",
+            Format::ExtrapArchive => "Extra-P experiment (.extra-p)",
+            Format::Cube => "CUBE profiles",
+        }
+    }
+}
+
+/// Summary statistics a file stores at a point in place of (or beside) its
+/// repetitions; Extra-P's experiment files may hold only these.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// The mean of the repetitions.
+    pub mean: Option<Rat>,
+    /// Their median.
+    pub median: Option<Rat>,
+    /// The smallest.
+    pub minimum: Option<Rat>,
+    /// The largest.
+    pub maximum: Option<Rat>,
+    /// How many there were.
+    pub repetitions: Option<u64>,
+}
+
+/// The measurements of one series at one point.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeriesPoint {
+    /// The parameter values, in [`Experiment::params`] order.
+    pub coords: Vec<Rat>,
+    /// The repeated measurements (may be empty when only `summary` is known).
+    pub values: Vec<Rat>,
+    /// Statistics stored by the file (not computed from `values`).
+    pub summary: Summary,
+    /// The 1-based line the point was read from (0 when the format has no lines).
+    pub line: usize,
+}
+
+/// One callpath × metric: the measurements one model is fitted to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Series {
+    /// The callpath (Extra-P's region; a group's values for `--by`).
+    pub callpath: String,
+    /// The metric (the measured column for CSV).
+    pub metric: String,
+    /// Unit of the metric, when the file states it.
+    pub unit: Option<String>,
+    /// The points, in file order.
+    pub points: Vec<SeriesPoint>,
+}
+
+impl Series {
+    /// `callpath / metric`, as shown in tables.
+    pub fn name(&self) -> String {
+        if self.metric.is_empty() {
+            self.callpath.clone()
+        } else {
+            format!("{} / {}", self.callpath, self.metric)
+        }
+    }
+}
+
+/// A model Extra-P fitted and stored with the measurements.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredModel {
+    /// The series it was fitted to.
+    pub callpath: String,
+    /// See `callpath`.
+    pub metric: String,
+    /// The hypothesis in errband's model syntax with coefficients named
+    /// `c0, c1, …` (e.g. `c0 + c1*p^(7/3)`).
+    pub form: String,
+    /// Extra-P's values of the coefficients, exact from the file's text.
+    pub coefficients: Vec<(String, Rat)>,
+    /// The source of the hypothesis as the file writes it (for reports).
+    pub original: String,
+}
+
+/// Many series over the same parameters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Experiment {
+    /// The file (or directory) name, as shown in messages.
+    pub file: String,
+    /// The format it was read as.
+    pub format: Format,
+    /// The parameter names.
+    pub params: Vec<String>,
+    /// The series, in file order.
+    pub series: Vec<Series>,
+    /// Models stored in the file (Extra-P experiments).
+    pub models: Vec<StoredModel>,
+    /// Notes that are not errors.
+    pub warnings: Vec<String>,
+}
+
+/// How the repetitions at a point become the constraints of the fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+pub enum Aggregate {
+    /// Every repetition is a measurement of its own (the paper's method).
+    #[default]
+    All,
+    /// The mean of the repetitions (what Extra-P fits).
+    Mean,
+    /// Their median.
+    Median,
+    /// The smallest (the least disturbed run).
+    Min,
+    /// The largest.
+    Max,
+}
+
+impl Aggregate {
+    /// The choice as a sentence for reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Aggregate::All => "every repetition is a measurement (a constraint of its own)",
+            Aggregate::Mean => "the mean of the repetitions at each point",
+            Aggregate::Median => "the median of the repetitions at each point",
+            Aggregate::Min => "the smallest repetition at each point",
+            Aggregate::Max => "the largest repetition at each point",
+        }
+    }
+
+    /// The flag value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Aggregate::All => "all",
+            Aggregate::Mean => "mean",
+            Aggregate::Median => "median",
+            Aggregate::Min => "min",
+            Aggregate::Max => "max",
+        }
+    }
+
+    /// The value(s) at a point: computed exactly from the repetitions, or
+    /// taken from the file's summary when it has no repetitions. `None` when
+    /// neither is there.
+    pub fn apply(self, p: &SeriesPoint) -> Option<Vec<Rat>> {
+        if !p.values.is_empty() {
+            let v = &p.values;
+            return Some(match self {
+                Aggregate::All => v.clone(),
+                Aggregate::Mean => {
+                    vec![v.iter().fold(Rat::zero(), |a, x| a + x) / Rat::from_integer(v.len().into())]
+                }
+                Aggregate::Median => {
+                    let mut s = v.clone();
+                    s.sort();
+                    let n = s.len();
+                    vec![if n % 2 == 1 {
+                        s[n / 2].clone()
+                    } else {
+                        (&s[n / 2 - 1] + &s[n / 2]) / Rat::from_integer(2.into())
+                    }]
+                }
+                Aggregate::Min => vec![v.iter().min()?.clone()],
+                Aggregate::Max => vec![v.iter().max()?.clone()],
+            });
+        }
+        let s = &p.summary;
+        let one = match self {
+            // Without repetitions, `all` reads what there is: the mean.
+            Aggregate::All | Aggregate::Mean => s.mean.clone().or_else(|| s.median.clone()),
+            Aggregate::Median => s.median.clone(),
+            Aggregate::Min => s.minimum.clone(),
+            Aggregate::Max => s.maximum.clone(),
+        };
+        one.map(|v| vec![v])
+    }
+}
+
+/// Which series of an experiment to analyse: glob patterns (`*`, `?`,
+/// `[…]`) on the callpath and the metric; `None` selects every one.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// Pattern for the callpath (`--region`).
+    pub callpath: Option<String>,
+    /// Pattern for the metric (`--metric`).
+    pub metric: Option<String>,
+}
+
+fn matches(pattern: &Option<String>, name: &str) -> Result<bool, String> {
+    let Some(p) = pattern else { return Ok(true) };
+    if p == name {
+        return Ok(true);
+    }
+    let g = glob::Pattern::new(p).map_err(|e| format!("`{p}` is not a valid pattern: {e}"))?;
+    Ok(g.matches(name))
+}
+
+impl Experiment {
+    /// The indices of the series the selection names; an error names what
+    /// is available when nothing matches.
+    pub fn select(&self, sel: &Selection) -> Result<Vec<usize>, DataError> {
+        let fail = |message: String| error(&self.file, 0..0, message, "", None);
+        let mut by_callpath = Vec::new();
+        for (i, s) in self.series.iter().enumerate() {
+            if matches(&sel.callpath, &s.callpath).map_err(|m| fail(format!("--region {m}")))? {
+                by_callpath.push(i);
+            }
+        }
+        if by_callpath.is_empty() {
+            let mut seen = std::collections::HashSet::new();
+            let names: Vec<&str> =
+                self.series.iter().map(|s| s.callpath.as_str()).filter(|c| seen.insert(*c)).collect();
+            return Err(fail(format!(
+                "no callpath `{}` in {} (available: {})",
+                sel.callpath.as_deref().unwrap_or(""),
+                self.file,
+                quoted_list(&names)
+            )));
+        }
+        let mut chosen = Vec::new();
+        for &i in &by_callpath {
+            if matches(&sel.metric, &self.series[i].metric).map_err(|m| fail(format!("--metric {m}")))? {
+                chosen.push(i);
+            }
+        }
+        if chosen.is_empty() {
+            let mut seen = std::collections::HashSet::new();
+            let names: Vec<&str> = by_callpath
+                .iter()
+                .map(|&i| self.series[i].metric.as_str())
+                .filter(|m| seen.insert(*m))
+                .collect();
+            return Err(fail(format!(
+                "no metric `{}` in {} (available: {})",
+                sel.metric.as_deref().unwrap_or(""),
+                self.file,
+                quoted_list(&names)
+            )));
+        }
+        Ok(chosen)
+    }
+
+    /// The measurements of series `index` for a model whose variables are
+    /// `spec.vars` (matched to parameters through `spec.rename`), with the
+    /// repetitions aggregated. Parameters that are not model variables
+    /// must be constant over the series; points that differ only in them
+    /// are read as repetitions, with a warning.
+    pub fn dataset(
+        &self,
+        index: usize,
+        spec: &ColumnSpec,
+        aggregate: Aggregate,
+    ) -> Result<Dataset, DataError> {
+        let series = &self.series[index];
+        let mut param_of_var = Vec::with_capacity(spec.vars.len());
+        let mut missing = Vec::new();
+        for v in &spec.vars {
+            let name = spec.column_of(v);
+            match self.params.iter().position(|p| p == name) {
+                Some(j) => param_of_var.push(j),
+                None => missing.push(if name == v {
+                    format!("`{name}`")
+                } else {
+                    format!("`{name}` (for `{v}`)")
+                }),
+            }
+        }
+        if !missing.is_empty() {
+            let noun = if missing.len() == 1 { "parameter" } else { "parameters" };
+            let first = spec.vars.iter().find(|v| !self.params.iter().any(|p| p == spec.column_of(v)));
+            return Err(error(
+                &self.file,
+                0..0,
+                format!(
+                    "missing {noun} {} in {} (available: {})",
+                    missing.join(", "),
+                    self.file,
+                    quoted_list(&self.params)
+                ),
+                "",
+                first.map(|v| format!("map a model variable to a parameter with `--x {v}=PARAMETER`")),
+            ));
+        }
+        let mut warnings = self.warnings.clone();
+        for (j, name) in self.params.iter().enumerate() {
+            if param_of_var.contains(&j) {
+                continue;
+            }
+            let mut values = series.points.iter().filter_map(|p| p.coords.get(j));
+            let first = values.next();
+            if values.any(|v| Some(v) != first) {
+                warnings.push(format!(
+                    "parameter `{name}` is not a model variable; points that differ only in `{name}` are read as repetitions"
+                ));
+            }
+        }
+        let mut rows = Vec::new();
+        let mut by_point: HashMap<Vec<Rat>, usize> = HashMap::new();
+        let mut merged: Vec<(Vec<Rat>, SeriesPoint)> = Vec::new();
+        // Points that coincide on the model's variables pool their repetitions.
+        for p in &series.points {
+            let x: Vec<Rat> = param_of_var.iter().filter_map(|&j| p.coords.get(j).cloned()).collect();
+            match by_point.get(&x) {
+                Some(&k) => merged[k].1.values.extend(p.values.iter().cloned()),
+                None => {
+                    by_point.insert(x.clone(), merged.len());
+                    merged.push((x, p.clone()));
+                }
+            }
+        }
+        for (x, p) in merged {
+            let values = aggregate.apply(&p).ok_or_else(|| {
+                error(
+                    &self.file,
+                    0..0,
+                    format!(
+                        "{}: the point ({}) has no {} value",
+                        series.name(),
+                        p.coords.iter().map(crate::num::fmt_fraction).collect::<Vec<_>>().join(", "),
+                        aggregate.name()
+                    ),
+                    "",
+                    Some("choose another --aggregate (the file stores only some statistics)".to_string()),
+                )
+            })?;
+            for y in values {
+                if rows.len() >= spec.limits.rows {
+                    return Err(error(
+                        &self.file,
+                        0..0,
+                        format!(
+                            "{} has too many measurements {}",
+                            self.file,
+                            crate::limits::Limit::Rows.note(&spec.limits)
+                        ),
+                        "",
+                        None,
+                    ));
+                }
+                rows.push(Measurement { x: x.clone(), y, line: p.line });
+            }
+        }
+        let mut units = std::collections::BTreeMap::new();
+        if let Some(u) = &series.unit {
+            units.insert(spec.y.clone(), u.clone());
+        }
+        Ok(Dataset {
+            file: self.file.clone(),
+            vars: spec.vars.clone(),
+            columns: param_of_var.iter().filter_map(|&j| self.params.get(j).cloned()).collect(),
+            y_column: series.name(),
+            units,
+            rows,
+            warnings,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::{frac, int};
+
+    fn point(x: i64, values: &[i64]) -> SeriesPoint {
+        SeriesPoint {
+            coords: vec![int(x)],
+            values: values.iter().map(|&v| int(v)).collect(),
+            summary: Summary::default(),
+            line: 0,
+        }
+    }
+
+    fn experiment() -> Experiment {
+        let s = |c: &str, m: &str| Series {
+            callpath: c.to_string(),
+            metric: m.to_string(),
+            unit: None,
+            points: vec![point(2, &[4, 1, 3]), point(4, &[6, 8])],
+        };
+        Experiment {
+            file: "e".into(),
+            format: Format::ExtrapText,
+            params: vec!["p".into()],
+            series: vec![s("main", "time"), s("main->MPI_Send", "time"), s("main", "visits")],
+            models: vec![],
+            warnings: vec![],
+        }
+    }
+
+    #[test]
+    fn aggregates_are_exact() {
+        let p = point(2, &[4, 1, 3, 2]);
+        assert_eq!(Aggregate::Mean.apply(&p), Some(vec![frac(5, 2)]));
+        assert_eq!(Aggregate::Median.apply(&p), Some(vec![frac(5, 2)]));
+        assert_eq!(Aggregate::Median.apply(&point(2, &[4, 1, 3])), Some(vec![int(3)]));
+        assert_eq!(Aggregate::Min.apply(&p), Some(vec![int(1)]));
+        assert_eq!(Aggregate::Max.apply(&p), Some(vec![int(4)]));
+        assert_eq!(Aggregate::All.apply(&p).map(|v| v.len()), Some(4));
+        // Only a summary: `all` and `mean` read the mean; a missing statistic is None.
+        let s = SeriesPoint {
+            coords: vec![int(2)],
+            values: vec![],
+            summary: Summary {
+                mean: Some(int(7)),
+                median: None,
+                minimum: Some(int(5)),
+                maximum: None,
+                repetitions: Some(5),
+            },
+            line: 0,
+        };
+        assert_eq!(Aggregate::All.apply(&s), Some(vec![int(7)]));
+        assert_eq!(Aggregate::Min.apply(&s), Some(vec![int(5)]));
+        assert_eq!(Aggregate::Max.apply(&s), None);
+    }
+
+    #[test]
+    fn selection_by_name_and_glob() {
+        let e = experiment();
+        assert_eq!(e.select(&Selection::default()).unwrap(), vec![0, 1, 2]);
+        let sel = |c: Option<&str>, m: Option<&str>| Selection {
+            callpath: c.map(Into::into),
+            metric: m.map(Into::into),
+        };
+        assert_eq!(e.select(&sel(Some("main"), None)).unwrap(), vec![0, 2]);
+        assert_eq!(e.select(&sel(Some("main*"), Some("time"))).unwrap(), vec![0, 1]);
+        assert_eq!(e.select(&sel(Some("*MPI_*"), None)).unwrap(), vec![1]);
+        let err = e.select(&sel(Some("solve"), None)).unwrap_err();
+        assert!(
+            err.to_string().contains("no callpath `solve` in e (available: `main`, `main->MPI_Send`)"),
+            "{err}"
+        );
+        let err = e.select(&sel(Some("main"), Some("bytes"))).unwrap_err();
+        assert!(err.to_string().contains("(available: `time`, `visits`)"), "{err}");
+    }
+
+    #[test]
+    fn datasets_keep_or_aggregate_repetitions() {
+        let e = experiment();
+        let spec = ColumnSpec { vars: vec!["p".into()], y: "T".into(), ..Default::default() };
+        let all = e.dataset(0, &spec, Aggregate::All).unwrap();
+        assert_eq!(all.rows.len(), 5);
+        assert_eq!(all.y_column, "main / time");
+        let mean = e.dataset(0, &spec, Aggregate::Mean).unwrap();
+        let ys: Vec<Rat> = mean.rows.iter().map(|r| r.y.clone()).collect();
+        assert_eq!(ys, vec![frac(8, 3), int(7)]);
+        let spec = ColumnSpec { vars: vec!["n".into()], y: "T".into(), ..Default::default() };
+        let err = e.dataset(0, &spec, Aggregate::All).unwrap_err();
+        assert!(err.to_string().contains("missing parameter `n` in e (available: `p`)"), "{err}");
+    }
+}
