@@ -217,6 +217,9 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         }
     }
     let opts = Options { at, order: a.order.clone(), ..input.options() };
+    if input.parts.parts.len() > 1 {
+        return run_experiment(&a, &input, &opts, &plots, report_kind, io);
+    }
     let rows = &dataset.rows;
 
     if let Some(which) = a.emit_qe {
@@ -345,6 +348,87 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         return Ok(super::EXIT_ANALYSIS);
     }
     Ok(super::EXIT_OK)
+}
+
+/// A whole experiment (several series): one analysis per series, in
+/// parallel, led by the summary table.
+fn run_experiment(
+    a: &AnalyzeArgs,
+    input: &super::input::Loaded,
+    opts: &Options,
+    plots: &[(PlotKind, String)],
+    report_kind: Option<ReportKind>,
+    io: &mut Io,
+) -> Result<i32, Failure> {
+    use rayon::prelude::*;
+    let n = input.parts.parts.len();
+    let refuse = |what: &str| {
+        Failure::input(format!(
+            "{what} shows one series, and {} holds {n} here; choose one with --region and --metric, or use --report out.html for a band plot per series",
+            input.data_path
+        ))
+    };
+    if !plots.is_empty() {
+        return Err(refuse("--plot"));
+    }
+    if a.emit_qe.is_some() || !a.drop.is_empty() || !a.drop_row.is_empty() || a.envelope {
+        return Err(refuse("--emit-qe, --drop, --drop-row and --envelope each"));
+    }
+    if a.format == Format::Latex {
+        return Err(refuse("--format latex"));
+    }
+    let model = &input.model;
+    let outcomes: Vec<Result<Analysis, (String, i32)>> = input
+        .parts
+        .parts
+        .par_iter()
+        .map(|p| {
+            Analysis::run(model, &p.dataset.rows, &input.data_path, opts).map_err(|e| {
+                let f = input.failure(e);
+                (f.message, f.code)
+            })
+        })
+        .collect();
+    let report = crate::report::experiment::ExperimentReport {
+        model,
+        data_file: &input.data_path,
+        format: input.parts.format,
+        total: input.parts.total,
+        aggregate: input.aggregate,
+        entries: input
+            .parts
+            .parts
+            .iter()
+            .zip(outcomes)
+            .map(|(part, outcome)| crate::report::experiment::Entry { part, outcome })
+            .collect(),
+        digits: a.common.decimal as usize,
+        exact: a.common.exact,
+    };
+    let text = match a.format {
+        Format::Text => report.text(),
+        Format::Json => {
+            let mut s = serde_json::to_string_pretty(&report.json()).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+        Format::Csv => report.csv(),
+        Format::Md | Format::Latex => report.markdown(),
+    };
+    if let (Some(kind), Some(file)) = (report_kind, &a.report) {
+        let content = match kind {
+            ReportKind::Html => report.html(),
+            ReportKind::Markdown => report.markdown(),
+        };
+        io.file(file, &content)?;
+    }
+    io.stdout(&text)?;
+    let code = report.code();
+    if code != 0 {
+        let failed = report.entries.iter().filter(|e| e.outcome.is_err()).count();
+        io.note(&format!("errband: {failed} of {n} analyses failed (see the table)"));
+    }
+    Ok(code)
 }
 
 /// Which whole report `--report` writes.

@@ -149,6 +149,7 @@ pub fn run(a: BarrierArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         }
         (None, Some(mp), Some(dp)) => {
             let l = load(mp, dp, &a.common, limits)?;
+            l.single("barrier")?;
             let unit = l.model.units.get(&l.model.func).cloned().ok_or_else(|| {
                 Failure::input(format!(
                     "the MPI_Barrier model {mp} states no time unit for `{}`: add `unit {} = us` to the model, or `[us]` to the time column's header in {dp}",

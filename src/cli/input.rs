@@ -4,7 +4,7 @@
 
 use super::{read_input, Failure};
 use crate::analysis::{AnalysisError, Options, Threshold};
-use crate::data::{self, ColumnSpec, Dataset};
+use crate::data::{self, Aggregate, ColumnSpec, Dataset, Parts, Selection};
 use crate::fit::FitError;
 use crate::limits::Limits;
 use crate::model::{syntax, FitMode, Model};
@@ -36,12 +36,18 @@ pub struct CommonArgs {
     /// Column holding a model variable, e.g. `p=procs`; repeatable.
     #[arg(long, value_name = "VAR=COLUMN")]
     pub x: Vec<String>,
-    /// Extra-P region to read.
-    #[arg(long)]
+    /// Callpaths (Extra-P regions, or `--by` groups) to analyse: a name or a glob such as `'main->*'` (default: every one).
+    #[arg(long, value_name = "NAME|GLOB")]
     pub region: Option<String>,
-    /// Extra-P metric to read.
-    #[arg(long)]
+    /// Metrics to analyse: a name or a glob (default: every one).
+    #[arg(long, value_name = "NAME|GLOB")]
     pub metric: Option<String>,
+    /// Split a CSV file into groups by the values of these columns, one analysis per group (e.g. `--by mpi,collective`).
+    #[arg(long, value_name = "COLUMNS", value_delimiter = ',')]
+    pub by: Vec<String>,
+    /// How the repetitions at a point enter the fit: all (each is a constraint; the paper's method), mean (what Extra-P fits), median, min or max.
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = Aggregate::All)]
+    pub aggregate: Aggregate,
     /// Significant digits of values that cannot be exact (log2 of a non-power of two, ln, sqrt, exp).
     #[arg(long, value_name = "N", default_value_t = crate::num::transcendental::DEFAULT_DIGITS, value_parser = clap::value_parser!(u32).range(10..=1000))]
     pub digits: u32,
@@ -51,8 +57,12 @@ pub struct CommonArgs {
 pub struct Loaded {
     /// The model (units completed from the data header).
     pub model: Model,
-    /// The measurements.
+    /// The measurements of the first (often the only) series selected.
     pub dataset: Dataset,
+    /// Every series selected (a whole experiment, or `--by` groups).
+    pub parts: Parts,
+    /// How repetitions were aggregated.
+    pub aggregate: Aggregate,
     /// Their file name.
     pub data_path: String,
     /// Parsed thresholds (empty: the defaults).
@@ -81,6 +91,24 @@ impl Loaded {
             }
         }
         Ok(out)
+    }
+
+    /// The one series a command that analyses a single series reads; an
+    /// error lists the series when the input holds several.
+    pub fn single(&self, command: &str) -> Result<&Dataset, Failure> {
+        match self.parts.parts.as_slice() {
+            [_] => Ok(&self.dataset),
+            many => {
+                let names: Vec<String> = many.iter().map(|p| format!("`{}`", p.name())).take(8).collect();
+                Err(Failure::input(format!(
+                    "{command} analyses one series, and {} holds {} ({}{}); choose one with --region and --metric",
+                    self.data_path,
+                    many.len(),
+                    names.join(", "),
+                    if many.len() > 8 { ", …" } else { "" }
+                )))
+            }
+        }
     }
 
     /// Maps an analysis failure to a message and exit code.
@@ -151,9 +179,13 @@ pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) 
         region: a.region.clone(),
         metric: a.metric.clone(),
         limits: *limits,
+        by: a.by.clone(),
     };
     let dsrc = read_input(data_path)?;
-    let dataset = data::read(&dsrc, data_path, &spec).map_err(|e| Failure::input(e.render(&dsrc)))?;
+    let sel = Selection { callpath: a.region.clone(), metric: a.metric.clone() };
+    let parts = data::read_parts(&dsrc, data_path, &spec, &sel, a.aggregate)
+        .map_err(|e| Failure::input(e.render(&dsrc)))?;
+    let dataset = parts.parts[0].dataset.clone();
     // Units from the data header fill in those the model does not state.
     for (k, u) in &dataset.units {
         model.units.entry(k.clone()).or_insert_with(|| u.clone());
@@ -162,7 +194,15 @@ pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) 
     for t in &a.thresholds {
         thresholds.push(Threshold::parse(t).map_err(|d| Failure::input(d.render(t)))?);
     }
-    Ok(Loaded { model, dataset, data_path: data_path.to_string(), thresholds, limits: *limits })
+    Ok(Loaded {
+        model,
+        dataset,
+        parts,
+        aggregate: a.aggregate,
+        data_path: data_path.to_string(),
+        thresholds,
+        limits: *limits,
+    })
 }
 
 /// Maps a fit failure to a message and exit code.

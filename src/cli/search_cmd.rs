@@ -206,7 +206,7 @@ pub fn run_prune(a: PruneArgs, limits: &Limits, io: &mut Io) -> Result<i32, Fail
         user.push((c.clone(), points));
     }
     let search = Search { max_drop: a.max_drop, top: a.top, greedy: a.greedy, user };
-    let rows = &input.dataset.rows;
+    let rows = &input.single("prune")?.rows;
     let tick = progress();
     let cmp = pool(s.jobs)?
         .install(|| prune::compare(&input.model, rows, &input.data_path, &input.options(), &targets, &search, &tick))
@@ -286,7 +286,7 @@ pub fn run_plan(a: PlanArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failur
     let targets = targets(&input, s)?;
     let cands = input.points(&normalise_step(&a.candidates), "--candidates")?;
     let tick = progress();
-    let rows = &input.dataset.rows;
+    let rows = &input.single("plan")?.rows;
     let p = pool(s.jobs)?
         .install(|| {
             plan::plan(&input.model, rows, &input.data_path, &input.options(), &targets, &cands, &tick)

@@ -22,6 +22,48 @@ use super::{ColumnSpec, DataError, Dataset, Measurement};
 /// values all equal an earlier line's is kept and noted in
 /// [`Dataset::warnings`].
 pub fn read_csv(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset, DataError> {
+    let spec = ColumnSpec { by: Vec::new(), ..spec.clone() };
+    read_csv_inner(text, file, &spec).map(|(d, _, _)| d)
+}
+
+/// Reads CSV text as [`read_csv`] does and splits the rows into groups by
+/// the values of the columns [`ColumnSpec::by`] names: one dataset per
+/// group, named `col=value, col2=value2`, in order of first appearance.
+/// The group cells are compared as text (trimmed).
+pub fn read_csv_groups(
+    text: &str,
+    file: &str,
+    spec: &ColumnSpec,
+) -> Result<Vec<(String, Dataset)>, DataError> {
+    let (all, names, group_of) = read_csv_inner(text, file, spec)?;
+    let Dataset { file, vars, columns, y_column, units, rows: all_rows, .. } = all;
+    let mut rows: Vec<Vec<Measurement>> = vec![Vec::new(); names.len()];
+    for (r, g) in all_rows.into_iter().zip(group_of) {
+        rows[g].push(r);
+    }
+    Ok(names
+        .into_iter()
+        .zip(rows)
+        .map(|(name, rows)| {
+            let warnings = repeat_warnings(&rows);
+            let d = Dataset {
+                file: file.clone(),
+                vars: vars.clone(),
+                columns: columns.clone(),
+                y_column: y_column.clone(),
+                units: units.clone(),
+                rows,
+                warnings,
+            };
+            (name, d)
+        })
+        .collect())
+}
+
+/// The dataset, the group names and each row's group.
+type Grouped = (Dataset, Vec<String>, Vec<usize>);
+
+fn read_csv_inner(text: &str, file: &str, spec: &ColumnSpec) -> Result<Grouped, DataError> {
     let (body, base) = strip_bom(text);
     let (mut reader, mut locator) = open_reader(body, base);
     let mut head_record = ByteRecord::new();
@@ -58,6 +100,37 @@ pub fn read_csv(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset, Da
         Some((&y, vars)) => (vars.to_vec(), y),
         None => (Vec::new(), 0),
     };
+    // The grouping columns (`--by`).
+    let mut by_index = Vec::with_capacity(spec.by.len());
+    for name in &spec.by {
+        match find_column(&header, name) {
+            Some(i) if var_index.contains(&i) || i == y_index => {
+                return Err(error(
+                    file,
+                    line_span(body, header_start, base),
+                    format!("--by {name}: the column `{name}` is read by the model; group by another column"),
+                    "",
+                    None,
+                ))
+            }
+            Some(i) => by_index.push(i),
+            None => {
+                return Err(error(
+                    file,
+                    line_span(body, header_start, base),
+                    format!(
+                        "--by {name}: no column `{name}` in {file} (available: {})",
+                        quoted_list(&header_names(&header))
+                    ),
+                    "header",
+                    None,
+                ))
+            }
+        }
+    }
+    let mut group_names: Vec<String> = Vec::new();
+    let mut group_index: std::collections::HashMap<Vec<u8>, usize> = std::collections::HashMap::new();
+    let mut group_of: Vec<usize> = Vec::new();
     let mut units = BTreeMap::new();
     for (&(model, _, _), &i) in wanted.iter().zip(&index) {
         if let Some(unit) = header.get(i).and_then(|h| h.unit) {
@@ -118,6 +191,27 @@ pub fn read_csv(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset, Da
         }
         let y = cell(y_index)?;
         rows.push(Measurement { x, y, line });
+        if !by_index.is_empty() {
+            let mut key = Vec::new();
+            for &i in &by_index {
+                key.extend_from_slice(bytes_str(record.get(i).unwrap_or(b"")).trim().as_bytes());
+                key.push(0);
+            }
+            let next = group_names.len();
+            let g = *group_index.entry(key).or_insert_with(|| {
+                let name = by_index
+                    .iter()
+                    .map(|&i| {
+                        let col = header.get(i).map_or("", |h| h.name);
+                        format!("{col}={}", bytes_str(record.get(i).unwrap_or(b"")).trim())
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                group_names.push(name);
+                next
+            });
+            group_of.push(g);
+        }
     }
     if rows.is_empty() {
         return Err(error(
@@ -128,8 +222,14 @@ pub fn read_csv(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset, Da
             Some(format!("the header is line {header_line}; add one line per measurement below it")),
         ));
     }
-    let warnings = repeat_warnings(&rows);
-    Ok(Dataset { file: file.to_string(), vars: spec.vars.clone(), columns, y_column, units, rows, warnings })
+    let warnings = if by_index.is_empty() { repeat_warnings(&rows) } else { Vec::new() };
+    if by_index.is_empty() {
+        group_names.push(String::new());
+        group_of = vec![0; rows.len()];
+    }
+    let d =
+        Dataset { file: file.to_string(), vars: spec.vars.clone(), columns, y_column, units, rows, warnings };
+    Ok((d, group_names, group_of))
 }
 
 /// Reads the next record; the reader is flexible and reads from memory, so

@@ -210,6 +210,37 @@ impl Aggregate {
     }
 }
 
+/// The measurements with the repetitions at each point (rows with equal
+/// `x`) aggregated; points keep the order of their first row and its line.
+pub fn aggregate_rows(rows: Vec<Measurement>, aggregate: Aggregate) -> Vec<Measurement> {
+    if aggregate == Aggregate::All {
+        return rows;
+    }
+    let mut index: HashMap<Vec<Rat>, usize> = HashMap::new();
+    let mut points: Vec<SeriesPoint> = Vec::new();
+    for r in rows {
+        match index.get(&r.x) {
+            Some(&k) => points[k].values.push(r.y),
+            None => {
+                index.insert(r.x.clone(), points.len());
+                points.push(SeriesPoint {
+                    coords: r.x,
+                    values: vec![r.y],
+                    summary: Summary::default(),
+                    line: r.line,
+                });
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(points.len());
+    for p in points {
+        for y in aggregate.apply(&p).unwrap_or_default() {
+            out.push(Measurement { x: p.coords.clone(), y, line: p.line });
+        }
+    }
+    out
+}
+
 /// Which series of an experiment to analyse: glob patterns (`*`, `?`,
 /// `[…]`) on the callpath and the metric; `None` selects every one.
 #[derive(Debug, Clone, Default)]

@@ -20,10 +20,15 @@
 //! order) start a block; a block has one `DATA` line per point, in `POINTS`
 //! order, and the numbers on a `DATA` line are repetitions. A metric applies
 //! until the next `METRIC` line, a region until the next `REGION` line.
-//! `#` starts a comment (at the start of a line or after whitespace).
+//! `#` starts a comment at the start of a line, and after whitespace on
+//! lines other than `REGION` and `METRIC`, whose names may contain `#`
+//! (Extra-P reads comments only at the start of a line). Runs of
+//! whitespace in a name count as one space, as in Extra-P.
 
-use crate::limits::Limit;
+use crate::limits::{Limit, Limits};
 use std::ops::Range;
+
+use super::experiment::{Experiment, Format, Series, SeriesPoint, Summary};
 
 use super::{error, number_error, parse_number, quoted_list, strip_bom};
 use super::{ColumnSpec, DataError, Dataset, Measurement, Rat};
@@ -42,13 +47,7 @@ pub fn read_extrap(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset,
     let (body, base) = strip_bom(text);
     let s = Structure::parse(body, base, file, spec)?;
     if s.blocks.is_empty() {
-        return Err(error(
-            file,
-            text.len()..text.len(),
-            format!("no measurements in {file}"),
-            "",
-            Some("an Extra-P text file needs PARAMETER, POINTS, REGION, METRIC and DATA lines".to_string()),
-        ));
+        return Err(no_measurements(text, file));
     }
     let block = select(&s.blocks, spec, file)?;
 
@@ -95,34 +94,11 @@ pub fn read_extrap(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset,
 
     // The measurements of the selected block.
     let mut rows = Vec::new();
+    let mut count = 0usize;
     for (data, point) in block.data.iter().zip(&s.points) {
         let x: Vec<Rat> = param_of_var.iter().filter_map(|&j| point.coords.get(j).cloned()).collect();
-        let mut any = false;
-        for (tok, span) in words(data.text, data.start) {
-            any = true;
-            if rows.len() >= spec.limits.rows {
-                return Err(error(
-                    file,
-                    span,
-                    format!("{file} has too many measurements {}", Limit::Rows.note(&spec.limits)),
-                    "first measurement over the limit",
-                    None,
-                ));
-            }
-            let y = parse_number(tok, spec.limits).map_err(|e| {
-                let (message, help) = number_error(&format!("line {}", data.line), "measurement", tok, &e);
-                error(file, span.clone(), message, "", help)
-            })?;
+        for y in data_values(data, &mut count, spec, file)? {
             rows.push(Measurement { x: x.clone(), y, line: data.line });
-        }
-        if !any {
-            return Err(error(
-                file,
-                data.keyword.clone(),
-                format!("line {}: DATA line without values", data.line),
-                "",
-                Some("a DATA line lists the repeated measurements at its point".to_string()),
-            ));
         }
     }
     let columns = param_of_var.iter().filter_map(|&j| s.params.get(j).cloned()).collect();
@@ -135,6 +111,87 @@ pub fn read_extrap(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset,
         rows,
         warnings,
     })
+}
+
+/// Reads every region/metric block of an Extra-P text file into an
+/// [`Experiment`], each `DATA` line's numbers the repetitions at its point.
+/// [`ColumnSpec::limits`] caps the numbers' size and their total count.
+pub fn read_extrap_experiment(text: &str, file: &str, limits: Limits) -> Result<Experiment, DataError> {
+    let (body, base) = strip_bom(text);
+    let spec = ColumnSpec { limits, ..ColumnSpec::default() };
+    let s = Structure::parse(body, base, file, &spec)?;
+    if s.blocks.is_empty() {
+        return Err(no_measurements(text, file));
+    }
+    let mut count = 0usize;
+    let mut series = Vec::with_capacity(s.blocks.len());
+    for b in &s.blocks {
+        let mut points = Vec::with_capacity(b.data.len());
+        for (data, point) in b.data.iter().zip(&s.points) {
+            let values = data_values(data, &mut count, &spec, file)?;
+            points.push(SeriesPoint {
+                coords: point.coords.clone(),
+                values,
+                summary: Summary::default(),
+                line: data.line,
+            });
+        }
+        series.push(Series { callpath: b.region.clone(), metric: b.metric.clone(), unit: None, points });
+    }
+    Ok(Experiment {
+        file: file.to_string(),
+        format: Format::ExtrapText,
+        params: s.params,
+        series,
+        models: Vec::new(),
+        warnings: Vec::new(),
+    })
+}
+
+fn no_measurements(text: &str, file: &str) -> DataError {
+    error(
+        file,
+        text.len()..text.len(),
+        format!("no measurements in {file}"),
+        "",
+        Some("an Extra-P text file needs PARAMETER, POINTS, REGION, METRIC and DATA lines".to_string()),
+    )
+}
+
+/// The numbers of a `DATA` line, counted against [`Limits::rows`].
+fn data_values(
+    data: &DataLine<'_>,
+    count: &mut usize,
+    spec: &ColumnSpec,
+    file: &str,
+) -> Result<Vec<Rat>, DataError> {
+    let mut out = Vec::new();
+    for (tok, span) in words(data.text, data.start) {
+        if *count >= spec.limits.rows {
+            return Err(error(
+                file,
+                span,
+                format!("{file} has too many measurements {}", Limit::Rows.note(&spec.limits)),
+                "first measurement over the limit",
+                None,
+            ));
+        }
+        *count += 1;
+        out.push(parse_number(tok, spec.limits).map_err(|e| {
+            let (message, help) = number_error(&format!("line {}", data.line), "measurement", tok, &e);
+            error(file, span.clone(), message, "", help)
+        })?);
+    }
+    if out.is_empty() {
+        return Err(error(
+            file,
+            data.keyword.clone(),
+            format!("line {}: DATA line without values", data.line),
+            "",
+            Some("a DATA line lists the repeated measurements at its point".to_string()),
+        ));
+    }
+    Ok(out)
 }
 
 /// A measurement point.
@@ -195,7 +252,18 @@ impl<'a> Structure<'a> {
             let line_no = k + 1;
             let start = base + offset;
             offset += raw.len() + 1;
-            let content = strip_comment(raw.strip_suffix('\r').unwrap_or(raw));
+            let raw = raw.strip_suffix('\r').unwrap_or(raw);
+            // A `#` starts a comment at the start of a line (as Extra-P
+            // reads it); after a number it ends the line too, but in a
+            // REGION or METRIC name it is part of the name
+            // ("Update #synaptic elements delta").
+            let content = if raw.trim_start().starts_with('#') {
+                ""
+            } else if is_name_line(raw) {
+                raw
+            } else {
+                strip_comment(raw)
+            };
             let line_span = start..start + content.trim_end().len();
             let mut toks = words(content, start);
             let Some((keyword, kw_span)) = toks.next() else {
@@ -262,7 +330,8 @@ impl<'a> Structure<'a> {
                     }
                 }
                 "REGION" | "METRIC" => {
-                    let name = rest.trim();
+                    // Runs of whitespace in a name are one space, as in Extra-P.
+                    let name = rest.split_ascii_whitespace().collect::<Vec<_>>().join(" ");
                     if name.is_empty() {
                         return Err(error(file, kw_span, at(format!("{keyword} needs a name")), "", None));
                     }
@@ -271,9 +340,9 @@ impl<'a> Structure<'a> {
                     }
                     open = false;
                     if keyword == "REGION" {
-                        region = Some(name.to_string());
+                        region = Some(name);
                     } else {
-                        metric = Some(name.to_string());
+                        metric = Some(name);
                     }
                     head = Some((line_span, line_no));
                 }
@@ -444,6 +513,12 @@ fn shell_word(s: &str) -> String {
     } else {
         format!("'{}'", s.replace('\'', "'\\''"))
     }
+}
+
+/// Whether the line starts with `REGION` or `METRIC`, whose rest is a name.
+fn is_name_line(line: &str) -> bool {
+    let first = line.split_ascii_whitespace().next().unwrap_or("");
+    first == "REGION" || first == "METRIC"
 }
 
 /// The line without a `#` comment (a `#` at its start or after whitespace).

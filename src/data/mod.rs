@@ -33,7 +33,7 @@ use crate::lang::diag::Diagnostic;
 use crate::limits::Limits;
 use crate::num::{parse_rat_with, NumError, Rat};
 
-pub use self::csv::read_csv;
+pub use self::csv::{read_csv, read_csv_groups};
 pub use self::experiment::{
     Aggregate, Experiment, Format, Selection, Series, SeriesPoint, StoredModel, Summary,
 };
@@ -90,6 +90,9 @@ pub struct ColumnSpec {
     pub metric: Option<String>,
     /// Limits on the numbers read and on the rows ([`Limits::rows`]).
     pub limits: Limits,
+    /// CSV columns whose values split the rows into groups, one analysis
+    /// each (`--by mpi,collective`).
+    pub by: Vec<String>,
 }
 
 impl Default for ColumnSpec {
@@ -103,6 +106,7 @@ impl Default for ColumnSpec {
             region: None,
             metric: None,
             limits: Limits::default(),
+            by: Vec::new(),
         }
     }
 }
@@ -173,6 +177,122 @@ pub fn read(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset, DataEr
     } else {
         read_csv(text, file, spec)
     }
+}
+
+/// One series to analyse: where it comes from, and its measurements.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Part {
+    /// The callpath (Extra-P region), or the group (`mpi=Allreduce`) with
+    /// `--by`; empty for a plain CSV file.
+    pub callpath: String,
+    /// The metric (the measured column for CSV).
+    pub metric: String,
+    /// The measurements, repetitions aggregated as asked.
+    pub dataset: Dataset,
+}
+
+impl Part {
+    /// `callpath / metric` (the callpath alone when the metric is the only
+    /// one), as tables show it.
+    pub fn name(&self) -> String {
+        match (self.callpath.is_empty(), self.metric.is_empty()) {
+            (true, _) => self.metric.clone(),
+            (false, true) => self.callpath.clone(),
+            (false, false) => format!("{} / {}", self.callpath, self.metric),
+        }
+    }
+}
+
+/// What [`read_parts`] found: the format and the series selected.
+#[derive(Debug, Clone)]
+pub struct Parts {
+    /// The format the file was read as.
+    pub format: Format,
+    /// The series, in file order (at least one).
+    pub parts: Vec<Part>,
+    /// How many series the file holds in all (before the selection).
+    pub total: usize,
+}
+
+/// Reads every series of `text` that `sel` selects, each as the dataset of
+/// a model with `spec`'s variables, repetitions aggregated by `aggregate`.
+/// A plain CSV file is one series; `spec.by` splits it into groups; an
+/// Extra-P text file holds a series per region and metric.
+pub fn read_parts(
+    text: &str,
+    file: &str,
+    spec: &ColumnSpec,
+    sel: &Selection,
+    aggregate: Aggregate,
+) -> Result<Parts, DataError> {
+    if looks_like_extrap(text) {
+        let exp = extrap::read_extrap_experiment(text, file, spec.limits)?;
+        return experiment_parts(&exp, spec, sel, aggregate);
+    }
+    if spec.by.is_empty() {
+        let mut d = read_csv(text, file, spec)?;
+        if aggregate != Aggregate::All {
+            d.rows = experiment::aggregate_rows(std::mem::take(&mut d.rows), aggregate);
+            d.warnings.retain(|w| !w.contains("repeat"));
+        }
+        let metric = d.y_column.clone();
+        return Ok(Parts {
+            format: Format::Csv,
+            parts: vec![Part { callpath: String::new(), metric, dataset: d }],
+            total: 1,
+        });
+    }
+    let groups = read_csv_groups(text, file, spec)?;
+    let total = groups.len();
+    let mut parts = Vec::new();
+    for (name, mut d) in groups {
+        let chosen = sel
+            .callpath
+            .as_ref()
+            .is_none_or(|p| glob::Pattern::new(p).is_ok_and(|g| g.matches(&name)) || *p == name);
+        if !chosen {
+            continue;
+        }
+        if aggregate != Aggregate::All {
+            d.rows = experiment::aggregate_rows(std::mem::take(&mut d.rows), aggregate);
+        }
+        let metric = d.y_column.clone();
+        parts.push(Part { callpath: name, metric, dataset: d });
+    }
+    if parts.is_empty() {
+        return Err(error(
+            file,
+            0..0,
+            format!(
+                "no group `{}` in {file} (--by {})",
+                sel.callpath.as_deref().unwrap_or(""),
+                spec.by.join(",")
+            ),
+            "",
+            Some("name groups as `column=value`, e.g. --region 'mpi=Allreduce*'".to_string()),
+        ));
+    }
+    Ok(Parts { format: Format::Csv, parts, total })
+}
+
+/// The selected series of an experiment as parts.
+pub fn experiment_parts(
+    exp: &Experiment,
+    spec: &ColumnSpec,
+    sel: &Selection,
+    aggregate: Aggregate,
+) -> Result<Parts, DataError> {
+    let chosen = exp.select(sel)?;
+    let mut parts = Vec::with_capacity(chosen.len());
+    for i in chosen {
+        let s = &exp.series[i];
+        parts.push(Part {
+            callpath: s.callpath.clone(),
+            metric: s.metric.clone(),
+            dataset: exp.dataset(i, spec, aggregate)?,
+        });
+    }
+    Ok(Parts { format: exp.format, parts, total: exp.series.len() })
 }
 
 fn looks_like_extrap(text: &str) -> bool {

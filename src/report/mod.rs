@@ -6,6 +6,7 @@
 /// SVG figures of an analysis.
 pub mod barrier;
 pub mod energy;
+pub mod experiment;
 pub mod figures;
 pub(crate) mod html;
 mod latex;

@@ -1,0 +1,312 @@
+//! Whole experiments: one analysis per series (callpath × metric, or `--by`
+//! group), led by one table with a row per series, the widest relative
+//! band first.
+
+use serde_json::{json, Value};
+
+use super::html::{esc, html_table, page};
+use super::{figures, rel_half_width, table_left, Report, Views};
+use crate::analysis::Analysis;
+use crate::data::{Aggregate, Format, Part};
+use crate::model::{show_value, Model};
+use crate::num::{fmt_sig, Rat};
+
+/// One series and what its analysis gave.
+pub struct Entry<'a> {
+    /// The series.
+    pub part: &'a Part,
+    /// The analysis, or why it failed (message, exit code).
+    pub outcome: Result<Analysis, (String, i32)>,
+}
+
+/// Every analysis of an experiment.
+pub struct ExperimentReport<'a> {
+    /// The model, the same for every series.
+    pub model: &'a Model,
+    /// The data file.
+    pub data_file: &'a str,
+    /// Its format.
+    pub format: Format,
+    /// Series in the file before selection.
+    pub total: usize,
+    /// How repetitions were aggregated.
+    pub aggregate: Aggregate,
+    /// One entry per selected series, in file order.
+    pub entries: Vec<Entry<'a>>,
+    /// Significant digits.
+    pub digits: usize,
+    /// Exact fractions in tables.
+    pub exact: bool,
+}
+
+super::views!(ExperimentReport);
+
+impl<'a> ExperimentReport<'a> {
+    /// The report of one entry's analysis, for the per-series sections.
+    fn report<'b>(&'b self, e: &'b Entry<'a>, an: &'b Analysis) -> Report<'b> {
+        Report {
+            model: self.model,
+            data_file: self.data_file,
+            data: &e.part.dataset.rows,
+            analysis: an,
+            pruned: None,
+            function: None,
+            scales: [None, None],
+            digits: self.digits,
+            exact: self.exact,
+            warnings: &e.part.dataset.warnings,
+        }
+    }
+
+    /// The widest relative half-width over the prediction points at the
+    /// first threshold (`None`: no band, unbounded, or no points).
+    fn widest(an: &Analysis) -> Option<Rat> {
+        an.predictions
+            .iter()
+            .filter_map(|p| {
+                p.bands.first().and_then(|b| b.as_ref()).and_then(|b| rel_half_width(b, &p.model))
+            })
+            .max()
+    }
+
+    /// Entry indices, the widest relative band first; failures last, in file order.
+    pub fn order(&self) -> Vec<usize> {
+        let mut idx: Vec<usize> = (0..self.entries.len()).collect();
+        let key = |i: &usize| match &self.entries[*i].outcome {
+            Ok(an) => (0, Self::widest(an).map(|w| -w)),
+            Err(_) => (1, None),
+        };
+        idx.sort_by(|a, b| {
+            let (ka, kb) = (key(a), key(b));
+            // Some(-w) sorts the widest first; a missing width after the widths.
+            ka.0.cmp(&kb.0).then_with(|| match (&ka.1, &kb.1) {
+                (Some(x), Some(y)) => x.cmp(y),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            })
+        });
+        idx
+    }
+
+    /// The points predicted (the same for every series).
+    fn points(&self) -> Vec<Vec<Rat>> {
+        self.entries
+            .iter()
+            .find_map(|e| e.outcome.as_ref().ok())
+            .map(|an| an.predictions.iter().map(|p| p.x.clone()).collect())
+            .unwrap_or_default()
+    }
+
+    fn point_label(&self, x: &[Rat]) -> String {
+        self.model
+            .vars
+            .iter()
+            .zip(x)
+            .map(|(v, x)| format!("{v}={}", show_value(x)))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// The summary table: header and rows of text.
+    pub fn table(&self) -> (Vec<String>, Vec<Vec<String>>) {
+        let points = self.points();
+        let mut head = vec!["series".to_string(), "points".into()];
+        head.extend(self.model.params.iter().map(|p| p.name.clone()));
+        head.push("e_max".into());
+        let thr = self.entries.iter().find_map(|e| e.outcome.as_ref().ok()).and_then(|an| an.regions.first());
+        let thr_text = thr.map_or(String::new(), |r| r.threshold.text.clone());
+        for x in &points {
+            head.push(format!("band at {} (t={thr_text})", self.point_label(x)));
+        }
+        head.push("widest ±%".into());
+        let mut rows = Vec::new();
+        for i in self.order() {
+            let e = &self.entries[i];
+            let mut row = vec![e.part.name()];
+            match &e.outcome {
+                Ok(an) => {
+                    row.push(an.design.groups.len().to_string());
+                    row.extend(an.params.iter().map(|c| self.num(c)));
+                    row.push(self.num(&an.emax));
+                    for p in &an.predictions {
+                        row.push(match p.bands.first().and_then(|b| b.as_ref()) {
+                            None => "empty".into(),
+                            Some(b) => format!(
+                                "{} .. {}",
+                                b.lower.as_ref().map_or("-inf".into(), |v| self.num(v)),
+                                b.upper.as_ref().map_or("+inf".into(), |v| self.num(v))
+                            ),
+                        });
+                    }
+                    row.push(
+                        Self::widest(an)
+                            .map_or("-".into(), |w| fmt_sig(&(w * Rat::from_integer(100.into())), 3)),
+                    );
+                }
+                Err((msg, _)) => {
+                    row.push("-".into());
+                    row.push(format!("failed: {}", msg.lines().next().unwrap_or("")));
+                    while row.len() < head.len() {
+                        row.push(String::new());
+                    }
+                }
+            }
+            rows.push(row);
+        }
+        (head, rows)
+    }
+
+    fn title(&self) -> String {
+        format!("errband: {} on {} ({} series)", self.model.file, self.data_file, self.entries.len())
+    }
+
+    fn assumptions(&self) -> Vec<String> {
+        vec![
+            format!(
+                "{}: {} format, {} of its {} series selected; the same model for each: {}({}) = {}",
+                self.data_file,
+                self.format.name(),
+                self.entries.len(),
+                self.total,
+                self.model.func,
+                self.model.vars.join(", "),
+                self.model.body_text
+            ),
+            format!("repetitions: {} (--aggregate {})", self.aggregate.describe(), self.aggregate.name()),
+            "bands bound the model's value for parameters whose residuals stay within the threshold; rows are ordered by the widest relative half-width first".to_string(),
+        ]
+    }
+
+    /// The terminal report: the table, then each series' own report.
+    pub fn text(&self) -> String {
+        let mut o = format!("{}\n", self.title());
+        for a in self.assumptions() {
+            o.push_str(&format!("  {a}\n"));
+        }
+        o.push('\n');
+        let (head, rows) = self.table();
+        let mut all = vec![head];
+        all.extend(rows);
+        o.push_str(&table_left(&all, 0, &[0]));
+        for i in self.order() {
+            let e = &self.entries[i];
+            o.push_str(&format!("\n=== {} ===\n", e.part.name()));
+            match &e.outcome {
+                Ok(an) => o.push_str(&self.report(e, an).text()),
+                Err((msg, _)) => o.push_str(&format!("failed: {msg}\n")),
+            }
+        }
+        o
+    }
+
+    /// Markdown: the table, then each series' report.
+    pub fn markdown(&self) -> String {
+        let mut o = format!("# {}\n\n", self.title());
+        for a in self.assumptions() {
+            o.push_str(&format!("- {a}\n"));
+        }
+        let (head, rows) = self.table();
+        o.push_str(&format!("\n| {} |\n|{}\n", head.join(" | "), "---|".repeat(head.len())));
+        for r in &rows {
+            o.push_str(&format!(
+                "| {} |\n",
+                r.iter().map(|c| c.replace('|', "\\|")).collect::<Vec<_>>().join(" | ")
+            ));
+        }
+        for i in self.order() {
+            let e = &self.entries[i];
+            o.push_str(&format!("\n## {}\n\n", e.part.name()));
+            match &e.outcome {
+                Ok(an) => o.push_str(&self.report(e, an).markdown()),
+                Err((msg, _)) => o.push_str(&format!("failed: {msg}\n")),
+            }
+        }
+        o
+    }
+
+    /// The summary table as CSV (one record per series).
+    pub fn csv(&self) -> String {
+        let (head, rows) = self.table();
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let _ = w.write_record(&head);
+        for r in &rows {
+            let _ = w.write_record(r);
+        }
+        String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+    }
+
+    /// JSON: the experiment, the summary rows, and every analysis in the
+    /// main command's schema (failures with their message).
+    pub fn json(&self) -> Value {
+        let summary: Vec<Value> = self
+            .order()
+            .into_iter()
+            .map(|i| {
+                let e = &self.entries[i];
+                match &e.outcome {
+                    Ok(an) => json!({
+                        "callpath": e.part.callpath, "metric": e.part.metric,
+                        "points": an.design.groups.len(), "measurements": e.part.dataset.rows.len(),
+                        "params": self.model.params.iter().zip(&an.params).map(|(p, c)| json!({"name": p.name, "value": self.both(c)})).collect::<Vec<_>>(),
+                        "emax": self.both(&an.emax),
+                        "widest_relative_half_width": Self::widest(an).map_or(Value::Null, |w| self.both(&w)),
+                    }),
+                    Err((msg, _)) => json!({ "callpath": e.part.callpath, "metric": e.part.metric, "error": msg }),
+                }
+            })
+            .collect();
+        let analyses: Vec<Value> = self
+            .entries
+            .iter()
+            .map(|e| match &e.outcome {
+                Ok(an) => json!({ "callpath": e.part.callpath, "metric": e.part.metric, "report": self.report(e, an).json() }),
+                Err((msg, _)) => json!({ "callpath": e.part.callpath, "metric": e.part.metric, "error": msg }),
+            })
+            .collect();
+        json!({
+            "errband": env!("CARGO_PKG_VERSION"),
+            "experiment": {
+                "file": self.data_file, "format": self.format.name(), "series": self.total,
+                "selected": self.entries.len(), "aggregate": self.aggregate.name(),
+                "model": { "file": self.model.file, "function": self.model.func, "variables": self.model.vars, "body": self.model.body_text },
+            },
+            "summary": summary,
+            "analyses": analyses,
+        })
+    }
+
+    /// A self-contained HTML page: the table, then a band plot and the
+    /// text report per series.
+    pub fn html(&self) -> String {
+        let mut body = format!("<h1>{}</h1>\n<ul>\n", esc(&self.title()));
+        for a in self.assumptions() {
+            body.push_str(&format!("<li>{}</li>\n", esc(&a)));
+        }
+        body.push_str("</ul>\n");
+        let (head, rows) = self.table();
+        body.push_str(&html_table(&head, &rows));
+        for i in self.order() {
+            let e = &self.entries[i];
+            body.push_str(&format!("<h2>{}</h2>\n", esc(&e.part.name())));
+            match &e.outcome {
+                Ok(an) => {
+                    let r = self.report(e, an);
+                    body.push_str(&format!(
+                        "<figure>{}</figure>\n<pre>{}</pre>\n",
+                        figures::band(&r),
+                        esc(&r.text())
+                    ));
+                }
+                Err((msg, _)) => body.push_str(&format!("<p>failed: {}</p>\n", esc(msg))),
+            }
+        }
+        page(&self.title(), &body)
+    }
+
+    /// The exit code: 0 when every analysis succeeded, else the largest
+    /// failure code (1: analysis impossible, 2: an input fault).
+    pub fn code(&self) -> i32 {
+        self.entries.iter().filter_map(|e| e.outcome.as_ref().err().map(|(_, c)| *c)).max().unwrap_or(0)
+    }
+}
