@@ -752,19 +752,43 @@ fn fit_none_needs_every_value() {
 }
 
 #[test]
-fn extrap_with_several_regions_needs_a_choice() {
+fn extrap_with_several_regions_analyses_each_or_the_chosen_ones() {
     let text = "PARAMETER p\nPOINTS 1 2 4 8\nREGION main\nMETRIC time\nDATA 100 99 101\nDATA 55 54 56\nDATA 32 33 31\nDATA 21 20 22\n\
                 REGION solve\nMETRIC time\nDATA 10 11 9\nDATA 6 5 7\nDATA 3 4 2\nDATA 2 1 3\n";
     let d = tmp_file("multi.txt", text);
-    let r = fails(&["models/amdahl.tm", &d], 2);
+    // Both series, the widest relative band first.
+    let out = ok(&["models/amdahl.tm", &d]);
     has(
-        &r.stderr,
-        &["several region/metric pairs", "`main/time`", "`solve/time`", "--region", &format!("{d}:")],
+        &out,
+        &[
+            "(2 series)",
+            "Extra-P text format, 2 of its 2 series selected",
+            "=== main / time ===",
+            "=== solve / time ===",
+        ],
     );
+    let solve = out.find("\nsolve / time").unwrap();
+    let main = out.find("\nmain / time").unwrap();
+    assert!(solve < main, "solve has the wider relative band:\n{out}");
+    let doc = json(&["models/amdahl.tm", &d]);
+    assert_eq!(doc["experiment"]["selected"], 2);
+    assert_eq!(doc["analyses"][0]["callpath"], "main");
+    assert_eq!(doc["analyses"][1]["report"]["data"]["measurements"], 12);
+    // One chosen by name is the usual single report; globs choose several.
     let doc = json(&["models/amdahl.tm", &d, "--region", "solve"]);
     assert_eq!(doc["data"]["measurements"], 12);
+    let doc = json(&["models/amdahl.tm", &d, "--region", "*", "--metric", "t?me"]);
+    assert_eq!(doc["experiment"]["selected"], 2);
     let r = fails(&["models/amdahl.tm", &d, "--region", "nope"], 2);
-    has(&r.stderr, &["no region `nope`", "`main`", "`solve`"]);
+    has(&r.stderr, &["no callpath matches --region `nope`", "`main`", "`solve`"]);
+    // --aggregate mean fits one value per point.
+    let doc = json(&["models/amdahl.tm", &d, "--region", "main", "--aggregate", "mean"]);
+    assert_eq!(doc["data"]["measurements"], 4);
+    // Commands that analyse one series say so.
+    let r = fails(&["prune", "models/amdahl.tm", &d, "--target", "p=16"], 2);
+    has(&r.stderr, &["prune analyses one series", "holds 2", "`main / time`", "--region"]);
+    let r = fails(&["models/amdahl.tm", &d, "--plot", &tmp_dir().join("b.svg").to_string_lossy()], 2);
+    has(&r.stderr, &["--plot shows one series", "--report out.html"]);
 }
 
 #[test]

@@ -126,6 +126,9 @@ pub struct Experiment {
     pub format: Format,
     /// The parameter names.
     pub params: Vec<String>,
+    /// Where the parameters are declared in the file's text (a byte span,
+    /// empty when the format has no such place): errors about them point here.
+    pub params_span: std::ops::Range<usize>,
     /// The series, in file order.
     pub series: Vec<Series>,
     /// Models stored in the file (Extra-P experiments).
@@ -276,7 +279,7 @@ impl Experiment {
             let names: Vec<&str> =
                 self.series.iter().map(|s| s.callpath.as_str()).filter(|c| seen.insert(*c)).collect();
             return Err(fail(format!(
-                "no callpath `{}` in {} (available: {})",
+                "no callpath matches --region `{}` in {} (available: {})",
                 sel.callpath.as_deref().unwrap_or(""),
                 self.file,
                 quoted_list(&names)
@@ -296,7 +299,7 @@ impl Experiment {
                 .filter(|m| seen.insert(*m))
                 .collect();
             return Err(fail(format!(
-                "no metric `{}` in {} (available: {})",
+                "no metric matches --metric `{}` in {} (available: {})",
                 sel.metric.as_deref().unwrap_or(""),
                 self.file,
                 quoted_list(&names)
@@ -335,7 +338,7 @@ impl Experiment {
             let first = spec.vars.iter().find(|v| !self.params.iter().any(|p| p == spec.column_of(v)));
             return Err(error(
                 &self.file,
-                0..0,
+                self.params_span.clone(),
                 format!(
                     "missing {noun} {} in {} (available: {})",
                     missing.join(", "),
@@ -446,6 +449,7 @@ mod tests {
             file: "e".into(),
             format: Format::ExtrapText,
             params: vec!["p".into()],
+            params_span: 0..0,
             series: vec![s("main", "time"), s("main->MPI_Send", "time"), s("main", "visits")],
             models: vec![],
             warnings: vec![],
@@ -492,7 +496,8 @@ mod tests {
         assert_eq!(e.select(&sel(Some("*MPI_*"), None)).unwrap(), vec![1]);
         let err = e.select(&sel(Some("solve"), None)).unwrap_err();
         assert!(
-            err.to_string().contains("no callpath `solve` in e (available: `main`, `main->MPI_Send`)"),
+            err.to_string()
+                .contains("no callpath matches --region `solve` in e (available: `main`, `main->MPI_Send`)"),
             "{err}"
         );
         let err = e.select(&sel(Some("main"), Some("bytes"))).unwrap_err();

@@ -142,6 +142,7 @@ pub fn read_extrap_experiment(text: &str, file: &str, limits: Limits) -> Result<
         file: file.to_string(),
         format: Format::ExtrapText,
         params: s.params,
+        params_span: s.params_span,
         series,
         models: Vec::new(),
         warnings: Vec::new(),
@@ -838,7 +839,7 @@ DATA 12
             ("PARAMETER p\nPOINTS 1\nREGION r\nDATA 1\nPOINTS 2\n", "e.txt:5:1: line 5: POINTS after the measurements began"),
             ("PARAMETER\n", "e.txt:1:1: line 1: PARAMETER needs a name"),
             ("PARAMETER p q p\n", "e.txt:1:15: line 1: parameter `p` is declared twice"),
-            ("PARAMETER p\nPOINTS 1\nREGION   # no name\n", "e.txt:3:1: line 3: REGION needs a name"),
+            ("PARAMETER p\nPOINTS 1\nREGION   \n", "e.txt:3:1: line 3: REGION needs a name"),
             ("PARAMETER p\nDATA 1\n", "e.txt:2:1: line 2: DATA before POINTS"),
             ("PARAMETER p\nPOINTS 1\nREGION r\nDATA 1\nREGION r\nDATA 2\n", "e.txt:5:1: line 5: region `r`, metric `` appears again (first at line 3)"),
             ("PARAMETER p\nPOINTS 1\nRegion r\n", "e.txt:3:1: line 3: unknown keyword `Region`"),
@@ -853,6 +854,21 @@ DATA 12
         assert!(full.ends_with("= help: keywords are written in upper case: `REGION`"), "{full}");
         let (_, full) = err("PARAMETER p n\nPOINTS ( 1 2 ) ( 3 )\n", &s);
         assert!(full.contains("2 | POINTS ( 1 2 ) ( 3 )\n  |                ^^^^^"), "{full}");
+    }
+
+    /// Extra-P reads `#` as a comment only at the start of a line: region
+    /// names may hold it (RELeARN's "Update #synaptic elements delta"), and
+    /// runs of spaces in a name are one space. After a number it still
+    /// ends the line.
+    #[test]
+    fn hashes_in_names_and_collapsed_spaces() {
+        let text = "# c\nPARAMETER p\nPOINTS 1 2\n  # indented comment\nMETRIC time\nREGION Update #synaptic   elements\nDATA 1 2 # two\nDATA 3\nREGION Update #synaptic\nDATA 4\nDATA 5\n";
+        let e = read_extrap_experiment(text, "r.txt", Limits::default()).unwrap();
+        let names: Vec<&str> = e.series.iter().map(|s| s.callpath.as_str()).collect();
+        assert_eq!(names, ["Update #synaptic elements", "Update #synaptic"]);
+        assert_eq!(e.series[0].points[0].values, vec![int(1), int(2)]);
+        assert_eq!(e.series[0].points[1].line, 8);
+        assert_eq!(e.series[1].metric, "time");
     }
 
     #[test]

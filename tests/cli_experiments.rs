@@ -1,0 +1,146 @@
+//! Whole experiments from the command line: every series of an Extra-P
+//! file (or every `--by` group of a CSV file) in one run, on Extra-P's own
+//! test inputs in `../shared/extrap-data/` (BSD-3).
+
+#[path = "common/cli.rs"]
+mod cli;
+use cli::*;
+
+use std::collections::BTreeMap;
+
+const EXTRAP: &str = "../shared/extrap-data/tests/data";
+
+/// The RELeARN measurements: 14 callpaths, each with the metric `time`,
+/// over p and n; region names hold `#` and runs of spaces.
+#[test]
+fn relearn_all_callpaths_in_one_run_with_the_files_values() {
+    let model =
+        tmp_file("rl.tm", "T(p, n) = c0 + c1*p + c2*n\nparam c0, c1, c2\npredict p = 1024, n = 10000\n");
+    let data = format!("{EXTRAP}/text/mpa/relearn_data.txt");
+    let doc = json(&[&model, &data]);
+    assert_eq!(doc["experiment"]["format"], "Extra-P text");
+    assert_eq!(doc["experiment"]["series"], 14);
+    let analyses = doc["analyses"].as_array().unwrap();
+    assert_eq!(analyses.len(), 14);
+    let names: Vec<&str> = analyses.iter().map(|a| a["callpath"].as_str().unwrap()).collect();
+    assert!(names.contains(&"Update #synaptic elements delta"), "{names:?}");
+    assert!(names.contains(&"Update #synaptic elements + del synapses"), "{names:?}");
+    assert!(
+        analyses
+            .iter()
+            .all(|a| a["metric"] == "time" && a["report"]["params"].as_array().is_some_and(|p| p.len() == 3)),
+        "every series fitted"
+    );
+
+    // The measured values equal the file's DATA tokens, line by line.
+    let text = std::fs::read_to_string(root().join(&data)).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    for a in analyses {
+        for r in a["report"]["residuals"].as_array().unwrap() {
+            let line = r["line"].as_u64().unwrap() as usize;
+            let tokens: Vec<&str> = lines[line - 1].split_whitespace().skip(1).collect();
+            let measured = r["measured"]["exact"].as_str().unwrap();
+            let exact: Vec<String> = tokens.iter().map(|t| exact_of(t)).collect();
+            assert!(exact.iter().any(|e| e == measured), "line {line}: {measured} not in {tokens:?}");
+        }
+    }
+    // The table leads the text report, one row per series.
+    let out = ok(&[&model, &data]);
+    let table: Vec<&str> = out.lines().skip_while(|l| !l.starts_with("series")).take(15).collect();
+    assert_eq!(table.len(), 15, "{out}");
+    assert!(table[1..].iter().all(|l| l.ends_with("time") || l.contains(" / time ")), "{out}");
+}
+
+/// A decimal token as the exact fraction errband prints (`406.498` →
+/// `203249/500`, `4.4e-08` → `11/250000000`), computed independently.
+fn exact_of(t: &str) -> String {
+    let (mantissa, exp) = t.split_once(['e', 'E']).unwrap_or((t, "0"));
+    let exp: i32 = exp.parse().unwrap();
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let mut num: i128 = format!("{int}{frac}").parse().unwrap();
+    let shift = frac.len() as i32 - exp;
+    let mut den: i128 = 10i128.pow(shift.max(0) as u32);
+    num *= 10i128.pow((-shift).max(0) as u32);
+    let g = gcd(num.abs(), den);
+    num /= g;
+    den /= g;
+    if den == 1 {
+        num.to_string()
+    } else {
+        format!("{num}/{den}")
+    }
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    if b == 0 {
+        a.max(1)
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// `mpi_data.csv --by mpi,variable`: one analysis per MPI library and
+/// collective, 14 in all.
+#[test]
+fn csv_groups_are_analysed_one_by_one() {
+    let model = tmp_file("mpi.tm", "T(p) = c0 + c1*log2(p)\nparam c0, c1\npredict p = 4096\n");
+    let data = format!("{EXTRAP}/mpi_data.csv");
+    let args = [&model as &str, &data, "--by", "mpi,variable", "--x", "p=Ranks", "--y", "median"];
+    let doc = json(&args);
+    let analyses = doc["analyses"].as_array().unwrap();
+    assert_eq!(analyses.len(), 14);
+    let mut per_lib: BTreeMap<String, usize> = BTreeMap::new();
+    for a in analyses {
+        let name = a["callpath"].as_str().unwrap();
+        assert!(name.starts_with("mpi=") && name.contains(", variable=MPI_"), "{name}");
+        *per_lib.entry(name.split(',').next().unwrap().to_string()).or_default() += 1;
+        assert_eq!(a["report"]["data"]["points"], 5, "{name}");
+    }
+    assert_eq!(per_lib.values().copied().collect::<Vec<_>>(), vec![7, 7]);
+    // A glob picks groups; a column the model reads cannot group.
+    let doc = json(&[
+        &model as &str,
+        &data,
+        "--by",
+        "mpi,variable",
+        "--x",
+        "p=Ranks",
+        "--y",
+        "median",
+        "--region",
+        "mpi=OpenMPI*",
+    ]);
+    assert_eq!(doc["experiment"]["selected"], 7);
+    let r = fails(&[&model as &str, &data, "--by", "Ranks", "--x", "p=Ranks", "--y", "median"], 2);
+    has(&r.stderr, &["--by Ranks: the column `Ranks` is read by the model"]);
+    let r = fails(&[&model as &str, &data, "--by", "library", "--x", "p=Ranks", "--y", "median"], 2);
+    has(&r.stderr, &["--by library: no column `library`", "mpi_data.csv:1:1"]);
+}
+
+/// Repetitions: `all` keeps each, the others reduce them exactly.
+#[test]
+fn aggregate_choices_are_exact_and_stated() {
+    let model = tmp_file("a.tm", "T(p) = a + b/p\nparam a, b\n");
+    let data = tmp_file("a.csv", "p,T\n1,10\n1,13\n1,11\n2,6\n2,7\n4,4\n4,5\n4,9\n");
+    let rows = |agg: &str| {
+        json(&[&model as &str, &data, "--aggregate", agg])["data"]["measurements"].as_u64().unwrap()
+    };
+    assert_eq!(rows("all"), 8);
+    assert_eq!(rows("mean"), 3);
+    let doc = json(&[&model as &str, &data, "--aggregate", "median"]);
+    let measured: Vec<&str> = doc["residuals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["measured"]["exact"].as_str().unwrap())
+        .collect();
+    assert_eq!(measured, ["11", "13/2", "5"]);
+    let doc = json(&[&model as &str, &data, "--aggregate", "mean"]);
+    let measured: Vec<&str> = doc["residuals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["measured"]["exact"].as_str().unwrap())
+        .collect();
+    assert_eq!(measured, ["34/3", "13/2", "6"]);
+}
