@@ -130,8 +130,15 @@ pub struct DataError {
     pub diagnostic: Diagnostic,
     /// The text the span points into when it is not the input file's own
     /// text: a member of an archive (`exp.extra-p:experiment.json`), whose
-    /// name is then the diagnostic's file.
-    pub source: Option<String>,
+    /// name is then the diagnostic's file. Boxed: errors stay small.
+    pub source: Option<Box<Member>>,
+}
+
+/// The text of an archive member an error points into.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    /// The member's text.
+    pub text: String,
 }
 
 impl DataError {
@@ -140,13 +147,13 @@ impl DataError {
     /// the input file's text; an error inside an archive member renders
     /// against the member's text instead.
     pub fn render(&self, source: &str) -> String {
-        self.diagnostic.render(self.source.as_deref().unwrap_or(source))
+        self.diagnostic.render(self.source.as_ref().map_or(source, |m| m.text.as_str()))
     }
 
     /// The error located in `text`, the content of archive member `name`.
     pub fn in_member(mut self, name: String, text: String) -> Self {
         self.diagnostic.file = name;
-        self.source = Some(text);
+        self.source = Some(Box::new(Member { text }));
         self
     }
 }
