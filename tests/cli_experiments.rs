@@ -144,3 +144,44 @@ fn aggregate_choices_are_exact_and_stated() {
         .collect();
     assert_eq!(measured, ["34/3", "13/2", "6"]);
 }
+
+/// OSU micro-benchmark output reads as it is printed: whitespace-separated,
+/// its header in the comment above the data, the unit in the header.
+#[test]
+fn osu_output_and_other_dialects_read_without_conversion() {
+    let osu = tmp_file(
+        "osu_latency.txt",
+        "# OSU MPI Latency Test v5.6.2\n# Size          Latency (us)\n0                       1.52\n1                       1.53\n2                       1.53\n4                       1.54\n8                       1.55\n",
+    );
+    let model = tmp_file("osu.tm", "T(s) = a + b*s\nparam a, b\npredict s = 1024\n");
+    let doc = json(&[&model as &str, &osu, "--x", "s=Size", "--y", "Latency"]);
+    assert_eq!(doc["data"]["measurements"], 5);
+    assert_eq!(doc["model"]["units"]["T"], "us");
+    assert_eq!(doc["residuals"][4]["measured"]["exact"], "31/20");
+    assert_eq!(doc["residuals"][4]["line"], 7);
+    // Semicolons with decimal commas, tabs, and runs of spaces: the same fit.
+    let hpl = "models/hpl.tm";
+    let fit = |name: &str, text: &str, extra: &[&str]| {
+        let f = tmp_file(name, text);
+        let mut args = vec![hpl, &f as &str];
+        args.extend_from_slice(extra);
+        json(&args)["params"].clone()
+    };
+    let want = fit("c.csv", "p,T\n10,2848.8\n20,1547.7\n30,1112.6\n40,900.1\n", &[]);
+    assert_eq!(fit("s.csv", "# exported\np;T\n10;2848,8\n20;1547,7\n30;1112,6\n40;900,1\n", &[]), want);
+    assert_eq!(fit("t.tsv", "p\tT\n10\t2848.8\n20\t1547.7\n30\t1112.6\n40\t900.1\n", &[]), want);
+    assert_eq!(
+        fit("w.txt", "  p      T\n 10   2848.8\n 20   1547.7\n 30   1112.6\n 40    900.1\n", &[]),
+        want
+    );
+    assert_eq!(
+        fit("x.dat", "p T\n10 2848.8\n20 1547.7\n30 1112.6\n40 900.1\n", &["--delimiter", "space"]),
+        want
+    );
+    // Errors still point into the file as written.
+    let bad = tmp_file("bad.txt", "p   T\n10  2848.8\n20  15x7.7\n");
+    let r = fails(&[hpl, &bad], 2);
+    has(&r.stderr, &["bad.txt:3:5", "`15x7.7`"]);
+    let r = fails(&[hpl, &bad, "--delimiter", "|"], 2);
+    has(&r.stderr, &["--delimiter |: expected `,`, `;`, `tab` or `space`"]);
+}

@@ -45,6 +45,9 @@ pub struct CommonArgs {
     /// Split a CSV file into groups by the values of these columns, one analysis per group (e.g. `--by mpi,collective`).
     #[arg(long, value_name = "COLUMNS", value_delimiter = ',')]
     pub by: Vec<String>,
+    /// Field separator of CSV input: `,` `;` `tab` or `space` (runs of blanks, as OSU benchmarks print); default: detected from the header line.
+    #[arg(long, value_name = "SEP", value_parser = data::dialect::Delimiter::parse)]
+    pub delimiter: Option<data::dialect::Delimiter>,
     /// How the repetitions at a point enter the fit: all (each is a constraint; the paper's method), mean (what Extra-P fits), median, min or max.
     #[arg(long, value_enum, value_name = "HOW", default_value_t = Aggregate::All)]
     pub aggregate: Aggregate,
@@ -180,6 +183,7 @@ pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) 
         metric: a.metric.clone(),
         limits: *limits,
         by: a.by.clone(),
+        delimiter: a.delimiter,
     };
     let dsrc = read_input(data_path)?;
     let sel = Selection { callpath: a.region.clone(), metric: a.metric.clone() };

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use ::csv::{ByteRecord, ReaderBuilder};
 
-use super::{error, number_error, parse_number, quoted_list, repeat_warnings, strip_bom};
+use super::{dialect, error, number_error, parse_number, quoted_list, repeat_warnings, strip_bom};
 use super::{ColumnSpec, DataError, Dataset, Measurement};
 
 /// Reads measurements from CSV text.
@@ -64,8 +64,14 @@ pub fn read_csv_groups(
 type Grouped = (Dataset, Vec<String>, Vec<usize>);
 
 fn read_csv_inner(text: &str, file: &str, spec: &ColumnSpec) -> Result<Grouped, DataError> {
-    let (body, base) = strip_bom(text);
-    let (mut reader, mut locator) = open_reader(body, base);
+    let (original, base) = strip_bom(text);
+    let delimiter = spec.delimiter.unwrap_or_else(|| dialect::detect(original));
+    // The same text with tabs between whitespace-separated fields (same
+    // offsets, so every span still points into the user's file).
+    let prepared = dialect::prepare(original, delimiter);
+    let body: &str = &prepared;
+    let sep = delimiter.byte();
+    let (mut reader, mut locator) = open_reader_with(body, base, sep);
     let mut head_record = ByteRecord::new();
 
     // The header.
@@ -79,7 +85,7 @@ fn read_csv_inner(text: &str, file: &str, spec: &ColumnSpec) -> Result<Grouped, 
     )?;
     let header: Vec<HeaderCell<'_>> =
         head_record.iter().map(|cell| HeaderCell::parse(bytes_str(cell))).collect();
-    check_duplicates(&header, body, header_start, base, file)?;
+    check_duplicates(&header, body, header_start, base, file, sep as char)?;
 
     // Which column each model variable and the response come from.
     let mut wanted: Vec<(&str, &str, bool)> =
@@ -177,11 +183,24 @@ fn read_csv_inner(text: &str, file: &str, spec: &ColumnSpec) -> Result<Grouped, 
         let cell = |i: usize| -> Result<super::Rat, DataError> {
             let raw = record.get(i).unwrap_or(b"");
             let text = bytes_str(raw);
+            // With semicolons between fields a comma is the decimal
+            // separator (`2,5`), as spreadsheets in such locales write it.
+            let comma_decimal;
+            let text = if delimiter == dialect::Delimiter::Semicolon
+                && text.matches(',').count() == 1
+                && !text.contains('.')
+            {
+                comma_decimal = text.replace(',', ".");
+                comma_decimal.as_str()
+            } else {
+                text
+            };
             parse_number(text, spec.limits).map_err(|e| {
                 let name = header.get(i).map_or("", |h| h.name);
                 let (message, help) =
                     number_error(&format!("line {line}, column `{name}`"), "measurement", text, &e);
-                let span = cell_span(body, start, i, base).unwrap_or_else(|| line_span(body, start, base));
+                let span = cell_span_sep(body, start, i, base, sep as char)
+                    .unwrap_or_else(|| line_span(body, start, base));
                 error(file, span, message, "", help)
             })
         };
@@ -249,7 +268,13 @@ pub(super) fn next_record(
 /// A reader of `body` in errband's CSV dialect (no header handling,
 /// flexible field counts, `#` comments) and a locator for its records.
 pub(super) fn open_reader(body: &str, base: usize) -> (::csv::Reader<&[u8]>, Locator<'_>) {
+    open_reader_with(body, base, b',')
+}
+
+/// [`open_reader`] for fields separated by `sep`.
+pub(super) fn open_reader_with(body: &str, base: usize, sep: u8) -> (::csv::Reader<&[u8]>, Locator<'_>) {
     let reader = ReaderBuilder::new()
+        .delimiter(sep)
         .has_headers(false)
         .flexible(true)
         .comment(Some(b'#'))
@@ -351,13 +376,24 @@ pub(super) fn line_span(body: &str, start: usize, base: usize) -> Range<usize> {
 /// The absolute span of field `index` of the line starting at `start`,
 /// trimmed; `None` when the line has quotes (fields are not simply split).
 pub(super) fn cell_span(body: &str, start: usize, index: usize, base: usize) -> Option<Range<usize>> {
+    cell_span_sep(body, start, index, base, ',')
+}
+
+/// [`cell_span`] for fields separated by `sep`.
+pub(super) fn cell_span_sep(
+    body: &str,
+    start: usize,
+    index: usize,
+    base: usize,
+    sep: char,
+) -> Option<Range<usize>> {
     let span = line_span(body, start, base);
     let line = body.get(span.start - base..span.end - base)?;
     if line.contains('"') {
         return None;
     }
     let mut offset = 0;
-    for (k, field) in line.split(',').enumerate() {
+    for (k, field) in line.split(sep).enumerate() {
         if k == index {
             let lead = field.len() - field.trim_start().len();
             let trimmed = field.trim();
@@ -418,6 +454,7 @@ pub(super) fn check_duplicates(
     start: usize,
     base: usize,
     file: &str,
+    sep: char,
 ) -> Result<(), DataError> {
     let mut first_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (i, h) in header.iter().enumerate() {
@@ -425,7 +462,8 @@ pub(super) fn check_duplicates(
             continue;
         }
         if let Some(&first) = first_of.get(h.name) {
-            let span = cell_span(body, start, i, base).unwrap_or_else(|| line_span(body, start, base));
+            let span =
+                cell_span_sep(body, start, i, base, sep).unwrap_or_else(|| line_span(body, start, base));
             return Err(error(
                 file,
                 span,

@@ -18,6 +18,7 @@
 //! offending cell or token.
 
 mod csv;
+pub mod dialect;
 pub mod experiment;
 mod extrap;
 pub mod table;
@@ -93,6 +94,9 @@ pub struct ColumnSpec {
     /// CSV columns whose values split the rows into groups, one analysis
     /// each (`--by mpi,collective`).
     pub by: Vec<String>,
+    /// The field separator of CSV-like text; `None` detects it from the
+    /// header line ([`dialect::detect`]).
+    pub delimiter: Option<dialect::Delimiter>,
 }
 
 impl Default for ColumnSpec {
@@ -107,6 +111,7 @@ impl Default for ColumnSpec {
             metric: None,
             limits: Limits::default(),
             by: Vec::new(),
+            delimiter: None,
         }
     }
 }

@@ -73,7 +73,7 @@ impl Table {
             "expected a header line naming the columns, then one line per row",
         )?;
         let header: Vec<HeaderCell<'_>> = record.iter().map(|c| HeaderCell::parse(bytes_str(c))).collect();
-        check_duplicates(&header, body, header_start, base, file)?;
+        check_duplicates(&header, body, header_start, base, file, ',')?;
         let names = quoted_list(&header_names(&header));
         let columns: Vec<Column> = header
             .iter()

@@ -238,7 +238,7 @@ impl<'t> Stream<'t> {
             "expected a header line naming the columns, then one line per task",
         )?;
         let cells: Vec<HeaderCell<'_>> = record.iter().map(|c| HeaderCell::parse(bytes_str(c))).collect();
-        check_duplicates(&cells, body, header_start, base, file)?;
+        check_duplicates(&cells, body, header_start, base, file, ',')?;
         let header = cells
             .iter()
             .map(|h| Head { name: h.name.to_string(), unit: h.unit.map(str::to_string) })
