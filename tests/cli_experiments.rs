@@ -185,3 +185,20 @@ fn osu_output_and_other_dialects_read_without_conversion() {
     let r = fails(&[hpl, &bad, "--delimiter", "|"], 2);
     has(&r.stderr, &["--delimiter |: expected `,`, `;`, `tab` or `space`"]);
 }
+
+/// The HTML report of a whole experiment: the table, then a band plot and
+/// the report of each series.
+#[test]
+fn experiment_html_report_has_the_table_and_a_plot_per_series() {
+    let out = tmp_dir().join("exp.html");
+    let out = out.to_str().unwrap();
+    let r = run(&["models/amdahl.tm", "data/extrap_experiment.txt", "--metric", "time", "--report", out]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let html = std::fs::read_to_string(out).unwrap();
+    assert_eq!(html.matches("<svg").count(), 3, "one band plot per series");
+    assert_eq!(html.matches("<h2>").count(), 3);
+    assert!(html.contains("<table>") && html.contains("main-&gt;MPI_Allreduce / time"), "escaped names");
+    let table_at = html.find("<table>").unwrap();
+    assert!(table_at < html.find("<svg").unwrap(), "the table leads");
+    has(&r.stderr, &["wrote", "exp.html"]);
+}

@@ -119,3 +119,13 @@ fn ms_formats() {
     ];
     insta::assert_snapshot!("ms_hand_exact_text", with(&hand, &[]));
 }
+
+/// A whole experiment: the summary table and every series' report.
+#[test]
+fn experiment_formats() {
+    let exp = ["models/amdahl.tm", "data/extrap_experiment.txt", "--metric", "time"];
+    insta::assert_snapshot!("experiment_text", with(&exp, &[]));
+    insta::assert_snapshot!("experiment_json", with(&exp, &["--format", "json", "--aggregate", "median"]));
+    insta::assert_snapshot!("experiment_csv", with(&exp, &["--format", "csv"]));
+    insta::assert_snapshot!("experiment_md", with(&exp, &["--format", "md"]));
+}

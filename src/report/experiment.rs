@@ -225,13 +225,58 @@ impl<'a> ExperimentReport<'a> {
         o
     }
 
-    /// The summary table as CSV (one record per series).
+    /// CSV for machines: one record per series, prediction point and
+    /// threshold, exact and decimal columns (a failed series has one
+    /// record with its error), in the table's order.
     pub fn csv(&self) -> String {
-        let (head, rows) = self.table();
+        let mut head = vec!["callpath".to_string(), "metric".into()];
+        head.extend(self.model.vars.iter().cloned());
+        for c in ["threshold", "model", "lower", "upper", "relative_half_width", "emax"] {
+            head.push(c.into());
+        }
+        for c in ["model", "lower", "upper", "emax"] {
+            head.push(format!("{c}_exact"));
+        }
+        head.push("error".into());
         let mut w = csv::Writer::from_writer(Vec::new());
         let _ = w.write_record(&head);
-        for r in &rows {
-            let _ = w.write_record(r);
+        let opt = |x: &Option<Rat>, f: &dyn Fn(&Rat) -> String| x.as_ref().map_or(String::new(), f);
+        for i in self.order() {
+            let e = &self.entries[i];
+            let name = [e.part.callpath.clone(), e.part.metric.clone()];
+            match &e.outcome {
+                Err((msg, _)) => {
+                    let mut r = name.to_vec();
+                    r.resize(head.len() - 1, String::new());
+                    r.push(msg.lines().next().unwrap_or("").to_string());
+                    let _ = w.write_record(&r);
+                }
+                Ok(an) => {
+                    for p in &an.predictions {
+                        for (k, region) in an.regions.iter().enumerate() {
+                            let b = p.bands.get(k).and_then(|b| b.as_ref());
+                            let (lo, hi) = b.map_or((None, None), |b| (b.lower.clone(), b.upper.clone()));
+                            let mut r = name.to_vec();
+                            r.extend(p.x.iter().map(show_value));
+                            r.push(region.threshold.text.clone());
+                            r.push(self.dec(&p.model));
+                            r.push(opt(&lo, &|v| self.dec(v)));
+                            r.push(opt(&hi, &|v| self.dec(v)));
+                            r.push(
+                                b.and_then(|b| rel_half_width(b, &p.model))
+                                    .map_or(String::new(), |v| self.dec(&v)),
+                            );
+                            r.push(self.dec(&an.emax));
+                            r.push(crate::num::fmt_fraction(&p.model));
+                            r.push(opt(&lo, &crate::num::fmt_fraction));
+                            r.push(opt(&hi, &crate::num::fmt_fraction));
+                            r.push(crate::num::fmt_fraction(&an.emax));
+                            r.push(String::new());
+                            let _ = w.write_record(&r);
+                        }
+                    }
+                }
+            }
         }
         String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
     }
