@@ -31,6 +31,12 @@ MPI_CSV = open(os.path.join(ROOT, "data/mpi_barrier.csv"), "rb").read()
 TASKS = b"i1,i2,time [us]\n0,0,5\n0,3,7\n3,0,2\n3,3,9\n"
 ORDER = b"i1,i2\n" + b"".join(b"%d,%d\n" % (i, j) for i in range(4) for j in range(4))
 SPEEDS = b"slave,ratio\n1,2\n2,1\n"
+EXPERIMENT = open(os.path.join(ROOT, "data/extrap_experiment.txt"), "rb").read()
+OSU = b"# OSU MPI Latency Test v5.6.2\n# Size          Latency (us)\n" + b"".join(b"%-8d %12.2f\n" % (s, 1.5 + s / 1000) for s in (0, 1, 2, 4, 8, 16, 32, 64))
+OSU_TM = b"T(s) = a + b*s\nparam a, b\npredict s = 1024\n"
+SEMI = HPL_CSV.replace(b",", b";").replace(b".", b",")
+MPI_GROUPS = b"mpi,op,Ranks,median\n" + b"".join(b"%s,%s,%d,%d.%d\n" % (m, o, r, r // 8 + 3, r % 7) for m in (b"A", b"B") for o in (b"bcast", b"reduce") for r in (8, 16, 32, 64))
+LOG_TM = b"T(p) = c0 + c1*log2(p)\nparam c0, c1\npredict p = 4096\n"
 
 # The kinds of input file and the command that reads each ({f} is the file).
 KINDS = {
@@ -43,6 +49,10 @@ KINDS = {
     "mpi_data": ("mpi.csv", MPI_CSV, ["barrier", "--mpi-model", "mpi.tm", "--mpi-data", "{f}"], {"mpi.tm": MPI_TM}),
     "tasks": ("t.csv", TASKS, ["ms", "predict", "{f}", "--grid", "4x4", "--procs", "2..4"], {}),
     "order": ("o.csv", ORDER, ["ms", "predict", "t.csv", "--grid", "4x4", "--procs", "3", "--order", "{f}"], {"t.csv": TASKS}),
+    "experiment": ("e.txt", EXPERIMENT, ["model.tm", "{f}", "--aggregate", "median"], {"model.tm": AMDAHL_TM}),
+    "osu": ("osu.txt", OSU, ["model.tm", "{f}", "--x", "s=Size", "--y", "Latency"], {"model.tm": OSU_TM}),
+    "semicolon": ("d.csv", SEMI, ["model.tm", "{f}"], {"model.tm": HPL_TM}),
+    "groups": ("g.csv", MPI_GROUPS, ["model.tm", "{f}", "--by", "mpi,op", "--x", "p=Ranks", "--y", "median"], {"model.tm": LOG_TM}),
     "speeds": ("s.csv", SPEEDS, ["ms", "predict", "t.csv", "--grid", "4x4", "--procs", "3", "--speeds", "{f}"], {"t.csv": TASKS}),
 }
 
