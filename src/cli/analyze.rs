@@ -271,9 +271,14 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         .then(|| BandFunction::compute(model, &analysis, rows));
     let t_analysis = t1.elapsed();
     let t2 = Instant::now();
+    // A series chosen from an experiment is named beside the file.
+    let data_label = match input.parts.parts.as_slice() {
+        [p] if input.parts.total > 1 => format!("{data_path} ({})", p.name()),
+        _ => data_path.clone(),
+    };
     let report = Report {
         model,
-        data_file: &data_path,
+        data_file: &data_label,
         data: rows,
         analysis: &analysis,
         pruned: pruned.as_ref(),

@@ -254,58 +254,67 @@ pub struct Selection {
     pub metric: Option<String>,
 }
 
-fn matches(pattern: &Option<String>, name: &str) -> Result<bool, String> {
-    let Some(p) = pattern else { return Ok(true) };
-    if p == name {
-        return Ok(true);
+/// A compiled `--region`/`--metric` pattern: `None` matches everything; a
+/// name matches itself even when it holds glob characters (`f[1]`).
+struct Matcher<'a> {
+    text: Option<&'a str>,
+    glob: Option<glob::Pattern>,
+}
+
+impl<'a> Matcher<'a> {
+    /// A pattern that is not a valid glob (`[x`) still matches literally.
+    fn new(pattern: &'a Option<String>) -> Self {
+        let text = pattern.as_deref();
+        Matcher { text, glob: text.and_then(|p| glob::Pattern::new(p).ok()) }
     }
-    let g = glob::Pattern::new(p).map_err(|e| format!("`{p}` is not a valid pattern: {e}"))?;
-    Ok(g.matches(name))
+
+    fn matches(&self, name: &str) -> bool {
+        match self.text {
+            None => true,
+            Some(t) => t == name || self.glob.as_ref().is_some_and(|g| g.matches(name)),
+        }
+    }
+}
+
+impl Selection {
+    /// The indices of the `(callpath, metric)` pairs the selection names;
+    /// when nothing matches, an error names what is available.
+    pub fn choose(&self, names: &[(&str, &str)], file: &str) -> Result<Vec<usize>, DataError> {
+        let fail = |message: String| error(file, 0..0, message, "", None);
+        let (callpath, metric) = (Matcher::new(&self.callpath), Matcher::new(&self.metric));
+        let by_callpath: Vec<usize> = (0..names.len()).filter(|&i| callpath.matches(names[i].0)).collect();
+        if by_callpath.is_empty() {
+            let mut seen = std::collections::HashSet::new();
+            let all: Vec<&str> = names.iter().map(|n| n.0).filter(|c| seen.insert(*c)).collect();
+            return Err(fail(format!(
+                "no callpath matches --region `{}` in {file} (available: {})",
+                self.callpath.as_deref().unwrap_or(""),
+                quoted_list(&all)
+            )));
+        }
+        let chosen: Vec<usize> =
+            by_callpath.iter().copied().filter(|&i| metric.matches(names[i].1)).collect();
+        if chosen.is_empty() {
+            let mut seen = std::collections::HashSet::new();
+            let all: Vec<&str> =
+                by_callpath.iter().map(|&i| names[i].1).filter(|m| seen.insert(*m)).collect();
+            return Err(fail(format!(
+                "no metric matches --metric `{}` in {file} (available: {})",
+                self.metric.as_deref().unwrap_or(""),
+                quoted_list(&all)
+            )));
+        }
+        Ok(chosen)
+    }
 }
 
 impl Experiment {
     /// The indices of the series the selection names; an error names what
     /// is available when nothing matches.
     pub fn select(&self, sel: &Selection) -> Result<Vec<usize>, DataError> {
-        let fail = |message: String| error(&self.file, 0..0, message, "", None);
-        let mut by_callpath = Vec::new();
-        for (i, s) in self.series.iter().enumerate() {
-            if matches(&sel.callpath, &s.callpath).map_err(|m| fail(format!("--region {m}")))? {
-                by_callpath.push(i);
-            }
-        }
-        if by_callpath.is_empty() {
-            let mut seen = std::collections::HashSet::new();
-            let names: Vec<&str> =
-                self.series.iter().map(|s| s.callpath.as_str()).filter(|c| seen.insert(*c)).collect();
-            return Err(fail(format!(
-                "no callpath matches --region `{}` in {} (available: {})",
-                sel.callpath.as_deref().unwrap_or(""),
-                self.file,
-                quoted_list(&names)
-            )));
-        }
-        let mut chosen = Vec::new();
-        for &i in &by_callpath {
-            if matches(&sel.metric, &self.series[i].metric).map_err(|m| fail(format!("--metric {m}")))? {
-                chosen.push(i);
-            }
-        }
-        if chosen.is_empty() {
-            let mut seen = std::collections::HashSet::new();
-            let names: Vec<&str> = by_callpath
-                .iter()
-                .map(|&i| self.series[i].metric.as_str())
-                .filter(|m| seen.insert(*m))
-                .collect();
-            return Err(fail(format!(
-                "no metric matches --metric `{}` in {} (available: {})",
-                sel.metric.as_deref().unwrap_or(""),
-                self.file,
-                quoted_list(&names)
-            )));
-        }
-        Ok(chosen)
+        let names: Vec<(&str, &str)> =
+            self.series.iter().map(|s| (s.callpath.as_str(), s.metric.as_str())).collect();
+        sel.choose(&names, &self.file)
     }
 
     /// The measurements of series `index` for a model whose variables are

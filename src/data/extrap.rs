@@ -28,7 +28,7 @@
 use crate::limits::{Limit, Limits};
 use std::ops::Range;
 
-use super::experiment::{Experiment, Format, Series, SeriesPoint, Summary};
+use super::experiment::{Experiment, Format, Selection, Series, SeriesPoint, Summary};
 
 use super::{error, number_error, parse_number, quoted_list, strip_bom};
 use super::{ColumnSpec, DataError, Dataset, Measurement, Rat};
@@ -115,17 +115,31 @@ pub fn read_extrap(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset,
 
 /// Reads every region/metric block of an Extra-P text file into an
 /// [`Experiment`], each `DATA` line's numbers the repetitions at its point.
-/// [`ColumnSpec::limits`] caps the numbers' size and their total count.
+/// `limits` caps the numbers' size and their total count.
 pub fn read_extrap_experiment(text: &str, file: &str, limits: Limits) -> Result<Experiment, DataError> {
+    read_extrap_selected(text, file, limits, &Selection::default()).map(|(e, _)| e)
+}
+
+/// [`read_extrap_experiment`] keeping only the blocks `sel` selects, whose
+/// numbers alone are parsed (the whole file's structure is checked), and
+/// the number of blocks in the file.
+pub fn read_extrap_selected(
+    text: &str,
+    file: &str,
+    limits: Limits,
+    sel: &Selection,
+) -> Result<(Experiment, usize), DataError> {
     let (body, base) = strip_bom(text);
     let spec = ColumnSpec { limits, ..ColumnSpec::default() };
     let s = Structure::parse(body, base, file, &spec)?;
     if s.blocks.is_empty() {
         return Err(no_measurements(text, file));
     }
+    let names: Vec<(&str, &str)> = s.blocks.iter().map(|b| (b.region.as_str(), b.metric.as_str())).collect();
+    let chosen = sel.choose(&names, file)?;
     let mut count = 0usize;
-    let mut series = Vec::with_capacity(s.blocks.len());
-    for b in &s.blocks {
+    let mut series = Vec::with_capacity(chosen.len());
+    for b in chosen.iter().map(|&i| &s.blocks[i]) {
         let mut points = Vec::with_capacity(b.data.len());
         for (data, point) in b.data.iter().zip(&s.points) {
             let values = data_values(data, &mut count, &spec, file)?;
@@ -138,7 +152,8 @@ pub fn read_extrap_experiment(text: &str, file: &str, limits: Limits) -> Result<
         }
         series.push(Series { callpath: b.region.clone(), metric: b.metric.clone(), unit: None, points });
     }
-    Ok(Experiment {
+    let total = s.blocks.len();
+    let e = Experiment {
         file: file.to_string(),
         format: Format::ExtrapText,
         params: s.params,
@@ -146,7 +161,8 @@ pub fn read_extrap_experiment(text: &str, file: &str, limits: Limits) -> Result<
         series,
         models: Vec::new(),
         warnings: Vec::new(),
-    })
+    };
+    Ok((e, total))
 }
 
 fn no_measurements(text: &str, file: &str) -> DataError {

@@ -38,7 +38,7 @@ pub use self::csv::{read_csv, read_csv_groups};
 pub use self::experiment::{
     Aggregate, Experiment, Format, Selection, Series, SeriesPoint, StoredModel, Summary,
 };
-pub use self::extrap::read_extrap;
+pub use self::extrap::{read_extrap, read_extrap_experiment};
 
 /// One measurement: the values of the model's variables, the measured value,
 /// where it came from.
@@ -238,8 +238,10 @@ pub fn read_parts(
     aggregate: Aggregate,
 ) -> Result<Parts, DataError> {
     if looks_like_extrap(text) {
-        let exp = extrap::read_extrap_experiment(text, file, spec.limits)?;
-        return experiment_parts(&exp, spec, sel, aggregate);
+        // Only the selected blocks' numbers are parsed.
+        let (exp, total) = extrap::read_extrap_selected(text, file, spec.limits, sel)?;
+        let parts = experiment_parts(&exp, spec, &Selection::default(), aggregate)?;
+        return Ok(Parts { total, ..parts });
     }
     if spec.by.is_empty() {
         let mut d = read_csv(text, file, spec)?;
