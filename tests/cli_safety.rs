@@ -434,7 +434,7 @@ fn limits_hold_while_working() {
         x += &format!("REGION r{i}\nMETRIC time\nDATA 1\nDATA 2\nDATA 3\n");
     }
     let r = fails(&["models/amdahl.tm", &tmp_file("many.txt", &x), "--region", "nope"], 2);
-    has(&r.stderr, &["no region `nope`", "(99988 more, 100000 in all)"]);
+    has(&r.stderr, &["no callpath matches --region `nope`", "(99988 more, 100000 in all)"]);
     assert!(r.stderr.len() < 2000, "the message lists every region");
     assert!(r.secs < 5.0, "{:.1} s", r.secs);
 }
