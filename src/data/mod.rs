@@ -126,8 +126,9 @@ pub struct DataError {
     pub diagnostic: Diagnostic,
     /// The text the span points into when it is not the input file's own
     /// text: a member of an archive (`exp.extra-p:experiment.json`), whose
-    /// name is then the diagnostic's file.
-    pub source: Option<String>,
+    /// name is then the diagnostic's file. Boxed, so that `Result<_,
+    /// DataError>` stays small (clippy's `result_large_err`).
+    pub source: Option<Box<String>>,
 }
 
 impl DataError {
@@ -136,13 +137,13 @@ impl DataError {
     /// the input file's text; an error inside an archive member renders
     /// against the member's text instead.
     pub fn render(&self, source: &str) -> String {
-        self.diagnostic.render(self.source.as_deref().unwrap_or(source))
+        self.diagnostic.render(self.source.as_deref().map_or(source, String::as_str))
     }
 
     /// The error located in `text`, the content of archive member `name`.
     pub fn in_member(mut self, name: String, text: String) -> Self {
         self.diagnostic.file = name;
-        self.source = Some(text);
+        self.source = Some(Box::new(text));
         self
     }
 }
