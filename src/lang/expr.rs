@@ -8,7 +8,6 @@ use super::lexer::{Lexer, Tok, Token};
 use crate::limits::Limits;
 use crate::linear::{LinExpr, VarId};
 use crate::num::{arith_bound, parse_rat_with, Arith, DigitsError, Rat};
-use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
 use std::collections::VecDeque;
 use std::fmt;
@@ -613,9 +612,10 @@ pub enum NameValue {
 /// Evaluates `e` exactly as an affine form over `nvars` variables.
 ///
 /// `+ -` always; `*` needs a constant factor; `/` needs a non-zero constant
-/// divisor; `^` needs a constant integer exponent (a constant base is
-/// raised exactly within the default [`Limits`]; a
-/// non-constant base only to the powers 0 and 1). Calls and unknown names
+/// divisor; `^` needs a constant exponent (a constant base is raised
+/// exactly within the default [`Limits`], to a non-integer exponent only
+/// when the power is rational, such as `4^(1/2)`; a non-constant base only
+/// to the powers 0 and 1). Calls and unknown names
 /// (`env` returns `None`) are errors. Error labels quote sub-expressions
 /// re-printed from the tree; [`linearize_in`] quotes the source instead.
 pub fn linearize(
@@ -867,22 +867,18 @@ impl Lin<'_> {
     }
 
     fn power(&self, e: &Expr, l: &Expr, r: &Expr, base: LinExpr, ex: LinExpr) -> Result<LinExpr, Diagnostic> {
+        use crate::num::transcendental::{pow_rational_exact, RootError};
+        use crate::num::PowError;
         if !ex.is_constant() {
             return Err(self
                 .err(r.span.clone(), "the exponent must be a constant")
                 .with_label("this exponent contains a variable"));
         }
         let k = &ex.constant;
-        if !k.is_integer() {
-            return Err(self
-                .err(r.span.clone(), "the exponent must be an integer")
-                .with_label(format!("this is {}", crate::num::fmt_fraction(k))));
-        }
-        let n: &BigInt = k.numer();
         if !base.is_constant() {
-            return if n.is_zero() {
+            return if k.is_zero() {
                 Ok(LinExpr::constant(self.nvars, Rat::one()))
-            } else if n.is_one() {
+            } else if k.is_one() {
                 Ok(base)
             } else {
                 Err(self
@@ -891,11 +887,20 @@ impl Lin<'_> {
                     .with_help("only the powers 0 and 1 of a variable are linear"))
             };
         }
-        match crate::num::pow_checked(&base.constant, n, &self.limits) {
-            Ok(p) => Ok(LinExpr::constant(self.nvars, p)),
-            Err(crate::num::PowError::ZeroToNegative) => Err(self
+        let power = || format!("{}^{}", self.text(l), self.text(r));
+        match pow_rational_exact(&base.constant, k, &self.limits) {
+            Ok(Some(p)) => Ok(LinExpr::constant(self.nvars, p)),
+            Ok(None) => Err(self
+                .err(e.span.clone(), format!("{} is irrational; qe needs exact rational constants", power()))
+                .with_label(format!("the exponent is {}", crate::num::fmt_fraction(k)))
+                .with_help(IRRATIONAL_HELP)),
+            Err(RootError::Pow(PowError::ZeroToNegative)) => Err(self
                 .err(e.span.clone(), "zero raised to a negative power")
                 .with_label("the base is zero")),
+            Err(err @ RootError::Denominator { .. }) => {
+                let label = format!("this is {}", crate::num::fmt_fraction(k));
+                Err(self.err(r.span.clone(), err.to_string()).with_label(label))
+            }
             Err(err) => Err(self.err(e.span.clone(), err.to_string()).with_label(format!(
                 "{} ^ {}",
                 self.text(l),
@@ -904,6 +909,10 @@ impl Lin<'_> {
         }
     }
 }
+
+/// Help for an irrational constant power in an exact language.
+const IRRATIONAL_HELP: &str =
+    "a rational power such as 4^(1/2) or (8/27)^(2/3) is exact; otherwise write a rational approximation";
 
 /// The numbers of a linear form: its coefficients and its constant.
 fn terms(l: &LinExpr) -> impl Iterator<Item = &Rat> {
@@ -945,6 +954,7 @@ fn exact_function_arity(name: &str) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::num::{frac, int, pow10};
+    use num_bigint::BigInt;
 
     /// The value, or a panic showing the diagnostic (tests only).
     fn ok<T>(r: Result<T, Diagnostic>) -> T {
@@ -1241,7 +1251,34 @@ mod tests {
         let d = lin("0^-1").unwrap_err();
         assert_eq!((d.message.as_str(), d.span.clone()), ("zero raised to a negative power", 0..4));
         assert_eq!(lin("2^x").unwrap_err().message, "the exponent must be a constant");
-        assert_eq!(lin("2^(1/2)").unwrap_err().message, "the exponent must be an integer");
+        assert_eq!(
+            lin("2^(1/2)").unwrap_err().message,
+            "2^(1/2) is irrational; qe needs exact rational constants"
+        );
+    }
+
+    #[test]
+    fn rational_powers_of_constants_fold_only_when_exact() {
+        assert_eq!(ok(lin("4^(1/2)")).constant, int(2));
+        assert_eq!(ok(lin("16^(5/4) + 4^-0.5")).constant, int(32) + frac(1, 2));
+        assert_eq!(ok(lin("(8/27)^(-2/3)*x")).coeffs[0], frac(9, 4));
+        assert_eq!(ok(lin("0^(1/3)")).constant, int(0));
+        let d = lin("1 + 2^(1/2)").unwrap_err();
+        assert_eq!(d.message, "2^(1/2) is irrational; qe needs exact rational constants");
+        assert_eq!(d.span, 4..11);
+        let d = lin("3^1.25").unwrap_err();
+        assert_eq!(d.message, "3^1.25 is irrational; qe needs exact rational constants");
+        assert_eq!(d.label, "the exponent is 5/4");
+        assert_eq!(lin("x^(1/2)").unwrap_err().message, "a power of a variable is not linear");
+        let d = lin("(-8)^(1/3)").unwrap_err();
+        assert!(d.message.contains("a negative base needs an integer exponent"), "{}", d.message);
+        let d = lin("(-4)^(1/2)").unwrap_err();
+        assert!(d.message.contains("undefined: an even root of a negative number"), "{}", d.message);
+        let d = lin("2^(1/100000)").unwrap_err();
+        assert!(d.message.contains("denominator 100000 is too large (limit 10000"), "{}", d.message);
+        assert_eq!(d.span, 2..12);
+        let d = lin("0^(-1/2)").unwrap_err();
+        assert_eq!(d.message, "zero raised to a negative power");
     }
 
     #[test]

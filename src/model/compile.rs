@@ -6,7 +6,7 @@
 use crate::lang::diag::Diagnostic;
 use crate::lang::expr::{BinOp, Expr, ExprKind};
 use crate::limits::Limits;
-use crate::num::transcendental::{self, Func};
+use crate::num::transcendental::{self, Func, RootError};
 use crate::num::{arith_checked, fmt_fraction, pow_checked, Arith, PowError, Rat};
 use num_traits::{One, Signed, Zero};
 use std::collections::BTreeMap;
@@ -80,14 +80,25 @@ pub struct EvalError {
     pub message: String,
 }
 
-/// Values of functions that could not be exact, recorded while evaluating
-/// (so the report can say which numbers are rounded and to what precision).
+/// A value that could not be exact: a function of an argument or a
+/// rational power.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Inexact {
+    /// `f(x)`: the function and its argument.
+    Call(Func, Rat),
+    /// `x^k` for a non-integer `k`: the base and the exponent.
+    Pow(Rat, Rat),
+}
+
+/// Values of functions and powers that could not be exact, recorded while
+/// evaluating (so the report can say which numbers are rounded and to what
+/// precision).
 #[derive(Debug, Clone, Default)]
 pub struct EvalLog {
-    /// Significant decimal digits for inexact function values.
+    /// Significant decimal digits for inexact values.
     pub digits: u32,
-    /// `(function, argument) -> rounded value`.
-    pub inexact: BTreeMap<(Func, Rat), Rat>,
+    /// What was evaluated `-> rounded value`.
+    pub inexact: BTreeMap<Inexact, Rat>,
     /// Limits on powers (exponent, digits of the result) and on points.
     pub limits: Limits,
 }
@@ -214,6 +225,15 @@ pub(crate) fn compile(
                         .with_help(affine_help))
                     };
                 }
+                // A constant non-integer exponent is held to --max-exponent
+                // when the model is read, not at the first data point.
+                BinOp::Pow => match &cr.kind {
+                    NodeKind::Num(k) if !k.is_integer() => {
+                        transcendental::check_rational_exponent(k, &log.limits)
+                            .map_err(|e| err(r.span.clone(), e.to_string()))?;
+                    }
+                    _ => {}
+                },
                 _ => {}
             }
             let p = cl.params || cr.params;
@@ -289,7 +309,7 @@ pub(crate) fn scalar(n: &Node, x: &[Rat], log: &mut EvalLog) -> Result<Rat, Eval
                 BinOp::Mul => Arith::Mul,
                 BinOp::Div if b.is_zero() => return Err(fail(&r.span, "division by zero")),
                 BinOp::Div => Arith::Div,
-                BinOp::Pow => return power(&a, &b, &r.span, &n.span, &log.limits),
+                BinOp::Pow => return power(&a, &b, r, &n.span, log),
             };
             arith_checked(op, &a, &b, &log.limits).map_err(|e| fail(&n.span, e.to_string()))?
         }
@@ -303,23 +323,39 @@ pub(crate) fn scalar(n: &Node, x: &[Rat], log: &mut EvalLog) -> Result<Rat, Eval
     })
 }
 
-fn power(
-    a: &Rat,
-    b: &Rat,
-    exp_span: &Range<usize>,
-    span: &Range<usize>,
-    limits: &Limits,
-) -> Result<Rat, EvalError> {
-    if !b.is_integer() {
-        return Err(fail(
-            exp_span,
-            format!("the exponent must be an integer (it is {}); use sqrt for square roots", fmt_fraction(b)),
-        ));
-    }
-    pow_checked(a, b.numer(), limits).map_err(|e| match e {
+/// `a^b`: exact for an integer `b` ([`pow_checked`]); for a constant
+/// rational `b`, exact when the root is rational, else correctly rounded
+/// to `log.digits` digits and recorded as inexact (like `sqrt`).
+fn power(a: &Rat, b: &Rat, exp: &Node, span: &Range<usize>, log: &mut EvalLog) -> Result<Rat, EvalError> {
+    let pow_error = |e: PowError| match e {
         PowError::ZeroToNegative => fail(span, "zero raised to a negative power"),
         other => fail(span, other.to_string()),
-    })
+    };
+    if b.is_integer() {
+        return pow_checked(a, b.numer(), &log.limits).map_err(pow_error);
+    }
+    if has_var(exp) {
+        return Err(fail(
+            &exp.span,
+            format!(
+                "the exponent depends on a variable and is {} here; a non-integer exponent must be a constant",
+                fmt_fraction(b)
+            ),
+        ));
+    }
+    let key = Inexact::Pow(a.clone(), b.clone());
+    if let Some(v) = log.inexact.get(&key) {
+        return Ok(v.clone());
+    }
+    let r = transcendental::pow_rational(a, b, log.digits, &log.limits).map_err(|e| match e {
+        RootError::Pow(p) => pow_error(p),
+        RootError::Denominator { .. } => fail(&exp.span, e.to_string()),
+        other => fail(span, other.to_string()),
+    })?;
+    if !r.exact {
+        log.inexact.insert(key, r.value.clone());
+    }
+    Ok(r.value)
 }
 
 fn call(c: Call, v: &[Rat], n: &Node, log: &mut EvalLog) -> Result<Rat, EvalError> {
@@ -337,12 +373,13 @@ fn call(c: Call, v: &[Rat], n: &Node, log: &mut EvalLog) -> Result<Rat, EvalErro
         }
         Call::Trans(f) => {
             let a = arg(0)?;
-            if let Some(v) = log.inexact.get(&(f, a.clone())) {
+            let key = Inexact::Call(f, a.clone());
+            if let Some(v) = log.inexact.get(&key) {
                 return Ok(v.clone());
             }
             let r = transcendental::apply(f, &a, log.digits).map_err(|e| fail(&n.span, e.to_string()))?;
             if !r.exact {
-                log.inexact.insert((f, a), r.value.clone());
+                log.inexact.insert(key, r.value.clone());
             }
             r.value
         }

@@ -5,7 +5,7 @@
 mod compile;
 pub mod syntax;
 
-pub use compile::{EvalError, EvalLog};
+pub use compile::{EvalError, EvalLog, Inexact};
 
 use crate::lang::diag::Diagnostic;
 use crate::lang::expr::Expr;
@@ -96,7 +96,8 @@ fn already(
 
 impl Model {
     /// Parses and checks a `.tm` model. Inexact function values (log2 of a
-    /// non-power of two, sqrt, ln, exp) are rounded to `digits` significant digits.
+    /// non-power of two, sqrt, ln, exp) and irrational powers (`3^(5/4)`)
+    /// are rounded to `digits` significant digits.
     pub fn parse(source: &str, file: &str, digits: u32) -> Result<Model, Diagnostic> {
         Model::parse_with(source, file, digits, &Limits::default())
     }
@@ -618,12 +619,21 @@ pub fn show_value(v: &Rat) -> String {
     }
 }
 
-/// Inexact function values as report lines (`log2(3) ≈ 1.58496...`), at most `limit`.
+/// Inexact function values and powers as report lines (`log2(3) ≈
+/// 1.58496...`, `3^(5/4) ≈ 3.94822...`), at most `limit`.
 pub fn inexact_notes(log: &EvalLog, limit: usize) -> Vec<String> {
+    let digits = log.digits as usize;
     log.inexact
         .iter()
         .take(limit)
-        .map(|((f, a), v)| format!("{}({}) ≈ {}", f.name(), show_value(a), fmt_sig(v, log.digits as usize)))
+        .map(|(what, v)| match what {
+            Inexact::Call(f, a) => format!("{}({}) ≈ {}", f.name(), show_value(a), fmt_sig(v, digits)),
+            Inexact::Pow(b, k) => {
+                let base = show_value(b);
+                let base = if base.contains('/') { format!("({base})") } else { base };
+                format!("{base}^({}) ≈ {}", fmt_fraction(k), fmt_sig(v, digits))
+            }
+        })
         .collect()
 }
 
@@ -706,6 +716,83 @@ mod tests {
         let m = Model::parse("T(p) = c1*p^1000000000\nparam c1", "m.tm", 40).unwrap();
         let e = m.basis_at(&[int(3)], &mut log).unwrap_err();
         assert!(e.message.contains("exponent too large"), "{}", e.message);
+    }
+
+    #[test]
+    fn rational_exponents_are_exact_or_rounded_and_noted() {
+        let m = Model::parse("T(p) = c0 + c1*p^(5/4)*log2(p)\nparam c0, c1", "m.tm", 40).unwrap();
+        let mut log = m.new_log();
+        assert_eq!(m.basis_at(&[int(16)], &mut log).unwrap(), vec![int(0), int(1), int(128)]);
+        assert!(log.inexact.is_empty());
+        let b = m.basis_at(&[int(3)], &mut log).unwrap();
+        assert_eq!(fmt_sig(&b[2], 12), "6.25778387611");
+        assert_eq!(log.inexact.len(), 2);
+        let notes = inexact_notes(&log, 10);
+        assert_eq!(notes[1], "3^(5/4) ≈ 3.94822203885747738245765670539099716548", "{notes:?}");
+        // 1.25, -1/2 and (-1/2) are the same kind of exponent; 4^(-1/2) is exact.
+        for body in ["p^1.25", "p^(-1/2)", "p^-(1/2)", "(p/2)^(2/3)", "p^(2/3)"] {
+            let m = Model::parse(&format!("T(p) = c*{body}\nparam c"), "m.tm", 40).unwrap();
+            assert!(m.basis_at(&[int(4)], &mut log).is_ok(), "{body}");
+        }
+        let m = Model::parse("T(p) = c*p^(-1/2)\nparam c", "m.tm", 40).unwrap();
+        let mut log = m.new_log();
+        assert_eq!(m.basis_at(&[int(4)], &mut log).unwrap(), vec![int(0), frac(1, 2)]);
+        assert!(log.inexact.is_empty());
+        let m = Model::parse("T(p) = c*(p/3)^(1/2)\nparam c", "m.tm", 40).unwrap();
+        m.basis_at(&[int(2)], &mut log).unwrap();
+        assert_eq!(inexact_notes(&log, 10), vec!["(2/3)^(1/2) ≈ 0.816496580927726032732428024901963797322"]);
+    }
+
+    #[test]
+    fn rational_exponent_errors_are_located() {
+        let mut log = EvalLog::new(40);
+        for (src, at, bad, msg) in [
+            (
+                "T(p) = c*(p - 10)^(1/3)",
+                2,
+                "(p - 10)^(1/3)",
+                "(-8)^(1/3) is refused: a negative base needs an integer exponent",
+            ),
+            (
+                "T(p) = c*(p - 10)^(1/2)",
+                6,
+                "(p - 10)^(1/2)",
+                "(-4)^(1/2) is undefined: an even root of a negative number",
+            ),
+            ("T(p) = c*p^(p/2)", 3, "(p/2)", "the exponent depends on a variable and is 3/2 here"),
+            ("T(p) = c*p^(1/0)", 3, "0", "division by zero"),
+            ("T(p) = c*(p - 3)^(-1/2)", 3, "(p - 3)^(-1/2)", "zero raised to a negative power"),
+        ] {
+            let m = Model::parse(&format!("{src}\nparam c"), "m.tm", 40).unwrap();
+            let e = m.basis_at(&[int(at)], &mut log).unwrap_err();
+            let d = m.eval_diagnostic(&e, &[int(at)], "d.csv line 2");
+            assert!(d.message.starts_with(msg), "{src}: {}", d.message);
+            assert!(d.message.ends_with(&format!("at p = {at} (d.csv line 2)")), "{src}: {}", d.message);
+            assert_eq!(&m.source[d.span.clone()], bad, "{src}");
+        }
+        // Exponents past --max-exponent are refused when the model is read.
+        for (src, bad, msg) in [
+            (
+                "T(p) = c*p^(1/100000)\nparam c",
+                "(1/100000)",
+                "the exponent's denominator 100000 is too large",
+            ),
+            ("T(p) = c*p^(100001/2)\nparam c", "(100001/2)", "exponent too large (limit |exponent| <= 10000"),
+        ] {
+            let e = Model::parse(src, "m.tm", 40).unwrap_err();
+            assert!(e.message.starts_with(msg), "{src}: {}", e.message);
+            assert_eq!(&src[e.span.clone()], bad, "{src}");
+        }
+        let limits = Limits { exponent: 100_000, ..Limits::default() };
+        assert!(Model::parse_with("T(p) = c*p^(1/100000)\nparam c", "m.tm", 40, &limits).is_ok());
+        // 0^(5/4) = 0, like sqrt(0); p^(4/2) is p^2.
+        let m = Model::parse("T(p) = c*(p - 3)^(5/4) + d*p^(4/2)\nparam c, d", "m.tm", 40).unwrap();
+        assert_eq!(m.basis_at(&[int(3)], &mut log).unwrap(), vec![int(0), int(0), int(9)]);
+        // A parameter in the exponent is refused when the model is read.
+        let src = "T(p) = c1*p^c2\nparam c1, c2";
+        let e = Model::parse(src, "m.tm", 40).unwrap_err();
+        assert!(e.message.contains("a parameter in an exponent"), "{}", e.message);
+        assert_eq!(&src[e.span.clone()], "c2");
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Rigorous decimal approximations of `log2`, `ln`, `sqrt` and `exp` on exact
-//! rational arguments.
+//! rational arguments, and of rational powers `x^(a/b)` ([`pow_rational`]).
 //!
 //! The model language evaluates these functions on exact rationals. A value
 //! that is itself rational and recognisable (`log2(1/8) = -3`, `ln(1) = 0`,
@@ -43,7 +43,8 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
-use super::{fmt_fraction, pow10, Rat};
+use super::{fmt_fraction, pow10, pow_checked, PowError, Rat};
+use crate::limits::Limits;
 
 /// A function the model language evaluates on exact arguments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -202,13 +203,20 @@ fn apply_with_guards(f: Func, x: &Rat, digits: u32, guards: &[u64]) -> Result<Ap
     if let Some(v) = exact_value(f, x) {
         return Ok(Approx { value: v, exact: true });
     }
+    Ok(Approx { value: round_to_digits(digits, guards, |bits| enclose(f, x, bits)), exact: false })
+}
+
+/// The irrational value that `enclose(bits)` encloses (with relative width
+/// about `2^-bits`), correctly rounded to `digits` significant digits: the
+/// Ziv loop shared by the functions and by rational powers.
+fn round_to_digits(digits: u32, guards: &[u64], enclose: impl Fn(u64) -> Iv) -> Rat {
     // Target relative precision in bits, before guard bits.
     let base = (f64::from(digits) * std::f64::consts::LOG2_10).ceil() as u64 + 1;
     let mut last: Option<Iv> = None;
     for &g in guards {
-        let iv = enclose(f, x, base + g);
+        let iv = enclose(base + g);
         if let Some(v) = round_enclosure(&iv, digits) {
-            return Ok(Approx { value: v, exact: false });
+            return v;
         }
         last = Some(iv);
     }
@@ -216,17 +224,17 @@ fn apply_with_guards(f: Func, x: &Rat, digits: u32, guards: &[u64]) -> Result<Ap
     // is faithful when the enclosure lies within one unit of it.
     let mut iv = match last {
         Some(iv) => iv,
-        None => enclose(f, x, base + GUARD_SCHEDULE[0]),
+        None => enclose(base + GUARD_SCHEDULE[0]),
     };
     let mut extra = guards.last().copied().unwrap_or(0).max(64);
     loop {
         if let Some(v) = faithful_midpoint(&iv, digits) {
-            return Ok(Approx { value: v, exact: false });
+            return v;
         }
         // Unreachable for any enclosure narrower than 10^-digits relative;
         // tighten and retry.
         extra *= 2;
-        iv = enclose(f, x, base + extra);
+        iv = enclose(base + extra);
     }
 }
 
@@ -621,6 +629,272 @@ fn exp_iv(x: &Rat, bits: u64) -> Iv {
     // |k| <= 14428 by the argument limit, so the conversion cannot fail.
     let ki = k.to_i64().unwrap_or(0);
     Iv { lo: e_lo, hi: e_hi, e: ki - p2 as i64 }.trim(bits + 8)
+}
+
+// ---------------------------------------------------------------------------
+// Rational powers
+// ---------------------------------------------------------------------------
+
+/// Why `x^(a/b)` cannot be evaluated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RootError {
+    /// A negative base with an even root: no real value.
+    #[error("{base}^({exp}) is undefined: an even root of a negative number")]
+    EvenRootOfNegative {
+        /// The base as exact text in parentheses (shortened when long).
+        base: String,
+        /// The exponent `a/b`.
+        exp: String,
+    },
+    /// A negative base with an odd root: refused, as the real root and the
+    /// principal complex value differ.
+    #[error("{base}^({exp}) is refused: a negative base needs an integer exponent (for the real root write -({abs})^({exp}))")]
+    NegativeBase {
+        /// The base as exact text in parentheses (shortened when long).
+        base: String,
+        /// The exponent `a/b`.
+        exp: String,
+        /// `|base|`.
+        abs: String,
+    },
+    /// The exponent's denominator passes [`Limits::exponent`].
+    #[error("the exponent's denominator {den} is too large (limit {limit}; raise it with --max-exponent)")]
+    Denominator {
+        /// The denominator (shortened when long).
+        den: String,
+        /// The limit in force.
+        limit: u64,
+    },
+    /// The base has more than [`MAX_ARG_BITS`] bits.
+    #[error(
+        "the base {base} is out of range: it has {bits} bits, more than the {MAX_ARG_BITS} bits allowed"
+    )]
+    TooLarge {
+        /// The base as text (shortened).
+        base: String,
+        /// Its bits.
+        bits: u64,
+    },
+    /// The numerator passes [`Limits::exponent`], the result would pass
+    /// [`Limits::number_digits`], or zero is raised to a negative power.
+    #[error(transparent)]
+    Pow(#[from] PowError),
+}
+
+/// `x^k` for a rational exponent `k = a/b` (lowest terms, `b > 0`).
+///
+/// An integer `k` is [`pow_checked`] (exact). Otherwise the value is exact
+/// when `x^(1/b)` is rational — `x = n/d` in lowest terms with `n` and `d`
+/// perfect `b`-th powers (`16^(5/4) = 32`, `(8/27)^(-2/3) = 9/4`); `0^k = 0`
+/// for `k > 0`. Every other value is irrational (if `y = x^(1/b)` were
+/// irrational and `y^a` rational, then with `ua + vb = 1` so would be
+/// `y = (y^a)^u·x^v`), and is returned correctly rounded to `digits`
+/// significant digits, like [`apply`]: from an enclosure of `x^(1/b)` by an
+/// integer `b`-th root, raised to the power `|a|` with outward rounding and
+/// inverted for `a < 0` (see [`rat_pow_iv`]).
+///
+/// # Errors
+///
+/// Before anything is computed: `|a|` or `b` above [`Limits::exponent`], a
+/// base of more than [`MAX_ARG_BITS`] bits, a result that would pass
+/// [`Limits::number_digits`]; a negative base (an even root is undefined, an
+/// odd one refused); zero to a negative power.
+pub fn pow_rational(x: &Rat, k: &Rat, digits: u32, limits: &Limits) -> Result<Approx, RootError> {
+    pow_rational_with_guards(x, k, digits, limits, &GUARD_SCHEDULE)
+}
+
+fn pow_rational_with_guards(
+    x: &Rat,
+    k: &Rat,
+    digits: u32,
+    limits: &Limits,
+    guards: &[u64],
+) -> Result<Approx, RootError> {
+    let digits = digits.clamp(1, MAX_DIGITS);
+    if let Some(v) = pow_rational_exact(x, k, limits)? {
+        return Ok(Approx { value: v, exact: true });
+    }
+    // Only a positive base and a non-integer exponent within the limits
+    // reach here. The decimal result has `digits` significant digits and
+    // magnitude 2^(a/b·log2 x), |log2 x| > |bits(n) - bits(d)| - 1: at
+    // least this many bits in its numerator or denominator.
+    let (a, b) = (k.numer(), k.denom());
+    let (m, b) = (a.abs().to_u64().unwrap_or(u64::MAX), b.to_u32().unwrap_or(u32::MAX));
+    let (n, d) = (x.numer(), x.denom());
+    let log2x = n.bits().abs_diff(d.bits()).saturating_sub(1);
+    let digit_bits = (f64::from(digits) * std::f64::consts::LOG2_10).floor() as u64;
+    let size = log2x.saturating_mul(m) / u64::from(b) + digit_bits;
+    if size > limits.number_bits() {
+        return Err(
+            PowError::Digits { digits: Limits::digits_of_bits(size), limit: limits.number_digits }.into()
+        );
+    }
+    let value = round_to_digits(digits, guards, |bits| rat_pow_iv(n, d, m, a.is_negative(), b, bits));
+    Ok(Approx { value, exact: false })
+}
+
+/// `x^k` when it is rational (see [`pow_rational`]), `None` when it is
+/// irrational; the same checks and errors, and nothing irrational is
+/// computed. For languages that need exact constants (`qe`).
+pub fn pow_rational_exact(x: &Rat, k: &Rat, limits: &Limits) -> Result<Option<Rat>, RootError> {
+    if k.is_integer() {
+        return Ok(Some(pow_checked(x, k.numer(), limits)?));
+    }
+    let b = check_rational_exponent(k, limits)?;
+    let a = k.numer();
+    if x.is_negative() {
+        let exp = fmt_fraction(k);
+        let base = format!("({})", describe(x));
+        return Err(if b % 2 == 0 {
+            RootError::EvenRootOfNegative { base, exp }
+        } else {
+            RootError::NegativeBase { base, exp, abs: describe(&x.abs()) }
+        });
+    }
+    if x.is_zero() {
+        if a.is_negative() {
+            return Err(PowError::ZeroToNegative.into());
+        }
+        return Ok(Some(Rat::zero()));
+    }
+    let bits = x.numer().bits() + x.denom().bits();
+    if bits > MAX_ARG_BITS {
+        return Err(RootError::TooLarge { base: describe(x), bits });
+    }
+    match rational_root(x, b) {
+        Some(r) => Ok(Some(pow_checked(&r, a, limits)?)),
+        None => Ok(None),
+    }
+}
+
+/// Checks the numerator and the denominator of a non-integer exponent
+/// `a/b` against [`Limits::exponent`]; returns `b`.
+pub fn check_rational_exponent(k: &Rat, limits: &Limits) -> Result<u32, RootError> {
+    let (a, b) = (k.numer(), k.denom());
+    if a.abs().to_u64().is_none_or(|m| m > limits.exponent) {
+        return Err(PowError::Exponent(limits.exponent).into());
+    }
+    let den = || RootError::Denominator { den: super::shorten(&b.to_string()), limit: limits.exponent };
+    b.to_u64().filter(|&v| v <= limits.exponent).and_then(|v| u32::try_from(v).ok()).ok_or_else(den)
+}
+
+/// `x^(1/b)` when it is rational (`x > 0`).
+fn rational_root(x: &Rat, b: u32) -> Option<Rat> {
+    let root = |v: &BigInt| {
+        let r = nth_root_floor(v, b);
+        (&num_traits::Pow::pow(&r, b) == v).then_some(r)
+    };
+    Some(Rat::new_raw(root(x.numer())?, root(x.denom())?))
+}
+
+/// `floor(v^(1/b))` for `v > 0`, `b >= 2`, by Newton's iteration from a
+/// float estimate. (num-bigint's `nth_root` starts from a power of two when
+/// `v` has more than 1023 bits and `b` is large, and then needs about `b`
+/// steps, each a power of `v`'s size: minutes for `b = 10000`.)
+fn nth_root_floor(v: &BigInt, b: u32) -> BigInt {
+    if b <= 3 || v.bits() <= 1000 {
+        // Square and cube roots have their own algorithms in num-bigint, and
+        // below 1024 bits its Newton steps start from a float estimate.
+        return v.nth_root(b);
+    }
+    if v.bits() <= u64::from(b) {
+        return BigInt::one(); // 1 <= v < 2^b
+    }
+    // log2 v from the top 64 bits; the root's top 52 bits from 2^(log2 v / b),
+    // good to about 30 bits (the error of log2 v is below 2^-30 here).
+    let shift = v.bits() - 64;
+    let top = (v >> (shift as usize)).to_f64().unwrap_or(1.0);
+    let q = (top.log2() + shift as f64) / f64::from(b);
+    let guess = if q < 52.0 {
+        BigInt::from(q.exp2() as u64 + 1)
+    } else {
+        let k = q.floor() - 52.0;
+        BigInt::from((q - k).exp2() as u64 + 1) << (k as usize)
+    };
+    let step = |s: &BigInt| (s * (b - 1) + v / num_traits::Pow::pow(s, b - 1)) / b;
+    // One step from any s > 0 gives at least floor(v^(1/b)) (by the AM-GM
+    // inequality, and floor((A + floor(B))/b) = floor((A + B)/b) for an
+    // integer A); from above, the steps decrease to it and then stop.
+    let mut s = step(&guess.max(BigInt::one()));
+    loop {
+        let t = step(&s);
+        if t >= s {
+            break;
+        }
+        s = t;
+    }
+    // The enclosures rest on this being the floor: check it exactly.
+    while &num_traits::Pow::pow(&s, b) > v {
+        s -= 1u32;
+    }
+    while &num_traits::Pow::pow(&(&s + 1u32), b) <= v {
+        s += 1u32;
+    }
+    s
+}
+
+impl Iv {
+    /// The enclosure of the product, for enclosures with positive endpoints.
+    fn mul_pos(&self, other: &Iv) -> Iv {
+        Iv { lo: &self.lo * &other.lo, hi: &self.hi * &other.hi, e: self.e + other.e }
+    }
+}
+
+/// Enclosure of `(n/d)^(1/b)` (`n, d > 0`, `b >= 2`) with relative width
+/// below `2^-(bits+1)`.
+fn root_iv(n: &BigInt, d: &BigInt, b: u32, bits: u64) -> Iv {
+    // N = floor(x·2^(b·t)), so x·2^(bt) ∈ [N, N+1) and x^(1/b)·2^t ∈
+    // [N^(1/b), (N+1)^(1/b)) ⊂ [r, r+1] for r = floor(N^(1/b)): (r+1)^b > N,
+    // hence (r+1)^b >= N+1. With x > 2^(lx-1) and t = bits + 2 -
+    // floor(lx/b), x·2^(bt) > 2^(b(bits+2)-1), so r >= 2^(bits+1).
+    let bb = i64::from(b);
+    let lx = n.bits() as i64 - d.bits() as i64;
+    let t = bits as i64 + 2 - lx.div_euclid(bb);
+    let s = bb * t;
+    let big_n = if s >= 0 { shl(n, s as u64) / d } else { n / shl(d, s.unsigned_abs()) };
+    let r = nth_root_floor(&big_n, b);
+    Iv { hi: &r + 1u32, lo: r, e: -t }
+}
+
+/// Enclosure of `v^m` (`m >= 1`) for an enclosure `v` with positive
+/// endpoints, by squaring and multiplying; every product is trimmed
+/// outwards to `bits` bits, so the endpoints stay small and the result
+/// still encloses.
+fn pow_pos_iv(v: &Iv, m: u64, bits: u64) -> Iv {
+    let mut base = v.trim(bits);
+    let mut acc: Option<Iv> = None;
+    let mut m = m;
+    loop {
+        if m & 1 == 1 {
+            acc = Some(match acc {
+                None => base.clone(),
+                Some(r) => r.mul_pos(&base).trim(bits),
+            });
+        }
+        m >>= 1;
+        if m == 0 {
+            break;
+        }
+        base = base.mul_pos(&base).trim(bits);
+    }
+    acc.unwrap_or_else(|| Iv { lo: BigInt::one(), hi: BigInt::one(), e: 0 })
+}
+
+/// Enclosure of `(n/d)^(±m/b)` (`n, d > 0`, `m >= 1`, `b >= 2`; `recip`
+/// for the negative exponent) with relative width about `2^-bits`.
+///
+/// The root is enclosed by [`root_iv`] to `w` bits, then raised to the
+/// `m`-th power with outward rounding ([`pow_pos_iv`]): the power multiplies
+/// the relative width by about `m`, and each of the at most `2·log2 m`
+/// trimmed products adds `2^-(w-1)` raised to at most `m`, so `w = bits +
+/// 2·bitlen(m) + 8` leaves the result well within `2^-bits`. For `a < 0`
+/// the reciprocal is taken by [`Iv::div_pos`], which rounds outwards: the
+/// lower end of `1/v` comes from the upper end of `v` and vice versa.
+fn rat_pow_iv(n: &BigInt, d: &BigInt, m: u64, recip: bool, b: u32, bits: u64) -> Iv {
+    let w = bits + 2 * u64::from(64 - m.leading_zeros()) + 8;
+    let p = pow_pos_iv(&root_iv(n, d, b, w), m, w);
+    let p = if recip { Iv { lo: BigInt::one(), hi: BigInt::one(), e: 0 }.div_pos(&p, w) } else { p };
+    p.trim(bits + 8)
 }
 
 // ---------------------------------------------------------------------------
@@ -1031,6 +1305,165 @@ mod tests {
         assert!(lo3 <= hi3 && hi3 - &lo3 <= BigInt::from(2));
         assert!(floor_shr(&lo2, 2900) <= hi1 && ceil_shr(&hi2, 2900) >= lo1);
         assert!(lo2 < hi2);
+    }
+
+    fn pw(x: &str, k: &str, digits: u32) -> Approx {
+        pow_rational(&rat(x), &rat(k), digits, &Limits::default()).unwrap()
+    }
+
+    #[test]
+    fn rational_powers_exact_cases() {
+        for (x, k, want) in [
+            ("16", "5/4", "32"),
+            ("8", "2/3", "4"),
+            ("4", "-1/2", "1/2"),
+            ("8/27", "-2/3", "9/4"),
+            ("1", "7/3", "1"),
+            ("0", "1/2", "0"),
+            ("9", "1.5", "27"),
+            ("2", "3", "8"),
+            ("2", "-3", "1/8"),
+            ("0.0001", "1/4", "0.1"),
+        ] {
+            let a = pw(x, k, 40);
+            assert!(a.exact, "{x}^({k}) should be exact");
+            assert_eq!(a.value, rat(want), "{x}^({k})");
+        }
+        // (2^301)^(5/7) = 2^215 and (3^-40)^(-3/8) = 3^15: exact, and large.
+        let x = Rat::from_integer(BigInt::one() << 301usize);
+        let a = pow_rational(&x, &rat("5/7"), 40, &Limits::default()).unwrap();
+        assert!(a.exact);
+        assert_eq!(a.value, Rat::from_integer(BigInt::one() << 215usize));
+        let x = Rat::new(BigInt::one(), BigInt::from(3).pow(40u32));
+        let a = pow_rational(&x, &rat("-3/8"), 40, &Limits::default()).unwrap();
+        assert_eq!((a.exact, a.value), (true, Rat::from_integer(BigInt::from(3).pow(15u32))));
+    }
+
+    #[test]
+    fn rational_powers_known_digits() {
+        for (x, k, want) in [
+            ("3", "5/4", "3.948222038857477382457656705390997165480"),
+            ("2", "1/3", "1.259921049894873164767210607278228350570"),
+            ("5", "-1/2", "0.4472135954999579392818347337462552470881"),
+        ] {
+            let a = pw(x, k, 40);
+            assert!(!a.exact, "{x}^({k})");
+            assert_eq!(a.value, dec(want), "{x}^({k})");
+        }
+        // x^(1/2) is sqrt(x), both correctly rounded.
+        for x in ["2", "1/3", "10", "0.001", "123456789/1000", "7.5"] {
+            for digits in [10, 40, 100] {
+                assert_eq!(pw(x, "1/2", digits), val(Func::Sqrt, x, digits), "{x}^(1/2) at {digits}");
+            }
+        }
+    }
+
+    #[test]
+    fn rational_power_retries_and_fallback_agree() {
+        let limits = Limits::default();
+        for (x, k) in [("3", "5/4"), ("1/7", "-2/3"), ("1000", "7/5"), ("2.5", "1/9")] {
+            let (x, k) = (rat(x), rat(k));
+            let want = pow_rational(&x, &k, 40, &limits).unwrap();
+            assert_eq!(pow_rational_with_guards(&x, &k, 40, &limits, &[0, 1, 2, 64]).unwrap(), want);
+            let faithful = pow_rational_with_guards(&x, &k, 40, &limits, &[]).unwrap();
+            assert!((faithful.value - &want.value).abs() <= rat("1e-38") * want.value.abs());
+        }
+    }
+
+    #[test]
+    fn rational_power_errors_are_refused_before_computing() {
+        let limits = Limits::default();
+        let err = |x: &str, k: &str| pow_rational(&rat(x), &rat(k), 40, &limits).unwrap_err();
+        assert_eq!(
+            err("-4", "1/2").to_string(),
+            "(-4)^(1/2) is undefined: an even root of a negative number"
+        );
+        assert!(matches!(err("-8", "1/3"), RootError::NegativeBase { .. }));
+        assert!(err("-8", "1/3").to_string().contains("-(8)^(1/3)"), "{}", err("-8", "1/3"));
+        assert_eq!(err("0", "-1/2"), RootError::Pow(PowError::ZeroToNegative));
+        let start = std::time::Instant::now();
+        assert!(matches!(err("2", "1/100000"), RootError::Denominator { limit: 10_000, .. }));
+        assert_eq!(
+            err("2", "1/100000").to_string(),
+            "the exponent's denominator 100000 is too large (limit 10000; raise it with --max-exponent)"
+        );
+        assert_eq!(err("2", "100001/2"), RootError::Pow(PowError::Exponent(10_000)));
+        assert!(matches!(err("1e1000", "9999/2"), RootError::Pow(PowError::Digits { .. })));
+        assert!(matches!(err("1e-1000", "-9999/2"), RootError::Pow(PowError::Digits { .. })));
+        let huge = Rat::from_integer(pow10(100_000)) + Rat::one();
+        assert!(matches!(pow_rational(&huge, &rat("1/3"), 40, &limits), Err(RootError::TooLarge { .. })));
+        assert!(start.elapsed().as_millis() < 500, "{:?}", start.elapsed());
+        // Large but accepted: the 10000th root.
+        let a = pw("3", "9999/10000", 30);
+        assert_eq!(a.value, dec("2.99967043441697101300991147862"));
+    }
+
+    #[test]
+    fn integer_roots_are_floors_and_fast_for_large_degrees() {
+        let start = std::time::Instant::now();
+        for (v, b) in [
+            (BigInt::from(3) << 1_400_000usize, 10_000u32),
+            ((BigInt::one() << 2_000_000usize) - 1u32, 9_999),
+            (BigInt::from(7).pow(5000u32), 5000),
+            (BigInt::from(7).pow(5000u32) - 1u32, 5000),
+            (BigInt::from(10).pow(400u32) + 1u32, 7),
+            (BigInt::from(5), 4),
+        ] {
+            let r = nth_root_floor(&v, b);
+            assert!(
+                num_traits::Pow::pow(&r, b) <= v && v < num_traits::Pow::pow(&(&r + 1u32), b),
+                "root {b} of a {}-bit number",
+                v.bits()
+            );
+        }
+        assert_eq!(nth_root_floor(&BigInt::from(7).pow(5000u32), 5000), BigInt::from(7));
+        assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
+    }
+
+    /// `iv` as exact rationals `(lo, hi)`.
+    fn bounds(iv: &Iv) -> (Rat, Rat) {
+        let two = |m: &BigInt| {
+            let (n, d) = binary_parts(m, iv.e);
+            Rat::new(n, d)
+        };
+        (two(&iv.lo), two(&iv.hi))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 300, failure_persistence: None, ..Default::default() })]
+
+        /// The enclosure of x^(a/b) contains it (checked exactly:
+        /// lo^b <= x^a <= hi^b), is narrower than 10^-(digits-1) relative,
+        /// and the rounded value is within one unit of its last digit.
+        #[test]
+        fn rational_power_enclosures_contain_the_value(
+            n in 1u64..2_000_000, d in 1u64..5_000, a in -24i64..24, b in 2u32..13, digits in 5u32..60,
+        ) {
+            proptest::prop_assume!(a != 0);
+            let x = Rat::new(BigInt::from(n), BigInt::from(d));
+            let xa = num_traits::Pow::pow(&x, a as i32);
+            let bits = (f64::from(digits) * std::f64::consts::LOG2_10).ceil() as u64 + 1;
+            let iv = rat_pow_iv(x.numer(), x.denom(), a.unsigned_abs(), a < 0, b, bits);
+            let (lo, hi) = bounds(&iv);
+            proptest::prop_assert!(lo.is_positive() && lo <= hi);
+            proptest::prop_assert!(num_traits::Pow::pow(&lo, b) <= xa, "lower end too high: {} {}", lo, hi);
+            proptest::prop_assert!(xa <= num_traits::Pow::pow(&hi, b), "upper end too low: {} {}", lo, hi);
+            let tol = Rat::new(BigInt::one(), pow10(u64::from(digits) - 1));
+            proptest::prop_assert!((&hi - &lo) / &lo < tol, "too wide: {} {}", lo, hi);
+            // The correctly rounded value, checked the same way.
+            let k = Rat::new(BigInt::from(a), BigInt::from(b));
+            let v = pow_rational(&x, &k, digits, &Limits::default()).unwrap();
+            let (ka, kb) = (k.numer().to_i32().unwrap(), k.denom().to_u32().unwrap());
+            let want = num_traits::Pow::pow(&x, ka);
+            if v.exact {
+                proptest::prop_assert_eq!(num_traits::Pow::pow(&v.value, kb), want);
+            } else {
+                let below = &v.value * (Rat::one() - &tol);
+                let above = &v.value * (Rat::one() + &tol);
+                proptest::prop_assert!(num_traits::Pow::pow(&below, kb) < want);
+                proptest::prop_assert!(want < num_traits::Pow::pow(&above, kb));
+            }
+        }
     }
 
     #[test]

@@ -257,10 +257,7 @@ impl Report<'_> {
             );
         }
         if a.design.log.inexact.len() > 8 {
-            line(
-                &mut o,
-                format!("        note: {} more inexact function values", a.design.log.inexact.len() - 8),
-            );
+            line(&mut o, format!("        note: {} more inexact values", a.design.log.inexact.len() - 8));
         }
         let (n, g) = (self.data.len(), a.design.groups.len());
         line(
