@@ -202,3 +202,27 @@ fn experiment_html_report_has_the_table_and_a_plot_per_series() {
     assert!(table_at < html.find("<svg").unwrap(), "the table leads");
     has(&r.stderr, &["wrote", "exp.html"]);
 }
+
+/// Extra-P's documentation example under `--aggregate mean` with the
+/// hypothesis Extra-P 4.2.5 chooses, `c0 + c1*p^(5/4)*log2(p)`: errband's
+/// exact fit agrees with Extra-P's float fit (2.8183276094059…,
+/// 0.48270031135124…) to 12 significant digits, and says which values are
+/// rounded (the powers p^(5/4) of non-fourth powers).
+#[test]
+fn extrap_documentation_example_matches_extrap_fit() {
+    let model = tmp_file("ex.tm", "T(p) = c0 + c1*p^(5/4)*log2(p)\nparam c0, c1\n");
+    let data = "../shared/extrap-data/docs/examples/input.txt";
+    let doc = json(&[&model as &str, data, "--aggregate", "mean", "--decimal", "12"]);
+    assert_eq!(doc["data"]["measurements"], 5);
+    let decimal = |i: usize| doc["params"][i]["decimal"].as_str().unwrap().to_string();
+    assert_eq!(decimal(0), "2.81832760941");
+    assert_eq!(decimal(1), "0.482700311351");
+    let exact = doc["params"][0]["exact"].as_str().unwrap();
+    assert!(exact.contains('/'), "an exact rational: {exact}");
+    let notes = doc["model"]["inexact"].as_array().unwrap();
+    assert!(notes.iter().any(|n| n.as_str().unwrap().starts_with("8^(5/4) ≈ 13.454342644")), "{notes:?}");
+    assert!(
+        !notes.iter().any(|n| n.as_str().unwrap().starts_with("16^(5/4)")),
+        "16^(5/4) = 32 is exact: {notes:?}"
+    );
+}
