@@ -9,6 +9,7 @@
 //! point kept or aggregated as [`Aggregate`] says.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use num_traits::Zero;
 
@@ -88,6 +89,9 @@ pub struct Series {
     pub unit: Option<String>,
     /// The points, in file order.
     pub points: Vec<SeriesPoint>,
+    /// Where the series starts in the file's text (a byte span, empty when
+    /// the format has no such place), for messages about it.
+    pub span: std::ops::Range<usize>,
 }
 
 impl Series {
@@ -279,8 +283,14 @@ impl<'a> Matcher<'a> {
 impl Selection {
     /// The indices of the `(callpath, metric)` pairs the selection names;
     /// when nothing matches, an error names what is available.
-    pub fn choose(&self, names: &[(&str, &str)], file: &str) -> Result<Vec<usize>, DataError> {
-        let fail = |message: String| error(file, 0..0, message, "", None);
+    /// Errors point at `at` (the first series, or an empty span).
+    pub fn choose(
+        &self,
+        names: &[(&str, &str)],
+        file: &str,
+        at: Range<usize>,
+    ) -> Result<Vec<usize>, DataError> {
+        let fail = |message: String| error(file, at.clone(), message, "", None);
         let (callpath, metric) = (Matcher::new(&self.callpath), Matcher::new(&self.metric));
         let by_callpath: Vec<usize> = (0..names.len()).filter(|&i| callpath.matches(names[i].0)).collect();
         if by_callpath.is_empty() {
@@ -314,7 +324,7 @@ impl Experiment {
     pub fn select(&self, sel: &Selection) -> Result<Vec<usize>, DataError> {
         let names: Vec<(&str, &str)> =
             self.series.iter().map(|s| (s.callpath.as_str(), s.metric.as_str())).collect();
-        sel.choose(&names, &self.file)
+        sel.choose(&names, &self.file, self.series.first().map_or(0..0, |s| s.span.clone()))
     }
 
     /// The measurements of series `index` for a model whose variables are
@@ -371,20 +381,26 @@ impl Experiment {
                 ));
             }
         }
-        let mut rows = Vec::new();
+        // With `all`, every repetition keeps its own line, in file order;
+        // otherwise points that coincide on the model's variables pool
+        // their repetitions before they are aggregated.
+        let mut merged: Vec<(Vec<Rat>, std::borrow::Cow<'_, SeriesPoint>)> = Vec::new();
         let mut by_point: HashMap<Vec<Rat>, usize> = HashMap::new();
-        let mut merged: Vec<(Vec<Rat>, SeriesPoint)> = Vec::new();
-        // Points that coincide on the model's variables pool their repetitions.
         for p in &series.points {
             let x: Vec<Rat> = param_of_var.iter().filter_map(|&j| p.coords.get(j).cloned()).collect();
+            if aggregate == Aggregate::All {
+                merged.push((x, std::borrow::Cow::Borrowed(p)));
+                continue;
+            }
             match by_point.get(&x) {
-                Some(&k) => merged[k].1.values.extend(p.values.iter().cloned()),
+                Some(&k) => merged[k].1.to_mut().values.extend(p.values.iter().cloned()),
                 None => {
                     by_point.insert(x.clone(), merged.len());
-                    merged.push((x, p.clone()));
+                    merged.push((x, std::borrow::Cow::Borrowed(p)));
                 }
             }
         }
+        let mut rows = Vec::new();
         for (x, p) in merged {
             let values = aggregate.apply(&p).ok_or_else(|| {
                 error(
@@ -425,7 +441,7 @@ impl Experiment {
             file: self.file.clone(),
             vars: spec.vars.clone(),
             columns: param_of_var.iter().filter_map(|&j| self.params.get(j).cloned()).collect(),
-            y_column: series.name(),
+            y_column: format!("{}/{}", series.callpath, series.metric),
             units,
             rows,
             warnings,
@@ -453,6 +469,7 @@ mod tests {
             metric: m.to_string(),
             unit: None,
             points: vec![point(2, &[4, 1, 3]), point(4, &[6, 8])],
+            span: 0..0,
         };
         Experiment {
             file: "e".into(),
@@ -519,7 +536,7 @@ mod tests {
         let spec = ColumnSpec { vars: vec!["p".into()], y: "T".into(), ..Default::default() };
         let all = e.dataset(0, &spec, Aggregate::All).unwrap();
         assert_eq!(all.rows.len(), 5);
-        assert_eq!(all.y_column, "main / time");
+        assert_eq!(all.y_column, "main/time");
         let mean = e.dataset(0, &spec, Aggregate::Mean).unwrap();
         let ys: Vec<Rat> = mean.rows.iter().map(|r| r.y.clone()).collect();
         assert_eq!(ys, vec![frac(8, 3), int(7)]);

@@ -28,10 +28,10 @@
 use crate::limits::{Limit, Limits};
 use std::ops::Range;
 
-use super::experiment::{Experiment, Format, Selection, Series, SeriesPoint, Summary};
+use super::experiment::{Aggregate, Experiment, Format, Selection, Series, SeriesPoint, Summary};
 
 use super::{error, number_error, parse_number, quoted_list, strip_bom};
-use super::{ColumnSpec, DataError, Dataset, Measurement, Rat};
+use super::{ColumnSpec, DataError, Dataset, Rat};
 
 /// Reads measurements from Extra-P's text format.
 ///
@@ -44,73 +44,24 @@ use super::{ColumnSpec, DataError, Dataset, Measurement, Rat};
 /// structure of the whole file (keywords, points, the number of `DATA` lines
 /// of every block) is checked. The text format has no units.
 pub fn read_extrap(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset, DataError> {
-    let (body, base) = strip_bom(text);
-    let s = Structure::parse(body, base, file, spec)?;
-    if s.blocks.is_empty() {
-        return Err(no_measurements(text, file));
-    }
-    let block = select(&s.blocks, spec, file)?;
-
-    // Model variables -> parameters.
-    let mut param_of_var = Vec::with_capacity(spec.vars.len());
-    let mut missing = Vec::new();
-    for v in &spec.vars {
-        let name = spec.column_of(v);
-        match s.params.iter().position(|p| p == name) {
-            Some(j) => param_of_var.push(j),
-            None => {
-                missing.push(if name == v { format!("`{name}`") } else { format!("`{name}` (for `{v}`)") })
-            }
-        }
-    }
-    if !missing.is_empty() {
-        let noun = if missing.len() == 1 { "parameter" } else { "parameters" };
-        let first = spec.vars.iter().find(|v| !s.params.iter().any(|p| p == spec.column_of(v)));
+    let sel = Selection { callpath: spec.region.clone(), metric: spec.metric.clone() };
+    let (exp, _) = read_extrap_selected(text, file, spec.limits, &sel)?;
+    if exp.series.len() > 1 {
+        let names: Vec<String> = exp.series.iter().map(|b| format!("{}/{}", b.callpath, b.metric)).collect();
+        let b = &exp.series[0];
         return Err(error(
             file,
-            s.params_span.clone(),
-            format!(
-                "missing {noun} {} in {file} (available: {})",
-                missing.join(", "),
-                quoted_list(&s.params)
-            ),
-            "parameters",
-            first.map(|v| format!("map a model variable to a parameter with `--x {v}=PARAMETER`")),
+            b.span.clone(),
+            format!("{file} holds several region/metric pairs: {}; choose one", quoted_list(&names)),
+            "",
+            Some(format!(
+                "select one with a region and a metric (e.g. `--region {} --metric {}`)",
+                shell_word(&b.callpath),
+                shell_word(&b.metric)
+            )),
         ));
     }
-    let mut warnings = Vec::new();
-    for (j, name) in s.params.iter().enumerate() {
-        if param_of_var.contains(&j) {
-            continue;
-        }
-        let mut values = s.points.iter().filter_map(|p| p.coords.get(j));
-        let first = values.next();
-        if values.any(|v| Some(v) != first) {
-            warnings.push(format!(
-                "parameter `{name}` is not a model variable; points that differ only in `{name}` are read as repetitions"
-            ));
-        }
-    }
-
-    // The measurements of the selected block.
-    let mut rows = Vec::new();
-    let mut count = 0usize;
-    for (data, point) in block.data.iter().zip(&s.points) {
-        let x: Vec<Rat> = param_of_var.iter().filter_map(|&j| point.coords.get(j).cloned()).collect();
-        for y in data_values(data, &mut count, spec, file)? {
-            rows.push(Measurement { x: x.clone(), y, line: data.line });
-        }
-    }
-    let columns = param_of_var.iter().filter_map(|&j| s.params.get(j).cloned()).collect();
-    Ok(Dataset {
-        file: file.to_string(),
-        vars: spec.vars.clone(),
-        columns,
-        y_column: format!("{}/{}", block.region, block.metric),
-        units: Default::default(),
-        rows,
-        warnings,
-    })
+    exp.dataset(0, spec, Aggregate::All)
 }
 
 /// Reads every region/metric block of an Extra-P text file into an
@@ -136,7 +87,7 @@ pub fn read_extrap_selected(
         return Err(no_measurements(text, file));
     }
     let names: Vec<(&str, &str)> = s.blocks.iter().map(|b| (b.region.as_str(), b.metric.as_str())).collect();
-    let chosen = sel.choose(&names, file)?;
+    let chosen = sel.choose(&names, file, s.blocks[0].head.clone())?;
     let mut count = 0usize;
     let mut series = Vec::with_capacity(chosen.len());
     for b in chosen.iter().map(|&i| &s.blocks[i]) {
@@ -150,7 +101,13 @@ pub fn read_extrap_selected(
                 line: data.line,
             });
         }
-        series.push(Series { callpath: b.region.clone(), metric: b.metric.clone(), unit: None, points });
+        series.push(Series {
+            callpath: b.region.clone(),
+            metric: b.metric.clone(),
+            unit: None,
+            points,
+            span: b.head.clone(),
+        });
     }
     let total = s.blocks.len();
     let e = Experiment {
@@ -234,12 +191,6 @@ struct Block<'a> {
     head: Range<usize>,
     head_line: usize,
     data: Vec<DataLine<'a>>,
-}
-
-impl Block<'_> {
-    fn name(&self) -> String {
-        format!("{}/{}", self.region, self.metric)
-    }
 }
 
 /// The checked structure of a file.
@@ -473,57 +424,6 @@ fn check_complete(s: &Structure<'_>, file: &str) -> Result<(), DataError> {
     ))
 }
 
-/// Chooses the block named by the spec's region and metric.
-fn select<'b, 'a>(
-    blocks: &'b [Block<'a>],
-    spec: &ColumnSpec,
-    file: &str,
-) -> Result<&'b Block<'a>, DataError> {
-    let head = blocks.first().map_or(0..0, |b| b.head.clone());
-    let mut seen = std::collections::HashSet::new();
-    let regions: Vec<&str> = blocks.iter().map(|b| b.region.as_str()).filter(|r| seen.insert(*r)).collect();
-    let by_region: Vec<&Block<'a>> =
-        blocks.iter().filter(|b| spec.region.as_ref().is_none_or(|r| *r == b.region)).collect();
-    if let (Some(r), true) = (&spec.region, by_region.is_empty()) {
-        return Err(error(
-            file,
-            head,
-            format!("no region `{r}` in {file} (available: {})", quoted_list(&regions)),
-            "",
-            None,
-        ));
-    }
-    let chosen: Vec<&Block<'a>> =
-        by_region.iter().copied().filter(|b| spec.metric.as_ref().is_none_or(|m| *m == b.metric)).collect();
-    if let (Some(m), true) = (&spec.metric, chosen.is_empty()) {
-        let metrics: Vec<&str> = by_region.iter().map(|b| b.metric.as_str()).collect();
-        let scope = spec.region.as_ref().map_or(String::new(), |r| format!(" for region `{r}`"));
-        return Err(error(
-            file,
-            head,
-            format!("no metric `{m}`{scope} in {file} (available: {})", quoted_list(&metrics)),
-            "",
-            None,
-        ));
-    }
-    match chosen.as_slice() {
-        [one] => Ok(one),
-        _ => {
-            let names: Vec<String> = chosen.iter().map(|b| b.name()).collect();
-            let example = chosen.first().map_or(String::new(), |b| {
-                format!(" (e.g. `--region {} --metric {}`)", shell_word(&b.region), shell_word(&b.metric))
-            });
-            Err(error(
-                file,
-                head,
-                format!("{file} holds several region/metric pairs: {}; choose one", quoted_list(&names)),
-                "",
-                Some(format!("select one with a region and a metric{example}")),
-            ))
-        }
-    }
-}
-
 fn shell_word(s: &str) -> String {
     if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-./:>".contains(&b)) {
         s.to_string()
@@ -699,6 +599,7 @@ mod tests {
     use crate::num::{frac, int};
 
     use crate::data::test_spec as spec;
+    use crate::data::Measurement;
 
     fn err(text: &str, s: &ColumnSpec) -> (String, String) {
         let e = read_extrap(text, "e.txt", s).expect_err("should fail");
@@ -799,11 +700,14 @@ DATA 12
         );
         s.region = Some("solve".into());
         let (head, _) = err(text, &s);
-        assert_eq!(head, "e.txt:6:1: no region `solve` in e.txt (available: `main`, `init`)");
+        assert_eq!(
+            head,
+            "e.txt:6:1: no callpath matches --region `solve` in e.txt (available: `main`, `init`)"
+        );
         s.region = Some("init".into());
         s.metric = Some("visits".into());
         let (head, _) = err(text, &s);
-        assert_eq!(head, "e.txt:6:1: no metric `visits` for region `init` in e.txt (available: `time`)");
+        assert_eq!(head, "e.txt:6:1: no metric matches --metric `visits` in e.txt (available: `time`)");
 
         // a model variable that is not a parameter; a parameter the model does not use
         let mut s = spec(&["p", "q"], "T");
