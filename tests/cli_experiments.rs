@@ -226,3 +226,70 @@ fn extrap_documentation_example_matches_extrap_fit() {
         "16^(5/4) = 32 is exact: {notes:?}"
     );
 }
+
+/// Every Extra-P text input in Extra-P's test data is read, each with a
+/// model linear in its parameters; Extra-P's negative tests (`*neg*`) are
+/// refused with a located message; the formats errband does not read yet
+/// are named, not misread as CSV.
+#[test]
+fn every_extrap_input_is_read_or_refused_with_a_reason() {
+    let root = root().join(EXTRAP);
+    let mut text = Vec::new();
+    let mut other = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "txt") && !p.starts_with(root.join("talpas")) {
+                text.push(p);
+            } else if !p.extension().is_some_and(|x| x == "py" || x == "csv") {
+                other.push(p);
+            }
+        }
+    }
+    text.sort();
+    let (mut read, mut refused) = (0, 0);
+    for p in &text {
+        let src = std::fs::read_to_string(p).unwrap();
+        let params: Vec<&str> = src
+            .lines()
+            .filter_map(|l| l.strip_prefix("PARAMETER "))
+            .flat_map(str::split_whitespace)
+            .collect();
+        let terms: Vec<String> = params.iter().enumerate().map(|(i, v)| format!("c{}*{v}", i + 1)).collect();
+        let names: Vec<String> = (0..=params.len()).map(|i| format!("c{i}")).collect();
+        let vars = if params.is_empty() { "p".to_string() } else { params.join(", ") };
+        let model = format!(
+            "T({vars}) = c0{}\nparam {}\n",
+            terms.iter().map(|t| format!(" + {t}")).collect::<String>(),
+            names.join(", ")
+        );
+        let m = tmp_file("auto.tm", &model);
+        let path = p.to_str().unwrap();
+        let r = run(&[&m as &str, path, "--format", "csv"]);
+        let name = p.file_name().unwrap().to_string_lossy();
+        if name.contains("neg") {
+            assert_eq!(r.code, Some(2), "{name}: {}", r.stderr);
+            has(&r.stderr, &[&format!("{path}:")]);
+            refused += 1;
+        } else {
+            assert!(
+                matches!(r.code, Some(0 | 1)) && r.stdout.starts_with("callpath,") || r.code == Some(0),
+                "{name}: {}",
+                r.stderr
+            );
+            read += 1;
+        }
+    }
+    assert_eq!((read, refused), (62, 4), "text files read and refused");
+    // JSON, JSON Lines, TaLPas, .extra-p, CUBE and Extra-P 3: named, exit 2.
+    for p in other.iter().chain(
+        std::fs::read_dir(root.join("talpas")).unwrap().map(|e| e.unwrap().path()).collect::<Vec<_>>().iter(),
+    ) {
+        let r = run(&["models/amdahl.tm", p.to_str().unwrap()]);
+        assert_eq!(r.code, Some(2), "{}", p.display());
+        has(&r.stderr, &["this is ", "which errband does not read yet"]);
+    }
+}

@@ -2,7 +2,7 @@
 //! (`errband MODEL DATA`, `prune`, `plan`), and their validation into a
 //! model, a dataset and analysis options.
 
-use super::{read_input, Failure};
+use super::{read_data_input, read_input, Failure};
 use crate::analysis::{AnalysisError, Options, Threshold};
 use crate::data::{self, Aggregate, ColumnSpec, Dataset, Parts, Selection};
 use crate::fit::FitError;
@@ -185,7 +185,7 @@ pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) 
         by: a.by.clone(),
         delimiter: a.delimiter,
     };
-    let dsrc = read_input(data_path)?;
+    let dsrc = read_data_input(data_path)?;
     let sel = Selection { callpath: a.region.clone(), metric: a.metric.clone() };
     let parts = data::read_parts(&dsrc, data_path, &spec, &sel, a.aggregate)
         .map_err(|e| Failure::input(e.render(&dsrc)))?;

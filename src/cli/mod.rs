@@ -279,6 +279,22 @@ fn read_input(path: &str) -> Result<String, Failure> {
     decode(bytes, if path == "-" { "<stdin>" } else { path })
 }
 
+/// [`read_input`] for measurements: a file in a format errband does not
+/// read is named as what it is, before any CSV error could mislead.
+fn read_data_input(path: &str) -> Result<String, Failure> {
+    if path != "-" {
+        if let Ok(bytes) = std::fs::read(path) {
+            if let Some(what) = crate::data::unsupported_format(&bytes) {
+                return Err(Failure::input(format!(
+                    "{}: this is {what}, which errband does not read yet; it reads CSV (comma-, semicolon-, tab- or whitespace-separated) and Extra-P text files (PARAMETER, POINTS, REGION, METRIC, DATA): convert the measurements to one of those",
+                    files::escape_controls(path)
+                )));
+            }
+        }
+    }
+    read_input(path)
+}
+
 /// The text of an input file's bytes (see [`read_input`]).
 fn decode(mut bytes: Vec<u8>, name: &str) -> Result<String, Failure> {
     if bytes.starts_with(b"\xEF\xBB\xBF") {
