@@ -39,7 +39,7 @@ use super::{ColumnSpec, DataError, Dataset, Rat};
 /// [`ColumnSpec::metric`]; when the file holds several blocks, the selection
 /// must single one out. Model variables are matched to `PARAMETER` names
 /// (through [`ColumnSpec::rename`]); each number on the block's `i`-th `DATA`
-/// line becomes a [`Measurement`] at the `i`-th point, with that line's
+/// line becomes a [`Measurement`](super::Measurement) at the `i`-th point, with that line's
 /// number. Only the selected block's values are parsed as numbers; the
 /// structure of the whole file (keywords, points, the number of `DATA` lines
 /// of every block) is checked. The text format has no units.

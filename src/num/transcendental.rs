@@ -691,7 +691,7 @@ pub enum RootError {
 /// `y = (y^a)^u·x^v`), and is returned correctly rounded to `digits`
 /// significant digits, like [`apply`]: from an enclosure of `x^(1/b)` by an
 /// integer `b`-th root, raised to the power `|a|` with outward rounding and
-/// inverted for `a < 0` (see [`rat_pow_iv`]).
+/// inverted for `a < 0` (see `rat_pow_iv`).
 ///
 /// # Errors
 ///
