@@ -18,6 +18,7 @@
 //! offending cell or token.
 
 mod csv;
+pub mod detect;
 pub mod dialect;
 pub mod experiment;
 mod extrap;

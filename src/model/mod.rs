@@ -3,6 +3,7 @@
 //! the basis `T(c, x) = f0(x) + Σ c_j f_j(x)` at data and prediction points.
 
 mod compile;
+pub mod extrap;
 pub mod syntax;
 
 pub use compile::{EvalError, EvalLog, Inexact};
