@@ -293,3 +293,68 @@ fn every_extrap_input_is_read_or_refused_with_a_reason() {
         has(&r.stderr, &["this is ", "which errband does not read yet"]);
     }
 }
+
+/// Extra-P's model string as the model: the form it names is refitted
+/// exactly (and gives Extra-P's coefficients back on Extra-P's own data);
+/// with `--no-fit`, Extra-P's coefficients themselves are banded.
+#[test]
+fn an_extrap_model_string_is_the_model() {
+    let data = "../shared/extrap-data/docs/examples/input.txt";
+    let hyp = tmp_file(
+        "hyp.txt",
+        "# Extra-P 4.2.5 on input.txt, --aggregate mean\n2.8183276094059 + 0.48270031135124 * p^(5/4) * log2(p)^(1)\n",
+    );
+    let doc = json(&[&hyp as &str, data, "--aggregate", "mean", "--decimal", "12"]);
+    assert_eq!(doc["model"]["body"], "c0 + c1*p^(5/4)*log2(p)");
+    assert_eq!(doc["params"][0]["decimal"], "2.81832760941");
+    assert_eq!(doc["params"][1]["decimal"], "0.482700311351");
+    // Extra-P's own coefficients, given: e_max is that of its rounded values.
+    let given = json(&[&hyp as &str, data, "--aggregate", "mean", "--no-fit", "--decimal", "14"]);
+    assert_eq!(given["params"][0]["exact"], "28183276094059/10000000000000");
+    assert_eq!(given["params"][1]["exact"], "12067507783781/25000000000000");
+    // Python's format reads the same; a fault is located in the model file.
+    let py = tmp_file("py.txt", "2.8183276094059+0.48270031135124*p**(5/4)*log2(p)**(1)\n");
+    assert_eq!(json(&[&py as &str, data, "--aggregate", "mean"])["model"]["body"], "c0 + c1*p^(5/4)*log2(p)");
+    let bad = tmp_file("bad.txt", "# x\n2.8 + * p\n");
+    let r = run(&[&bad as &str, data]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    has(&r.stderr, &[&format!("{bad}:2:7"), "expected a coefficient"]);
+    let unknown = tmp_file("q.txt", "1 + 2 * q^(1)\n");
+    let r = run(&[&unknown as &str, data]);
+    assert_eq!(r.code, Some(2));
+    has(&r.stderr, &["uses the parameter `q`", "it has p"]);
+}
+
+/// What `extrap --print all` prints, given as the model: each series is
+/// analysed with the hypothesis Extra-P chose for it; a series Extra-P
+/// printed no model for fails alone, with the line of its `Model: None`.
+#[test]
+fn extrap_printed_output_gives_each_series_its_model() {
+    let data = format!("{EXTRAP}/text/two_parameter_3.txt");
+    // The layout of Extra-P 4.2.5's `--print all` (io_helper.format_all);
+    // the hypotheses are ones Extra-P's search space holds.
+    let printed = tmp_file(
+        "printed.txt",
+        "Callpath: merge\n\tMetric: time\n\t\tMeasurement point: (2.00E+01,1.00E+00) Mean: 1.00E+00 Median: 1.00E+00\n\t\tModel: 1.5 + 0.25 * x^(3/2) * y^(1)\n\t\tRSS: 1.00E+00\n\t\tAdjusted R^2: 9.90E-01\n\tMetric: flops\n\t\tModel: 10 + 2 * x^(1) * log2(y)^(1)\n\t\tRSS: 1.00E+00\n\t\tAdjusted R^2: 9.90E-01\nCallpath: sort\n\tMetric: time\n\t\tModel: 3 + 1.25 * x^(1) * log2(x)^(1) * y^(1)\n\t\tRSS: 1.00E+00\n\t\tAdjusted R^2: 9.90E-01\n\tMetric: flops\n\t\tModel: None\n\t\tRSS: 0.00E+00\n\t\tAdjusted R^2: 0.00E+00\n",
+    );
+    let r = run(&[&printed as &str, &data, "--format", "json"]);
+    assert_eq!(r.code, Some(2), "the series without a model is an input fault: {}", r.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let bodies: BTreeMap<String, String> = doc["summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let name = format!("{} / {}", s["callpath"].as_str().unwrap(), s["metric"].as_str().unwrap());
+            (name, s["model"].as_str().or(s["error"].as_str()).unwrap().to_string())
+        })
+        .collect();
+    assert_eq!(bodies["merge / time"], "c0 + c1*x^(3/2)*y");
+    assert_eq!(bodies["merge / flops"], "c0 + c1*x*log2(y)");
+    assert_eq!(bodies["sort / time"], "c0 + c1*x*log2(x)*y");
+    assert!(bodies["sort / flops"].contains(&format!("{printed}:17:10: Extra-P printed no model")), "{bodies:?}");
+    // The text table names each row's model.
+    let r = run(&[&printed as &str, &data, "--region", "merge"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    has(&r.stdout, &["each series with the form Extra-P chose for it", "c0 + c1*x^(3/2)*y", "c0 = "]);
+}

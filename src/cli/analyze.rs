@@ -1,7 +1,7 @@
 //! `errband MODEL DATA`: the core method on a model file and measurements.
 
 use super::files::{check_outputs, Io, Kind, Output};
-use super::input::{fit_failure, load, CommonArgs};
+use super::input::{analysis_failure, fit_failure, load, CommonArgs};
 use super::Failure;
 use crate::analysis::{Analysis, Options, Shape};
 use crate::data::Measurement;
@@ -382,20 +382,18 @@ fn run_experiment(
     if a.format == Format::Latex {
         return Err(refuse("--format latex"));
     }
-    let model = &input.model;
-    let outcomes: Vec<Result<Analysis, (String, i32)>> = input
-        .parts
-        .parts
-        .par_iter()
-        .map(|p| {
-            Analysis::run(model, &p.dataset.rows, &input.data_path, opts).map_err(|e| {
-                let f = input.failure(e);
+    let outcomes: Vec<Result<Analysis, (String, i32)>> = (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let model = input.model_of(i)?;
+            Analysis::run(model, &input.parts.parts[i].dataset.rows, &input.data_path, opts).map_err(|e| {
+                let f = analysis_failure(e, model, &input.data_path);
                 (f.message, f.code)
             })
         })
         .collect();
     let report = crate::report::experiment::ExperimentReport {
-        model,
+        model: &input.model,
         data_file: &input.data_path,
         format: input.parts.format,
         total: input.parts.total,
@@ -405,7 +403,12 @@ fn run_experiment(
             .parts
             .iter()
             .zip(outcomes)
-            .map(|(part, outcome)| crate::report::experiment::Entry { part, outcome })
+            .enumerate()
+            .map(|(i, (part, outcome))| crate::report::experiment::Entry {
+                part,
+                model: input.model_of(i).unwrap_or(&input.model),
+                outcome,
+            })
             .collect(),
         digits: a.common.decimal as usize,
         exact: a.common.exact,

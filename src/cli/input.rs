@@ -2,11 +2,13 @@
 //! (`errband MODEL DATA`, `prune`, `plan`), and their validation into a
 //! model, a dataset and analysis options.
 
-use super::{read_data_input, read_input, Failure};
+use super::{decode, files, read_bytes, Failure, EXIT_INPUT};
 use crate::analysis::{AnalysisError, Options, Threshold};
-use crate::data::{self, Aggregate, ColumnSpec, Dataset, Parts, Selection};
+use crate::data::detect::{self, Kind};
+use crate::data::{self, Aggregate, ColumnSpec, Dataset, Experiment, Parts, Selection, Source};
 use crate::fit::FitError;
 use crate::limits::Limits;
+use crate::model::extrap::{self, ModelSet};
 use crate::model::{syntax, FitMode, Model};
 use crate::num::{fmt_fraction, fmt_sig, Rat};
 use clap::Args;
@@ -58,8 +60,13 @@ pub struct CommonArgs {
 
 /// A model and its measurements, read and checked.
 pub struct Loaded {
-    /// The model (units completed from the data header).
+    /// The model (units completed from the data header); with Extra-P's
+    /// models, that of the first series that has one.
     pub model: Model,
+    /// One model per series (in `parts` order) when the model argument
+    /// holds Extra-P's models, each or why it could not be built (message,
+    /// exit code); empty when `model` serves every series.
+    pub models: Vec<Result<Model, (String, i32)>>,
     /// The measurements of the first (often the only) series selected.
     pub dataset: Dataset,
     /// Every series selected (a whole experiment, or `--by` groups).
@@ -114,17 +121,69 @@ impl Loaded {
         }
     }
 
+    /// The model of series `i`, or why it has none.
+    pub fn model_of(&self, i: usize) -> Result<&Model, (String, i32)> {
+        match self.models.get(i) {
+            None => Ok(&self.model),
+            Some(m) => m.as_ref().map_err(Clone::clone),
+        }
+    }
+
     /// Maps an analysis failure to a message and exit code.
     pub fn failure(&self, e: AnalysisError) -> Failure {
         analysis_failure(e, &self.model, &self.data_path)
     }
 }
 
-/// Reads and checks the model and the data.
-pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) -> Result<Loaded, Failure> {
-    let msrc = read_input(model_path)?;
-    let mut model = Model::parse_with(&msrc, model_path, a.digits, limits)
-        .map_err(|d| Failure::input(d.render(&msrc)))?;
+/// What the model argument names: a `.tm` model, or models Extra-P fitted.
+enum ModelInput {
+    /// One model for every series.
+    Tm(Model),
+    /// Extra-P's hypotheses, one per series or one for all.
+    Extrap(ModelSet),
+}
+
+/// Reads the model argument.
+fn read_model(path: &str, a: &CommonArgs, limits: &Limits) -> Result<ModelInput, Failure> {
+    let bytes = read_bytes(path)?;
+    let kind = detect::sniff(&bytes, path);
+    if kind == Kind::ExtrapArchive {
+        let exp = read_experiment(&bytes, "", kind, path, limits)?;
+        if exp.models.is_empty() {
+            return Err(Failure::input(format!(
+                "{path}: the Extra-P experiment stores no models; give a .tm model, or model it in Extra-P and save it"
+            )));
+        }
+        return Ok(ModelInput::Extrap(ModelSet::from_experiment(&exp)));
+    }
+    let msrc = decode(bytes, if path == "-" { "<stdin>" } else { path })?;
+    if let Some(set) = ModelSet::from_text(&msrc, path, *limits) {
+        return set.map(ModelInput::Extrap).map_err(|d| Failure::input(d.render(&msrc)));
+    }
+    let model =
+        Model::parse_with(&msrc, path, a.digits, limits).map_err(|d| Failure::input(d.render(&msrc)))?;
+    Ok(ModelInput::Tm(model))
+}
+
+/// Reads a data input of a non-text kind (`text` is its text when it is
+/// one of the JSON family, for located messages).
+fn read_experiment(
+    bytes: &[u8],
+    text: &str,
+    kind: Kind,
+    path: &str,
+    limits: &Limits,
+) -> Result<Experiment, Failure> {
+    let _ = (bytes, text, limits);
+    Err(Failure::input(format!(
+        "{}: this is {}, which errband does not read yet; it reads CSV (comma-, semicolon-, tab- or whitespace-separated) and Extra-P text files (PARAMETER, POINTS, REGION, METRIC, DATA): convert the measurements to one of those",
+        files::escape_controls(path),
+        kind.describe()
+    )))
+}
+
+/// Applies `--no-fit` and `--unweighted` to a model.
+fn adjust(model: &mut Model, a: &CommonArgs, model_path: &str) -> Result<(), Failure> {
     if a.no_fit {
         if let Some(p) = model.params.iter().find(|p| p.given.is_none()) {
             return Err(Failure::input(format!(
@@ -137,16 +196,51 @@ pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) 
     if a.unweighted {
         model.clear_weight();
     }
+    Ok(())
+}
+
+/// Reads and checks the model and the data.
+pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) -> Result<Loaded, Failure> {
+    let sel = Selection { callpath: a.region.clone(), metric: a.metric.clone() };
+    // The data first: Extra-P's models take the data's parameters as their variables.
+    let dbytes = read_bytes(data_path)?;
+    let kind = detect::sniff(&dbytes, data_path);
+    let dsrc = match kind {
+        Kind::Text | Kind::Json | Kind::JsonLines | Kind::Talpas => {
+            decode(dbytes.clone(), if data_path == "-" { "<stdin>" } else { data_path })?
+        }
+        _ => String::new(),
+    };
+    let source = if kind == Kind::Text {
+        Source::text(&dsrc, data_path, *limits, &sel).map_err(|e| Failure::input(e.render(&dsrc)))?
+    } else {
+        Source::experiment(read_experiment(&dbytes, &dsrc, kind, data_path, limits)?)
+    };
+    drop(dbytes);
+    let input = read_model(model_path, a, limits)?;
+    let (vars, func): (Vec<String>, String) = match &input {
+        ModelInput::Tm(m) => (m.vars.clone(), m.func.clone()),
+        ModelInput::Extrap(set) => {
+            let vars = source.params().map_or_else(|| set.variables.clone(), <[String]>::to_vec);
+            if let Some(v) = set.variables.iter().find(|v| !vars.contains(v)) {
+                return Err(Failure::input(format!(
+                    "{model_path}: Extra-P's model uses the parameter `{v}`, which {data_path} does not have (it has {})",
+                    vars.join(", ")
+                )));
+            }
+            (vars, "T".to_string())
+        }
+    };
     let mut rename = BTreeMap::new();
     for x in &a.x {
         let (v, c) = x
             .split_once('=')
             .ok_or_else(|| Failure::input(format!("--x {x}: expected VAR=COLUMN, e.g. p=procs")))?;
-        if !model.vars.iter().any(|m| m == v.trim()) {
+        if !vars.iter().any(|m| m == v.trim()) {
             return Err(Failure::input(format!(
                 "--x {x}: `{}` is not a variable of the model ({})",
                 v.trim(),
-                model.vars.join(", ")
+                vars.join(", ")
             )));
         }
         if let Some(before) = rename.insert(v.trim().to_string(), c.trim().to_string()) {
@@ -158,9 +252,9 @@ pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) 
     }
     // The measured value and each variable need a column of their own.
     let column_of = |v: &String| rename.get(v).cloned().unwrap_or_else(|| v.clone());
-    let y_column = a.y.clone().unwrap_or_else(|| model.func.clone());
+    let y_column = a.y.clone().unwrap_or_else(|| func.clone());
     let mut owner: BTreeMap<String, &String> = BTreeMap::new();
-    for v in &model.vars {
+    for v in &vars {
         let c = column_of(v);
         if c == y_column {
             let flag = if a.y.is_some() { format!("--y {y_column}") } else { format!("--x {v}={c}") };
@@ -175,8 +269,8 @@ pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) 
         }
     }
     let spec = ColumnSpec {
-        vars: model.vars.clone(),
-        y: model.func.clone(),
+        vars: vars.clone(),
+        y: func.clone(),
         rename,
         y_column: a.y.clone(),
         region: a.region.clone(),
@@ -185,11 +279,43 @@ pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) 
         by: a.by.clone(),
         delimiter: a.delimiter,
     };
-    let dsrc = read_data_input(data_path)?;
-    let sel = Selection { callpath: a.region.clone(), metric: a.metric.clone() };
-    let parts = data::read_parts(&dsrc, data_path, &spec, &sel, a.aggregate)
-        .map_err(|e| Failure::input(e.render(&dsrc)))?;
+    let parts =
+        source.parts(data_path, &spec, &sel, a.aggregate).map_err(|e| Failure::input(e.render(&dsrc)))?;
     let dataset = parts.parts[0].dataset.clone();
+    let (mut model, models) = match input {
+        ModelInput::Tm(mut m) => {
+            adjust(&mut m, a, model_path)?;
+            (m, Vec::new())
+        }
+        ModelInput::Extrap(set) => {
+            let mut models = Vec::with_capacity(parts.parts.len());
+            for p in &parts.parts {
+                let built = set.lookup(&p.callpath, &p.metric).and_then(|m| {
+                    let src = extrap::model_source(m, &func, &vars);
+                    let name = if set.shared.is_some() {
+                        model_path.to_string()
+                    } else {
+                        format!("{model_path} ({})", p.name())
+                    };
+                    let mut model =
+                        Model::parse_with(&src, &name, a.digits, limits).map_err(|d| d.render(&src))?;
+                    adjust(&mut model, a, model_path).map_err(|f| f.message)?;
+                    Ok(model)
+                });
+                models.push(built.map_err(|m| (m, EXIT_INPUT)));
+            }
+            let first = match &models[0] {
+                Ok(m) => m.clone(),
+                Err((m, _)) if models.len() == 1 => return Err(Failure::input(m.clone())),
+                Err(_) => models.iter().find_map(|m| m.as_ref().ok().cloned()).ok_or_else(|| {
+                    Failure::input(format!(
+                        "{model_path}: no series of {data_path} has a model that errband can read"
+                    ))
+                })?,
+            };
+            (first, models)
+        }
+    };
     // Units from the data header fill in those the model does not state.
     for (k, u) in &dataset.units {
         model.units.entry(k.clone()).or_insert_with(|| u.clone());
@@ -200,6 +326,7 @@ pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) 
     }
     Ok(Loaded {
         model,
+        models,
         dataset,
         parts,
         aggregate: a.aggregate,

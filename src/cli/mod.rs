@@ -261,38 +261,22 @@ fn json_text(v: &serde_json::Value) -> Result<String, Failure> {
 /// line ends. Invalid UTF-8 is an error at the line and column of its first
 /// bad byte.
 fn read_input(path: &str) -> Result<String, Failure> {
-    let bytes = if path == "-" {
+    decode(read_bytes(path)?, if path == "-" { "<stdin>" } else { path })
+}
+
+/// The bytes of an input file, or of standard input for `-`.
+fn read_bytes(path: &str) -> Result<Vec<u8>, Failure> {
+    if path == "-" {
         let mut b = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
             .map_err(|e| Failure::input(format!("cannot read standard input: {e}")))?;
-        b
-    } else {
-        std::fs::read(path).map_err(|e| {
-            let why = if std::path::Path::new(path).is_dir() {
-                "is a directory".to_string()
-            } else {
-                e.to_string()
-            };
-            Failure::input(format!("cannot read `{}`: {why}", files::escape_controls(path)))
-        })?
-    };
-    decode(bytes, if path == "-" { "<stdin>" } else { path })
-}
-
-/// [`read_input`] for measurements: a file in a format errband does not
-/// read is named as what it is, before any CSV error could mislead.
-fn read_data_input(path: &str) -> Result<String, Failure> {
-    if path != "-" {
-        if let Ok(bytes) = std::fs::read(path) {
-            if let Some(what) = crate::data::unsupported_format(&bytes) {
-                return Err(Failure::input(format!(
-                    "{}: this is {what}, which errband does not read yet; it reads CSV (comma-, semicolon-, tab- or whitespace-separated) and Extra-P text files (PARAMETER, POINTS, REGION, METRIC, DATA): convert the measurements to one of those",
-                    files::escape_controls(path)
-                )));
-            }
-        }
+        return Ok(b);
     }
-    read_input(path)
+    std::fs::read(path).map_err(|e| {
+        let why =
+            if std::path::Path::new(path).is_dir() { "is a directory".to_string() } else { e.to_string() };
+        Failure::input(format!("cannot read `{}`: {why}", files::escape_controls(path)))
+    })
 }
 
 /// The text of an input file's bytes (see [`read_input`]).

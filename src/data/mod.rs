@@ -227,10 +227,76 @@ pub struct Parts {
     pub total: usize,
 }
 
-/// Reads every series of `text` that `sel` selects, each as the dataset of
-/// a model with `spec`'s variables, repetitions aggregated by `aggregate`.
-/// A plain CSV file is one series; `spec.by` splits it into groups; an
-/// Extra-P text file holds a series per region and metric.
+/// A data input, read but not yet mapped onto a model's variables: the
+/// model may depend on it (Extra-P's models take the data's parameters as
+/// their variables).
+#[derive(Debug, Clone)]
+pub enum Source<'a> {
+    /// CSV text (any dialect), read once the columns are known.
+    Csv(&'a str),
+    /// A multi-series input (Extra-P text or JSON, JSON Lines, TaLPas,
+    /// `.extra-p`, CUBE).
+    Experiment {
+        /// The series read.
+        experiment: Experiment,
+        /// How many series the file holds in all.
+        total: usize,
+        /// Whether only the selected series were read (Extra-P text reads
+        /// only the numbers of the blocks it is asked for).
+        selected: bool,
+    },
+}
+
+impl<'a> Source<'a> {
+    /// Opens the text of a CSV or Extra-P text file; of an Extra-P text
+    /// file only the series `sel` names are read.
+    pub fn text(text: &'a str, file: &str, limits: Limits, sel: &Selection) -> Result<Self, DataError> {
+        if looks_like_extrap(text) {
+            let (experiment, total) = extrap::read_extrap_selected(text, file, limits, sel)?;
+            Ok(Source::Experiment { experiment, total, selected: true })
+        } else {
+            Ok(Source::Csv(text))
+        }
+    }
+
+    /// An experiment read by one of the other readers.
+    pub fn experiment(experiment: Experiment) -> Self {
+        let total = experiment.series.len();
+        Source::Experiment { experiment, total, selected: false }
+    }
+
+    /// The parameters of an experiment (`None` for CSV, whose columns are
+    /// not known to be parameters).
+    pub fn params(&self) -> Option<&[String]> {
+        match self {
+            Source::Csv(_) => None,
+            Source::Experiment { experiment, .. } => Some(&experiment.params),
+        }
+    }
+
+    /// Every series `sel` selects, each as the dataset of a model with
+    /// `spec`'s variables, repetitions aggregated by `aggregate`. A plain
+    /// CSV file is one series; `spec.by` splits it into groups.
+    pub fn parts(
+        &self,
+        file: &str,
+        spec: &ColumnSpec,
+        sel: &Selection,
+        aggregate: Aggregate,
+    ) -> Result<Parts, DataError> {
+        match self {
+            Source::Csv(text) => csv_parts(text, file, spec, sel, aggregate),
+            Source::Experiment { experiment, total, selected } => {
+                let all = Selection::default();
+                let parts =
+                    experiment_parts(experiment, spec, if *selected { &all } else { sel }, aggregate)?;
+                Ok(Parts { total: *total, ..parts })
+            }
+        }
+    }
+}
+
+/// Reads every series of `text` that `sel` selects (see [`Source::parts`]).
 pub fn read_parts(
     text: &str,
     file: &str,
@@ -238,12 +304,16 @@ pub fn read_parts(
     sel: &Selection,
     aggregate: Aggregate,
 ) -> Result<Parts, DataError> {
-    if looks_like_extrap(text) {
-        // Only the selected blocks' numbers are parsed.
-        let (exp, total) = extrap::read_extrap_selected(text, file, spec.limits, sel)?;
-        let parts = experiment_parts(&exp, spec, &Selection::default(), aggregate)?;
-        return Ok(Parts { total, ..parts });
-    }
+    Source::text(text, file, spec.limits, sel)?.parts(file, spec, sel, aggregate)
+}
+
+fn csv_parts(
+    text: &str,
+    file: &str,
+    spec: &ColumnSpec,
+    sel: &Selection,
+    aggregate: Aggregate,
+) -> Result<Parts, DataError> {
     if spec.by.is_empty() {
         let mut d = read_csv(text, file, spec)?;
         if aggregate != Aggregate::All {

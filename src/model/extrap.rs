@@ -12,6 +12,8 @@
 //! [`parse_printed`] reads what `extrap --print all` prints (`Callpath:`,
 //! `Metric:`, `Model:` lines), a hypothesis per callpath and metric.
 
+use crate::data::{Experiment, StoredModel};
+use crate::lang::diag::Diagnostic;
 use crate::limits::Limits;
 use crate::num::{fmt_fraction, parse_rat_with, Rat};
 use num_traits::{One, Signed, Zero};
@@ -127,7 +129,10 @@ fn lex(text: &str) -> Result<Vec<(Tok<'_>, usize)>, HypothesisError> {
             }
             _ => {
                 let ch = text[start..].chars().next().unwrap_or('?');
-                return Err(HypothesisError { at: start, message: format!("unexpected `{ch}` in the model") });
+                return Err(HypothesisError {
+                    at: start,
+                    message: format!("unexpected `{ch}` in the model"),
+                });
             }
         };
         out.push((tok, start));
@@ -344,23 +349,6 @@ impl Hypothesis {
             .collect::<Vec<_>>()
             .join(" + ")
     }
-
-    /// A `.tm` model of this form over `vars` (every parameter of the data,
-    /// so that all series read their measurements the same way), named
-    /// `func`, Extra-P's coefficients given as the parameters' values.
-    /// `what` names the series in the model's comment.
-    pub fn model_source(&self, func: &str, vars: &[String], what: &str) -> String {
-        let coefficients = self.coefficients();
-        let given: Vec<String> =
-            coefficients.iter().map(|(n, v)| format!("{n} = {}", exact_decimal(v))).collect();
-        format!(
-            "# Extra-P's model for {what}: {}\n{func}({}) = {}\nparam {}\n",
-            self.original.replace('\n', " "),
-            vars.join(", "),
-            self.form(),
-            given.join(", ")
-        )
-    }
 }
 
 /// `v` as errband's model language writes it exactly: a decimal when it is
@@ -443,6 +431,151 @@ pub fn parse_printed(text: &str, limits: Limits) -> Vec<PrintedModel> {
     out
 }
 
+/// Models Extra-P fitted, read from a file given where a `.tm` model goes:
+/// one hypothesis for every series, or one per callpath and metric.
+#[derive(Debug, Clone)]
+pub struct ModelSet {
+    /// The file they were read from.
+    pub file: String,
+    /// One model for every series (a file holding one hypothesis).
+    pub shared: Option<StoredModel>,
+    /// One model per series: `(callpath, metric)` and the model, or why
+    /// there is none.
+    pub per_series: Vec<(String, String, Result<StoredModel, String>)>,
+    /// The parameters the models use, in order of first use (or the
+    /// experiment's parameters when the models come with one).
+    pub variables: Vec<String>,
+}
+
+impl Hypothesis {
+    /// The hypothesis as a stored model of a series.
+    pub fn stored(&self, callpath: &str, metric: &str) -> StoredModel {
+        StoredModel {
+            callpath: callpath.to_string(),
+            metric: metric.to_string(),
+            form: self.form(),
+            coefficients: self.coefficients(),
+            original: self.original.clone(),
+        }
+    }
+}
+
+impl ModelSet {
+    /// Extra-P's models in `text`: its printed output (`Callpath:` …
+    /// `Model:`), or a file holding one model string and comments. `None`
+    /// when the text is neither (a `.tm` model: it has an `=`).
+    pub fn from_text(text: &str, file: &str, limits: Limits) -> Option<Result<ModelSet, Diagnostic>> {
+        if looks_printed(text) {
+            let mut variables = Vec::new();
+            let per_series = parse_printed(text, limits)
+                .into_iter()
+                .map(|p| {
+                    let model = match p.hypothesis {
+                        Ok(h) => {
+                            for v in h.variables() {
+                                if !variables.contains(&v) {
+                                    variables.push(v);
+                                }
+                            }
+                            Ok(h.stored(&p.callpath, &p.metric))
+                        }
+                        Err(e) => Err(located(text, file, &e)),
+                    };
+                    (p.callpath, p.metric, model)
+                })
+                .collect();
+            return Some(Ok(ModelSet { file: file.to_string(), shared: None, per_series, variables }));
+        }
+        let mut body = None;
+        let mut offset = 0;
+        for raw in text.split_inclusive('\n') {
+            let line = raw.trim();
+            if !line.is_empty() && !line.starts_with('#') {
+                if body.is_some() || line.contains('=') {
+                    return None;
+                }
+                body = Some((offset + (raw.len() - raw.trim_start().len()), line));
+            }
+            offset += raw.len();
+        }
+        let (start, line) = body?;
+        Some(
+            parse(line, limits)
+                .map(|h| ModelSet {
+                    file: file.to_string(),
+                    variables: h.variables(),
+                    shared: Some(h.stored("", "")),
+                    per_series: Vec::new(),
+                })
+                .map_err(|e| {
+                    let at = start + e.at;
+                    Diagnostic::new(file, at..(at + 1).min(text.len()).max(at), e.message).with_help(
+                        "a model file is a `.tm` model (`T(p) = a + b*p`) or a model as Extra-P prints it (`79.3 + 0.0048 * p^(7/3)`)",
+                    )
+                }),
+        )
+    }
+
+    /// The models an Extra-P experiment stores, one per series.
+    pub fn from_experiment(exp: &Experiment) -> ModelSet {
+        ModelSet {
+            file: exp.file.clone(),
+            shared: None,
+            per_series: exp
+                .models
+                .iter()
+                .map(|m| (m.callpath.clone(), m.metric.clone(), Ok(m.clone())))
+                .collect(),
+            variables: exp.params.clone(),
+        }
+    }
+
+    /// The model of the series `callpath / metric`, or why there is none.
+    pub fn lookup(&self, callpath: &str, metric: &str) -> Result<&StoredModel, String> {
+        if let Some(m) = &self.shared {
+            return Ok(m);
+        }
+        match self.per_series.iter().find(|(c, m, _)| c == callpath && m == metric) {
+            Some((_, _, Ok(m))) => Ok(m),
+            Some((_, _, Err(why))) => Err(why.clone()),
+            None => Err(format!(
+                "{} holds no Extra-P model for `{callpath} / {metric}` ({} models)",
+                self.file,
+                self.per_series.len()
+            )),
+        }
+    }
+}
+
+/// A hypothesis error as a one-line located message.
+fn located(text: &str, file: &str, e: &HypothesisError) -> String {
+    let before = &text[..e.at.min(text.len())];
+    let line = 1 + before.matches('\n').count();
+    let column = 1 + before.rsplit('\n').next().map_or(0, |l| l.chars().count());
+    format!("{file}:{line}:{column}: {}", e.message)
+}
+
+/// A `.tm` model of a stored model's form over `vars` (every parameter of
+/// the data, so that all series read their measurements the same way),
+/// named `func`, with Extra-P's coefficients given as the parameters'
+/// values.
+pub fn model_source(m: &StoredModel, func: &str, vars: &[String]) -> String {
+    let given: Vec<String> =
+        m.coefficients.iter().map(|(n, v)| format!("{n} = {}", exact_decimal(v))).collect();
+    let what = if m.callpath.is_empty() && m.metric.is_empty() {
+        String::new()
+    } else {
+        format!(" for `{} / {}`", m.callpath, m.metric)
+    };
+    format!(
+        "# Extra-P's model{what}: {}\n{func}({}) = {}\nparam {}\n",
+        m.original.replace('\n', " "),
+        vars.join(", "),
+        m.form,
+        given.join(", ")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -476,7 +609,9 @@ mod tests {
 
     #[test]
     fn faults_are_located() {
-        for (text, at) in [("1 + * p", 4), ("1 + p^(", 7), ("1 + p^(1/0)", 10), ("1 + inf * p", 4), ("2 $ p", 2)] {
+        for (text, at) in
+            [("1 + * p", 4), ("1 + p^(", 7), ("1 + p^(1/0)", 10), ("1 + inf * p", 4), ("2 $ p", 2)]
+        {
             let e = parse(text, Limits::default()).unwrap_err();
             assert_eq!(e.at, at, "{text}: {e}");
         }
@@ -486,7 +621,7 @@ mod tests {
     #[test]
     fn model_source_parses_as_a_model_with_extrap_values() {
         let h = parse("79.3076 + 0.00486739 * p^(7/3) * log2(n)^(1)", Limits::default()).unwrap();
-        let src = h.model_source("T", &["p".into(), "n".into()], "`compute / time`");
+        let src = model_source(&h.stored("compute", "time"), "T", &["p".into(), "n".into()]);
         let m = crate::model::Model::parse(&src, "extrap", 30).unwrap();
         assert_eq!(m.vars, vec!["p".to_string(), "n".to_string()]);
         let given: Vec<Rat> = m.params.iter().map(|p| p.given.clone().unwrap()).collect();
@@ -504,5 +639,23 @@ mod tests {
         assert_eq!(&out[ms[0].at..ms[0].at + 7], "79.3076");
         assert!(ms[1].hypothesis.is_err());
         assert_eq!(ms[2].hypothesis.as_ref().unwrap().form(), "c0 + c1*p");
+    }
+
+    #[test]
+    fn a_model_file_is_a_tm_model_printed_output_or_one_hypothesis() {
+        let l = Limits::default();
+        assert!(ModelSet::from_text("T(p) = a + b*p\nparam a, b\n", "m.tm", l).is_none());
+        let one = ModelSet::from_text("# from Extra-P\n\n  79.3076 + 0.00486739 * p^(7/3)\n", "m.txt", l)
+            .unwrap()
+            .unwrap();
+        assert_eq!(one.variables, vec!["p".to_string()]);
+        assert_eq!(one.lookup("any", "thing").unwrap().form, "c0 + c1*p^(7/3)");
+        let bad = ModelSet::from_text("# x\n79.3 + * p\n", "m.txt", l).unwrap().unwrap_err();
+        assert_eq!(bad.span.start, 4 + 7);
+        let printed = "Callpath: a\n\tMetric: time\n\t\tModel: 1 + 2 * n^(1)\nCallpath: b\n\tMetric: time\n\t\tModel: None\n";
+        let set = ModelSet::from_text(printed, "out.txt", l).unwrap().unwrap();
+        assert_eq!(set.lookup("a", "time").unwrap().form, "c0 + c1*n");
+        assert_eq!(set.lookup("b", "time").unwrap_err(), "out.txt:6:10: Extra-P printed no model (`None`)");
+        assert!(set.lookup("c", "time").unwrap_err().contains("no Extra-P model for `c / time`"));
     }
 }

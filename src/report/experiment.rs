@@ -15,13 +15,15 @@ use crate::num::{fmt_sig, Rat};
 pub struct Entry<'a> {
     /// The series.
     pub part: &'a Part,
+    /// Its model (Extra-P's models differ per series).
+    pub model: &'a Model,
     /// The analysis, or why it failed (message, exit code).
     pub outcome: Result<Analysis, (String, i32)>,
 }
 
 /// Every analysis of an experiment.
 pub struct ExperimentReport<'a> {
-    /// The model, the same for every series.
+    /// The model of the first series; its variables are every series'.
     pub model: &'a Model,
     /// The data file.
     pub data_file: &'a str,
@@ -45,7 +47,7 @@ impl<'a> ExperimentReport<'a> {
     /// The report of one entry's analysis, for the per-series sections.
     fn report<'b>(&'b self, e: &'b Entry<'a>, an: &'b Analysis) -> Report<'b> {
         Report {
-            model: self.model,
+            model: e.model,
             data_file: self.data_file,
             data: &e.part.dataset.rows,
             analysis: an,
@@ -108,11 +110,32 @@ impl<'a> ExperimentReport<'a> {
             .join(",")
     }
 
+    /// Whether every series has the same model (else each row names its own).
+    fn same_model(&self) -> bool {
+        self.entries.iter().all(|e| e.model.body_text == self.model.body_text)
+    }
+
+    /// `c0 = 79.3, c1 = 0.0049`: the fitted parameters of an entry.
+    fn fitted(&self, e: &Entry<'_>, an: &Analysis) -> String {
+        e.model
+            .params
+            .iter()
+            .zip(&an.params)
+            .map(|(p, c)| format!("{} = {}", p.name, self.num(c)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// The summary table: header and rows of text.
     pub fn table(&self) -> (Vec<String>, Vec<Vec<String>>) {
         let points = self.points();
+        let same = self.same_model();
         let mut head = vec!["series".to_string(), "points".into()];
-        head.extend(self.model.params.iter().map(|p| p.name.clone()));
+        if same {
+            head.extend(self.model.params.iter().map(|p| p.name.clone()));
+        } else {
+            head.extend(["model".to_string(), "fit".to_string()]);
+        }
         head.push("e_max".into());
         let thr = self.entries.iter().find_map(|e| e.outcome.as_ref().ok()).and_then(|an| an.regions.first());
         let thr_text = thr.map_or(String::new(), |r| r.threshold.text.clone());
@@ -127,7 +150,12 @@ impl<'a> ExperimentReport<'a> {
             match &e.outcome {
                 Ok(an) => {
                     row.push(an.design.groups.len().to_string());
-                    row.extend(an.params.iter().map(|c| self.num(c)));
+                    if same {
+                        row.extend(an.params.iter().map(|c| self.num(c)));
+                    } else {
+                        row.push(e.model.body_text.clone());
+                        row.push(self.fitted(e, an));
+                    }
                     row.push(self.num(&an.emax));
                     for p in &an.predictions {
                         row.push(match p.bands.first().and_then(|b| b.as_ref()) {
@@ -162,16 +190,28 @@ impl<'a> ExperimentReport<'a> {
     }
 
     fn assumptions(&self) -> Vec<String> {
+        let model = if self.same_model() {
+            format!(
+                "the same model for each: {}({}) = {}",
+                self.model.func,
+                self.model.vars.join(", "),
+                self.model.body_text
+            )
+        } else {
+            let file = self.model.file.split(" (").next().unwrap_or("");
+            if self.model.fit == crate::model::FitMode::Given {
+                format!("each series with the model Extra-P chose for it and Extra-P's coefficients (from {file}, --no-fit)")
+            } else {
+                format!("each series with the form Extra-P chose for it (from {file}), its coefficients refitted exactly")
+            }
+        };
         vec![
             format!(
-                "{}: {} format, {} of its {} series selected; the same model for each: {}({}) = {}",
+                "{}: {} format, {} of its {} series selected; {model}",
                 self.data_file,
                 self.format.name(),
                 self.entries.len(),
                 self.total,
-                self.model.func,
-                self.model.vars.join(", "),
-                self.model.body_text
             ),
             format!("repetitions: {} (--aggregate {})", self.aggregate.describe(), self.aggregate.name()),
             "bands bound the model's value for parameters whose residuals stay within the threshold; rows are ordered by the widest relative half-width first".to_string(),
@@ -293,7 +333,8 @@ impl<'a> ExperimentReport<'a> {
                     Ok(an) => json!({
                         "callpath": e.part.callpath, "metric": e.part.metric,
                         "points": an.design.groups.len(), "measurements": e.part.dataset.rows.len(),
-                        "params": self.model.params.iter().zip(&an.params).map(|(p, c)| json!({"name": p.name, "value": self.both(c)})).collect::<Vec<_>>(),
+                        "model": e.model.body_text,
+                        "params": e.model.params.iter().zip(&an.params).map(|(p, c)| json!({"name": p.name, "value": self.both(c)})).collect::<Vec<_>>(),
                         "emax": self.both(&an.emax),
                         "widest_relative_half_width": Self::widest(an).map_or(Value::Null, |w| self.both(&w)),
                     }),
