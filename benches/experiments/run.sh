@@ -2,6 +2,7 @@
 # Whole-process benchmark of whole experiments and readers (issue 18):
 #   relearn      Extra-P's RELeARN text file: 14 callpaths, T(p, n) = c0 + c1*p + c2*n,
 #                bands at 5 points                                  target < 1 s
+#   relearn_xp   the same with the models Extra-P 4.2.5 chose (its printed output as the model) target < 1 s
 #   extrap_100k  an Extra-P text file of 100 000 regions, one selected   target < 1 s
 #   groups_1000  a CSV of 1 000 --by groups x 5 points x 3 repetitions (1 000 analyses)
 #   osu_10k     100 000 lines of OSU-style whitespace-separated output
@@ -72,6 +73,7 @@ bench_case() {
 }
 
 bench_case relearn "14 series" -- "$BIN" "$RL_TM" "$SHARED/text/mpa/relearn_data.txt"
+bench_case relearn_xp "14 series" -- "$BIN" "$ROOT/data/extrap/relearn_print_all.txt" "$SHARED/text/mpa/relearn_data.txt" --aggregate mean
 bench_case extrap_100k "r77777 / time" -- "$BIN" "$DATA/amdahl.tm" "$DATA/regions_100k.txt" --region r77777 --aggregate mean
 bench_case groups_1000 "kernel=k999" -- "$BIN" "$DATA/amdahl.tm" "$DATA/groups_1000.csv" --by kernel --format csv --at p=1024
 bench_case osu_10k "Fit" -- "$BIN" "$DATA/osu.tm" "$DATA/osu_10k.txt" --x s=Size --y Latency
@@ -85,7 +87,7 @@ fi
 REPORT="$RESULTS/$(date +%Y-%m-%d).txt"
 {
     echo "errband experiments benchmark, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, binary built from $REV"
-    echo "targets: relearn < 1000 ms; extrap_100k < 1000 ms; jsonl_50mb >= 50 MB/s${MB:+ (file: $MB MB)}"
+    echo "targets: relearn, relearn_xp < 1000 ms; extrap_100k < 1000 ms; jsonl_50mb >= 50 MB/s${MB:+ (file: $MB MB)}"
     echo "case         median wall  (min..max)             peak RSS"
     printf '%s\n' "${ROWS[@]}"
 } | tee "$REPORT"
