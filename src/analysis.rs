@@ -10,8 +10,6 @@
 
 use crate::data::Measurement;
 use crate::fit::{Design, FitError, Residuals};
-use crate::lang::diag::Diagnostic;
-use crate::lang::expr::{linearize, NameValue, Parser};
 use crate::limits::Limits;
 use crate::linear::{Constraint, LinExpr, VarTable};
 use crate::model::{FitMode, Model};
@@ -19,61 +17,7 @@ use crate::num::Rat;
 use crate::qe::{self, Atom, Formula, Problem, QeError, QeResult, Rel};
 use num_traits::{One, Signed, Zero};
 
-/// A residual threshold: `a·max + b·emax + c` (`max` = Max|e_i|).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Threshold {
-    /// As the user wrote it (`emax`, `2*emax`, `17.9745`).
-    pub text: String,
-    /// Coefficient of Max|e_i|.
-    pub of_max: Rat,
-    /// Coefficient of e_max.
-    pub of_emax: Rat,
-    /// Constant part.
-    pub constant: Rat,
-}
-
-impl Threshold {
-    /// Parses `max`, `emax`, a number, `K*emax`, `K*max` (any affine
-    /// combination of `max` and `emax` with exact coefficients).
-    pub fn parse(text: &str) -> Result<Threshold, Diagnostic> {
-        let what = "--threshold";
-        let mut p = Parser::new(text, what)?;
-        let e = p.parse_expr()?;
-        if !p.at_eof() {
-            return Err(p.unexpected("the end of the threshold"));
-        }
-        let env = |n: &str| match n {
-            "max" => Some(NameValue::Var(0)),
-            "emax" => Some(NameValue::Var(1)),
-            _ => None,
-        };
-        let l = linearize(&e, &env, 2, what).map_err(|d| {
-            if d.message.starts_with("unknown name") {
-                d.with_help(
-                    "a threshold is `max` (= Max|e_i|), `emax`, a number, or a multiple such as `1.5*emax`",
-                )
-            } else {
-                d
-            }
-        })?;
-        Ok(Threshold {
-            text: text.trim().to_string(),
-            of_max: l.coeffs[0].clone(),
-            of_emax: l.coeffs[1].clone(),
-            constant: l.constant,
-        })
-    }
-
-    /// The value for the given Max|e_i| and e_max.
-    pub fn value(&self, max: &Rat, emax: &Rat) -> Rat {
-        &self.of_max * max + &self.of_emax * emax + &self.constant
-    }
-
-    /// The two defaults: `max` and `emax`.
-    pub fn defaults() -> Vec<Threshold> {
-        ["max", "emax"].iter().filter_map(|t| Threshold::parse(t).ok()).collect()
-    }
-}
+pub use crate::threshold::{Bound, Scale, Threshold, ThresholdError};
 
 /// What to analyse.
 #[derive(Debug, Clone, Default)]
@@ -98,8 +42,9 @@ pub enum AnalysisError {
     Fit(FitError),
     /// The QE engine refused (a resource limit).
     Qe(QeError),
-    /// A negative threshold.
-    NegativeThreshold(String, Rat),
+    /// A threshold that cannot apply to these data (negative, or relative
+    /// on measurements that are not all positive).
+    Threshold(ThresholdError),
     /// No measurements.
     NoData,
 }
@@ -148,7 +93,10 @@ pub enum Shape {
 pub struct Region {
     /// The threshold.
     pub threshold: Threshold,
-    /// Its value.
+    /// Its bound on the residuals, `|T(c, x_i) − d_i| ≤ a + r·d_i`.
+    pub bound: Bound,
+    /// The absolute part of the bound, `a` (the whole threshold when it is
+    /// absolute, as the paper's are).
     pub value: Rat,
     /// The QE result (over the Δ variables in the cylindrical order).
     pub result: QeResult,
@@ -201,6 +149,10 @@ pub struct Prediction {
     pub outside: Vec<bool>,
     /// One band per region (None when the region is empty).
     pub bands: Vec<Option<Band>>,
+    /// Per region, the band a new measurement at the point falls in when it
+    /// scatters about the model as the data did (within the threshold's
+    /// bound): [`Bound::measurement_band`] of the model band.
+    pub measurement: Vec<Option<Band>>,
 }
 
 impl Prediction {
@@ -232,6 +184,12 @@ pub struct Analysis {
     pub residuals: Residuals,
     /// The smallest threshold with a non-empty region.
     pub emax: Rat,
+    /// Max|e_i|/d_i of the fit (`None` unless every measurement is positive).
+    pub rmax: Option<Rat>,
+    /// The smallest relative threshold with a non-empty region: the
+    /// minimax optimum of |T(c, x_i) − d_i|/d_i (`None` unless every
+    /// measurement is positive).
+    pub remax: Option<Rat>,
     /// A Δc attaining e_max (the unique one, or the mean of the e_max region's vertices).
     pub emax_dc: Vec<Rat>,
     /// True when e_max is attained at exactly one Δc.
@@ -266,34 +224,78 @@ pub fn delta_names(model: &Model) -> Vec<String> {
         .collect()
 }
 
-/// The residual system over the parameters `c` (and `e`, last):
-/// `−e ≤ T(c, x) − d ≤ e` for every measurement, kept to the two binding
-/// rows per distinct point (its smallest and largest measurement). With
-/// `threshold`, `e` is that constant.
+/// Which residual system to build.
+#[derive(Debug, Clone, Copy)]
+enum Rows<'a> {
+    /// `−e ≤ T(c, x) − d ≤ e` with `e` a variable (last): e_max.
+    Absolute,
+    /// `−r·d ≤ T(c, x) − d ≤ r·d` with `r` a variable (last): remax.
+    Relative,
+    /// `|T(c, x) − d| ≤ a + r·d` for a given bound.
+    Fixed(&'a Bound),
+}
+
+/// The residual system over the parameters `c` (and `e` or `r`, last):
+/// for every distinct point its binding rows, the smallest and largest
+/// measurement there (a relative bound `(1 − r)·d` is largest at the
+/// largest `d` when `r < 1` and at the smallest when `r > 1`, so with `r`
+/// a variable both are kept).
 ///
 /// It is posed in the absolute parameters `c = C + Δc` rather than in Δc:
 /// the constants are then the measurements themselves, not `T(C, x) − d`,
 /// whose exact values carry the (possibly huge) denominators of the fit;
 /// results are translated to Δc afterwards ([`QeResult::shifted`]).
-fn residual_atoms(design: &Design, k: usize, threshold: Option<&Rat>) -> Vec<Formula> {
-    let n = if threshold.is_some() { k } else { k + 1 };
+fn residual_atoms(design: &Design, k: usize, rows: Rows<'_>) -> Vec<Formula> {
+    let n = if matches!(rows, Rows::Fixed(_)) { k } else { k + 1 };
+    let one = Rat::one();
     let mut atoms = Vec::with_capacity(2 * design.groups.len());
+    let mut push = |expr: LinExpr| atoms.push(Formula::Atom(Atom { expr, rel: Rel::Le }));
     for g in &design.groups {
         let mut form = LinExpr::zero(n);
         for j in 0..k {
             form.coeffs[j] = g.basis[j + 1].clone();
         }
-        // f0 + f·c − ymin <= e  and  ymax − f0 − f·c <= e
-        let mut up = form.clone();
-        up.constant = &g.basis[0] - &g.ymin;
-        let mut down = form.scale(&-Rat::one());
-        down.constant = &g.ymax - &g.basis[0];
-        for mut a in [up, down] {
-            match threshold {
-                Some(e) => a.constant -= e,
-                None => a.coeffs[k] = -Rat::one(),
+        // Upper rows: f0 + f·c − d ≤ bound(d); lower rows: d − f0 − f·c ≤ bound(d).
+        let upper = |d: &Rat| {
+            let mut a = form.clone();
+            a.constant = &g.basis[0] - d;
+            a
+        };
+        let lower = |d: &Rat| {
+            let mut a = form.scale(&-Rat::one());
+            a.constant = d - &g.basis[0];
+            a
+        };
+        match rows {
+            Rows::Absolute => {
+                for mut a in [upper(&g.ymin), lower(&g.ymax)] {
+                    a.coeffs[k] = -one.clone();
+                    push(a);
+                }
             }
-            atoms.push(Formula::Atom(Atom { expr: a, rel: Rel::Le }));
+            Rows::Relative => {
+                let mut ds = vec![&g.ymax];
+                if g.ymin != g.ymax {
+                    ds.push(&g.ymin);
+                }
+                let mut a = upper(&g.ymin);
+                a.coeffs[k] = -g.ymin.clone();
+                push(a);
+                for d in ds {
+                    let mut a = lower(d);
+                    a.coeffs[k] = -d.clone();
+                    push(a);
+                }
+            }
+            Rows::Fixed(b) => {
+                let mut a = upper(&g.ymin);
+                a.constant -= &b.absolute + &b.relative * &g.ymin;
+                push(a);
+                let d = if b.relative > one { &g.ymin } else { &g.ymax };
+                let mut a = lower(d);
+                a.constant -= &b.absolute + &b.relative * d;
+                push(a);
+            }
         }
     }
     atoms
@@ -302,16 +304,26 @@ fn residual_atoms(design: &Design, k: usize, threshold: Option<&Rat>) -> Vec<For
 impl Analysis {
     /// The QE problem the analysis solves, over the parameters named
     /// `names`: e_max (paper eq. (6): `∃c: ∧ −e ≤ T(c, x_i) − d_i ≤ e`, free
-    /// variable `e`) or, with a threshold, the region (eq. (5)/(7)) in the
-    /// absolute parameters `c = C + Δc`.
-    pub fn problem(design: &Design, names: &[String], threshold: Option<&Rat>) -> Problem {
+    /// variable `e`) or, with a threshold's bound, the region (eq. (5)/(7))
+    /// in the absolute parameters `c = C + Δc`.
+    pub fn problem(design: &Design, names: &[String], threshold: Option<&Bound>) -> Problem {
+        Self::problem_of(design, names, threshold.map_or(Rows::Absolute, Rows::Fixed))
+    }
+
+    /// remax as a QE problem: `∃c: ∧ −r·d_i ≤ T(c, x_i) − d_i ≤ r·d_i`,
+    /// free variable `r`.
+    pub fn relative_problem(design: &Design, names: &[String]) -> Problem {
+        Self::problem_of(design, names, Rows::Relative)
+    }
+
+    fn problem_of(design: &Design, names: &[String], rows: Rows<'_>) -> Problem {
         let mut names: Vec<String> = names.to_vec();
         let k = names.len();
-        let atoms = residual_atoms(design, k, threshold);
-        match threshold {
-            Some(_) => Problem { vars: VarTable::from_names(names), formula: Formula::And(atoms) },
-            None => {
-                names.push("e".to_string());
+        let atoms = residual_atoms(design, k, rows);
+        match rows {
+            Rows::Fixed(_) => Problem { vars: VarTable::from_names(names), formula: Formula::And(atoms) },
+            Rows::Absolute | Rows::Relative => {
+                names.push(if matches!(rows, Rows::Relative) { "r" } else { "e" }.to_string());
                 Problem {
                     vars: VarTable::from_names(names),
                     formula: Formula::Exists((0..k).collect(), Box::new(Formula::And(atoms))),
@@ -336,10 +348,29 @@ impl Analysis {
         let dnames = delta_names(model);
         let k = model.k();
         let qopts = qe::Options { order: opts.order.clone(), no_cells: opts.no_cells, limits: opts.limits };
-        let emax = e_max(&design, k, &qopts)?;
+        let emax = minimax(&design, k, Rows::Absolute, &qopts)?;
+        // Relative thresholds need positive measurements; remax is found
+        // as e_max is, by eliminating the parameters.
+        let positive = design.groups.iter().all(|g| g.ymin.is_positive());
+        let rmax = positive.then(|| {
+            design
+                .groups
+                .iter()
+                .zip(&residuals.values)
+                .flat_map(|(g, t)| [(t - &g.ymin).abs() / &g.ymin, (t - &g.ymax).abs() / &g.ymax])
+                .max()
+                .unwrap_or_else(Rat::zero)
+        });
+        let remax = if positive { Some(minimax(&design, k, Rows::Relative, &qopts)?) } else { None };
+        let scale = Scale {
+            max: residuals.max_abs.clone(),
+            emax: emax.clone(),
+            rmax: rmax.clone(),
+            remax: remax.clone(),
+        };
 
         // The e_max region (eq. 7) gives the Δc attaining it.
-        let at_emax = region(&design, &params, &dnames, &emax, &qopts)?;
+        let at_emax = region(&design, &params, &dnames, &Bound::absolute(emax.clone()), &qopts)?;
         let emax_unique = at_emax.shape == Shape::Point;
         let emax_listed = !matches!(at_emax.shape, Shape::Unlisted { .. });
         let emax_dc = match at_emax.vertices.len() {
@@ -368,14 +399,11 @@ impl Analysis {
             if opts.thresholds.is_empty() { Threshold::defaults() } else { opts.thresholds.clone() };
         let mut regions = Vec::new();
         for t in thresholds {
-            let value = t.value(&residuals.max_abs, &emax);
-            if value.is_negative() {
-                return Err(AnalysisError::NegativeThreshold(t.text.clone(), value));
-            }
-            let mut r = if value == emax {
+            let bound = t.bound(&scale).map_err(AnalysisError::Threshold)?;
+            let mut r = if bound == at_emax.bound {
                 at_emax.clone()
             } else {
-                region(&design, &params, &dnames, &value, &qopts)?
+                region(&design, &params, &dnames, &bound, &qopts)?
             };
             r.threshold = t;
             regions.push(r);
@@ -399,9 +427,19 @@ impl Analysis {
             })?;
             let f = &b[1..];
             let value = b[0].clone() + f.iter().zip(&params).fold(Rat::zero(), |a, (fj, cj)| a + fj * cj);
-            let bands = regions.iter().map(|r| band(r, &b)).collect();
+            let bands: Vec<Option<Band>> = regions.iter().map(|r| band(r, &b)).collect();
+            let measurement = regions
+                .iter()
+                .zip(&bands)
+                .map(|(r, b)| {
+                    b.as_ref().map(|b| {
+                        let (lower, upper) = r.bound.measurement_band(b.lower.as_ref(), b.upper.as_ref());
+                        Band { lower, upper }
+                    })
+                })
+                .collect();
             let outside = x.iter().enumerate().map(|(i, v)| *v < lo[i] || *v > hi[i]).collect();
-            predictions.push(Prediction { x, model: value, outside, bands });
+            predictions.push(Prediction { x, model: value, outside, bands, measurement });
         }
         let mut design = design;
         design.log = log;
@@ -419,6 +457,8 @@ impl Analysis {
             design,
             residuals,
             emax,
+            rmax,
+            remax,
             emax_dc,
             emax_unique,
             emax_listed,
@@ -446,15 +486,18 @@ fn data_range(data: &[Measurement], nv: usize) -> (Vec<Rat>, Vec<Rat>) {
     (lo, hi)
 }
 
-/// e_max by eliminating the parameters from the residual system (paper eq. (6)).
-fn e_max(design: &Design, k: usize, qopts: &qe::Options) -> Result<Rat, AnalysisError> {
+/// e_max (or remax) by eliminating the parameters from the residual
+/// system with the threshold a variable (paper eq. (6)).
+fn minimax(design: &Design, k: usize, rows: Rows<'_>, qopts: &qe::Options) -> Result<Rat, AnalysisError> {
     let names: Vec<String> = (0..k).map(|j| format!("c{j}")).collect();
-    let p = Analysis::problem(design, &names, None);
+    let p = Analysis::problem_of(design, &names, rows);
     // The result is an interval of the one variable e: a few generators
     // at most, whatever --max-vertices says about regions.
     let limits = Limits { vertices: qopts.limits.vertices.max(4), ..qopts.limits };
     let r = qe::solve(&p, &qe::Options { limits, ..Default::default() })?;
-    // The result is `e >= e_max` (the residual system is feasible for large e).
+    // The result is `e >= e_max` (the residual system is feasible for
+    // large e; for r, it is feasible from r = 1 on at the latest, with
+    // c = 0 when f0 = 0, and in general for r large).
     let mut best: Option<Rat> = None;
     for piece in &r.pieces {
         for con in piece.minimal.constraints() {
@@ -475,7 +518,7 @@ fn region(
     design: &Design,
     c: &[Rat],
     dnames: &[String],
-    t: &Rat,
+    t: &Bound,
     qopts: &qe::Options,
 ) -> Result<Region, AnalysisError> {
     let k = c.len();
@@ -515,18 +558,27 @@ fn region(
         }
         _ => (vec![], vec![], Shape::Empty),
     };
-    Ok(Region { threshold: unnamed(t), value: t.clone(), result, vertices, params_at, shape, lp: None })
+    Ok(Region {
+        threshold: unnamed(t),
+        bound: t.clone(),
+        value: t.absolute.clone(),
+        result,
+        vertices,
+        params_at,
+        shape,
+        lp: None,
+    })
 }
 
-/// The threshold `t` itself, before the caller names it.
-fn unnamed(t: &Rat) -> Threshold {
-    Threshold { text: String::new(), of_max: Rat::zero(), of_emax: Rat::zero(), constant: t.clone() }
+/// A threshold for the bound `t`, before the caller names it.
+fn unnamed(t: &Bound) -> Threshold {
+    Threshold::of_bound(t)
 }
 
 /// A region whose vertices are too many to list (module docs of
 /// [`Shape::Unlisted`]): its residual rows, prepared for exact LPs. Its QE
 /// result holds no pieces; it is never shown as a formula.
-fn unlisted(p: &Problem, c: &[Rat], t: &Rat, found: usize, limit: usize) -> Region {
+fn unlisted(p: &Problem, c: &[Rat], t: &Bound, found: usize, limit: usize) -> Region {
     let k = c.len();
     let atoms: &[Formula] = match &p.formula {
         Formula::And(atoms) => atoms,
@@ -542,7 +594,8 @@ fn unlisted(p: &Problem, c: &[Rat], t: &Rat, found: usize, limit: usize) -> Regi
     let lp = crate::lp::Prepared::new(k, rows).ok();
     Region {
         threshold: unnamed(t),
-        value: t.clone(),
+        bound: t.clone(),
+        value: t.absolute.clone(),
         result: QeResult { vars: p.vars.clone(), origin: (0..k).collect(), pieces: vec![] },
         vertices: vec![],
         params_at: vec![],
@@ -654,15 +707,5 @@ mod tests {
         assert!(a.emax_unique);
         assert_eq!(crate::num::fmt_sig(&a.emax_dc[1], 6), "9.49981e-9");
         assert_eq!(crate::num::fmt_sig(&a.emax_dc[0], 6), "0.0000562125");
-    }
-
-    #[test]
-    fn thresholds_parse() {
-        let t = Threshold::parse("1.5*emax").unwrap();
-        assert_eq!(t.value(&int(10), &int(2)), int(3));
-        assert_eq!(Threshold::parse("max").unwrap().value(&int(10), &int(2)), int(10));
-        assert_eq!(Threshold::parse("17.9745").unwrap().value(&int(10), &int(2)), frac(179745, 10000));
-        assert!(Threshold::parse("emx").unwrap_err().message.contains("unknown name"));
-        assert!(Threshold::parse("max*emax").is_err());
     }
 }

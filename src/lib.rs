@@ -35,4 +35,5 @@ pub mod qe;
 pub mod report;
 #[cfg(test)]
 mod testdata;
+pub mod threshold;
 pub mod units;

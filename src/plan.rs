@@ -162,7 +162,9 @@ pub fn plan(
                 .regions
                 .iter()
                 .map(|r| {
-                    if r.vertices.is_empty() {
+                    // The worst case of a new measurement is posed for an
+                    // absolute threshold; a relative one has no such bound here.
+                    if r.vertices.is_empty() || r.bound.is_relative() {
                         vec![None; targets.len()]
                     } else {
                         worst_widths(&base.design, k, &r.value, b, &target_basis)

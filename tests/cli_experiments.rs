@@ -352,7 +352,10 @@ fn extrap_printed_output_gives_each_series_its_model() {
     assert_eq!(bodies["merge / time"], "c0 + c1*x^(3/2)*y");
     assert_eq!(bodies["merge / flops"], "c0 + c1*x*log2(y)");
     assert_eq!(bodies["sort / time"], "c0 + c1*x*log2(x)*y");
-    assert!(bodies["sort / flops"].contains(&format!("{printed}:17:10: Extra-P printed no model")), "{bodies:?}");
+    assert!(
+        bodies["sort / flops"].contains(&format!("{printed}:17:10: Extra-P printed no model")),
+        "{bodies:?}"
+    );
     // The text table names each row's model.
     let r = run(&[&printed as &str, &data, "--region", "merge"]);
     assert_eq!(r.code, Some(0), "{}", r.stderr);

@@ -229,7 +229,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
             EmitQe::Emax => None,
             EmitQe::Region => {
                 let an = Analysis::run(model, rows, &data_path, &opts).map_err(|e| input.failure(e))?;
-                Some(an.regions.first().map(|r| r.value.clone()).unwrap_or_default())
+                Some(an.regions.first().map(|r| r.bound.clone()).unwrap_or_default())
             }
         };
         let names: Vec<String> = model.params.iter().map(|p| p.name.clone()).collect();
@@ -240,7 +240,11 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
             ),
             EmitQe::Region => format!(
                 "# region of {model_path} on {data_path} at threshold {} (paper eq. 5/7), over the\n# parameters themselves (c = C + Δc: subtract the fitted C for the Δc region)\n",
-                threshold.as_ref().map(fmt_fraction).unwrap_or_default()
+                threshold.as_ref().map_or_else(String::new, |b| if b.is_relative() {
+                    format!("|T - d| <= {} + {}*d", fmt_fraction(&b.absolute), fmt_fraction(&b.relative))
+                } else {
+                    fmt_fraction(&b.absolute)
+                })
             ),
         };
         let body = crate::qe::output::qe_problem(&p);

@@ -10,7 +10,7 @@ use crate::fit::FitError;
 use crate::limits::Limits;
 use crate::model::extrap::{self, ModelSet};
 use crate::model::{syntax, FitMode, Model};
-use crate::num::{fmt_fraction, fmt_sig, Rat};
+use crate::num::{fmt_fraction, Rat};
 use clap::Args;
 use std::collections::BTreeMap;
 
@@ -375,9 +375,7 @@ pub fn analysis_failure(e: AnalysisError, model: &Model, data_file: &str) -> Fai
     match e {
         AnalysisError::Fit(f) => fit_failure(f, model, data_file),
         AnalysisError::Qe(q) => Failure::analysis(format!("the QE engine stopped: {q}")),
-        AnalysisError::NegativeThreshold(t, v) => {
-            Failure::input(format!("threshold `{t}` is negative ({})", fmt_sig(&v, 6)))
-        }
+        AnalysisError::Threshold(t) => Failure::input(t.to_string()),
         AnalysisError::NoData => Failure::input(format!("no measurements in {data_file}")),
     }
 }

@@ -331,9 +331,9 @@ pub fn predict(input: &Input, file: &str, s: &Settings) -> Result<Prediction, En
         s.thresholds.clone()
     };
     for t in &thresholds {
-        if !t.constant.is_zero() {
+        if t.has_absolute_constant() {
             return Err(EnergyError::Input(format!(
-                "threshold `{}` has an absolute part; the fits have different units, so energy thresholds are relative: `max`, `emax`, `1.5*emax`, `max + emax`, …",
+                "threshold `{}` has an absolute part; the fits have different units, so energy thresholds are multiples of the fits' own residuals or relative: `max`, `emax`, `1.5*emax`, `max + emax`, `5%`, `2*remax`, …",
                 t.text
             )));
         }

@@ -37,7 +37,7 @@ pub(crate) fn failure_text(e: &AnalysisError) -> String {
         AnalysisError::Fit(FitError::RankDeficient { .. }) => "the parameters cannot be separated".into(),
         AnalysisError::Fit(FitError::Eval(d)) => d.message.clone(),
         AnalysisError::Qe(q) => format!("QE engine stopped: {q}"),
-        AnalysisError::NegativeThreshold(t, _) => format!("threshold {t} is negative"),
+        AnalysisError::Threshold(t) => t.to_string(),
         AnalysisError::NoData => "no measurements left".into(),
     }
 }

@@ -1,0 +1,487 @@
+//! Residual thresholds: how far a measurement may lie from the model.
+//!
+//! A threshold bounds every residual by an absolute and a relative part,
+//! `|T(c, x_i) − d_i| ≤ a + r·d_i` ([`Bound`]). The paper's thresholds are
+//! absolute (`r = 0`): `max` (= Max|e_i| of the fit), `emax` (the minimax
+//! optimum) and numbers. Run times scatter in proportion to their size, so
+//! a relative threshold (`a = 0`) is often the honest one: `5%`, `rmax`
+//! (= Max|e_i|/d_i of the fit) and `remax` (the relative minimax optimum).
+//! Either kind keeps the residual system linear in the parameters, so
+//! regions, vertices and bands stay exact.
+//!
+//! The syntax is an affine combination of these names and numbers (`2*remax`,
+//! `max + 1.5`, `(max + emax)/2`, `3.5%`), or the largest or smallest of
+//! several thresholds of one kind: `max(2*remax, 5%)`, `min(max, 10)`.
+
+use crate::lang::diag::Diagnostic;
+use crate::num::{fmt_sig, parse_rat, Rat};
+use num_traits::{One, Signed, Zero};
+use std::ops::Range;
+
+/// What a threshold's names stand for, from the fit and the data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scale {
+    /// Max|e_i| of the fit.
+    pub max: Rat,
+    /// The minimax optimum of the absolute residuals.
+    pub emax: Rat,
+    /// Max|e_i|/d_i of the fit (`None` when a measurement is not positive).
+    pub rmax: Option<Rat>,
+    /// The minimax optimum of the relative residuals (`None` likewise).
+    pub remax: Option<Rat>,
+}
+
+/// `|T(c, x_i) − d_i| ≤ absolute + relative·d_i` for every measurement.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Bound {
+    /// The absolute part (a residual in the measurement's unit).
+    pub absolute: Rat,
+    /// The relative part (a fraction of the measurement: 0.05 is 5 %).
+    pub relative: Rat,
+}
+
+impl Bound {
+    /// An absolute bound.
+    pub fn absolute(a: Rat) -> Bound {
+        Bound { absolute: a, relative: Rat::zero() }
+    }
+
+    /// True when the bound has a relative part.
+    pub fn is_relative(&self) -> bool {
+        !self.relative.is_zero()
+    }
+
+    /// The bound as text: `17.97`, `r = 5 %`, or `2.5 + 5 %·d`.
+    pub fn describe(&self, digits: usize) -> String {
+        let pct = |r: &Rat| format!("{} %", fmt_sig(&(r * Rat::from_integer(100.into())), digits));
+        match (self.absolute.is_zero(), self.relative.is_zero()) {
+            (_, true) => fmt_sig(&self.absolute, digits),
+            (true, false) => format!("r = {}", pct(&self.relative)),
+            (false, false) => format!("{} + {}·d", fmt_sig(&self.absolute, digits), pct(&self.relative)),
+        }
+    }
+
+    /// The band of a new measurement at a point where the model's band is
+    /// `[lower, upper]` (`None`: unbounded): a new measurement `d` meets
+    /// `|T − d| ≤ a + r·d` for some `T` in the band exactly when
+    /// `(lower − a)/(1 + r) ≤ d ≤ (upper + a)/(1 − r)`; with `r ≥ 1` it is
+    /// unbounded above.
+    pub fn measurement_band(&self, lower: Option<&Rat>, upper: Option<&Rat>) -> (Option<Rat>, Option<Rat>) {
+        let (a, r) = (&self.absolute, &self.relative);
+        let one = Rat::one();
+        let lo = lower.map(|l| (l - a) / (&one + r));
+        let hi = if *r >= one { None } else { upper.map(|u| (u + a) / (&one - r)) };
+        (lo, hi)
+    }
+}
+
+/// Names a threshold may use, in the order of [`Form::coeffs`].
+const NAMES: [&str; 4] = ["max", "emax", "rmax", "remax"];
+/// Index of the relative unit (`%`) and of the constant in [`Form::coeffs`].
+const PCT: usize = 4;
+const ONE: usize = 5;
+
+/// `Σ coeffs[k]·name_k`: max, emax, rmax, remax, the relative unit (1 = 100 %), 1.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Form {
+    coeffs: [Rat; 6],
+}
+
+impl Form {
+    fn zero() -> Form {
+        Form { coeffs: std::array::from_fn(|_| Rat::zero()) }
+    }
+
+    fn unit(k: usize) -> Form {
+        let mut f = Form::zero();
+        f.coeffs[k] = Rat::one();
+        f
+    }
+
+    fn is_constant(&self) -> bool {
+        self.coeffs[..ONE].iter().all(Zero::is_zero)
+    }
+
+    fn has_absolute(&self) -> bool {
+        [0, 1, ONE].iter().any(|&k| !self.coeffs[k].is_zero())
+    }
+
+    fn has_relative(&self) -> bool {
+        [2, 3, PCT].iter().any(|&k| !self.coeffs[k].is_zero())
+    }
+
+    fn combine(&self, o: &Form, f: impl Fn(&Rat, &Rat) -> Rat) -> Form {
+        Form { coeffs: std::array::from_fn(|k| f(&self.coeffs[k], &o.coeffs[k])) }
+    }
+
+    fn scale(&self, s: &Rat) -> Form {
+        Form { coeffs: std::array::from_fn(|k| &self.coeffs[k] * s) }
+    }
+}
+
+/// Which of several thresholds applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pick {
+    One,
+    Largest,
+    Smallest,
+}
+
+/// Why a threshold cannot be evaluated on these data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ThresholdError {
+    /// A relative threshold on data with a measurement that is not positive.
+    NotPositive {
+        /// The threshold as written.
+        threshold: String,
+    },
+    /// The threshold's value is negative.
+    Negative {
+        /// The threshold as written.
+        threshold: String,
+        /// Its bound.
+        bound: Bound,
+    },
+}
+
+impl std::fmt::Display for ThresholdError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ThresholdError::NotPositive { threshold } => write!(
+                f,
+                "threshold `{threshold}` is relative (a fraction of each measurement), and not every measurement is positive; use an absolute threshold (`max`, `emax`, a number)"
+            ),
+            ThresholdError::Negative { threshold, bound } => {
+                write!(f, "threshold `{threshold}` is negative ({})", bound.describe(6))
+            }
+        }
+    }
+}
+
+impl std::error::Error for ThresholdError {}
+
+/// A residual threshold (module docs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Threshold {
+    /// As the user wrote it (`emax`, `2*remax`, `max(2*remax, 5%)`).
+    pub text: String,
+    forms: Vec<Form>,
+    pick: Pick,
+}
+
+impl Threshold {
+    /// Parses a threshold (module docs for the syntax).
+    pub fn parse(text: &str) -> Result<Threshold, Diagnostic> {
+        let mut p = Parser { text, pos: 0 };
+        p.skip();
+        let start = p.pos;
+        let (forms, pick) = match p.peek_call() {
+            Some(pick) => {
+                let forms = p.call()?;
+                (forms, pick)
+            }
+            None => (vec![p.expr()?], Pick::One),
+        };
+        p.skip();
+        if p.pos < text.len() {
+            return Err(p.err(p.pos..text.len(), "expected the end of the threshold"));
+        }
+        if pick != Pick::One {
+            let relative = forms[0].has_relative();
+            if forms.iter().any(|f| f.has_relative() == f.has_absolute() || f.has_relative() != relative) {
+                return Err(p
+                    .err(start..text.len(), "max(…) and min(…) compare thresholds of one kind")
+                    .with_help("make every argument absolute (`max`, `emax`, numbers) or every one relative (`5%`, `rmax`, `remax`)"));
+            }
+        }
+        Ok(Threshold { text: text.trim().to_string(), forms, pick })
+    }
+
+    /// The constant threshold with bound `b` (unnamed: empty text).
+    pub fn of_bound(b: &Bound) -> Threshold {
+        let mut f = Form::zero();
+        f.coeffs[ONE] = b.absolute.clone();
+        f.coeffs[PCT] = b.relative.clone();
+        Threshold { text: String::new(), forms: vec![f], pick: Pick::One }
+    }
+
+    /// The two thresholds of the paper: `max` and `emax`.
+    pub fn defaults() -> Vec<Threshold> {
+        ["max", "emax"].iter().filter_map(|t| Threshold::parse(t).ok()).collect()
+    }
+
+    /// True when the threshold has a relative part (it then needs positive
+    /// measurements).
+    pub fn is_relative(&self) -> bool {
+        self.forms.iter().any(Form::has_relative)
+    }
+
+    /// True when the threshold has a constant absolute part (a number in
+    /// the measurements' unit, not a multiple of `max` or `emax`).
+    pub fn has_absolute_constant(&self) -> bool {
+        self.forms.iter().any(|f| !f.coeffs[ONE].is_zero())
+    }
+
+    /// True when the threshold names `remax` (whose value takes an
+    /// elimination of its own).
+    pub fn uses_remax(&self) -> bool {
+        self.forms.iter().any(|f| !f.coeffs[3].is_zero())
+    }
+
+    /// The bound on these data.
+    pub fn bound(&self, s: &Scale) -> Result<Bound, ThresholdError> {
+        let not_positive = || ThresholdError::NotPositive { threshold: self.text.clone() };
+        let mut bounds = Vec::with_capacity(self.forms.len());
+        for f in &self.forms {
+            let c = &f.coeffs;
+            let rel = |k: usize, v: &Option<Rat>| -> Result<Rat, ThresholdError> {
+                if c[k].is_zero() {
+                    Ok(Rat::zero())
+                } else {
+                    Ok(&c[k] * v.as_ref().ok_or_else(not_positive)?)
+                }
+            };
+            let b = Bound {
+                absolute: &c[0] * &s.max + &c[1] * &s.emax + &c[ONE],
+                relative: rel(2, &s.rmax)? + rel(3, &s.remax)? + &c[PCT],
+            };
+            if b.is_relative() && s.rmax.is_none() {
+                return Err(not_positive());
+            }
+            bounds.push(b);
+        }
+        let key = |b: &Bound| b.absolute.clone() + b.relative.clone();
+        let chosen = match self.pick {
+            Pick::One => bounds.swap_remove(0),
+            Pick::Largest => bounds.into_iter().max_by(|a, b| key(a).cmp(&key(b))).unwrap_or_default(),
+            Pick::Smallest => bounds.into_iter().min_by(|a, b| key(a).cmp(&key(b))).unwrap_or_default(),
+        };
+        if chosen.absolute.is_negative() || chosen.relative.is_negative() {
+            return Err(ThresholdError::Negative { threshold: self.text.clone(), bound: chosen });
+        }
+        Ok(chosen)
+    }
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl Parser<'_> {
+    fn err(&self, span: Range<usize>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new("--threshold", span, message)
+    }
+
+    fn skip(&mut self) {
+        while self.text[self.pos..].starts_with([' ', '\t']) {
+            self.pos += 1;
+        }
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        self.skip();
+        if self.text[self.pos..].starts_with(c) {
+            self.pos += c.len_utf8();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// `max(` or `min(` ahead (a call, not the name `max`).
+    fn peek_call(&self) -> Option<Pick> {
+        let rest = &self.text[self.pos..];
+        for (name, pick) in [("max", Pick::Largest), ("min", Pick::Smallest)] {
+            if let Some(after) = rest.strip_prefix(name) {
+                if after.trim_start().starts_with('(') {
+                    return Some(pick);
+                }
+            }
+        }
+        None
+    }
+
+    fn call(&mut self) -> Result<Vec<Form>, Diagnostic> {
+        self.pos += 3;
+        self.eat('(');
+        let mut forms = vec![self.expr()?];
+        while self.eat(',') {
+            forms.push(self.expr()?);
+        }
+        if !self.eat(')') {
+            return Err(self.err(self.pos..self.pos + 1, "expected `,` or `)`"));
+        }
+        Ok(forms)
+    }
+
+    fn expr(&mut self) -> Result<Form, Diagnostic> {
+        let mut f = self.term()?;
+        loop {
+            if self.eat('+') {
+                f = f.combine(&self.term()?, |a, b| a + b);
+            } else if self.eat('-') {
+                f = f.combine(&self.term()?, |a, b| a - b);
+            } else {
+                return Ok(f);
+            }
+        }
+    }
+
+    fn term(&mut self) -> Result<Form, Diagnostic> {
+        let mut start = self.pos;
+        let mut f = self.factor()?;
+        loop {
+            let mul = if self.eat('*') {
+                true
+            } else if self.eat('/') {
+                false
+            } else {
+                return Ok(f);
+            };
+            let at = self.pos;
+            let g = self.factor()?;
+            let span = start..self.pos;
+            f = if mul {
+                if g.is_constant() {
+                    f.scale(&g.coeffs[ONE])
+                } else if f.is_constant() {
+                    g.scale(&f.coeffs[ONE])
+                } else {
+                    return Err(
+                        self.err(span, "a threshold is linear: multiply a name by a number, not by a name")
+                    );
+                }
+            } else {
+                if !g.is_constant() {
+                    return Err(self.err(at..self.pos, "divide by a number"));
+                }
+                if g.coeffs[ONE].is_zero() {
+                    return Err(self.err(at..self.pos, "division by zero"));
+                }
+                f.scale(&(Rat::one() / &g.coeffs[ONE]))
+            };
+            start = span.start;
+        }
+    }
+
+    fn factor(&mut self) -> Result<Form, Diagnostic> {
+        self.skip();
+        let start = self.pos;
+        let rest = &self.text[self.pos..];
+        if self.eat('-') {
+            return Ok(self.factor()?.scale(&-Rat::one()));
+        }
+        if self.eat('(') {
+            let f = self.expr()?;
+            if !self.eat(')') {
+                return Err(self.err(self.pos..self.pos + 1, "expected `)`"));
+            }
+            return Ok(f);
+        }
+        let len =
+            rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '_')).unwrap_or(rest.len());
+        // `1e-3`: the sign of an exponent belongs to the number.
+        let len = match rest.as_bytes().get(len) {
+            Some(b'-' | b'+')
+                if rest.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+                    && rest[..len].ends_with(['e', 'E']) =>
+            {
+                len + 1 + rest[len + 1..].find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len() - len - 1)
+            }
+            _ => len,
+        };
+        let word = &rest[..len];
+        if word.is_empty() {
+            let what = rest.chars().next().map_or("the end".to_string(), |c| format!("`{c}`"));
+            return Err(self.err(start..start + 1, format!("expected a number or a name, found {what}")));
+        }
+        self.pos += len;
+        let span = start..self.pos;
+        if word.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+            let v = parse_rat(word).map_err(|e| self.err(span.clone(), format!("`{word}`: {e}")))?;
+            if self.eat('%') {
+                return Ok(Form::unit(PCT).scale(&(v / Rat::from_integer(100.into()))));
+            }
+            return Ok(Form::unit(ONE).scale(&v));
+        }
+        match NAMES.iter().position(|n| *n == word) {
+            Some(k) => Ok(Form::unit(k)),
+            None => Err(self.err(span, format!("unknown name `{word}` in the threshold")).with_help(
+                "a threshold is `max` (= Max|e_i|), `emax`, a number, a percentage (`5%`), `rmax` (= Max|e_i|/d_i), `remax`, a multiple such as `1.5*emax`, or max(…)/min(…) of these",
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::{frac, int};
+
+    fn scale() -> Scale {
+        Scale { max: int(10), emax: int(2), rmax: Some(frac(1, 10)), remax: Some(frac(1, 50)) }
+    }
+
+    fn bound(t: &str) -> Bound {
+        Threshold::parse(t).unwrap().bound(&scale()).unwrap()
+    }
+
+    #[test]
+    fn absolute_thresholds_are_the_papers() {
+        assert_eq!(bound("1.5*emax"), Bound::absolute(int(3)));
+        assert_eq!(bound("max"), Bound::absolute(int(10)));
+        assert_eq!(bound("17.9745"), Bound::absolute(frac(179745, 10000)));
+        assert_eq!(bound("(max + emax)/2"), Bound::absolute(int(6)));
+        assert_eq!(bound("2*max + emax"), Bound::absolute(int(22)));
+        assert_eq!(bound("1e-3"), Bound::absolute(frac(1, 1000)));
+        assert_eq!(bound("2.5e+1 - max"), Bound::absolute(int(15)));
+        assert!(!Threshold::parse("max").unwrap().is_relative());
+    }
+
+    #[test]
+    fn relative_thresholds_and_picks() {
+        let rel = |r: Rat| Bound { absolute: Rat::zero(), relative: r };
+        assert_eq!(bound("5%"), rel(frac(1, 20)));
+        assert_eq!(bound("2*remax"), rel(frac(1, 25)));
+        assert_eq!(bound("rmax"), rel(frac(1, 10)));
+        assert_eq!(bound("max(2*remax, 5%)"), rel(frac(1, 20)));
+        assert_eq!(bound("max(2*remax, 3%)"), rel(frac(1, 25)));
+        assert_eq!(bound("min(max, 4, emax*3)"), Bound::absolute(int(4)));
+        assert_eq!(bound("1 + 2.5%"), Bound { absolute: int(1), relative: frac(1, 40) });
+        let t = Threshold::parse("max(2*remax, 5%)").unwrap();
+        assert!(t.is_relative() && t.uses_remax());
+        let positive = Scale { rmax: None, remax: None, ..scale() };
+        assert_eq!(t.bound(&positive), Err(ThresholdError::NotPositive { threshold: t.text.clone() }));
+        assert!(matches!(
+            Threshold::parse("-1").unwrap().bound(&scale()),
+            Err(ThresholdError::Negative { .. })
+        ));
+    }
+
+    #[test]
+    fn faults_are_located() {
+        let e = Threshold::parse("emx").unwrap_err();
+        assert!(e.message.contains("unknown name"), "{}", e.message);
+        assert_eq!(e.span, 0..3);
+        assert!(Threshold::parse("max*emax").unwrap_err().message.contains("linear"));
+        let mixed = Threshold::parse("max(max, 5%)").unwrap_err();
+        assert!(mixed.message.contains("one kind"), "{}", mixed.message);
+        assert_eq!(Threshold::parse("max + ").unwrap_err().span.start, 6);
+        assert!(Threshold::parse("max(1, 2").unwrap_err().message.contains("`)`"));
+        assert!(Threshold::parse("1/0").unwrap_err().message.contains("zero"));
+        assert!(Threshold::parse("max 2").unwrap_err().message.contains("end"));
+    }
+
+    #[test]
+    fn measurement_bands() {
+        let abs = Bound::absolute(int(2));
+        assert_eq!(abs.measurement_band(Some(&int(10)), Some(&int(12))), (Some(int(8)), Some(int(14))));
+        let rel = Bound { absolute: Rat::zero(), relative: frac(1, 4) };
+        assert_eq!(rel.measurement_band(Some(&int(10)), Some(&int(12))), (Some(int(8)), Some(int(16))));
+        let wide = Bound { absolute: Rat::zero(), relative: int(1) };
+        assert_eq!(wide.measurement_band(Some(&int(10)), Some(&int(12))), (Some(int(5)), None));
+        assert_eq!(abs.measurement_band(None, Some(&int(1))), (None, Some(int(3))));
+        assert_eq!(rel.describe(3), "r = 25 %");
+    }
+}
