@@ -420,7 +420,7 @@ fn exact_data_with_a_positive_threshold_gives_a_bounded_region() {
 
 // ------------------------------------------------------ options and formats
 
-const CSV_HEAD: &str = "p,extrapolated,threshold,threshold_value,model,lower,upper,relative_half_width,model_exact,lower_exact,upper_exact";
+const CSV_HEAD: &str = "p,extrapolated,threshold,threshold_value,threshold_relative,model,lower,upper,relative_half_width,measurement_lower,measurement_upper,model_exact,lower_exact,upper_exact,measurement_lower_exact,measurement_upper_exact";
 
 #[test]
 fn csv_format_has_one_row_per_point_and_threshold() {
@@ -433,14 +433,18 @@ fn csv_format_has_one_row_per_point_and_threshold() {
     assert_eq!(rows.len(), 9 * 3, "{out}");
     let thresholds = ["max", "emax", "2*emax"];
     for (i, r) in rows.iter().enumerate() {
-        assert_eq!(r.len(), 11, "{out}");
+        assert_eq!(r.len(), 16, "{out}");
         assert_eq!(r[2], thresholds[i % 3], "row {i}:\n{out}");
         assert_eq!(r[1], "true", "all points are extrapolated");
     }
     let ps: Vec<&str> = rows.iter().step_by(3).map(|r| r[0]).collect();
     assert_eq!(ps, ["200", "500", "1000", "2000", "4000", "6000", "8000", "10000", "3000"]);
     let emax_row = &rows[1];
-    assert_eq!(emax_row[5], emax_row[6], "the e_max band of HPL is a single value");
+    assert_eq!(emax_row[6], emax_row[7], "the e_max band of HPL is a single value");
+    // A new measurement lies within e_max of that value: [L − e', U + e'].
+    let f = |s: &str| s.parse::<f64>().unwrap();
+    assert!((f(emax_row[9]) - (f(emax_row[6]) - 13.5747)).abs() < 1e-3, "{out}");
+    assert!((f(emax_row[10]) - (f(emax_row[7]) + 13.5747)).abs() < 1e-3, "{out}");
     assert_eq!(rows[2][3], "27.1494", "2*e_max = 2202496/81125 ≈ 27.1494");
     // With --drop the pruned columns follow.
     let out = ok(&[HPL, HPL_DATA, "--format", "csv", "--drop", "p=110"]);

@@ -203,6 +203,8 @@ impl Report<'_> {
         let t = &r.threshold.text;
         if crate::num::parse_rat(t).is_ok() {
             t.clone()
+        } else if r.bound.is_relative() {
+            format!("{t}: {}", r.bound.describe(self.digits))
         } else {
             format!("{t} = {}", self.num(&r.value))
         }
@@ -565,6 +567,15 @@ impl Report<'_> {
                 self.model.show_point(&g.x)
             ));
         }
+        match &a.remax {
+            Some(r) => o.push_str(&format!(
+                "remax = {} %   (exact {}): the smallest relative threshold, |T − d_i| ≤ r·d_i on every measurement; the fit's Max|e_i|/d_i is {} %\n",
+                self.dec(&(r * Rat::from_integer(100.into()))),
+                fmt_fraction(r),
+                a.rmax.as_ref().map_or(String::new(), |v| self.dec(&(v * Rat::from_integer(100.into()))))
+            )),
+            None => o.push_str("remax: none (relative thresholds need every measurement positive)\n"),
+        }
     }
 
     fn regions_text(&self, o: &mut String, a: &Analysis) {
@@ -656,6 +667,28 @@ impl Report<'_> {
             rows.push(row);
         }
         o.push_str(&table(&rows, 2));
+        o.push_str(&format!(
+            "\nBands of a new measurement at x: it scatters about {}(c, x) as the data did within each threshold ([L − a, U + a] for an absolute threshold a, [L/(1+r), U/(1−r)] for a relative one r)\n",
+            self.model.func
+        ));
+        let mut head: Vec<String> = self.model.vars.clone();
+        for r in &a.regions {
+            let t = &r.threshold.text;
+            head.extend([format!("{t}: lower"), "upper".into(), "±rel".into()]);
+        }
+        let mut rows = vec![head];
+        for p in &a.predictions {
+            let mut row: Vec<String> = p.coords_marked();
+            for b in &p.measurement {
+                let (l, u, _) = self.band_text(b);
+                let rel = b.as_ref().and_then(|b| rel_half_width(b, &p.model)).map_or(String::new(), |r| {
+                    format!("{}%", fmt_sig(&(r * Rat::from_integer(100.into())), 3))
+                });
+                row.extend([l, u, rel]);
+            }
+            rows.push(row);
+        }
+        o.push_str(&table(&rows, 2));
     }
 
     fn pruned_text(&self, o: &mut String, p: &Pruned) {
@@ -738,14 +771,14 @@ impl Report<'_> {
                     Shape::Unbounded { rays, lines } => ("unbounded", rays.iter().map(vert).collect(), lines.iter().map(vert).collect()),
                     Shape::Unlisted { found, limit } => {
                         return json!({
-                            "threshold": r.threshold.text, "value": self.both(&r.value), "shape": "unlisted",
+                            "threshold": r.threshold.text, "value": self.both(&r.value), "bound": self.bound_json(&r.bound), "shape": "unlisted",
                             "unlisted": { "vertices_reached": found, "max_vertices": limit, "bands": "exact LPs over the residual system" },
                         });
                     }
                 };
                 let cells = output::json(&r.result, fmt, false);
                 json!({
-                    "threshold": r.threshold.text, "value": self.both(&r.value), "shape": shape,
+                    "threshold": r.threshold.text, "value": self.both(&r.value), "bound": self.bound_json(&r.bound), "shape": shape,
                     "vertices": r.vertices.iter().map(vert).collect::<Vec<_>>(), "rays": rays, "lines": lines,
                     "cylindrical": { "order": (0..r.result.vars.len()).map(|j| r.result.vars.name(j).to_string()).collect::<Vec<_>>(), "text": output::text(&r.result, fmt), "result": cells },
                 })
@@ -767,6 +800,8 @@ impl Report<'_> {
             "max_residual": { "exact": fmt_fraction(&a.residuals.max_abs), "decimal": self.dec(&a.residuals.max_abs), "row": rows[a.residuals.argmax] + 1 },
             "rms": { "decimal": fmt_sig(&rms, self.digits), "mean_square": self.both(&a.residuals.mean_square) },
             "emax": { "exact": fmt_fraction(&a.emax), "decimal": self.dec(&a.emax), "dc": dc, "unique": a.emax_unique },
+            "rmax": a.rmax.as_ref().map_or(Value::Null, |v| self.both(v)),
+            "remax": a.remax.as_ref().map_or(Value::Null, |v| self.both(v)),
             "regions": regions,
             "bands": bands,
             "hint": a.hint.as_ref().map(|(refit, ms)| json!({
@@ -777,18 +812,27 @@ impl Report<'_> {
         })
     }
 
+    /// A residual bound `a + r·d` as `{absolute, relative}`.
+    fn bound_json(&self, b: &crate::analysis::Bound) -> Value {
+        json!({ "absolute": self.both(&b.absolute), "relative": self.both(&b.relative) })
+    }
+
     fn prediction_json(&self, a: &Analysis, p: &Prediction) -> Value {
         let bands: Vec<Value> = a
             .regions
             .iter()
-            .zip(&p.bands)
-            .map(|(r, b)| match b {
-                None => json!({ "threshold": r.threshold.text, "empty": true }),
-                Some(b) => json!({
+            .zip(p.bands.iter().zip(&p.measurement))
+            .map(|(r, (b, m))| match (b, m) {
+                (Some(b), Some(m)) => json!({
                     "threshold": r.threshold.text,
                     "lower": self.opt_both(&b.lower), "upper": self.opt_both(&b.upper),
                     "relative_half_width": rel_half_width(b, &p.model).map_or(Value::Null, |v| self.both(&v)),
+                    "measurement_band": {
+                        "lower": self.opt_both(&m.lower), "upper": self.opt_both(&m.upper),
+                        "relative_half_width": rel_half_width(m, &p.model).map_or(Value::Null, |v| self.both(&v)),
+                    },
                 }),
+                _ => json!({ "threshold": r.threshold.text, "empty": true }),
             })
             .collect();
         json!({ "point": self.point_json(&p.x), "model": self.both(&p.model), "extrapolated": p.extrapolated(), "bands": bands })
@@ -880,13 +924,18 @@ impl Report<'_> {
                 "extrapolated",
                 "threshold",
                 "threshold_value",
+                "threshold_relative",
                 "model",
                 "lower",
                 "upper",
                 "relative_half_width",
+                "measurement_lower",
+                "measurement_upper",
                 "model_exact",
                 "lower_exact",
                 "upper_exact",
+                "measurement_lower_exact",
+                "measurement_upper_exact",
             ]
             .map(String::from),
         );
@@ -920,24 +969,23 @@ impl Report<'_> {
                 row.push(p.extrapolated().to_string());
                 row.push(r.threshold.text.clone());
                 row.push(self.dec(&r.value));
+                row.push(self.dec(&r.bound.relative));
                 row.push(self.dec(&p.model));
-                let b = &p.bands[ri];
-                match b {
-                    None => row.extend(["empty", "empty", ""].map(String::from)),
-                    Some(b) => {
-                        row.push(inf(&b.lower, true, false));
-                        row.push(inf(&b.upper, false, false));
-                        row.push(rel_half_width(b, &p.model).map_or(String::new(), |v| self.dec(&v)));
-                    }
-                }
+                let (b, mb) = (&p.bands[ri], &p.measurement[ri]);
+                let ends = |band: &Option<Band>, exact: bool| match band {
+                    None => ["empty".to_string(), "empty".to_string()],
+                    Some(b) => [inf(&b.lower, true, exact), inf(&b.upper, false, exact)],
+                };
+                row.extend(ends(b, false));
+                row.push(
+                    b.as_ref()
+                        .and_then(|b| rel_half_width(b, &p.model))
+                        .map_or(String::new(), |v| self.dec(&v)),
+                );
+                row.extend(ends(mb, false));
                 row.push(fmt_fraction(&p.model));
-                match b {
-                    None => row.extend(["empty", "empty"].map(String::from)),
-                    Some(b) => {
-                        row.push(inf(&b.lower, true, true));
-                        row.push(inf(&b.upper, false, true));
-                    }
-                }
+                row.extend(ends(b, true));
+                row.extend(ends(mb, true));
                 if let Some(pr) = self.pruned {
                     let q = &pr.analysis.predictions[pi];
                     row.push(self.dec(&q.model));
@@ -985,11 +1033,16 @@ impl Report<'_> {
             o.push_str(&format!("| {} | {} | {} |\n", md_escape(&p.name), self.dec(c), fmt_fraction(c)));
         }
         o.push_str(&format!(
-            "\nMax|e_i| = {}, RMS = {}, e_max = {} (exact {}).\n\n",
+            "\nMax|e_i| = {}, RMS = {}, e_max = {} (exact {}){}.\n\n",
             self.dec(&a.residuals.max_abs),
             self.rms_text(&a.residuals.mean_square),
             self.dec(&a.emax),
-            fmt_fraction(&a.emax)
+            fmt_fraction(&a.emax),
+            a.remax.as_ref().map_or(String::new(), |r| format!(
+                ", remax = {} % (exact {})",
+                self.dec(&(r * Rat::from_integer(100.into()))),
+                fmt_fraction(r)
+            ))
         ));
         o.push_str("## Residuals\n\n");
         let mut head = vec!["row".to_string()];
@@ -1008,7 +1061,7 @@ impl Report<'_> {
         }
         o.push_str("\n## Regions\n\n");
         for r in &a.regions {
-            o.push_str(&format!("- threshold `{}` = {}: ", md_escape(&r.threshold.text), self.dec(&r.value)));
+            o.push_str(&format!("- threshold `{}`: ", md_escape(&self.threshold_label(r))));
             match &r.shape {
                 Shape::Empty => o.push_str(&format!("empty (e_max = {})\n", self.dec(&a.emax))),
                 Shape::Unlisted { found, limit } => o.push_str(&format!(
@@ -1036,13 +1089,19 @@ impl Report<'_> {
         let mut head: Vec<String> = m.vars.clone();
         head.push("T(C,x)".into());
         for r in &a.regions {
-            head.extend([format!("{} lower", r.threshold.text), format!("{} upper", r.threshold.text)]);
+            let t = &r.threshold.text;
+            head.extend([
+                format!("{t} lower"),
+                format!("{t} upper"),
+                format!("{t} new measurement lower"),
+                format!("{t} new measurement upper"),
+            ]);
         }
         o.push_str(&md_table_head(&head));
         for p in &a.predictions {
             let mut row: Vec<String> = p.coords_marked();
             row.push(self.dec(&p.model));
-            for b in &p.bands {
+            for b in p.bands.iter().zip(&p.measurement).flat_map(|(b, m)| [b, m]) {
                 let (l, u, _) = match b {
                     None => ("empty".into(), "empty".into(), String::new()),
                     Some(b) => (
