@@ -77,6 +77,15 @@ pub enum Shape {
         /// Two-way directions.
         lines: Vec<Vec<Rat>>,
     },
+    /// Not computed: the threshold's relative bound reached its limit
+    /// ([`Threshold::limit`]; `trusted` at 50 %): the model misses its own
+    /// data by so much that no band from it is worth betting on, or the
+    /// measurements are not all positive (`not_positive`), so a relative
+    /// bound does not apply.
+    Untrusted {
+        /// True when some measurement is zero or negative.
+        not_positive: bool,
+    },
     /// Not enumerated: listing its vertices passed `limit` (`--max-vertices`;
     /// the enumeration had reached `found`). The region is still exactly
     /// its residual system; bands come from two exact LPs per point.
@@ -399,8 +408,20 @@ impl Analysis {
             if opts.thresholds.is_empty() { Threshold::defaults() } else { opts.thresholds.clone() };
         let mut regions = Vec::new();
         for t in thresholds {
-            let bound = t.bound(&scale).map_err(AnalysisError::Threshold)?;
-            let mut r = if bound == at_emax.bound {
+            let bound = match t.bound(&scale) {
+                // A threshold with a limit (`trusted`) says "no band" rather
+                // than failing the run on data it cannot apply to.
+                Err(ThresholdError::NotPositive { .. }) if t.limit.is_some() => {
+                    let mut r = untrusted(&Bound::default(), k, &dnames, true);
+                    r.threshold = t;
+                    regions.push(r);
+                    continue;
+                }
+                b => b.map_err(AnalysisError::Threshold)?,
+            };
+            let mut r = if t.limit.as_ref().is_some_and(|l| bound.relative >= *l) {
+                untrusted(&bound, k, &dnames, false)
+            } else if bound == at_emax.bound {
                 at_emax.clone()
             } else {
                 region(&design, &params, &dnames, &bound, &qopts)?
@@ -570,6 +591,24 @@ fn region(
     })
 }
 
+/// The region of a threshold that gives no band ([`Shape::Untrusted`]).
+fn untrusted(t: &Bound, k: usize, dnames: &[String], not_positive: bool) -> Region {
+    Region {
+        threshold: unnamed(t),
+        bound: t.clone(),
+        value: t.absolute.clone(),
+        result: QeResult {
+            vars: VarTable::from_names(dnames.to_vec()),
+            origin: (0..k).collect(),
+            pieces: vec![],
+        },
+        vertices: vec![],
+        params_at: vec![],
+        shape: Shape::Untrusted { not_positive },
+        lp: None,
+    }
+}
+
 /// A threshold for the bound `t`, before the caller names it.
 fn unnamed(t: &Bound) -> Threshold {
     Threshold::of_bound(t)
@@ -609,7 +648,7 @@ fn unlisted(p: &Problem, c: &[Rat], t: &Bound, found: usize, limit: usize) -> Re
 /// parameters where the numbers are smallest; a ray or line along which
 /// `f·c` changes makes that side unbounded).
 fn band(r: &Region, b: &[Rat]) -> Option<Band> {
-    if r.shape == Shape::Empty {
+    if matches!(r.shape, Shape::Empty | Shape::Untrusted { .. }) {
         return None;
     }
     if let Shape::Unlisted { .. } = r.shape {

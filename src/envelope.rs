@@ -71,6 +71,8 @@ pub enum EnvelopeSkip {
     Unbounded,
     /// The region's vertices were not listed (`--max-vertices`).
     Unlisted,
+    /// The threshold gives no band (see [`Shape::Untrusted`]).
+    Untrusted,
     /// The model cannot be evaluated somewhere in the range (e.g. `1/p` at 0).
     Undefined(String),
 }
@@ -174,6 +176,7 @@ pub fn envelope(
         Shape::Empty => return Err(EnvelopeSkip::Empty),
         Shape::Unbounded { .. } => return Err(EnvelopeSkip::Unbounded),
         Shape::Unlisted { .. } => return Err(EnvelopeSkip::Unlisted),
+        Shape::Untrusted { .. } => return Err(EnvelopeSkip::Untrusted),
         _ => {}
     }
     let params = &region.params_at;

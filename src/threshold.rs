@@ -65,11 +65,15 @@ impl Bound {
     /// `[lower, upper]` (`None`: unbounded): a new measurement `d` meets
     /// `|T − d| ≤ a + r·d` for some `T` in the band exactly when
     /// `(lower − a)/(1 + r) ≤ d ≤ (upper + a)/(1 − r)`; with `r ≥ 1` it is
-    /// unbounded above.
+    /// unbounded above. A relative bound presumes positive measurements
+    /// (it is refused otherwise), so its band starts at 0 at the lowest.
     pub fn measurement_band(&self, lower: Option<&Rat>, upper: Option<&Rat>) -> (Option<Rat>, Option<Rat>) {
         let (a, r) = (&self.absolute, &self.relative);
         let one = Rat::one();
-        let lo = lower.map(|l| (l - a) / (&one + r));
+        let mut lo = lower.map(|l| (l - a) / (&one + r));
+        if self.is_relative() {
+            lo = Some(lo.map_or_else(Rat::zero, |l| l.max(Rat::zero())));
+        }
         let hi = if *r >= one { None } else { upper.map(|u| (u + a) / (&one - r)) };
         (lo, hi)
     }
@@ -163,10 +167,19 @@ impl std::error::Error for ThresholdError {}
 /// A residual threshold (module docs).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Threshold {
-    /// As the user wrote it (`emax`, `2*remax`, `max(2*remax, 5%)`).
+    /// As the user wrote it (`emax`, `2*remax`, `max(2*remax, 5%)`, `trusted`).
     pub text: String,
     forms: Vec<Form>,
     pick: Pick,
+    /// A relative bound from which the threshold gives no band: the model
+    /// misses its own data by so much that a band from it is not worth
+    /// betting on (`trusted`: 50 %).
+    pub limit: Option<Rat>,
+}
+
+/// The run-to-run variability `trusted` assumes when none is given: 5 %.
+pub fn default_noise() -> Rat {
+    Rat::new(1.into(), 20.into())
 }
 
 impl Threshold {
@@ -194,7 +207,7 @@ impl Threshold {
                     .with_help("make every argument absolute (`max`, `emax`, numbers) or every one relative (`5%`, `rmax`, `remax`)"));
             }
         }
-        Ok(Threshold { text: text.trim().to_string(), forms, pick })
+        Ok(Threshold { text: text.trim().to_string(), forms, pick, limit: None })
     }
 
     /// The constant threshold with bound `b` (unnamed: empty text).
@@ -202,12 +215,51 @@ impl Threshold {
         let mut f = Form::zero();
         f.coeffs[ONE] = b.absolute.clone();
         f.coeffs[PCT] = b.relative.clone();
-        Threshold { text: String::new(), forms: vec![f], pick: Pick::One }
+        Threshold { text: String::new(), forms: vec![f], pick: Pick::One, limit: None }
     }
 
-    /// The two thresholds of the paper: `max` and `emax`.
+    /// The trusted threshold: `max(2*remax, noise)`, the relative bound
+    /// twice as loose as the best any parameters meet, and at least the
+    /// run-to-run variability `noise` (a fraction: 1/20 is 5 %); no band
+    /// from 50 % on. On the real measurements of `../shared/holdout` its
+    /// next-measurement band is the one that held (README, "How far to
+    /// trust the band").
+    pub fn trusted(noise: &Rat) -> Threshold {
+        let mut twice = Form::zero();
+        twice.coeffs[3] = Rat::from_integer(2.into());
+        let mut floor = Form::zero();
+        floor.coeffs[PCT] = noise.clone();
+        Threshold {
+            text: "trusted".into(),
+            forms: vec![twice, floor],
+            pick: Pick::Largest,
+            limit: Some(Rat::new(1.into(), 2.into())),
+        }
+    }
+
+    /// What a named threshold stands for (`trusted` = `max(2*remax, 5 %)`).
+    pub fn definition(&self) -> Option<String> {
+        (self.text == "trusted").then(|| {
+            let noise = &self.forms[1].coeffs[PCT] * Rat::from_integer(100.into());
+            format!("max(2*remax, {} %), none from r = 50 % on", fmt_sig(&noise, 6))
+        })
+    }
+
+    /// `trusted` with the given noise floor, or any other threshold.
+    pub fn parse_with_noise(text: &str, noise: &Rat) -> Result<Threshold, Diagnostic> {
+        if text.trim() == "trusted" {
+            Ok(Threshold::trusted(noise))
+        } else {
+            Threshold::parse(text)
+        }
+    }
+
+    /// The defaults: the paper's `max` band, and the trusted band at the
+    /// default noise (5 %).
     pub fn defaults() -> Vec<Threshold> {
-        ["max", "emax"].iter().filter_map(|t| Threshold::parse(t).ok()).collect()
+        let mut v: Vec<Threshold> = Threshold::parse("max").into_iter().collect();
+        v.push(Threshold::trusted(&default_noise()));
+        v
     }
 
     /// True when the threshold has a relative part (it then needs positive
@@ -407,6 +459,9 @@ impl Parser<'_> {
         }
         match NAMES.iter().position(|n| *n == word) {
             Some(k) => Ok(Form::unit(k)),
+            None if word == "trusted" => Err(self
+                .err(span, "`trusted` is a threshold of its own, not a term")
+                .with_help("write `-t trusted` (with `--noise` for its floor), or spell it out: `max(2*remax, 5%)`")),
             None => Err(self.err(span, format!("unknown name `{word}` in the threshold")).with_help(
                 "a threshold is `max` (= Max|e_i|), `emax`, a number, a percentage (`5%`), `rmax` (= Max|e_i|/d_i), `remax`, a multiple such as `1.5*emax`, or max(…)/min(…) of these",
             )),
@@ -460,6 +515,21 @@ mod tests {
     }
 
     #[test]
+    fn trusted_is_twice_remax_with_a_noise_floor() {
+        let t = Threshold::trusted(&default_noise());
+        assert_eq!(t.bound(&scale()).unwrap(), Bound { absolute: Rat::zero(), relative: frac(1, 20) });
+        let loose = Scale { remax: Some(frac(1, 10)), ..scale() };
+        assert_eq!(t.bound(&loose).unwrap().relative, frac(1, 5));
+        assert_eq!(t.limit, Some(frac(1, 2)));
+        assert_eq!(t.definition().unwrap(), "max(2*remax, 5 %), none from r = 50 % on");
+        let t2 = Threshold::parse_with_noise(" trusted ", &frac(1, 10)).unwrap();
+        assert_eq!(t2.bound(&scale()).unwrap().relative, frac(1, 10));
+        assert!(Threshold::parse("2*trusted").unwrap_err().message.contains("of its own"));
+        let d: Vec<String> = Threshold::defaults().into_iter().map(|t| t.text).collect();
+        assert_eq!(d, ["max", "trusted"]);
+    }
+
+    #[test]
     fn faults_are_located() {
         let e = Threshold::parse("emx").unwrap_err();
         assert!(e.message.contains("unknown name"), "{}", e.message);
@@ -483,5 +553,8 @@ mod tests {
         assert_eq!(wide.measurement_band(Some(&int(10)), Some(&int(12))), (Some(int(5)), None));
         assert_eq!(abs.measurement_band(None, Some(&int(1))), (None, Some(int(3))));
         assert_eq!(rel.describe(3), "r = 25 %");
+        // Measurements are positive under a relative bound.
+        assert_eq!(rel.measurement_band(Some(&int(-4)), None), (Some(Rat::zero()), None));
+        assert_eq!(rel.measurement_band(None, Some(&int(3))), (Some(Rat::zero()), Some(int(4))));
     }
 }

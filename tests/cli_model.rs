@@ -376,7 +376,7 @@ const EXACT_MODEL: &str = "T(p) = s + w/p\nparam s, w\n";
 fn exact_data_is_recovered_exactly() {
     let m = tmp_file("exact.tm", EXACT_MODEL);
     let d = tmp_file("exact.csv", EXACT_CSV);
-    let doc = json(&[&m, &d, "--at", "p=100"]);
+    let doc = json(&[&m, &d, "--at", "p=100", "-t", "max", "-t", "emax"]);
     assert_eq!(param(&doc, "s")["exact"], "3");
     assert_eq!(param(&doc, "w")["exact"], "120");
     assert_eq!(doc["emax"]["exact"], "0");
@@ -388,7 +388,7 @@ fn exact_data_is_recovered_exactly() {
     assert_eq!(b["model"]["exact"], "21/5");
     assert_eq!(b["extrapolated"], true);
     let bands = b["bands"].as_array().unwrap();
-    assert_eq!(bands.len(), 2, "default thresholds: max and emax");
+    assert_eq!(bands.len(), 2, "thresholds max and emax");
     for band in bands {
         assert_eq!(band["lower"]["exact"], b["model"]["exact"], "{band}");
         assert_eq!(band["upper"]["exact"], b["model"]["exact"], "{band}");
@@ -396,6 +396,25 @@ fn exact_data_is_recovered_exactly() {
     // Both regions are the single point Δc = 0.
     for r in doc["regions"].as_array().unwrap() {
         assert_eq!(r["shape"], "point", "{r}");
+    }
+    // By default: the paper's max band and the trusted one, here at the
+    // noise floor (remax = 0, so r = 5 %): a new measurement lies in the
+    // model band widened to [L/1.05, U/0.95].
+    let frac = |v: &serde_json::Value| {
+        let t = v["exact"].as_str().unwrap();
+        let (n, d) = t.split_once('/').unwrap_or((t, "1"));
+        n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap()
+    };
+    for (noise, r) in [("5%", 0.05), ("0.1", 0.1)] {
+        let doc = json(&[&m, &d, "--at", "p=100", "--noise", noise]);
+        assert_eq!(doc["remax"]["exact"], "0");
+        let trusted = &band_at(&doc, "100")["bands"][1];
+        assert_eq!(trusted["threshold"], "trusted");
+        let (l, u) = (frac(&trusted["lower"]), frac(&trusted["upper"]));
+        assert!(l < 4.2 && 4.2 < u, "{trusted}");
+        // A relative bound presumes positive measurements: the band starts at 0 at the lowest.
+        assert!((frac(&trusted["measurement_band"]["lower"]) - (l / (1.0 + r)).max(0.0)).abs() < 1e-12, "{trusted}");
+        assert!((frac(&trusted["measurement_band"]["upper"]) - u / (1.0 - r)).abs() < 1e-12, "{trusted}");
     }
 }
 

@@ -109,7 +109,7 @@ fn square_roots_of_perfect_squares_are_exact() {
 #[test]
 fn hpl_with_p_to_five_quarters_vertices_meet_the_constraints() {
     let m = tmp_file("hpl54.tm", "T(p) = c0 + c1/p + c2*p^(5/4)\nparam c0, c1, c2\n");
-    let doc = json(&[&m, HPL_DATA]);
+    let doc = json(&[&m, HPL_DATA, "-t", "max", "-t", "emax"]);
     let notes = inexact(&doc);
     assert_eq!(notes.len(), 12, "{notes:?}");
     let eps = BigRational::new(BigInt::one(), BigInt::from(10).pow(39u32));

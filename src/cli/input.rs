@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 /// Options shared by every command that analyses a model on data.
 #[derive(Args, Debug, Clone)]
 pub struct CommonArgs {
-    /// Residual threshold: `max` (= Max|e_i|), `emax`, a number, or `K*emax`, `K*max`; repeatable (default: max and emax).
+    /// Residual threshold: absolute (`max` = Max|e_i|, `emax`, a number, `K*emax`), relative (`5%`, `rmax` = Max|e_i|/d_i, `remax`, `2*remax`), `max(2*remax, 5%)`, or `trusted` (= max(2*remax, NOISE)); repeatable (default: max and trusted).
     #[arg(long = "threshold", short = 't', value_name = "T", allow_negative_numbers = true)]
     pub thresholds: Vec<String>,
     /// Show exact fractions in the text report.
@@ -53,6 +53,9 @@ pub struct CommonArgs {
     /// How the repetitions at a point enter the fit: all (each is a constraint; the paper's method), mean (what Extra-P fits), median, min or max.
     #[arg(long, value_enum, value_name = "HOW", default_value_t = Aggregate::All)]
     pub aggregate: Aggregate,
+    /// Run-to-run variability the trusted band assumes at least, as a percentage or fraction (`5%`, `0.05`): the trusted threshold is max(2*remax, NOISE).
+    #[arg(long, value_name = "NOISE", default_value = "5%", value_parser = parse_noise)]
+    pub noise: Rat,
     /// Significant digits of values that cannot be exact (log2 of a non-power of two, ln, sqrt, exp).
     #[arg(long, value_name = "N", default_value_t = crate::num::transcendental::DEFAULT_DIGITS, value_parser = clap::value_parser!(u32).range(10..=1000))]
     pub digits: u32,
@@ -199,6 +202,22 @@ fn adjust(model: &mut Model, a: &CommonArgs, model_path: &str) -> Result<(), Fai
     Ok(())
 }
 
+/// `--noise`: a percentage (`5%`) or a fraction (`0.05`), from 0 to below 100 %.
+fn parse_noise(s: &str) -> Result<Rat, String> {
+    let t = s.trim();
+    let (num, scale) = match t.strip_suffix('%') {
+        Some(n) => (n.trim(), Rat::new(1.into(), 100.into())),
+        None => (t, Rat::from_integer(1.into())),
+    };
+    let v = crate::num::parse_rat(num)
+        .map_err(|e| format!("`{s}`: {e} (give a percentage such as 5% or a fraction such as 0.05)"))?
+        * scale;
+    if v < Rat::from_integer(0.into()) || v >= Rat::from_integer(1.into()) {
+        return Err(format!("`{s}`: the noise is a fraction of a measurement, from 0 % to below 100 %"));
+    }
+    Ok(v)
+}
+
 /// Reads and checks the model and the data.
 pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) -> Result<Loaded, Failure> {
     let sel = Selection { callpath: a.region.clone(), metric: a.metric.clone() };
@@ -322,7 +341,13 @@ pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) 
     }
     let mut thresholds = Vec::new();
     for t in &a.thresholds {
-        thresholds.push(Threshold::parse(t).map_err(|d| Failure::input(d.render(t)))?);
+        thresholds.push(Threshold::parse_with_noise(t, &a.noise).map_err(|d| Failure::input(d.render(t)))?);
+    }
+    if thresholds.is_empty() {
+        thresholds = vec![
+            Threshold::parse("max").map_err(|d| Failure::input(d.message))?,
+            Threshold::trusted(&a.noise),
+        ];
     }
     Ok(Loaded {
         model,

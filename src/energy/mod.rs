@@ -805,6 +805,13 @@ fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> 
                     r.name,
                     t.text
                 ))),
+                Shape::Untrusted { .. } => Err(EnergyError::Analysis(format!(
+                    "the {} fit of region `{}` misses its own data by {} at threshold `{}`: no trustworthy band",
+                    f.kind.name(),
+                    r.name,
+                    reg.bound.describe(3),
+                    t.text
+                ))),
                 _ => Ok(reg.params_at.clone()),
             }
         };

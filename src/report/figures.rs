@@ -103,7 +103,7 @@ pub fn band(r: &Report) -> String {
         let xf = to_f64(x);
         model_pts.push((xf, to_f64(&value_at(&b, &a.params))));
         for (i, reg) in a.regions.iter().enumerate() {
-            if reg.shape == Shape::Empty || matches!(reg.shape, Shape::Unbounded { .. }) {
+            if matches!(reg.shape, Shape::Empty | Shape::Untrusted { .. } | Shape::Unbounded { .. }) {
                 continue;
             }
             let bf: Vec<f64> = b.iter().map(to_f64).collect();
@@ -221,7 +221,7 @@ pub fn region(r: &Report) -> String {
                 if matches!(reg.shape, Shape::Unbounded { .. }) { " (unbounded: vertices only)" } else { "" };
             let name = format!("threshold {}{unb}", r.threshold_label(reg));
             let kind = match reg.shape {
-                Shape::Empty | Shape::Unlisted { .. } => continue,
+                Shape::Empty | Shape::Unlisted { .. } | Shape::Untrusted { .. } => continue,
                 Shape::Point => SeriesKind::Points { pts, mark: Mark::Diamond },
                 Shape::Unbounded { .. } => SeriesKind::Points { pts, mark: Mark::Circle },
                 Shape::Bounded if pts.len() < 3 => SeriesKind::Line { pts, dashed: false },

@@ -131,8 +131,8 @@ impl Report<'_> {
             .map(|p| {
                 let mut row = p.coords_marked();
                 row.push(self.dec(&p.model));
-                for b in &p.bands {
-                    let (l, u, _) = self.band_text(b);
+                for (r, b) in a.regions.iter().zip(&p.bands) {
+                    let (l, u, _) = self.band_text(r, b);
                     row.extend([l, u]);
                 }
                 row

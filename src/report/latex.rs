@@ -104,8 +104,8 @@ impl Report<'_> {
                         })
                         .collect();
                 row.push(number(&self.dec(&p.model)));
-                for b in &p.bands {
-                    let (l, u, _) = self.band_text(b);
+                for (r, b) in a.regions.iter().zip(&p.bands) {
+                    let (l, u, _) = self.band_text(r, b);
                     row.extend([number(&l), number(&u)]);
                 }
                 row

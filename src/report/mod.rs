@@ -189,8 +189,9 @@ impl Report<'_> {
     fn rms(&self, ms: &Rat) -> Rat {
         crate::fit::sqrt_display(ms, self.digits as u32)
     }
-    fn band_text(&self, b: &Option<Band>) -> (String, String, String) {
+    fn band_text(&self, r: &Region, b: &Option<Band>) -> (String, String, String) {
         match b {
+            None if matches!(r.shape, Shape::Untrusted { .. }) => ("no band".into(), "-".into(), "".into()),
             None => ("empty".into(), "empty".into(), "".into()),
             Some(b) => (
                 b.lower.as_ref().map_or("-inf".into(), |v| self.num(v)),
@@ -594,6 +595,18 @@ impl Report<'_> {
                     o.push_str(&format!("  threshold {label}: empty: e_max = {} (exact {}); no Δc fits every measurement within {}\n", self.dec(&a.emax), fmt_fraction(&a.emax), self.num(&r.value)));
                     continue;
                 }
+                Shape::Untrusted { not_positive: true } => {
+                    o.push_str(&format!("  threshold {label}: no trustworthy band: a relative bound needs positive measurements, and some are zero or negative\n"));
+                    continue;
+                }
+                Shape::Untrusted { .. } => {
+                    o.push_str(&format!(
+                        "  threshold {label}: no trustworthy band: the model misses its own data by remax = {} %, so r reaches {} %; a band from this model form would not be worth betting on (try another form, or give -t explicitly)\n",
+                        a.remax.as_ref().map_or("?".into(), |r| fmt_sig(&(r * Rat::from_integer(100.into())), 3)),
+                        fmt_sig(&(&r.bound.relative * Rat::from_integer(100.into())), 3)
+                    ));
+                    continue;
+                }
                 Shape::Point => o.push_str(&format!("  threshold {label}: a single point\n")),
                 Shape::Bounded => {
                     o.push_str(&format!("  threshold {label}: bounded, {} vertices\n", r.vertices.len()))
@@ -657,8 +670,8 @@ impl Report<'_> {
         for p in &a.predictions {
             let mut row: Vec<String> = p.coords_marked();
             row.push(self.num(&p.model));
-            for b in &p.bands {
-                let (l, u, _) = self.band_text(b);
+            for (r, b) in a.regions.iter().zip(&p.bands) {
+                let (l, u, _) = self.band_text(r, b);
                 let rel = b.as_ref().and_then(|b| rel_half_width(b, &p.model)).map_or(String::new(), |r| {
                     format!("{}%", fmt_sig(&(r * Rat::from_integer(100.into())), 3))
                 });
@@ -671,6 +684,14 @@ impl Report<'_> {
             "\nBands of a new measurement at x: it scatters about {}(c, x) as the data did within each threshold ([L − a, U + a] for an absolute threshold a, [L/(1+r), U/(1−r)] for a relative one r)\n",
             self.model.func
         ));
+        if let Some(def) = a.regions.iter().find_map(|r| r.threshold.definition()) {
+            o.push_str(&format!(
+                "  trusted = {def}: assumes the model form {}({}) = {} and new measurements scattering about it as the old ones did; no band covers a change of regime (a protocol switch, a cache cliff)\n",
+                self.model.func,
+                self.model.vars.join(", "),
+                self.model.body_text
+            ));
+        }
         let mut head: Vec<String> = self.model.vars.clone();
         for r in &a.regions {
             let t = &r.threshold.text;
@@ -679,8 +700,8 @@ impl Report<'_> {
         let mut rows = vec![head];
         for p in &a.predictions {
             let mut row: Vec<String> = p.coords_marked();
-            for b in &p.measurement {
-                let (l, u, _) = self.band_text(b);
+            for (r, b) in a.regions.iter().zip(&p.measurement) {
+                let (l, u, _) = self.band_text(r, b);
                 let rel = b.as_ref().and_then(|b| rel_half_width(b, &p.model)).map_or(String::new(), |r| {
                     format!("{}%", fmt_sig(&(r * Rat::from_integer(100.into())), 3))
                 });
@@ -715,9 +736,9 @@ impl Report<'_> {
                 let mut row: Vec<String> = pa.x.iter().map(show_value).collect();
                 row.push(r.threshold.text.clone());
                 let show = |bd: &Option<Band>| {
-                    let (l, u, _) = self.band_text(bd);
+                    let (l, u, _) = self.band_text(r, bd);
                     if bd.is_none() {
-                        "empty".to_string()
+                        l
                     } else {
                         format!("[{l}, {u}]")
                     }
@@ -766,6 +787,12 @@ impl Report<'_> {
                 };
                 let (shape, rays, lines) = match &r.shape {
                     Shape::Empty => ("empty", vec![], vec![]),
+                    Shape::Untrusted { .. } => {
+                        return json!({
+                            "threshold": r.threshold.text, "value": self.both(&r.value), "bound": self.bound_json(&r.bound), "shape": "untrusted",
+                            "untrusted": "the relative bound reaches the threshold's limit: no trustworthy band",
+                        });
+                    }
                     Shape::Point => ("point", vec![], vec![]),
                     Shape::Bounded => ("bounded", vec![], vec![]),
                     Shape::Unbounded { rays, lines } => ("unbounded", rays.iter().map(vert).collect(), lines.iter().map(vert).collect()),
@@ -778,7 +805,7 @@ impl Report<'_> {
                 };
                 let cells = output::json(&r.result, fmt, false);
                 json!({
-                    "threshold": r.threshold.text, "value": self.both(&r.value), "bound": self.bound_json(&r.bound), "shape": shape,
+                    "threshold": r.threshold.text, "definition": r.threshold.definition(), "value": self.both(&r.value), "bound": self.bound_json(&r.bound), "shape": shape,
                     "vertices": r.vertices.iter().map(vert).collect::<Vec<_>>(), "rays": rays, "lines": lines,
                     "cylindrical": { "order": (0..r.result.vars.len()).map(|j| r.result.vars.name(j).to_string()).collect::<Vec<_>>(), "text": output::text(&r.result, fmt), "result": cells },
                 })
@@ -832,6 +859,7 @@ impl Report<'_> {
                         "relative_half_width": rel_half_width(m, &p.model).map_or(Value::Null, |v| self.both(&v)),
                     },
                 }),
+                _ if matches!(r.shape, Shape::Untrusted { .. }) => json!({ "threshold": r.threshold.text, "untrusted": true }),
                 _ => json!({ "threshold": r.threshold.text, "empty": true }),
             })
             .collect();
@@ -972,8 +1000,9 @@ impl Report<'_> {
                 row.push(self.dec(&r.bound.relative));
                 row.push(self.dec(&p.model));
                 let (b, mb) = (&p.bands[ri], &p.measurement[ri]);
+                let none = if matches!(r.shape, Shape::Untrusted { .. }) { "untrusted" } else { "empty" };
                 let ends = |band: &Option<Band>, exact: bool| match band {
-                    None => ["empty".to_string(), "empty".to_string()],
+                    None => [none.to_string(), none.to_string()],
                     Some(b) => [inf(&b.lower, true, exact), inf(&b.upper, false, exact)],
                 };
                 row.extend(ends(b, false));
@@ -1064,6 +1093,7 @@ impl Report<'_> {
             o.push_str(&format!("- threshold `{}`: ", md_escape(&self.threshold_label(r))));
             match &r.shape {
                 Shape::Empty => o.push_str(&format!("empty (e_max = {})\n", self.dec(&a.emax))),
+                Shape::Untrusted { .. } => o.push_str("no trustworthy band: the model misses its own data by too much\n"),
                 Shape::Unlisted { found, limit } => o.push_str(&format!(
                     "not listed (its vertex enumeration passed --max-vertices {limit}, reaching {found}); bands from exact LPs\n"
                 )),
@@ -1101,15 +1131,13 @@ impl Report<'_> {
         for p in &a.predictions {
             let mut row: Vec<String> = p.coords_marked();
             row.push(self.dec(&p.model));
-            for b in p.bands.iter().zip(&p.measurement).flat_map(|(b, m)| [b, m]) {
-                let (l, u, _) = match b {
-                    None => ("empty".into(), "empty".into(), String::new()),
-                    Some(b) => (
-                        b.lower.as_ref().map_or("-inf".into(), |v| self.dec(v)),
-                        b.upper.as_ref().map_or("+inf".into(), |v| self.dec(v)),
-                        String::new(),
-                    ),
-                };
+            for (r, b) in a
+                .regions
+                .iter()
+                .flat_map(|r| [r, r])
+                .zip(p.bands.iter().zip(&p.measurement).flat_map(|(b, m)| [b, m]))
+            {
+                let (l, u, _) = self.band_text(r, b);
                 row.extend([l, u]);
             }
             o.push_str(&md_row(&row));
@@ -1152,6 +1180,7 @@ fn skip_text(s: &EnvelopeSkip) -> String {
     match s {
         EnvelopeSkip::NotOneVariable => "no envelope: the model has several variables".into(),
         EnvelopeSkip::Empty => "empty region".into(),
+        EnvelopeSkip::Untrusted => "no trustworthy band at this threshold".into(),
         EnvelopeSkip::Unbounded => "unbounded region: a side of the band is infinite".into(),
         EnvelopeSkip::Unlisted => {
             "no envelope: the region's vertices were not listed (--max-vertices)".into()
