@@ -413,7 +413,10 @@ fn exact_data_is_recovered_exactly() {
         let (l, u) = (frac(&trusted["lower"]), frac(&trusted["upper"]));
         assert!(l < 4.2 && 4.2 < u, "{trusted}");
         // A relative bound presumes positive measurements: the band starts at 0 at the lowest.
-        assert!((frac(&trusted["measurement_band"]["lower"]) - (l / (1.0 + r)).max(0.0)).abs() < 1e-12, "{trusted}");
+        assert!(
+            (frac(&trusted["measurement_band"]["lower"]) - (l / (1.0 + r)).max(0.0)).abs() < 1e-12,
+            "{trusted}"
+        );
         assert!((frac(&trusted["measurement_band"]["upper"]) - u / (1.0 - r)).abs() < 1e-12, "{trusted}");
     }
 }
