@@ -698,7 +698,7 @@ fn lp_band(lp: &crate::lp::Prepared, b: &[Rat]) -> Option<Band> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::num::{frac, int, parse_rat};
+    use crate::num::{frac, parse_rat};
 
     fn hpl(params: &str) -> (Model, Vec<Measurement>) {
         crate::testdata::hpl(&format!("param {params}\nfit none\npredict p = 1000"))

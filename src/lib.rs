@@ -14,6 +14,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod analysis;
+pub mod backtest;
 pub mod barrier;
 pub mod cli;
 pub mod data;

@@ -4,6 +4,7 @@ use super::files::{check_outputs, Io, Kind, Output};
 use super::input::{analysis_failure, fit_failure, load, CommonArgs};
 use super::Failure;
 use crate::analysis::{Analysis, Options, Shape};
+use crate::backtest::{self, BacktestError, Holdout};
 use crate::data::Measurement;
 use crate::envelope::BandFunction;
 use crate::limits::Limits;
@@ -72,6 +73,9 @@ pub struct AnalyzeArgs {
     /// Prediction points, e.g. `p=1000`, `p=2000..10000:2000`, `p=1024,n=100..300:100`; repeatable.
     #[arg(long, value_name = "POINTS")]
     pub at: Vec<String>,
+    /// Backtest: fit without the measurements this names (`largest`, `largest n`, or conditions such as `p>=512`, `p=512 and n>100`), then check each against every band at its point.
+    #[arg(long, value_name = "COND")]
+    pub holdout: Option<String>,
     /// Drop the measurements at these points (e.g. `p=110`), refit and compare; repeatable.
     #[arg(long, value_name = "POINTS")]
     pub drop: Vec<String>,
@@ -253,7 +257,25 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     }
 
     let t1 = Instant::now();
-    let analysis = Analysis::run(model, rows, &data_path, &opts).map_err(|e| input.failure(e))?;
+    let backtest = match &a.holdout {
+        None => None,
+        Some(h) => {
+            if !a.drop.is_empty() || !a.drop_row.is_empty() {
+                return Err(Failure::input("--holdout and --drop both leave measurements out; give one"));
+            }
+            let hold = Holdout::parse(h, &model.vars).map_err(|d| Failure::input(d.render(h)))?;
+            Some(
+                backtest::run(model, rows, &data_path, &opts, &hold, h)
+                    .map_err(|e| backtest_failure(&input, e))?,
+            )
+        }
+    };
+    let (rows, analysis) = match &backtest {
+        Some(b) => (b.train.as_slice(), b.analysis.clone()),
+        None => {
+            (rows.as_slice(), Analysis::run(model, rows, &data_path, &opts).map_err(|e| input.failure(e))?)
+        }
+    };
     let pruned = if a.drop.is_empty() && a.drop_row.is_empty() {
         None
     } else {
@@ -291,6 +313,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         digits: a.common.decimal as usize,
         exact: a.common.exact,
         warnings: &dataset.warnings,
+        backtest: backtest.as_ref(),
     };
     // JSON is streamed: a residual per measurement is too long to hold.
     let text = match a.format {
@@ -386,14 +409,31 @@ fn run_experiment(
     if a.format == Format::Latex {
         return Err(refuse("--format latex"));
     }
-    let outcomes: Vec<Result<Analysis, (String, i32)>> = (0..n)
+    let hold = match &a.holdout {
+        Some(h) => Some(Holdout::parse(h, &input.model.vars).map_err(|d| Failure::input(d.render(h)))?),
+        None => None,
+    };
+    type Outcome = (Result<Analysis, (String, i32)>, Option<backtest::Backtest>);
+    let outcomes: Vec<Outcome> = (0..n)
         .into_par_iter()
         .map(|i| {
-            let model = input.model_of(i)?;
-            Analysis::run(model, &input.parts.parts[i].dataset.rows, &input.data_path, opts).map_err(|e| {
+            let model = match input.model_of(i) {
+                Ok(m) => m,
+                Err(e) => return (Err(e), None),
+            };
+            let rows = &input.parts.parts[i].dataset.rows;
+            let fail = |e| {
                 let f = analysis_failure(e, model, &input.data_path);
                 (f.message, f.code)
-            })
+            };
+            match (&hold, &a.holdout) {
+                (Some(h), Some(text)) => match backtest::run(model, rows, &input.data_path, opts, h, text) {
+                    Ok(b) => (Ok(b.analysis.clone()), Some(b)),
+                    Err(BacktestError::Split(m)) => (Err((m, super::EXIT_INPUT)), None),
+                    Err(BacktestError::Analysis(e)) => (Err(fail(e)), None),
+                },
+                _ => (Analysis::run(model, rows, &input.data_path, opts).map_err(fail), None),
+            }
         })
         .collect();
     let report = crate::report::experiment::ExperimentReport {
@@ -408,10 +448,11 @@ fn run_experiment(
             .iter()
             .zip(outcomes)
             .enumerate()
-            .map(|(i, (part, outcome))| crate::report::experiment::Entry {
+            .map(|(i, (part, (outcome, backtest)))| crate::report::experiment::Entry {
                 part,
                 model: input.model_of(i).unwrap_or(&input.model),
                 outcome,
+                backtest,
             })
             .collect(),
         digits: a.common.decimal as usize,
@@ -441,6 +482,20 @@ fn run_experiment(
         io.note(&format!("errband: {failed} of {n} analyses failed (see the table)"));
     }
     Ok(code)
+}
+
+/// A backtest that could not be done, as a message and exit code.
+fn backtest_failure(input: &super::input::Loaded, e: BacktestError) -> Failure {
+    match e {
+        BacktestError::Split(m) => Failure::input(m),
+        BacktestError::Analysis(e) => {
+            let f = input.failure(e);
+            Failure {
+                message: format!("fitting without the held-out measurements: {}", f.message),
+                code: f.code,
+            }
+        }
+    }
 }
 
 /// Which whole report `--report` writes.

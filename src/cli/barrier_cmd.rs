@@ -201,6 +201,7 @@ pub fn run(a: BarrierArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
                 digits: a.common.decimal as usize,
                 exact: a.common.exact,
                 warnings: &l.dataset.warnings,
+                backtest: None,
             };
             body.push_str(&fit.text());
             body.push('\n');

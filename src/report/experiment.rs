@@ -19,6 +19,8 @@ pub struct Entry<'a> {
     pub model: &'a Model,
     /// The analysis, or why it failed (message, exit code).
     pub outcome: Result<Analysis, (String, i32)>,
+    /// With `--holdout`: the backtest the analysis belongs to.
+    pub backtest: Option<crate::backtest::Backtest>,
 }
 
 /// Every analysis of an experiment.
@@ -49,7 +51,7 @@ impl<'a> ExperimentReport<'a> {
         Report {
             model: e.model,
             data_file: self.data_file,
-            data: &e.part.dataset.rows,
+            data: e.backtest.as_ref().map_or(&e.part.dataset.rows, |b| &b.train),
             analysis: an,
             pruned: None,
             function: None,
@@ -57,7 +59,25 @@ impl<'a> ExperimentReport<'a> {
             digits: self.digits,
             exact: self.exact,
             warnings: &e.part.dataset.warnings,
+            backtest: e.backtest.as_ref(),
         }
+    }
+
+    /// With `--holdout`: the coverage of every band over all series (by
+    /// threshold and band kind, in the first backtest's order).
+    fn coverage(&self) -> Option<(String, Vec<crate::backtest::Coverage>)> {
+        let mut all: Vec<crate::backtest::Coverage> = Vec::new();
+        let mut condition = None;
+        for b in self.entries.iter().filter_map(|e| e.backtest.as_ref()) {
+            condition.get_or_insert_with(|| b.holdout.clone());
+            for c in &b.coverage {
+                match all.iter_mut().find(|a| a.threshold == c.threshold && a.kind == c.kind) {
+                    Some(a) => a.add(c),
+                    None => all.push(c.clone()),
+                }
+            }
+        }
+        condition.map(|c| (c, all))
     }
 
     /// The widest relative half-width over the prediction points at the
@@ -186,7 +206,13 @@ impl<'a> ExperimentReport<'a> {
     }
 
     fn title(&self) -> String {
-        format!("errband: {} on {} ({} series)", self.model.file, self.data_file, self.entries.len())
+        // Extra-P's models are named `FILE (series)`; the title names the file.
+        let file = if self.same_model() {
+            self.model.file.as_str()
+        } else {
+            self.model.file.split(" (").next().unwrap_or("")
+        };
+        format!("errband: {file} on {} ({} series)", self.data_file, self.entries.len())
     }
 
     fn assumptions(&self) -> Vec<String> {
@@ -229,6 +255,14 @@ impl<'a> ExperimentReport<'a> {
         let mut all = vec![head];
         all.extend(rows);
         o.push_str(&table_left(&all, 0, &[0]));
+        if let Some((cond, cov)) = self.coverage() {
+            o.push_str(&format!(
+                "\nBacktest over all series (--holdout {cond}): held-out measurements inside each band\n"
+            ));
+            let mut rows = vec![super::backtest::coverage_head()];
+            rows.extend(cov.iter().map(super::backtest::coverage_row));
+            o.push_str(&super::table(&rows, 2));
+        }
         for i in self.order() {
             let e = &self.entries[i];
             o.push_str(&format!("\n=== {} ===\n", e.part.name()));
@@ -247,6 +281,16 @@ impl<'a> ExperimentReport<'a> {
             o.push_str(&format!("- {a}\n"));
         }
         let (head, rows) = self.table();
+        if let Some((cond, cov)) = self.coverage() {
+            o.push_str(&format!(
+                "\n**Backtest over all series** (`--holdout {}`):\n\n",
+                super::md_escape(&cond)
+            ));
+            o.push_str(&super::md_table_head(&super::backtest::coverage_head()));
+            for c in &cov {
+                o.push_str(&super::md_row(&super::backtest::coverage_row(c)));
+            }
+        }
         o.push_str(&format!("\n| {} |\n|{}\n", head.join(" | "), "---|".repeat(head.len())));
         for r in &rows {
             o.push_str(&format!(
@@ -359,6 +403,10 @@ impl<'a> ExperimentReport<'a> {
             },
             "summary": summary,
             "analyses": analyses,
+            "holdout": self.coverage().map_or(Value::Null, |(cond, cov)| json!({
+                "condition": cond,
+                "coverage": cov.iter().map(|c| super::backtest::coverage_json(self, c)).collect::<Vec<_>>(),
+            })),
         })
     }
 

@@ -4,6 +4,7 @@
 //! an exact value printed as a fraction or a correctly rounded decimal.
 
 /// SVG figures of an analysis.
+mod backtest;
 pub mod barrier;
 pub mod energy;
 pub mod experiment;
@@ -62,6 +63,9 @@ pub struct Report<'a> {
     pub exact: bool,
     /// Warnings from reading the data.
     pub warnings: &'a [String],
+    /// With `--holdout`: the backtest (`data` and `analysis` are then its
+    /// training measurements and their analysis).
+    pub backtest: Option<&'a crate::backtest::Backtest>,
 }
 
 /// `width_pruned / width_full`, when both are finite and the full one is non-zero.
@@ -321,6 +325,9 @@ impl Report<'_> {
         if let Some(f) = self.function {
             line(&mut o, String::new());
             self.function_text(&mut o, f);
+        }
+        if let Some(b) = self.backtest {
+            self.backtest_text(&mut o, b);
         }
         o
     }
@@ -939,6 +946,9 @@ impl Report<'_> {
         if let (Some(f), Value::Object(d)) = (self.function, &mut doc) {
             d.insert("band_function".into(), self.function_json(f));
         }
+        if let (Some(b), Value::Object(d)) = (self.backtest, &mut doc) {
+            d.insert("holdout".into(), self.backtest_json(b));
+        }
         (doc, arrays)
     }
 
@@ -1171,6 +1181,9 @@ impl Report<'_> {
                 "\n**Hint:** RMS > e_max; the minimax point {} has Max|e_i| = e_max.\n",
                 vals.join(", ")
             ));
+        }
+        if let Some(b) = self.backtest {
+            self.backtest_markdown(&mut o, b);
         }
         o
     }

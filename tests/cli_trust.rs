@@ -1,0 +1,145 @@
+//! Bands a user can bet on, from the command line: relative thresholds,
+//! the band of a new measurement, the trusted default, and backtests on
+//! the user's own data (`--holdout`).
+
+#[path = "common/cli.rs"]
+mod cli;
+use cli::*;
+
+const HPL: &str = "models/hpl.tm";
+const HPL_DATA: &str = "data/hpl.csv";
+
+fn frac(v: &serde_json::Value) -> f64 {
+    let t = v["exact"].as_str().unwrap_or_else(|| panic!("no exact value in {v}"));
+    let (n, d) = t.split_once('/').unwrap_or((t, "1"));
+    n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap()
+}
+
+/// `-t 5%`, `-t 2*remax`, `-t 'max(2*remax, 5%)'`: exact regions, bounds
+/// in JSON, remax beside e_max; the paper's thresholds are unchanged.
+#[test]
+fn relative_thresholds_from_the_command_line() {
+    let doc = json(&[HPL, HPL_DATA, "-t", "5%", "-t", "2*remax", "-t", "max(2*remax, 5%)", "-t", "emax"]);
+    assert_eq!(doc["remax"]["exact"], "1544336/64024543");
+    assert_eq!(doc["emax"]["exact"], "1101248/81125", "the paper's e_max stands");
+    let regions = doc["regions"].as_array().unwrap();
+    assert_eq!(regions[0]["bound"]["relative"]["exact"], "1/20");
+    assert_eq!(regions[0]["bound"]["absolute"]["exact"], "0");
+    assert_eq!(regions[1]["bound"]["relative"]["exact"], "3088672/64024543");
+    // max(2*remax, 5%) picks 5 % here (2*remax = 4.82 %).
+    assert_eq!(regions[2]["bound"], regions[0]["bound"]);
+    assert_eq!(regions[3]["shape"], "point");
+    // The text report says what each relative threshold is.
+    let out = ok(&[HPL, HPL_DATA, "-t", "2*remax"]);
+    has(&out, &["remax = 2.4121 %", "threshold 2*remax: r = 4.8242 %"]);
+    // A malformed threshold is located; a relative one on non-positive data is refused.
+    let r = run(&[HPL, HPL_DATA, "-t", "max(max, 5%)"]);
+    assert_eq!(r.code, Some(2));
+    has(&r.stderr, &["one kind"]);
+    let neg = tmp_file("neg.csv", "p,T\n1,5\n2,-1\n4,3\n");
+    let m = tmp_file("lin.tm", "T(p) = a + b*p\nparam a, b\n");
+    let r = run(&[&m as &str, &neg, "-t", "5%"]);
+    assert_eq!(r.code, Some(2));
+    has(&r.stderr, &["not every measurement is positive"]);
+    // The default trusted threshold says "no band" instead, and exits 0.
+    let r = run(&[&m as &str, &neg, "--at", "p=8"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    has(
+        &r.stdout,
+        &["threshold trusted", "no trustworthy band: a relative bound needs positive measurements"],
+    );
+}
+
+/// The band of a new measurement: [L − e', U + e'] for an absolute
+/// threshold, [L/(1+r), U/(1−r)] for a relative one, in every format.
+#[test]
+fn measurement_bands_widen_the_model_band() {
+    let doc = json(&[HPL, HPL_DATA, "-t", "max", "-t", "5%", "--at", "p=3000"]);
+    let max = frac(&doc["max_residual"]);
+    let p = doc["bands"].as_array().unwrap().iter().find(|b| b["point"]["p"] == "3000").unwrap();
+    let (b0, b1) = (&p["bands"][0], &p["bands"][1]);
+    assert!((frac(&b0["measurement_band"]["lower"]) - (frac(&b0["lower"]) - max)).abs() < 1e-9);
+    assert!((frac(&b0["measurement_band"]["upper"]) - (frac(&b0["upper"]) + max)).abs() < 1e-9);
+    assert!((frac(&b1["measurement_band"]["lower"]) - (frac(&b1["lower"]) / 1.05).max(0.0)).abs() < 1e-9);
+    assert!((frac(&b1["measurement_band"]["upper"]) - frac(&b1["upper"]) / 0.95).abs() < 1e-6);
+    let csv = ok(&[HPL, HPL_DATA, "-t", "5%", "--format", "csv"]);
+    has(csv.lines().next().unwrap(), &["measurement_lower", "measurement_upper_exact", "threshold_relative"]);
+    let md = ok(&[HPL, HPL_DATA, "--format", "md"]);
+    has(&md, &["trusted new measurement lower", "remax = 2.4121 %"]);
+}
+
+/// With no -t: the paper's max band and the trusted band, with a line on
+/// what the trusted band assumes; --noise sets its floor; a model that
+/// misses its own data by half gets "no trustworthy band" and exit 0.
+#[test]
+fn the_default_is_max_and_trusted() {
+    let doc = json(&[HPL, HPL_DATA]);
+    let names: Vec<&str> =
+        doc["regions"].as_array().unwrap().iter().map(|r| r["threshold"].as_str().unwrap()).collect();
+    assert_eq!(names, ["max", "trusted"]);
+    assert_eq!(doc["regions"][1]["definition"], "max(2*remax, 5 %), none from r = 50 % on");
+    let out = ok(&[HPL, HPL_DATA]);
+    has(
+        &out,
+        &["trusted = max(2*remax, 5 %)", "assumes the model form", "new measurements scattering about it"],
+    );
+    let doc = json(&[HPL, HPL_DATA, "--noise", "20%"]);
+    assert_eq!(doc["regions"][1]["bound"]["relative"]["exact"], "1/5");
+    let r = run(&[HPL, HPL_DATA, "--noise", "150%"]);
+    assert_eq!(r.code, Some(2));
+    has(&r.stderr, &["below 100 %"]);
+    // A straight line through a curve: remax > 25 %, so r > 50 %.
+    let m = tmp_file("lin.tm", "T(p) = a + b*p\nparam a, b\n");
+    let d = tmp_file("curve.csv", "p,T\n1,1\n2,8\n3,27\n4,64\n5,125\n");
+    let r = run(&[&m as &str, &d, "--at", "p=10"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    has(&r.stdout, &["no trustworthy band: the model misses its own data by remax", "no band"]);
+    let doc = json(&[&m as &str, &d, "--at", "p=10"]);
+    assert_eq!(doc["regions"][1]["shape"], "untrusted");
+    assert_eq!(doc["bands"][0]["bands"][1]["untrusted"], true);
+}
+
+/// `--holdout`: fit without the named measurements, check each against
+/// every band, and summarise the coverage; the same over an experiment.
+#[test]
+fn holdout_backtests_the_bands() {
+    let doc = json(&[HPL, HPL_DATA, "--holdout", "p>=110"]);
+    let h = &doc["holdout"];
+    assert_eq!(h["fitted_on"], 10);
+    assert_eq!(h["held_out"], 2);
+    let ms = h["measurements"].as_array().unwrap();
+    assert_eq!(ms.len(), 2);
+    assert_eq!(ms[0]["point"]["p"], "110");
+    assert_eq!(ms[0]["measured"]["exact"], "27269/50");
+    let band = &ms[0]["bands"][0];
+    assert_eq!((band["threshold"].as_str(), band["band"].as_str()), (Some("max"), Some("model")));
+    let (lo, hi, d) = (frac(&band["lower"]), frac(&band["upper"]), 545.38);
+    assert_eq!(band["inside"], lo <= d && d <= hi);
+    let cov = h["coverage"].as_array().unwrap();
+    assert_eq!(cov.len(), 4, "max and trusted, model and measurement bands");
+    assert_eq!(cov[3]["band"], "measurement");
+    assert_eq!(cov[3]["inside"], 2);
+    // The analysis itself is of the 10 training measurements.
+    assert_eq!(doc["data"]["measurements"], 10);
+    let out = ok(&[HPL, HPL_DATA, "--holdout", "largest"]);
+    has(&out, &["Backtest (--holdout largest): fitted on 11 measurements, 1 held out", "coverage"]);
+    // Faults: a condition on no variable, holding out nothing or everything.
+    for (cond, want) in [
+        ("q>3", "`q` is not a variable"),
+        ("p>9999", "holds out no measurement"),
+        ("p>0", "nothing is left to fit"),
+    ] {
+        let r = run(&[HPL, HPL_DATA, "--holdout", cond]);
+        assert_eq!(r.code, Some(2), "{cond}");
+        has(&r.stderr, &[want]);
+    }
+    // A whole experiment: one backtest per series, and the coverage over all.
+    let data = "../shared/extrap-data/tests/data/text/mpa/relearn_data.txt";
+    let doc = json(&["data/extrap/relearn_print_all.txt", data, "--holdout", "p>=512"]);
+    let cov = doc["holdout"]["coverage"].as_array().unwrap();
+    assert_eq!(cov[0]["points"], 70, "14 series x 5 values of n at p = 512");
+    assert_eq!(cov[0]["measurements"], 140);
+    assert!(doc["analyses"][0]["report"]["holdout"]["measurements"]
+        .as_array()
+        .is_some_and(|m| m.len() == 10));
+}
