@@ -177,12 +177,26 @@ fn read_experiment(
     path: &str,
     limits: &Limits,
 ) -> Result<Experiment, Failure> {
-    let _ = (bytes, text, limits);
-    Err(Failure::input(format!(
-        "{}: this is {}, which errband does not read yet; it reads CSV (comma-, semicolon-, tab- or whitespace-separated) and Extra-P text files (PARAMETER, POINTS, REGION, METRIC, DATA): convert the measurements to one of those",
-        files::escape_controls(path),
-        kind.describe()
-    )))
+    let _ = bytes;
+    let r = match kind {
+        Kind::Json => data::json::read_json(text, path, *limits),
+        Kind::JsonLines => data::json::read_jsonl(text, path, *limits),
+        Kind::Talpas => data::json::read_talpas(text, path, *limits),
+        Kind::Text => unreachable_text(path)?,
+        _ => {
+            return Err(Failure::input(format!(
+                "{}: this is {}, which errband does not read yet; it reads CSV (comma-, semicolon-, tab- or whitespace-separated), Extra-P text, JSON, JSON Lines and TaLPas files",
+                files::escape_controls(path),
+                kind.describe()
+            )))
+        }
+    };
+    r.map_err(|e| Failure::input(e.render(text)))
+}
+
+/// Text data is read by [`Source::text`], never here.
+fn unreachable_text(path: &str) -> Result<Result<Experiment, data::DataError>, Failure> {
+    Err(Failure::input(format!("{path}: internal: text data read as an experiment")))
 }
 
 /// Applies `--no-fit` and `--unweighted` to a model.

@@ -22,6 +22,7 @@ pub mod detect;
 pub mod dialect;
 pub mod experiment;
 mod extrap;
+pub mod json;
 pub mod table;
 pub mod tasks;
 
