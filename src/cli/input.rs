@@ -177,15 +177,29 @@ fn read_experiment(
     path: &str,
     limits: &Limits,
 ) -> Result<Experiment, Failure> {
-    let _ = bytes;
     let r = match kind {
+        Kind::ExtrapArchive => data::archive::read_extrap_archive(bytes, path, *limits),
         Kind::Json => data::json::read_json(text, path, *limits),
         Kind::JsonLines => data::json::read_jsonl(text, path, *limits),
         Kind::Talpas => data::json::read_talpas(text, path, *limits),
         Kind::Text => unreachable_text(path)?,
-        _ => {
+        Kind::Extrap3 => {
             return Err(Failure::input(format!(
-                "{}: this is {}, which errband does not read yet; it reads CSV (comma-, semicolon-, tab- or whitespace-separated), Extra-P text, JSON, JSON Lines and TaLPas files",
+                "{}: this is {}, a format Extra-P 4 no longer writes; errband does not read it. Open it in Extra-P 4 and save it as an experiment (.extra-p), which errband reads",
+                files::escape_controls(path),
+                kind.describe()
+            )))
+        }
+        Kind::Gzip => {
+            return Err(Failure::input(format!(
+                "{}: this is {}; unpack it first (gunzip)",
+                files::escape_controls(path),
+                kind.describe()
+            )))
+        }
+        Kind::CubeProfile => {
+            return Err(Failure::input(format!(
+                "{}: this is {}: one run, so one point. Give the directory that holds one subdirectory per run (e.g. `mm.x1000y1z1.r1/profile.cubex`), whose names carry the parameter values",
                 files::escape_controls(path),
                 kind.describe()
             )))

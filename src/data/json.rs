@@ -31,13 +31,13 @@ use super::{error, number_error, parse_number, quoted_list, DataError, Rat};
 use crate::limits::{Limit, Limits};
 
 /// A JSON object's entries in file order (serde_json's own map sorts them).
-struct Ordered<T>(Vec<(String, T)>);
+pub(crate) struct OrderedMap<T>(pub(crate) Vec<(String, T)>);
 
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Ordered<T> {
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for OrderedMap<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V<T>(std::marker::PhantomData<T>);
         impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
-            type Value = Ordered<T>;
+            type Value = OrderedMap<T>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("an object")
             }
@@ -46,7 +46,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Ordered<T> {
                 while let Some((k, x)) = m.next_entry::<Cow<'de, str>, T>()? {
                     v.push((k.into_owned(), x));
                 }
-                Ok(Ordered(v))
+                Ok(OrderedMap(v))
             }
         }
         d.deserialize_map(V(std::marker::PhantomData))
@@ -242,7 +242,7 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
 }
 
 /// A serde_json error located in `text` (which starts at `base` in the file).
-fn syntax(file: &str, text: &str, base: usize, e: &serde_json::Error, what: &str) -> DataError {
+pub(crate) fn syntax(file: &str, text: &str, base: usize, e: &serde_json::Error, what: &str) -> DataError {
     let at = base + offset_of(text, e.line(), e.column());
     // serde's message ends with " at line L column C"; the span says it.
     let msg = e.to_string();
@@ -406,7 +406,7 @@ struct NestedPoint {
 #[derive(Deserialize)]
 struct Nested {
     parameters: Vec<String>,
-    measurements: Ordered<Ordered<Vec<NestedPoint>>>,
+    measurements: OrderedMap<OrderedMap<Vec<NestedPoint>>>,
 }
 
 /// The newer schema: `parameters` (names) and `measurements` nested by
@@ -455,7 +455,7 @@ fn read_nested(text: &str, file: &str, limits: Limits) -> Result<Experiment, Dat
 
 #[derive(Deserialize)]
 struct JsonLine<'a> {
-    params: Ordered<Number>,
+    params: OrderedMap<Number>,
     #[serde(borrow, default)]
     callpath: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
@@ -465,7 +465,7 @@ struct JsonLine<'a> {
 
 #[derive(Deserialize)]
 struct TalpasLine<'a> {
-    parameters: Ordered<Number>,
+    parameters: OrderedMap<Number>,
     #[serde(borrow)]
     callpath: Cow<'a, str>,
     #[serde(borrow)]
@@ -475,7 +475,7 @@ struct TalpasLine<'a> {
 
 /// One line's measurement, format-neutral.
 struct Line<'a> {
-    params: Ordered<Number>,
+    params: OrderedMap<Number>,
     callpath: Cow<'a, str>,
     metric: Cow<'a, str>,
     value: OneOrMany,

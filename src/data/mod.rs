@@ -17,6 +17,7 @@
 //! [`DataError`] that points at the offending line and, where it can, the
 //! offending cell or token.
 
+pub mod archive;
 mod csv;
 pub mod detect;
 pub mod dialect;
