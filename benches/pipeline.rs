@@ -94,6 +94,7 @@ fn report(model: &Model, ds: &Dataset, an: &Analysis, file: &str) -> String {
         digits: 6,
         exact: false,
         warnings: &ds.warnings,
+        backtest: None,
     }
     .text()
 }

@@ -44,7 +44,7 @@ pub enum AnalysisError {
     Qe(QeError),
     /// A threshold that cannot apply to these data (negative, or relative
     /// on measurements that are not all positive).
-    Threshold(ThresholdError),
+    Threshold(Box<ThresholdError>),
     /// No measurements.
     NoData,
 }
@@ -417,7 +417,7 @@ impl Analysis {
                     regions.push(r);
                     continue;
                 }
-                b => b.map_err(AnalysisError::Threshold)?,
+                b => b.map_err(|e| AnalysisError::Threshold(Box::new(e)))?,
             };
             let mut r = if t.limit.as_ref().is_some_and(|l| bound.relative >= *l) {
                 untrusted(&bound, k, &dnames, false)
@@ -509,9 +509,34 @@ fn data_range(data: &[Measurement], nv: usize) -> (Vec<Rat>, Vec<Rat>) {
 
 /// e_max (or remax) by eliminating the parameters from the residual
 /// system with the threshold a variable (paper eq. (6)).
+///
+/// It is one exact LP, `min e` over the residual rows (certified by the
+/// simplex in [`crate::lp`], linear in the number of points); the QE
+/// projection of the paper, the same number, is the fallback when the LP
+/// gives no optimum (it always has one: the rows are feasible for large e).
 fn minimax(design: &Design, k: usize, rows: Rows<'_>, qopts: &qe::Options) -> Result<Rat, AnalysisError> {
     let names: Vec<String> = (0..k).map(|j| format!("c{j}")).collect();
     let p = Analysis::problem_of(design, &names, rows);
+    if let Formula::Exists(_, body) = &p.formula {
+        if let Formula::And(atoms) = body.as_ref() {
+            let cons: Option<Vec<Constraint>> = atoms
+                .iter()
+                .map(|f| match f {
+                    Formula::Atom(a) => a.to_constraint(),
+                    _ => None,
+                })
+                .collect();
+            if let Some(lp) = cons.and_then(|c| crate::lp::Prepared::new(k + 1, c).ok()) {
+                let mut objective = vec![Rat::zero(); k + 1];
+                objective[k] = Rat::one();
+                if let Ok(crate::lp::LpOutcome::Optimal(o)) =
+                    lp.optimize(&objective, crate::lp::Sense::Minimize)
+                {
+                    return Ok(o.value.max(Rat::zero()));
+                }
+            }
+        }
+    }
     // The result is an interval of the one variable e: a few generators
     // at most, whatever --max-vertices says about regions.
     let limits = Limits { vertices: qopts.limits.vertices.max(4), ..qopts.limits };

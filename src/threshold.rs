@@ -144,7 +144,7 @@ pub enum ThresholdError {
         /// The threshold as written.
         threshold: String,
         /// Its bound.
-        bound: Bound,
+        bound: Box<Bound>,
     },
 }
 
@@ -309,7 +309,7 @@ impl Threshold {
             Pick::Smallest => bounds.into_iter().min_by(|a, b| key(a).cmp(&key(b))).unwrap_or_default(),
         };
         if chosen.absolute.is_negative() || chosen.relative.is_negative() {
-            return Err(ThresholdError::Negative { threshold: self.text.clone(), bound: chosen });
+            return Err(ThresholdError::Negative { threshold: self.text.clone(), bound: Box::new(chosen) });
         }
         Ok(chosen)
     }

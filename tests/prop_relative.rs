@@ -67,9 +67,9 @@ fn solve(mut a: Vec<Vec<Rat>>, mut b: Vec<Rat>) -> Option<Vec<Rat>> {
         for r in 0..n {
             if r != col && !a[r][col].is_zero() {
                 let f = &a[r][col] / &a[col][col];
-                for c in col..n {
-                    let v = &f * &a[col][c];
-                    a[r][c] -= v;
+                let pivot_row = a[col].clone();
+                for (x, p) in a[r].iter_mut().zip(&pivot_row).skip(col) {
+                    *x -= &f * p;
                 }
                 let v = &f * &b[col];
                 b[r] -= v;

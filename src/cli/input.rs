@@ -141,7 +141,7 @@ impl Loaded {
 /// What the model argument names: a `.tm` model, or models Extra-P fitted.
 enum ModelInput {
     /// One model for every series.
-    Tm(Model),
+    Tm(Box<Model>),
     /// Extra-P's hypotheses, one per series or one for all.
     Extrap(ModelSet),
 }
@@ -165,7 +165,7 @@ fn read_model(path: &str, a: &CommonArgs, limits: &Limits) -> Result<ModelInput,
     }
     let model =
         Model::parse_with(&msrc, path, a.digits, limits).map_err(|d| Failure::input(d.render(&msrc)))?;
-    Ok(ModelInput::Tm(model))
+    Ok(ModelInput::Tm(Box::new(model)))
 }
 
 /// Reads a data input of a non-text kind (`text` is its text when it is
@@ -250,7 +250,9 @@ fn parse_noise(s: &str) -> Result<Rat, String> {
 pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) -> Result<Loaded, Failure> {
     let sel = Selection { callpath: a.region.clone(), metric: a.metric.clone() };
     // The data first: Extra-P's models take the data's parameters as their variables.
-    let dbytes = read_bytes(data_path)?;
+    // A directory is a set of CUBE profiles, one subdirectory per run.
+    let dir = data_path != "-" && std::path::Path::new(data_path).is_dir();
+    let dbytes = if dir { Vec::new() } else { read_bytes(data_path)? };
     let kind = detect::sniff(&dbytes, data_path);
     let dsrc = match kind {
         Kind::Text | Kind::Json | Kind::JsonLines | Kind::Talpas => {
@@ -258,7 +260,11 @@ pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) 
         }
         _ => String::new(),
     };
-    let source = if kind == Kind::Text {
+    let source = if dir {
+        let exp = data::cube::read_cube_set(std::path::Path::new(data_path), data_path, *limits)
+            .map_err(|e| Failure::input(e.render("")))?;
+        Source::experiment(exp)
+    } else if kind == Kind::Text {
         Source::text(&dsrc, data_path, *limits, &sel).map_err(|e| Failure::input(e.render(&dsrc)))?
     } else {
         Source::experiment(read_experiment(&dbytes, &dsrc, kind, data_path, limits)?)
@@ -332,7 +338,7 @@ pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) 
     let (mut model, models) = match input {
         ModelInput::Tm(mut m) => {
             adjust(&mut m, a, model_path)?;
-            (m, Vec::new())
+            (*m, Vec::new())
         }
         ModelInput::Extrap(set) => {
             let mut models = Vec::with_capacity(parts.parts.len());

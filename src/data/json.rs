@@ -699,7 +699,8 @@ mod tests {
     #[test]
     fn extrap_test_inputs() {
         let mut counts = HashMap::new();
-        let sets: [(&str, &str, fn(&str, &str, Limits) -> Result<Experiment, DataError>); 5] = [
+        type Reader = fn(&str, &str, Limits) -> Result<Experiment, DataError>;
+        let sets: [(&str, &str, Reader); 5] = [
             ("json", "JSON", read_json),
             ("json/new", "json", read_json),
             ("jsonlines", "jsonl", read_jsonl),

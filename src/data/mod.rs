@@ -19,6 +19,7 @@
 
 pub mod archive;
 mod csv;
+pub mod cube;
 pub mod detect;
 pub mod dialect;
 pub mod experiment;

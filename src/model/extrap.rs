@@ -230,7 +230,7 @@ impl<'a> Parser<'a> {
                     coefficient = -coefficient;
                     continue;
                 }
-                Some(Tok::Ident(name)) if name == "log2" => {
+                Some(Tok::Ident("log2")) => {
                     self.pos += 1;
                     if !self.eat(&Tok::Open) {
                         return self.fail("expected `(` after log2");
