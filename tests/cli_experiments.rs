@@ -479,3 +479,39 @@ fn relearn_with_extrap_printed_models_matches_extrap_coefficients() {
         assert!(worst < if ill { 1e-2 } else { 1e-13 }, "{name}: {ours:?} vs Extra-P {theirs:?}");
     }
 }
+
+/// Faults in Extra-P's JSON family and archives, from the command line:
+/// each refused with exit 2, located at `FILE:LINE:COL` (JSON Lines,
+/// TaLPas, JSON syntax) or by JSON path or archive member.
+#[test]
+fn faults_in_experiment_files_are_located() {
+    let m = tmp_file("x.tm", "T(x) = a + b*x\nparam a, b\n");
+    let cases: [(&str, &str, &str); 5] = [
+        ("bad.jsonl", "{\"params\":{\"x\":4},\"value\":1}\n{\"params\":{\"x\":8},\"value\":2}\n{\"params\":{\"x\":16},\"value\":\"3\"}\n", ":3:"),
+        ("bad_talpas.txt", "{\"parameters\":{\"x\":20};\"metric\":\"time\";\"callpath\":\"c\";\"value\":1}\n{\"parameters\":{\"x\":30};\"metric\":\"time\";\"value\":2}\n", ":2:"),
+        ("bad.json", "{\"parameters\": [\"x\"],\n  \"measurements\": {\"c\": {\"time\": [{\"point\": [4], \"values\": [1,]}]}}}\n", ":2:"),
+        ("ids.json", "{\"parameters\": [{\"id\": 1, \"name\": \"x\"}], \"callpaths\": [{\"id\": 1, \"name\": \"c\"}], \"metrics\": [{\"id\": 1, \"name\": \"time\"}], \"coordinates\": [{\"id\": 1, \"parameter_value_pairs\": [{\"parameter_id\": 1, \"parameter_value\": 4}]}], \"measurements\": [{\"callpath_id\": 1, \"coordinate_id\": 2, \"metric_id\": 1, \"value\": 1}]}\n", "measurements[0]: coordinate_id 2 names no coordinate"),
+        ("cut.extra-p", "PK\u{3}\u{4}truncated", "not a readable zip archive"),
+    ];
+    for (name, text, want) in cases {
+        let f = tmp_file(name, text);
+        let r = run(&[&m as &str, &f]);
+        assert_eq!(r.code, Some(2), "{name}: {}", r.stderr);
+        assert!(r.stdout.is_empty() && !r.stderr.contains("panicked"), "{name}");
+        has(&r.stderr, &[want]);
+    }
+    // A JSON file given where CSV is expected is read as JSON, not misread.
+    let f = tmp_file("data.csv", "{\"parameters\": [\"x\"], \"measurements\": {\"c\": {\"time\": [{\"point\": [4], \"values\": [1]}, {\"point\": [8], \"values\": [2]}]}}}");
+    let r = run(&[&m as &str, &f, "--format", "csv"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    // A directory without runs, and a single profile instead of the set.
+    let keep = tmp_file("keep", "");
+    let dir = std::path::Path::new(&keep).parent().unwrap().to_str().unwrap().to_string();
+    let r = run(&[&m as &str, &dir]);
+    assert_eq!(r.code, Some(2));
+    has(&r.stderr, &["no CUBE profiles"]);
+    let one = format!("{EXTRAP}/cubeset/single_parameter/mm.x10y1z1.r1/profile.cubex");
+    let r = run(&[&m as &str, &one]);
+    assert_eq!(r.code, Some(2));
+    has(&r.stderr, &["one run, so one point", "one subdirectory per run"]);
+}
