@@ -254,11 +254,12 @@ pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) 
     let dir = data_path != "-" && std::path::Path::new(data_path).is_dir();
     let dbytes = if dir { Vec::new() } else { read_bytes(data_path)? };
     let kind = detect::sniff(&dbytes, data_path);
-    let dsrc = match kind {
+    // Text formats move their bytes into the text; archives keep theirs.
+    let (dsrc, dbytes) = match kind {
         Kind::Text | Kind::Json | Kind::JsonLines | Kind::Talpas => {
-            decode(dbytes.clone(), if data_path == "-" { "<stdin>" } else { data_path })?
+            (decode(dbytes, if data_path == "-" { "<stdin>" } else { data_path })?, Vec::new())
         }
-        _ => String::new(),
+        _ => (String::new(), dbytes),
     };
     let source = if dir {
         let exp = data::cube::read_cube_set(std::path::Path::new(data_path), data_path, *limits)

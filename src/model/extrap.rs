@@ -4,7 +4,7 @@
 //! times powers and logarithms of the parameters:
 //! `79.3076 + 0.00486739 * p^(7/3) * log2(p)^(1)` (its default format) or
 //! `79.3076+0.00486739*p**(7/3)` (its Python format). [`parse`] reads
-//! either into a [`Hypothesis`], and [`Hypothesis::model_source`] writes it
+//! either into a [`Hypothesis`], and [`model_source`] writes it
 //! as a `.tm` model with one parameter per coefficient, Extra-P's values
 //! given, so that errband can refit the same form exactly or band Extra-P's
 //! own coefficients (`--no-fit`).
