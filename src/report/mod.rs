@@ -204,6 +204,17 @@ impl Report<'_> {
             ),
         }
     }
+    /// Lower end, upper end and relative half-width (around `model`) of a
+    /// band, as table cells.
+    fn band_cells(&self, r: &Region, b: &Option<Band>, model: &Rat) -> [String; 3] {
+        let (l, u, _) = self.band_text(r, b);
+        let rel = b
+            .as_ref()
+            .and_then(|b| rel_half_width(b, model))
+            .map_or(String::new(), |r| format!("{}%", fmt_sig(&(r * Rat::from_integer(100.into())), 3)));
+        [l, u, rel]
+    }
+
     fn threshold_label(&self, r: &Region) -> String {
         let t = &r.threshold.text;
         if crate::num::parse_rat(t).is_ok() {
@@ -678,11 +689,7 @@ impl Report<'_> {
             let mut row: Vec<String> = p.coords_marked();
             row.push(self.num(&p.model));
             for (r, b) in a.regions.iter().zip(&p.bands) {
-                let (l, u, _) = self.band_text(r, b);
-                let rel = b.as_ref().and_then(|b| rel_half_width(b, &p.model)).map_or(String::new(), |r| {
-                    format!("{}%", fmt_sig(&(r * Rat::from_integer(100.into())), 3))
-                });
-                row.extend([l, u, rel]);
+                row.extend(self.band_cells(r, b, &p.model));
             }
             rows.push(row);
         }
@@ -708,11 +715,7 @@ impl Report<'_> {
         for p in &a.predictions {
             let mut row: Vec<String> = p.coords_marked();
             for (r, b) in a.regions.iter().zip(&p.measurement) {
-                let (l, u, _) = self.band_text(r, b);
-                let rel = b.as_ref().and_then(|b| rel_half_width(b, &p.model)).map_or(String::new(), |r| {
-                    format!("{}%", fmt_sig(&(r * Rat::from_integer(100.into())), 3))
-                });
-                row.extend([l, u, rel]);
+                row.extend(self.band_cells(r, b, &p.model));
             }
             rows.push(row);
         }
