@@ -337,7 +337,10 @@ fn html_report_renders_in_chromium(browser: &Path) {
     let dir = scratch_dir("report");
     let _keep = Scratch(dir.clone());
     let html_path = dir.join("report.html");
-    errband(&["models/hpl.tm", "data/hpl.csv", "--report", html_path.to_str().expect("UTF-8 temp path")]);
+    // The paper's two thresholds: the pixel counts below were measured with
+    // them (the default's trusted band covers much of the shade).
+    let html_arg = html_path.to_str().expect("UTF-8 temp path");
+    errband(&["models/hpl.tm", "data/hpl.csv", "-t", "max", "-t", "emax", "--report", html_arg]);
     let html = fs::read_to_string(&html_path).expect("read the HTML report");
 
     // The text: self-contained, nothing that can show a broken image, the figures inline.
@@ -382,7 +385,7 @@ fn standalone_band_svg_renders_in_chromium(browser: &Path) {
     let _keep = Scratch(dir.clone());
     let svg_path = dir.join("band.svg");
     let plot = format!("band={}", svg_path.to_str().expect("UTF-8 temp path"));
-    errband(&["models/hpl.tm", "data/hpl.csv", "--plot", &plot]);
+    errband(&["models/hpl.tm", "data/hpl.csv", "-t", "max", "-t", "emax", "--plot", &plot]);
     let svg = fs::read_to_string(&svg_path).expect("read the band SVG");
     assert!(svg.contains("<svg"), "not an SVG file");
     assert_band_style(&svg, "band.svg");
