@@ -259,7 +259,9 @@ def main():
     todo = [c for c in cases() if a.filter in c["name"]]
     t0 = time.monotonic()
     with ThreadPoolExecutor(a.jobs) as pool:
-        found = list(pool.map(lambda c: (c, check(a.bin, c)), todo))
+        # Cases run in scratch directories: a relative --bin is the caller's.
+        binary = os.path.abspath(a.bin)
+        found = list(pool.map(lambda c: (c, check(binary, c)), todo))
     failed = [(c, p) for c, p in found if p]
     for c, p in failed:
         print(f"FAIL {c['name']}: errband {' '.join(x[:60] for x in c['args'])}")
