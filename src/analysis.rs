@@ -33,6 +33,9 @@ pub struct Options {
     pub no_cells: bool,
     /// Limits on the elimination (digits, pieces, vertices).
     pub limits: Limits,
+    /// Leave remax out (`None`) unless a threshold needs it: searches that
+    /// run many analyses and never report it (prune, plan).
+    pub skip_remax: bool,
 }
 
 /// Why the analysis could not be done.
@@ -370,7 +373,11 @@ impl Analysis {
                 .max()
                 .unwrap_or_else(Rat::zero)
         });
-        let remax = if positive { Some(minimax(&design, k, Rows::Relative, &qopts)?) } else { None };
+        let thresholds =
+            if opts.thresholds.is_empty() { Threshold::defaults() } else { opts.thresholds.clone() };
+        let need_remax = !opts.skip_remax || thresholds.iter().any(Threshold::uses_remax);
+        let remax =
+            if positive && need_remax { Some(minimax(&design, k, Rows::Relative, &qopts)?) } else { None };
         let scale = Scale {
             max: residuals.max_abs.clone(),
             emax: emax.clone(),
@@ -404,8 +411,6 @@ impl Analysis {
             }
         };
 
-        let thresholds =
-            if opts.thresholds.is_empty() { Threshold::defaults() } else { opts.thresholds.clone() };
         let mut regions = Vec::new();
         for t in thresholds {
             let bound = match t.bound(&scale) {

@@ -114,7 +114,7 @@ pub fn plan(
 ) -> Result<Plan, AnalysisError> {
     let mut model = model.clone();
     model.predict.clear();
-    let opts = Options { at: targets.to_vec(), no_cells: true, ..opts.clone() };
+    let opts = Options { at: targets.to_vec(), no_cells: true, skip_remax: true, ..opts.clone() };
     let base = Analysis::run(&model, data, file, &opts)?;
     let k = model.k();
     let eval = |x: &Vec<Rat>, what: &str| -> Result<Vec<Rat>, AnalysisError> {

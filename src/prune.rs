@@ -344,7 +344,7 @@ pub fn compare(
 ) -> Result<Comparison, PruneError> {
     let mut model = model.clone();
     model.predict.clear();
-    let opts = Options { at: targets.to_vec(), no_cells: true, ..opts.clone() };
+    let opts = Options { at: targets.to_vec(), no_cells: true, skip_remax: true, ..opts.clone() };
     let base = Analysis::run(&model, data, file, &opts)?;
     let weighted = weighted_residuals(&base.design, &base.params);
     let cands = candidates(&model, data, &base.design, &base.params, search)?;
