@@ -42,6 +42,15 @@ pub struct CubeMetric {
     pub values: Vec<Vec<Rat>>,
 }
 
+impl CubeMetric {
+    /// Per callpath, the sum over locations (Extra-P's strong scaling; its
+    /// default, weak scaling, keeps each location's value as a repetition,
+    /// as [`read_cube_set`] does).
+    pub fn totals(&self) -> Vec<Rat> {
+        self.values.iter().map(|v| v.iter().fold(Rat::zero(), |a, b| a + b)).collect()
+    }
+}
+
 /// One profile: callpaths, and the exclusive values of each metric with data.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CubeProfile {
@@ -55,12 +64,24 @@ pub struct CubeProfile {
     pub warnings: Vec<String>,
 }
 
+/// How a metric's values relate along the call tree, and so in which order
+/// CUBE stores its rows (`type` in `anchor.xml`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MetricKind {
+    /// A node's value includes its callees': rows in breadth-first order.
+    Inclusive,
+    /// A node's own value: rows in depth-first (document) order.
+    Exclusive,
+    /// Inclusive = exclusive: rows in cnode-id order.
+    Simple,
+}
+
 struct MetricDef {
     id: usize,
     name: String,
     unit: String,
     dtype: String,
-    inclusive: bool,
+    kind: MetricKind,
 }
 
 struct CNode {
@@ -90,7 +111,8 @@ fn parse_anchor(xml: &str, file: &str) -> Result<Anchor, DataError> {
     let mut a = Anchor { metrics: Vec::new(), regions: HashMap::new(), cnodes: Vec::new(), locations: 0 };
     let mut stack: Vec<String> = Vec::new();
     let mut cnode_stack: Vec<usize> = Vec::new();
-    let mut metric: Option<MetricDef> = None;
+    // Metrics nest (`time` > `execution` > `mpi`): one open metric per level.
+    let mut metric_stack: Vec<MetricDef> = Vec::new();
     let mut region: Option<(usize, String)> = None;
     let mut text = String::new();
     let num = |s: Option<String>, what: &str| -> Result<usize, DataError> {
@@ -110,13 +132,23 @@ fn parse_anchor(xml: &str, file: &str) -> Result<Anchor, DataError> {
                 text.clear();
                 match name.as_str() {
                     "metric" => {
-                        metric = Some(MetricDef {
+                        let kind = match attr(e, "type").as_deref().map(str::trim) {
+                            Some("EXCLUSIVE") => MetricKind::Exclusive,
+                            Some("SIMPLE") => MetricKind::Simple,
+                            _ => MetricKind::Inclusive,
+                        };
+                        let m = MetricDef {
                             id: num(attr(e, "id"), "a metric")?,
                             name: String::new(),
                             unit: String::new(),
                             dtype: String::new(),
-                            inclusive: attr(e, "type").is_none_or(|t| t != "EXCLUSIVE"),
-                        })
+                            kind,
+                        };
+                        if empty {
+                            a.metrics.push(m);
+                        } else {
+                            metric_stack.push(m);
+                        }
                     }
                     "region" => region = Some((num(attr(e, "id"), "a region")?, String::new())),
                     "cnode" => {
@@ -148,17 +180,17 @@ fn parse_anchor(xml: &str, file: &str) -> Result<Anchor, DataError> {
                 let t = text.trim().to_string();
                 match (e.name().as_ref(), parent) {
                     ("uniq_name", Some("metric")) => {
-                        if let Some(m) = metric.as_mut() {
+                        if let Some(m) = metric_stack.last_mut() {
                             m.name = t;
                         }
                     }
                     ("uom", Some("metric")) => {
-                        if let Some(m) = metric.as_mut() {
+                        if let Some(m) = metric_stack.last_mut() {
                             m.unit = t;
                         }
                     }
                     ("dtype", Some("metric")) => {
-                        if let Some(m) = metric.as_mut() {
+                        if let Some(m) = metric_stack.last_mut() {
                             m.dtype = t;
                         }
                     }
@@ -172,7 +204,7 @@ fn parse_anchor(xml: &str, file: &str) -> Result<Anchor, DataError> {
                 text.clear();
                 match e.name().as_ref() {
                     "metric" => {
-                        if let Some(m) = metric.take() {
+                        if let Some(m) = metric_stack.pop() {
                             a.metrics.push(m);
                         }
                     }
@@ -216,17 +248,23 @@ fn exact_f64(x: f64) -> Option<Rat> {
     })
 }
 
-/// The values of a `.data` member as exact rationals (`None`: a type
-/// errband does not read).
-fn decode_values(raw: &[u8], dtype: &str, little: bool) -> Option<Result<Vec<Rat>, String>> {
-    let width = match dtype {
+/// The bytes of one value of a CUBE data type (`None`: a type errband does
+/// not read, such as histograms or TAU atomics).
+fn width_of(dtype: &str) -> Option<usize> {
+    Some(match dtype.trim() {
         "DOUBLE" | "MINDOUBLE" | "MAXDOUBLE" | "FLOAT" | "UINT64" | "INT64" | "INTEGER"
         | "UNSIGNED INTEGER" | "SIGNED INTEGER" => 8,
         "UINT32" | "INT32" | "INT" | "UNSIGNED INT" | "SIGNED INT" => 4,
         "UINT16" | "INT16" | "SHORT INT" | "SIGNED SHORT INT" | "UNSIGNED SHORT INT" => 2,
         "UINT8" | "INT8" | "CHAR" => 1,
         _ => return None,
-    };
+    })
+}
+
+/// The values of a `.data` member as exact rationals (`None`: a type
+/// errband does not read).
+fn decode_values(raw: &[u8], dtype: &str, little: bool) -> Option<Result<Vec<Rat>, String>> {
+    let width = width_of(dtype)?;
     if raw.len() % width != 0 {
         return Some(Err(format!("{} bytes are not a whole number of {width}-byte values", raw.len())));
     }
@@ -242,7 +280,7 @@ fn decode_values(raw: &[u8], dtype: &str, little: bool) -> Option<Result<Vec<Rat
         }
         let u = u64::from_le_bytes(b);
         let signed = |bits: u32| -> i64 { ((u << (64 - bits)) as i64) >> (64 - bits) };
-        let v = match dtype {
+        let v = match dtype.trim() {
             "DOUBLE" | "MINDOUBLE" | "MAXDOUBLE" | "FLOAT" => match exact_f64(f64::from_bits(u)) {
                 Some(v) => v,
                 None => return Some(Err("a value is not a finite number".into())),
@@ -258,14 +296,27 @@ fn decode_values(raw: &[u8], dtype: &str, little: bool) -> Option<Result<Vec<Rat
     Some(Ok(out))
 }
 
-/// The `.index` member: byte order and the call-tree nodes with values.
-fn parse_index(b: &[u8]) -> Result<(bool, Vec<usize>), String> {
+/// Which rows a `.data` member holds, as the `.index` member says.
+#[derive(Debug, PartialEq, Eq)]
+enum Rows {
+    /// One row per call-tree node, in the metric's enumeration order.
+    Dense,
+    /// Rows for these positions of the metric's enumeration only.
+    Sparse(Vec<usize>),
+}
+
+/// The `.index` member: byte order and the rows present. Its layout:
+/// `CUBEX.INDEX`, a 4-byte 1 (its byte order is the file's), a 2-byte
+/// version, a 1-byte format (1 sparse, 3 dense); a sparse index then has a
+/// 4-byte count and that many 4-byte row positions.
+fn parse_index(b: &[u8], max_rows: usize) -> Result<(bool, Rows), String> {
     let rest = b.strip_prefix(b"CUBEX.INDEX").ok_or("no CUBEX.INDEX header")?;
-    if rest.len() < 11 {
-        return Err("truncated header".into());
-    }
-    let one = [rest[0], rest[1], rest[2], rest[3]];
-    let little = u32::from_le_bytes(one) == 1;
+    let head: [u8; 7] = rest.get(..7).and_then(|h| h.try_into().ok()).ok_or("truncated header")?;
+    let little = match [head[0], head[1], head[2], head[3]] {
+        [1, 0, 0, 0] => true,
+        [0, 0, 0, 1] => false,
+        other => return Err(format!("byte-order mark {other:?} is not a 1 in either order")),
+    };
     let u32_at = |s: &[u8]| {
         let a = [s[0], s[1], s[2], s[3]];
         if little {
@@ -274,13 +325,67 @@ fn parse_index(b: &[u8]) -> Result<(bool, Vec<usize>), String> {
             u32::from_be_bytes(a)
         }
     };
-    // 4 bytes of byte order, 2 of version, 1 of index type, 4 of count.
-    let n = u32_at(&rest[7..11]) as usize;
-    let body = &rest[11..];
-    if body.len() != 4 * n {
-        return Err(format!("{} bytes for {n} node ids", body.len()));
+    let rest = &rest[7..];
+    match head[6] {
+        3 => {
+            if !rest.is_empty() {
+                return Err(format!("a dense index followed by {} more bytes", rest.len()));
+            }
+            Ok((little, Rows::Dense))
+        }
+        1 => {
+            let count = rest.get(..4).map(u32_at).ok_or("truncated header (no row count)")? as usize;
+            let body = &rest[4..];
+            if body.len() as u64 != 4 * count as u64 {
+                return Err(format!("{} bytes for {count} row positions", body.len()));
+            }
+            if count > max_rows {
+                return Err(format!("{count} rows for a call tree of {max_rows} nodes"));
+            }
+            Ok((little, Rows::Sparse(body.chunks_exact(4).map(|c| u32_at(c) as usize).collect())))
+        }
+        f => Err(format!("index format {f} is neither sparse (1) nor dense (3)")),
     }
-    Ok((little, body.chunks_exact(4).map(|c| u32_at(c) as usize).collect()))
+}
+
+/// The order in which CUBE stores a metric's rows, as positions into
+/// `cnodes` (document order, which is depth-first): depth-first for
+/// exclusive metrics; for inclusive ones each root, then breadth by
+/// families (a node's children, then each child's family in turn); cnode
+/// id order for simple ones. This is Cube's "optimal enumeration" (cubew
+/// writes rows so, and pycubexr maps them back the same way).
+fn enumeration(cnodes: &[CNode], kind: MetricKind) -> Vec<usize> {
+    let n = cnodes.len();
+    match kind {
+        MetricKind::Exclusive => (0..n).collect(),
+        MetricKind::Simple => {
+            let mut v: Vec<usize> = (0..n).collect();
+            v.sort_by_key(|&i| cnodes[i].id);
+            v
+        }
+        MetricKind::Inclusive => {
+            let pos: HashMap<usize, usize> = cnodes.iter().enumerate().map(|(i, c)| (c.id, i)).collect();
+            let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+            let mut roots = Vec::new();
+            for (i, c) in cnodes.iter().enumerate() {
+                match c.parent.and_then(|p| pos.get(&p)) {
+                    Some(&p) => children[p].push(i),
+                    None => roots.push(i),
+                }
+            }
+            let mut out = Vec::with_capacity(n);
+            for r in roots {
+                out.push(r);
+                // An explicit stack: deep trees must not overflow ours.
+                let mut stack = vec![r];
+                while let Some(node) = stack.pop() {
+                    out.extend(&children[node]);
+                    stack.extend(children[node].iter().rev());
+                }
+            }
+            out
+        }
+    }
 }
 
 /// The bytes of a `.data` member after its header, unpacked when compressed.
@@ -294,9 +399,9 @@ fn data_bytes(b: &[u8], little: bool, cap: u64) -> Result<Vec<u8>, String> {
         Some(if little { u64::from_le_bytes(a) } else { u64::from_be_bytes(a) })
     };
     let n = i64_at(z).ok_or("truncated block count")? as usize;
-    let headers =
-        z.get(8..8 + n.checked_mul(24).ok_or("block count overflows")?).ok_or("truncated block table")?;
-    let mut pos = 8 + 24 * n;
+    let table_end = n.checked_mul(24).and_then(|t| t.checked_add(8)).ok_or("block count overflows")?;
+    let headers = z.get(8..table_end).ok_or("truncated block table")?;
+    let mut pos = table_end;
     let mut out = Vec::new();
     for h in headers.chunks_exact(24) {
         let size = i64_at(&h[16..]).ok_or("truncated block table")? as usize;
@@ -309,7 +414,9 @@ fn data_bytes(b: &[u8], little: bool, cap: u64) -> Result<Vec<u8>, String> {
         let mut d = flate2::read::ZlibDecoder::new(block).take(cap.saturating_sub(out.len() as u64) + 1);
         d.read_to_end(&mut out).map_err(|e| format!("a compressed block does not unpack ({e})"))?;
         if out.len() as u64 > cap {
-            return Err(format!("more than {cap} bytes unpacked"));
+            return Err(format!(
+                "unpacks to more than {cap} bytes, more than its index and locations call for"
+            ));
         }
     }
     Ok(out)
@@ -367,6 +474,15 @@ fn read_profile_capped(bytes: &[u8], file: &str, limits: Limits, cap: u64) -> Re
         names.push(name);
     }
     let locations = a.locations.max(1);
+    // Every metric read holds a value per node and location: bound that
+    // before anything of that size is allocated.
+    if a.cnodes.len().saturating_mul(locations) > limits.rows {
+        return Err(fail(format!(
+            "{file} has {} call-tree nodes at {locations} locations, too many values {}",
+            a.cnodes.len(),
+            Limit::Rows.note(&limits)
+        )));
+    }
     let mut metrics = Vec::new();
     let mut warnings = Vec::new();
     for m in &a.metrics {
@@ -376,16 +492,32 @@ fn read_profile_capped(bytes: &[u8], file: &str, limits: Limits, cap: u64) -> Re
             continue; // no data: Extra-P skips such metrics too
         };
         let member = |what: &str, why: String| fail(format!("{file}:{}.{what}: {why}", m.id));
-        let (little, ids) = parse_index(index).map_err(|e| member("index", e))?;
-        let raw = data_bytes(data, little, cap).map_err(|e| member("data", e))?;
-        let Some(values) = decode_values(&raw, &m.dtype, little) else {
+        let (little, rows) = parse_index(index, a.cnodes.len()).map_err(|e| member("index", e))?;
+        let order = enumeration(&a.cnodes, m.kind);
+        let ids: Vec<usize> = match rows {
+            Rows::Dense => order,
+            Rows::Sparse(positions) => positions
+                .into_iter()
+                .map(|r| {
+                    order.get(r).copied().ok_or_else(|| {
+                        member("index", format!("row {r} is past the call tree's {} nodes", order.len()))
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+        };
+        let Some(width) = width_of(&m.dtype) else {
             warnings.push(format!(
                 "metric `{}` has values of type {}, which errband does not read",
                 m.name, m.dtype
             ));
             continue;
         };
-        let values = values.map_err(|e| member("data", e))?;
+        // The data hold exactly this many bytes: unpacking stops just past it.
+        let expected = (ids.len() * locations * width) as u64;
+        let raw = data_bytes(data, little, expected.min(cap)).map_err(|e| member("data", e))?;
+        let values = decode_values(&raw, &m.dtype, little)
+            .unwrap_or_else(|| Err(format!("values of type {}", m.dtype)))
+            .map_err(|e| member("data", e))?;
         if values.len() != ids.len() * locations {
             return Err(member(
                 "data",
@@ -396,13 +528,10 @@ fn read_profile_capped(bytes: &[u8], file: &str, limits: Limits, cap: u64) -> Re
             return Err(fail(format!("{file} has too many values {}", Limit::Rows.note(&limits))));
         }
         let mut per: Vec<Vec<Rat>> = vec![vec![Rat::zero(); locations]; a.cnodes.len()];
-        for (k, id) in ids.iter().enumerate() {
-            let Some(&i) = pos.get(id) else {
-                return Err(member("index", format!("node {id} is not in the call tree")));
-            };
+        for (k, &i) in ids.iter().enumerate() {
             per[i] = values[k * locations..(k + 1) * locations].to_vec();
         }
-        if m.inclusive {
+        if m.kind == MetricKind::Inclusive {
             // Exclusive = inclusive minus the children's inclusive values.
             let incl = per.clone();
             for (c, node) in a.cnodes.iter().enumerate() {
@@ -645,6 +774,115 @@ mod tests {
         assert_eq!(at("main", "PAPI_FP_OPS"), Rat::from_integer(6.into()), "3925 - 1864 - 0 - 2055");
         assert_eq!(at("main->init_mat", "visits"), Rat::from_integer(2.into()));
         assert!(!names.iter().any(|n| n.contains("bytes_put")), "metrics without data are skipped");
+    }
+
+    /// A profile built here: `anchor.xml` and `(name, bytes)` members.
+    fn cubex(anchor: &str, members: &[(&str, Vec<u8>)]) -> Vec<u8> {
+        let mut b = tar::Builder::new(Vec::new());
+        let mut add = |name: &str, data: &[u8]| {
+            let mut h = tar::Header::new_gnu();
+            h.set_size(data.len() as u64);
+            h.set_mode(0o644);
+            h.set_cksum();
+            b.append_data(&mut h, name, data).unwrap();
+        };
+        add("anchor.xml", anchor.as_bytes());
+        for (n, d) in members {
+            add(n, d);
+        }
+        b.into_inner().unwrap()
+    }
+
+    /// A big-endian index: dense, or sparse with these row positions.
+    fn index_be(sparse: Option<&[u32]>) -> Vec<u8> {
+        let mut v = b"CUBEX.INDEX".to_vec();
+        v.extend_from_slice(&1u32.to_be_bytes());
+        v.extend_from_slice(&0u16.to_be_bytes());
+        match sparse {
+            None => v.push(3),
+            Some(rows) => {
+                v.push(1);
+                v.extend_from_slice(&(rows.len() as u32).to_be_bytes());
+                for r in rows {
+                    v.extend_from_slice(&r.to_be_bytes());
+                }
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn rows_follow_cubes_enumeration_not_the_cnode_ids() {
+        // a(10) -> { b(11) -> c(12), d(13) }: depth-first a b c d, and the
+        // inclusive enumeration a, b d, c. Metrics nest (excl inside time).
+        let anchor = r#"<?xml version="1.0"?><cube version="4.3"><metrics>
+          <metric id="0" type="INCLUSIVE"><uniq_name>time</uniq_name><dtype>UINT64</dtype><uom>sec</uom>
+            <metric id="1" type="EXCLUSIVE"><uniq_name>excl</uniq_name><dtype>INT32</dtype><uom>#</uom></metric>
+          </metric></metrics><program>
+          <region id="0"><name>a</name></region><region id="1"><name>b</name></region>
+          <region id="2"><name>c&lt;int&gt;</name></region><region id="3"><name>d</name></region>
+          <cnode id="10" calleeId="0"><cnode id="11" calleeId="1"><cnode id="12" calleeId="2"/></cnode>
+          <cnode id="13" calleeId="3"/></cnode></program>
+          <system><location Id="0"/></system></cube>"#;
+        // Inclusive a=10, b=6, c=4, d=3, stored densely in a, b, d, c order.
+        let mut time = b"CUBEX.DATA".to_vec();
+        for v in [10u64, 6, 3, 4] {
+            time.extend_from_slice(&v.to_be_bytes());
+        }
+        // Exclusive: only d (depth-first row 3) has a value, -7.
+        let mut excl = b"CUBEX.DATA".to_vec();
+        excl.extend_from_slice(&(-7i32).to_be_bytes());
+        let bytes = cubex(
+            anchor,
+            &[
+                ("0.index", index_be(None)),
+                ("0.data", time),
+                ("1.index", index_be(Some(&[3]))),
+                ("1.data", excl),
+            ],
+        );
+        let p = read_cube_profile(&bytes, "p", Limits::default()).unwrap();
+        assert_eq!(p.callpaths, ["a", "a->b", "a->b->c<int>", "a->d"]);
+        let int = |v: i64| Rat::from_integer(v.into());
+        let names: Vec<&str> = p.metrics.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["excl", "time"], "a nested metric is its own metric");
+        let time = p.metrics.iter().find(|m| m.name == "time").unwrap();
+        assert_eq!(time.totals(), [int(1), int(2), int(4), int(3)]);
+        let excl = p.metrics.iter().find(|m| m.name == "excl").unwrap();
+        assert_eq!(excl.totals(), [int(0), int(0), int(0), int(-7)]);
+        // A row past the tree, and an unknown index format, are refused.
+        let bad =
+            cubex(anchor, &[("1.index", index_be(Some(&[4]))), ("1.data", b"CUBEX.DATA\0\0\0\0".to_vec())]);
+        let e = read_cube_profile(&bad, "p", Limits::default()).unwrap_err();
+        assert!(e.diagnostic.message.contains("1.index"), "{}", e.diagnostic.message);
+        let mut odd = index_be(None);
+        odd[17] = 2;
+        let bad = cubex(anchor, &[("0.index", odd), ("0.data", b"CUBEX.DATA".to_vec())]);
+        assert!(read_cube_profile(&bad, "p", Limits::default()).is_err());
+        // More values than the index and locations call for.
+        let mut long = b"CUBEX.DATA".to_vec();
+        long.extend_from_slice(&[0; 40]);
+        let bad = cubex(anchor, &[("0.index", index_be(None)), ("0.data", long)]);
+        let e = read_cube_profile(&bad, "p", Limits::default()).unwrap_err();
+        assert!(e.diagnostic.message.contains("0.data"), "{}", e.diagnostic.message);
+    }
+
+    #[test]
+    fn a_value_checked_with_python() {
+        // python3: tarfile + struct + zlib on mm.x2000y1z1.r1/profile.cubex,
+        // metric 1 (time, INCLUSIVE DOUBLE, ZCUBEX.DATA, sparse rows 0..3):
+        // Fraction(main) - Fraction(init_mat) - Fraction(zero_mat) - Fraction(mat_mul).
+        let e = read_cube_set(Path::new(SET), "single_parameter", Limits::default()).unwrap();
+        assert_eq!(e.series.iter().map(|s| s.points.len()).collect::<Vec<_>>(), vec![9; e.series.len()]);
+        let at = |cp: &str, metric: &str| {
+            let s = e.series.iter().find(|s| s.callpath == cp && s.metric == metric).unwrap();
+            let p = s.points.iter().find(|p| p.coords == vec![Rat::from_integer(2000.into())]).unwrap();
+            p.values.clone()
+        };
+        let r = |n: u64, d: &str| Rat::new(n.into(), d.parse::<BigInt>().unwrap());
+        assert_eq!(at("main", "time"), [r(30872470881760307, "2361183241434822606848")]);
+        assert_eq!(at("main->mat_mul", "time"), [r(3864076374608087, "590295810358705651712")]);
+        assert_eq!(at("main", "PAPI_FP_OPS"), [Rat::from_integer(6.into())], "7800 - 3766 - 0 - 4028");
     }
 
     #[test]
