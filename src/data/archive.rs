@@ -62,6 +62,14 @@ pub fn read_extrap_archive(bytes: &[u8], file: &str, limits: Limits) -> Result<E
 
 fn read_capped(bytes: &[u8], file: &str, limits: Limits, cap: u64) -> Result<Experiment, DataError> {
     let fail = |m: String, help: Option<String>| error(file, 0..0, m, "", help);
+    // Extra-P 3 wrote a binary format of its own (a length-prefixed
+    // `EXTRAP_EXPERIMENT` tag first), not a zip archive.
+    if bytes.get(6..23) == Some(b"EXTRAP_EXPERIMENT".as_slice()) {
+        return Err(fail(
+            format!("{file}: this is an Extra-P 3 binary experiment, a format errband does not read"),
+            Some("Extra-P 4 converts it: `extrap --extra-p-3 FILE --save-experiment out.extra-p` (or open it in the GUI and save the experiment), then give errband the .extra-p file".into()),
+        ));
+    }
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes))
         .map_err(|e| fail(format!("{file}: not a readable zip archive ({e})"), None))?;
     let names: Vec<String> = zip.file_names().filter_map(|n| n.ok().map(|n| n.into_owned())).collect();
@@ -308,6 +316,30 @@ mod tests {
     }
 
     #[test]
+    fn summaries_are_read_exactly_and_extrap3_binaries_refused() {
+        let e = read(&format!("{DATA}/input/exp_only_mean_median.extra-p")).unwrap();
+        assert_eq!(e.params, ["x", "y"]);
+        assert_eq!(e.series.len(), 4);
+        let s = &e.series[0];
+        assert_eq!((s.callpath.as_str(), s.metric.as_str()), ("merge", "time"));
+        let p = &s.points[0];
+        let r = |t: &str| Some(parse_rat(t).unwrap());
+        assert_eq!(p.coords, [parse_rat("20").unwrap(), parse_rat("1").unwrap()]);
+        assert_eq!(p.summary.mean, r("0.998632604831951"));
+        assert_eq!(p.summary.median, r("1.0003031166379763"));
+        assert_eq!(p.summary.minimum, r("0.9814784961141532"));
+        assert_eq!(p.summary.maximum, r("1.0146314163801136"));
+        assert_eq!(p.summary.repetitions, None);
+        assert!(p.values.is_empty());
+        assert_eq!(e.models.len(), 4);
+        for name in ["experiment_3", "experiment_3_mp", "experiment_3_sparse"] {
+            let e = read(&format!("{DATA}/input/{name}")).unwrap_err();
+            assert!(e.diagnostic.message.contains("Extra-P 3 binary"), "{}", e.diagnostic.message);
+            assert!(e.diagnostic.help.as_deref().unwrap_or("").contains("Extra-P 4"), "{name}");
+        }
+    }
+
+    #[test]
     fn broken_archives_are_refused_not_panicked_on() {
         let bytes = std::fs::read(format!("{DATA}/experiments/two_parameter3.txt.extra-p")).unwrap();
         for cut in [0, 4, 30, bytes.len() / 2, bytes.len() - 1] {
@@ -328,6 +360,13 @@ mod tests {
             w.write_all(content).unwrap();
             w.finish().unwrap().into_inner()
         };
+        // A member whose header claims 4 GiB is refused before reading.
+        let mut z = zip_of("experiment.json", b"{}");
+        let cd = z.windows(4).position(|w| w == b"PK\x01\x02").unwrap();
+        z[22..26].copy_from_slice(&0xFFFF_FFF0u32.to_le_bytes());
+        z[cd + 24..cd + 28].copy_from_slice(&0xFFFF_FFF0u32.to_le_bytes());
+        let e = read_capped(&z, "e.extra-p", Limits::default(), 1 << 20).unwrap_err();
+        assert!(e.diagnostic.message.contains("more than errband reads"), "{}", e.diagnostic.message);
         let e = read_extrap_archive(&zip_of("other.txt", b"x"), "e.extra-p", Limits::default()).unwrap_err();
         assert!(e.diagnostic.message.contains("no `experiment.json`"), "{}", e.diagnostic.message);
         let e = read_extrap_archive(

@@ -486,11 +486,22 @@ fn read_profile_capped(bytes: &[u8], file: &str, limits: Limits, cap: u64) -> Re
     let mut metrics = Vec::new();
     let mut warnings = Vec::new();
     for m in &a.metrics {
-        let (Some(index), Some(data)) =
-            (members.get(&format!("{}.index", m.id)), members.get(&format!("{}.data", m.id)))
-        else {
-            continue; // no data: Extra-P skips such metrics too
-        };
+        let (index, data) =
+            match (members.get(&format!("{}.index", m.id)), members.get(&format!("{}.data", m.id))) {
+                (Some(i), Some(d)) => (i, d),
+                (None, None) => continue, // no data: Extra-P skips such metrics too
+                (Some(_), None) | (None, Some(_)) => {
+                    let (has, lacks) = if members.contains_key(&format!("{}.index", m.id)) {
+                        ("index", "data")
+                    } else {
+                        ("data", "index")
+                    };
+                    return Err(fail(format!(
+                    "{file}: metric `{}` has {}.{has} but no {}.{lacks} (a truncated or damaged profile?)",
+                    m.name, m.id, m.id
+                )));
+                }
+            };
         let member = |what: &str, why: String| fail(format!("{file}:{}.{what}: {why}", m.id));
         let (little, rows) = parse_index(index, a.cnodes.len()).map_err(|e| member("index", e))?;
         let order = enumeration(&a.cnodes, m.kind);
@@ -890,9 +901,14 @@ mod tests {
         let bytes = std::fs::read(format!("{SET}/mm.x10y1z1.r1/profile.cubex")).unwrap();
         let ok = read_cube_profile(&bytes, "p", Limits::default()).unwrap();
         assert_eq!(ok.callpaths, ["main", "main->init_mat", "main->zero_mat", "main->mat_mul"]);
-        for cut in [0, 100, 512, bytes.len() / 2, bytes.len() - 600] {
-            let _ = read_cube_profile(&bytes[..cut], "p", Limits::default());
+        let mut ok_cuts = Vec::new();
+        for cut in (0..bytes.len()).step_by(37).chain([512, 1024, 1536, bytes.len() - 1024]) {
+            if let Ok(p) = read_cube_profile(&bytes[..cut], "p", Limits::default()) {
+                ok_cuts.push((cut, p.metrics.len()));
+            }
         }
+        // Only the end-of-archive blocks after the last member may go.
+        assert!(ok_cuts.iter().all(|&(cut, n)| cut >= 16384 && n == 7), "{ok_cuts:?}");
         for i in (0..bytes.len()).step_by(61) {
             let mut b = bytes.clone();
             b[i] ^= 0xa5;
