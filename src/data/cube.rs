@@ -111,6 +111,7 @@ fn parse_anchor(xml: &str, file: &str) -> Result<Anchor, DataError> {
     let mut a = Anchor { metrics: Vec::new(), regions: HashMap::new(), cnodes: Vec::new(), locations: 0 };
     let mut stack: Vec<String> = Vec::new();
     let mut cnode_stack: Vec<usize> = Vec::new();
+    let mut cnode_ids = std::collections::HashSet::new();
     // Metrics nest (`time` > `execution` > `mpi`): one open metric per level.
     let mut metric_stack: Vec<MetricDef> = Vec::new();
     let mut region: Option<(usize, String)> = None;
@@ -154,6 +155,9 @@ fn parse_anchor(xml: &str, file: &str) -> Result<Anchor, DataError> {
                     "cnode" => {
                         let id = num(attr(e, "id"), "a call-tree node")?;
                         let callee = num(attr(e, "calleeId"), "a call-tree node's callee")?;
+                        if !cnode_ids.insert(id) {
+                            return Err(fail(format!("anchor.xml: two call-tree nodes have the id {id}")));
+                        }
                         a.cnodes.push(CNode { id, callee, parent: cnode_stack.last().copied() });
                         if !empty {
                             cnode_stack.push(id);
@@ -464,15 +468,6 @@ fn read_profile_capped(bytes: &[u8], file: &str, limits: Limits, cap: u64) -> Re
     let a = parse_anchor(&xml, &format!("{file}:anchor.xml"))?;
     // Callpath names and the tree, in call-tree order.
     let pos: HashMap<usize, usize> = a.cnodes.iter().enumerate().map(|(i, c)| (c.id, i)).collect();
-    let mut names: Vec<String> = Vec::with_capacity(a.cnodes.len());
-    for c in &a.cnodes {
-        let region = a.regions.get(&c.callee).cloned().unwrap_or_else(|| format!("region {}", c.callee));
-        let name = match c.parent.and_then(|p| pos.get(&p)) {
-            Some(&p) => format!("{}->{region}", names[p]),
-            None => region,
-        };
-        names.push(name);
-    }
     let locations = a.locations.max(1);
     // Every metric read holds a value per node and location: bound that
     // before anything of that size is allocated.
@@ -482,6 +477,28 @@ fn read_profile_capped(bytes: &[u8], file: &str, limits: Limits, cap: u64) -> Re
             a.cnodes.len(),
             Limit::Rows.note(&limits)
         )));
+    }
+    // A full callpath repeats its ancestors' names, so a deep tree's names
+    // grow with the square of its depth: they are bounded too.
+    let mut name_bytes = 0u64;
+    let mut names: Vec<String> = Vec::with_capacity(a.cnodes.len());
+    for c in &a.cnodes {
+        let region = a.regions.get(&c.callee).cloned().unwrap_or_else(|| format!("region {}", c.callee));
+        let name = match c.parent.and_then(|p| pos.get(&p)).and_then(|&p| names.get(p)) {
+            Some(parent) => {
+                name_bytes += (parent.len() + 2 + region.len()) as u64;
+                if name_bytes > MAX_MEMBER_BYTES / 4 {
+                    return Err(fail(format!(
+                        "{file}: the call tree's full callpath names pass {} bytes (a call tree {} nodes deep or more)",
+                        MAX_MEMBER_BYTES / 4,
+                        parent.matches("->").count() + 1
+                    )));
+                }
+                format!("{parent}->{region}")
+            }
+            None => region,
+        };
+        names.push(name);
     }
     let mut metrics = Vec::new();
     let mut warnings = Vec::new();
@@ -870,6 +887,10 @@ mod tests {
         odd[17] = 2;
         let bad = cubex(anchor, &[("0.index", odd), ("0.data", b"CUBEX.DATA".to_vec())]);
         assert!(read_cube_profile(&bad, "p", Limits::default()).is_err());
+        // Two nodes with one id (a node its own parent) are refused.
+        let twice = anchor.replace(r#"<cnode id="12""#, r#"<cnode id="11""#);
+        let e = read_cube_profile(&cubex(&twice, &[]), "p", Limits::default()).unwrap_err();
+        assert!(e.diagnostic.message.contains("two call-tree nodes"), "{}", e.diagnostic.message);
         // More values than the index and locations call for.
         let mut long = b"CUBEX.DATA".to_vec();
         long.extend_from_slice(&[0; 40]);
