@@ -6,7 +6,12 @@
 //! `quick-xml`, gunzipped with `flate2` when compressed) and, per metric
 //! with data, `N.index` (which call-tree nodes have values, and the byte
 //! order) and `N.data` (the values, one per node and location, raw or as
-//! zlib blocks behind `ZCUBEX.DATA`).
+//! zlib blocks behind `ZCUBEX.DATA`). Rows are not in cnode-id order but
+//! in Cube's enumeration for the metric's type (breadth-first by families
+//! for inclusive metrics, depth-first for exclusive ones); a sparse index
+//! lists positions in that enumeration, a dense one has every node.
+//! A node without a row has the value 0 at every location (Extra-P instead
+//! leaves it out at that point and merges it into its parent).
 //!
 //! Values become exact rationals: integers as they are, doubles as the
 //! binary fractions they are (no decimal round trip). Like Extra-P, a
