@@ -182,7 +182,8 @@ fn read_experiment(
         Kind::Json => data::json::read_json(text, path, *limits),
         Kind::JsonLines => data::json::read_jsonl(text, path, *limits),
         Kind::Talpas => data::json::read_talpas(text, path, *limits),
-        Kind::Text => unreachable_text(path)?,
+        // Text is read by `Source::text`; a caller that gets here is wrong.
+        Kind::Text => return Err(Failure::input(format!("{path}: internal: text data read as an experiment"))),
         Kind::Extrap3 => {
             return Err(Failure::input(format!(
                 "{}: this is {}, a format Extra-P 4 no longer writes; errband does not read it. Open it in Extra-P 4 and save it as an experiment (.extra-p), which errband reads",
@@ -206,11 +207,6 @@ fn read_experiment(
         }
     };
     r.map_err(|e| Failure::input(e.render(text)))
-}
-
-/// Text data is read by [`Source::text`], never here.
-fn unreachable_text(path: &str) -> Result<Result<Experiment, data::DataError>, Failure> {
-    Err(Failure::input(format!("{path}: internal: text data read as an experiment")))
 }
 
 /// Applies `--no-fit` and `--unweighted` to a model.

@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde_json::{Number, Value};
 
 use super::experiment::{Experiment, Format, Series, SeriesPoint, Summary};
-use super::{error, number_error, parse_number, DataError, Rat};
+use super::{error, DataError};
 use crate::limits::{Limit, Limits};
 
 /// The largest `experiment.json` read (its declared and its actual size).
@@ -109,13 +109,7 @@ fn read_capped(bytes: &[u8], file: &str, limits: Limits, cap: u64) -> Result<Exp
 fn read_document(text: &str, file: &str, member: &str, limits: Limits) -> Result<Experiment, DataError> {
     let doc: Document = serde_json::from_str(text)
         .map_err(|e| super::json::syntax(member, text, 0, &e, "Extra-P experiment"))?;
-    let num = |n: &Number, path: &str| -> Result<Rat, DataError> {
-        let t = n.to_string();
-        parse_number(&t, limits).map_err(|e| {
-            let (m, help) = number_error(path, "value", &t, &e);
-            error(member, 0..0, m, "", help)
-        })
-    };
+    let num = |n: &Number, path: &str| super::json::number(n, member, 0..0, path, limits);
     let opt = |n: &Option<Number>, path: &str| n.as_ref().map(|n| num(n, path)).transpose();
     let np = doc.parameters.len();
     let mut series = Vec::new();

@@ -251,7 +251,13 @@ pub(crate) fn syntax(file: &str, text: &str, base: usize, e: &serde_json::Error,
 }
 
 /// A number's exact value; `path` names it in messages.
-fn number(n: &Number, file: &str, span: Range<usize>, path: &str, limits: Limits) -> Result<Rat, DataError> {
+pub(crate) fn number(
+    n: &Number,
+    file: &str,
+    span: Range<usize>,
+    path: &str,
+    limits: Limits,
+) -> Result<Rat, DataError> {
     let text = n.to_string();
     parse_number(&text, limits).map_err(|e| {
         let (m, help) = number_error(path, "value", &text, &e);

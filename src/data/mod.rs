@@ -383,41 +383,6 @@ pub fn experiment_parts(
     Ok(Parts { format: exp.format, parts, total: exp.series.len() })
 }
 
-/// Names a format errband recognises from its first bytes but does not
-/// read (yet): archives, compressed and binary files, JSON. A CSV or
-/// Extra-P text file gives `None`. Used so that such a file gets a message
-/// naming what it is, not a CSV error about a missing column.
-pub fn unsupported_format(bytes: &[u8]) -> Option<&'static str> {
-    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if text.starts_with(b"PK\x03\x04") {
-        return Some("a zip archive (an Extra-P experiment, `.extra-p`?)");
-    }
-    if bytes.get(257..262) == Some(b"ustar".as_slice()) {
-        return Some("a tar archive (a Score-P CUBE profile, `profile.cubex`?)");
-    }
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        return Some("a gzip-compressed file");
-    }
-    if bytes.get(6..23) == Some(b"EXTRAP_EXPERIMENT".as_slice()) {
-        return Some("an Extra-P 3 binary experiment");
-    }
-    let first = text.iter().find(|b| !b.is_ascii_whitespace())?;
-    if *first == b'{' || *first == b'[' {
-        let line = text.split(|&b| b == b'\n').find(|l| !l.trim_ascii().is_empty()).unwrap_or(b"");
-        if line.windows(2).any(|w| w == b";\"") {
-            return Some("TaLPas measurements (JSON objects joined by `;`)");
-        }
-        let lines = text.split(|&b| b == b'\n').filter(|l| !l.trim_ascii().is_empty()).count();
-        let one_per_line = line.trim_ascii().ends_with(b"}") && lines > 1;
-        return Some(if one_per_line {
-            "JSON Lines (Extra-P's JSON Lines format?)"
-        } else {
-            "JSON (Extra-P's JSON format?)"
-        });
-    }
-    None
-}
-
 fn looks_like_extrap(text: &str) -> bool {
     let (body, _) = strip_bom(text);
     for line in body.lines() {
