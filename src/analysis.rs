@@ -38,6 +38,24 @@ pub struct Options {
     pub skip_remax: bool,
 }
 
+/// The fit and its minimax bounds ([`Analysis::statistics`]).
+#[derive(Debug, Clone)]
+pub struct Statistics {
+    /// The basis at the distinct points.
+    pub design: Design,
+    /// The fitted (or given) parameters C.
+    pub params: Vec<Rat>,
+    /// Residuals at C.
+    pub residuals: Residuals,
+    /// The smallest absolute bound any parameters meet.
+    pub emax: Rat,
+    /// Max |e_i|/d_i at C (None unless every measurement is positive).
+    pub rmax: Option<Rat>,
+    /// The smallest relative bound any parameters meet (None when not
+    /// computed or not every measurement is positive).
+    pub remax: Option<Rat>,
+}
+
 /// Why the analysis could not be done.
 #[derive(Debug, Clone)]
 pub enum AnalysisError {
@@ -344,20 +362,22 @@ impl Analysis {
         }
     }
 
-    /// Runs the method. `file` names the data in messages.
-    pub fn run(
+    /// The fit and its minimax bounds, the part of [`Analysis::run`] before
+    /// any region: what a family of forms is ranked by. remax is left out
+    /// unless `need_remax` (and always when a measurement is not positive).
+    pub fn statistics(
         model: &Model,
         data: &[Measurement],
         file: &str,
         opts: &Options,
-    ) -> Result<Analysis, AnalysisError> {
+        need_remax: bool,
+    ) -> Result<Statistics, AnalysisError> {
         if data.is_empty() {
             return Err(AnalysisError::NoData);
         }
         let design = Design::new(model, data, file)?;
         let params = design.params(model)?;
         let residuals = Residuals::new(&design, data, &params);
-        let dnames = delta_names(model);
         let k = model.k();
         let qopts = qe::Options { order: opts.order.clone(), no_cells: opts.no_cells, limits: opts.limits };
         let emax = minimax(&design, k, Rows::Absolute, &qopts)?;
@@ -373,11 +393,55 @@ impl Analysis {
                 .max()
                 .unwrap_or_else(Rat::zero)
         });
+        let remax =
+            if positive && need_remax { Some(minimax(&design, k, Rows::Relative, &qopts)?) } else { None };
+        Ok(Statistics { design, params, residuals, emax, rmax, remax })
+    }
+
+    /// The model band and the new-measurement band of each basis in
+    /// `bases` (`[f0, f1, .., fk]` at a point) over the parameters that meet
+    /// `bound` on `design`'s rows, each side from one exact LP; `None` when
+    /// no parameters meet it. No vertex is enumerated: this is how a family
+    /// of many forms gets its bands.
+    pub fn lp_bands(
+        design: &Design,
+        k: usize,
+        bound: &Bound,
+        bases: &[Vec<Rat>],
+    ) -> Option<Vec<(Band, Band)>> {
+        let names: Vec<String> = (0..k).map(|j| format!("c{j}")).collect();
+        let p = Analysis::problem(design, &names, Some(bound));
+        let r = unlisted(&p, &vec![Rat::zero(); k], bound, 0, 0);
+        let lp = r.lp.as_ref()?;
+        match lp.optimize(&vec![Rat::zero(); k], crate::lp::Sense::Minimize) {
+            Ok(crate::lp::LpOutcome::Optimal(_)) => {}
+            _ => return None,
+        }
+        bases
+            .iter()
+            .map(|b| {
+                let m = lp_band(lp, b)?;
+                let (lower, upper) = bound.measurement_band(m.lower.as_ref(), m.upper.as_ref());
+                Some((m, Band { lower, upper }))
+            })
+            .collect()
+    }
+
+    /// Runs the method. `file` names the data in messages.
+    pub fn run(
+        model: &Model,
+        data: &[Measurement],
+        file: &str,
+        opts: &Options,
+    ) -> Result<Analysis, AnalysisError> {
         let thresholds =
             if opts.thresholds.is_empty() { Threshold::defaults() } else { opts.thresholds.clone() };
         let need_remax = !opts.skip_remax || thresholds.iter().any(Threshold::uses_remax);
-        let remax =
-            if positive && need_remax { Some(minimax(&design, k, Rows::Relative, &qopts)?) } else { None };
+        let Statistics { design, params, residuals, emax, rmax, remax } =
+            Analysis::statistics(model, data, file, opts, need_remax)?;
+        let dnames = delta_names(model);
+        let k = model.k();
+        let qopts = qe::Options { order: opts.order.clone(), no_cells: opts.no_cells, limits: opts.limits };
         let scale = Scale {
             max: residuals.max_abs.clone(),
             emax: emax.clone(),

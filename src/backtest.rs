@@ -10,6 +10,7 @@
 
 use crate::analysis::{Analysis, AnalysisError, Band, Options};
 use crate::data::Measurement;
+use crate::family::{FamilyAnalysis, FamilyError, Origin};
 use crate::lang::diag::Diagnostic;
 use crate::model::Model;
 use crate::num::{parse_rat, Rat};
@@ -125,6 +126,9 @@ pub enum Kind {
     Model,
     /// The band of a new measurement.
     Measurement,
+    /// The family's band of a new measurement (the hull over the forms
+    /// consistent at the threshold).
+    Family,
 }
 
 impl Kind {
@@ -133,6 +137,7 @@ impl Kind {
         match self {
             Kind::Model => "model",
             Kind::Measurement => "measurement",
+            Kind::Family => "family",
         }
     }
 }
@@ -218,6 +223,8 @@ pub struct Backtest {
     pub held: Vec<usize>,
     /// The analysis on `train`, with the held-out points among its predictions.
     pub analysis: Analysis,
+    /// The family on `train`, at the same points, when one was asked for.
+    pub family: Option<FamilyAnalysis>,
     /// One check per held-out measurement.
     pub checks: Vec<Check>,
     /// Coverage per threshold and kind, in the analysis' threshold order.
@@ -231,6 +238,8 @@ pub enum BacktestError {
     Split(String),
     /// The analysis on the training measurements failed.
     Analysis(AnalysisError),
+    /// The family on the training measurements failed.
+    Family(FamilyError),
 }
 
 impl From<AnalysisError> for BacktestError {
@@ -239,9 +248,14 @@ impl From<AnalysisError> for BacktestError {
     }
 }
 
+/// Builds a family's forms from the training measurements (so that a
+/// family that ranks terms on the data sees only those).
+pub type FamilyForms<'a> = dyn Fn(&[Measurement]) -> Result<Vec<(Model, Origin)>, FamilyError> + Sync + 'a;
+
 /// Fits `model` on the measurements `holdout` leaves, and checks each
-/// held-out one against every band at its point. `text` is the condition
-/// as written, for reports.
+/// held-out one against every band at its point; with `family`, also the
+/// family's band of a new measurement. `text` is the condition as
+/// written, for reports.
 pub fn run(
     model: &Model,
     data: &[Measurement],
@@ -249,6 +263,7 @@ pub fn run(
     opts: &Options,
     holdout: &Holdout,
     text: &str,
+    family: Option<&FamilyForms<'_>>,
 ) -> Result<Backtest, BacktestError> {
     let held = holdout.held(data);
     if held.is_empty() {
@@ -272,15 +287,45 @@ pub fn run(
         }
     }
     let analysis = Analysis::run(model, &train, file, &Options { at, ..opts.clone() })?;
+    let points: Vec<Vec<Rat>> = analysis.predictions.iter().map(|p| p.x.clone()).collect();
+    let family = match family {
+        None => None,
+        Some(build) => {
+            let forms = build(&train).map_err(BacktestError::Family)?;
+            Some(crate::family::analyse(forms, &train, file, opts, &points).map_err(BacktestError::Family)?)
+        }
+    };
+    // Every band, as (threshold, kind, band per prediction point).
+    let mut lists: Vec<(String, Kind, Vec<Option<Band>>)> = Vec::new();
+    for (t, r) in analysis.regions.iter().enumerate() {
+        let name = r.threshold.text.clone();
+        lists.push((
+            name.clone(),
+            Kind::Model,
+            analysis.predictions.iter().map(|p| p.bands[t].clone()).collect(),
+        ));
+        lists.push((
+            name,
+            Kind::Measurement,
+            analysis.predictions.iter().map(|p| p.measurement[t].clone()).collect(),
+        ));
+    }
+    if let Some(f) = &family {
+        for (l, hull) in f.levels.iter().zip(&f.hull) {
+            let bands = hull.iter().map(|h| h.as_ref().map(|h| h.measurement.clone())).collect();
+            lists.push((l.threshold.text.clone(), Kind::Family, bands));
+        }
+    }
     let prediction_of: HashMap<&[Rat], usize> =
-        analysis.predictions.iter().enumerate().map(|(k, p)| (p.x.as_slice(), k)).collect();
+        points.iter().enumerate().map(|(k, x)| (x.as_slice(), k)).collect();
     let mut checks = Vec::with_capacity(held.len());
     for &i in &held {
         let d = &data[i];
-        let p = &analysis.predictions[prediction_of[d.x.as_slice()]];
-        let mut verdicts = Vec::new();
-        for (t, r) in analysis.regions.iter().enumerate() {
-            for (kind, band) in [(Kind::Model, &p.bands[t]), (Kind::Measurement, &p.measurement[t])] {
+        let k = prediction_of[d.x.as_slice()];
+        let verdicts = lists
+            .iter()
+            .map(|(threshold, kind, bands)| {
+                let band = &bands[k];
                 let (inside, outside_by) = match band {
                     None => (None, None),
                     Some(b) => {
@@ -296,23 +341,22 @@ pub fn run(
                         (Some(by.is_zero()), Some(by))
                     }
                 };
-                verdicts.push(Verdict {
-                    threshold: r.threshold.text.clone(),
-                    kind,
-                    band: band.clone(),
-                    inside,
-                    outside_by,
-                });
-            }
-        }
+                Verdict { threshold: threshold.clone(), kind: *kind, band: band.clone(), inside, outside_by }
+            })
+            .collect();
         checks.push(Check { row: i, measurement: d.clone(), verdicts });
     }
-    let coverage = coverage(&analysis, data, &held);
-    Ok(Backtest { holdout: text.to_string(), train, held, analysis, checks, coverage })
+    let coverage = coverage(&lists, &prediction_of, data, &held);
+    Ok(Backtest { holdout: text.to_string(), train, held, analysis, family, checks, coverage })
 }
 
 /// Coverage per threshold and kind (see [`Coverage`]).
-fn coverage(analysis: &Analysis, data: &[Measurement], held: &[usize]) -> Vec<Coverage> {
+fn coverage(
+    lists: &[(String, Kind, Vec<Option<Band>>)],
+    prediction_of: &HashMap<&[Rat], usize>,
+    data: &[Measurement],
+    held: &[usize],
+) -> Vec<Coverage> {
     // The held-out measurements by point, in order of first appearance.
     let mut points: Vec<(&[Rat], Vec<&Rat>)> = Vec::new();
     for &i in held {
@@ -322,38 +366,34 @@ fn coverage(analysis: &Analysis, data: &[Measurement], held: &[usize]) -> Vec<Co
         }
     }
     let mut out = Vec::new();
-    for (t, r) in analysis.regions.iter().enumerate() {
-        for kind in [Kind::Model, Kind::Measurement] {
-            let mut c = Coverage {
-                threshold: r.threshold.text.clone(),
-                kind,
-                measurements: 0,
-                inside: 0,
-                refused: 0,
-                points: 0,
-                half_widths: vec![],
+    for (threshold, kind, bands) in lists {
+        let mut c = Coverage {
+            threshold: threshold.clone(),
+            kind: *kind,
+            measurements: 0,
+            inside: 0,
+            refused: 0,
+            points: 0,
+            half_widths: vec![],
+        };
+        for (x, ys) in &points {
+            c.points += 1;
+            let Some(b) = prediction_of.get(x).and_then(|&k| bands[k].as_ref()) else {
+                c.refused += 1;
+                continue;
             };
-            for (x, ys) in &points {
-                c.points += 1;
-                let Some(p) = analysis.predictions.iter().find(|p| p.x.as_slice() == *x) else { continue };
-                let band = if kind == Kind::Model { &p.bands[t] } else { &p.measurement[t] };
-                let Some(b) = band else {
-                    c.refused += 1;
-                    continue;
-                };
-                for y in ys {
-                    c.measurements += 1;
-                    if b.lower.as_ref().is_none_or(|l| l <= *y) && b.upper.as_ref().is_none_or(|u| u >= *y) {
-                        c.inside += 1;
-                    }
-                }
-                let mean = ys.iter().fold(Rat::zero(), |a, y| a + *y) / Rat::from_integer(ys.len().into());
-                if let (Some(w), false) = (b.width(), mean.is_zero()) {
-                    c.half_widths.push(w / Rat::from_integer(2.into()) / mean.abs());
+            for y in ys {
+                c.measurements += 1;
+                if b.lower.as_ref().is_none_or(|l| l <= *y) && b.upper.as_ref().is_none_or(|u| u >= *y) {
+                    c.inside += 1;
                 }
             }
-            out.push(c);
+            let mean = ys.iter().fold(Rat::zero(), |a, y| a + *y) / Rat::from_integer(ys.len().into());
+            if let (Some(w), false) = (b.width(), mean.is_zero()) {
+                c.half_widths.push(w / Rat::from_integer(2.into()) / mean.abs());
+            }
         }
+        out.push(c);
     }
     out
 }

@@ -20,6 +20,7 @@ pub mod cli;
 pub mod data;
 pub mod energy;
 pub mod envelope;
+pub mod family;
 pub mod fit;
 pub mod lang;
 pub mod limits;

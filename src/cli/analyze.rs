@@ -7,8 +7,10 @@ use crate::analysis::{Analysis, Options, Shape};
 use crate::backtest::{self, BacktestError, Holdout};
 use crate::data::Measurement;
 use crate::envelope::BandFunction;
+use crate::family::{self, FamilyAnalysis, FamilyError};
 use crate::limits::Limits;
 use crate::model::{syntax, Model};
+use crate::num::Rat;
 use crate::num::{fmt_fraction, fmt_sig};
 use crate::report::{figures, Pruned, Report};
 use clap::{Args, ValueEnum};
@@ -50,6 +52,13 @@ impl AxisScale {
     }
 }
 
+/// A family of forms (`--family`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FamilyKind {
+    /// Extra-P's performance-model normal form: c0 + c1·x^(a/b)·log2(x)^c over its 42 building blocks, and products and sums of them for several variables.
+    Pmnf,
+}
+
 /// Which QE problem `--emit-qe` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum EmitQe {
@@ -76,6 +85,9 @@ pub struct AnalyzeArgs {
     /// Backtest: fit without the measurements this names (`largest`, `largest n`, or conditions such as `p>=512`, `p=512 and n>100`), then check each against every band at its point.
     #[arg(long, value_name = "COND")]
     pub holdout: Option<String>,
+    /// Also analyse a family of forms: fit each, rank them, and give the family band (the hull over the forms consistent at each threshold). With a family, the model file may be left out: `errband DATA --family pmnf`. A model's `family` lines are analysed even without this flag.
+    #[arg(long, value_enum, value_name = "FAMILY")]
+    pub family: Option<FamilyKind>,
     /// Drop the measurements at these points (e.g. `p=110`), refit and compare; repeatable.
     #[arg(long, value_name = "POINTS")]
     pub drop: Vec<String>,
@@ -179,11 +191,13 @@ fn plot_arg(s: &str) -> Result<(PlotKind, String), Failure> {
 /// Runs the main command.
 pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     let t0 = Instant::now();
-    let (model_path, data_path) = match (&a.model, &a.data) {
-        (Some(m), Some(d)) => (m.clone(), d.clone()),
+    // With a family the model file may be left out: `errband DATA --family pmnf`.
+    let (model_path, data_path): (Option<String>, String) = match (&a.model, &a.data) {
+        (Some(m), Some(d)) => (Some(m.clone()), d.clone()),
+        (Some(d), None) if a.family.is_some() => (None, d.clone()),
         _ => {
             return Err(Failure::input(
-                "usage: errband MODEL DATA [OPTIONS]  (e.g. errband models/hpl.tm data/hpl.csv); see errband --help",
+                "usage: errband MODEL DATA [OPTIONS]  (e.g. errband models/hpl.tm data/hpl.csv), or errband DATA --family pmnf; see errband --help",
             ))
         }
     };
@@ -205,13 +219,15 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
             }
         }
     };
-    check_outputs(&[&model_path, &data_path], &outputs)?;
-    let input = load(&model_path, &data_path, &a.common, limits)?;
-    let (model, dataset) = (&input.model, &input.dataset);
+    let inputs: Vec<&str> = model_path.iter().map(String::as_str).chain([data_path.as_str()]).collect();
+    check_outputs(&inputs, &outputs)?;
+    let input = load(model_path.as_deref(), &data_path, &a.common, limits)?;
+    let dataset = &input.dataset;
+    let model_path = model_path.unwrap_or_else(|| format!("--family {}", family_name(a.family)));
     let t_parse = t0.elapsed();
 
     let at = input.points(&a.at, "--at")?;
-    let dnames = crate::analysis::delta_names(model);
+    let dnames = crate::analysis::delta_names(&input.model);
     for (i, o) in a.order.iter().enumerate() {
         if !dnames.contains(o) {
             return Err(Failure::input(format!("--order {o}: the Δ variables are {}", dnames.join(", "))));
@@ -221,10 +237,41 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         }
     }
     let opts = Options { at, order: a.order.clone(), ..input.options() };
+    let fam = FamilyArgs { own: a.data.is_some(), pmnf: a.family == Some(FamilyKind::Pmnf) };
     if input.parts.parts.len() > 1 {
-        return run_experiment(&a, &input, &opts, &plots, report_kind, io);
+        return run_experiment(&a, &input, &opts, fam, &plots, report_kind, io);
     }
     let rows = &dataset.rows;
+    let hold = match &a.holdout {
+        Some(h) => Some(Holdout::parse(h, &input.model.vars).map_err(|d| Failure::input(d.render(h)))?),
+        None => None,
+    };
+    let forms = |train: &[Measurement]| family::forms_of(&input.model, fam.own, fam.pmnf, train, &opts);
+    // Without a model file, the family's best form on the data it is
+    // fitted to (the training measurements of a backtest) is the model.
+    let mut family_all: Option<FamilyAnalysis> = None;
+    let best_model;
+    let model: &Model = if fam.own {
+        &input.model
+    } else {
+        let fit_rows: Vec<Measurement> = match &hold {
+            Some(h) => {
+                let held = h.held(rows);
+                (0..rows.len()).filter(|i| !held.contains(i)).map(|i| rows[i].clone()).collect()
+            }
+            None => rows.clone(),
+        };
+        let points = points_of(&input.model, &opts.at);
+        let f = forms(&fit_rows)
+            .and_then(|fs| family::analyse(fs, &fit_rows, &data_path, &opts, &points))
+            .map_err(|e| family_failure(&input, e))?;
+        best_model = f.members[0].model.clone();
+        if hold.is_none() {
+            family_all = Some(f);
+        }
+        &best_model
+    };
+    let wants_family = fam.pmnf || !input.model.family.is_empty();
 
     if let Some(which) = a.emit_qe {
         let design = crate::fit::Design::new(model, rows, &data_path)
@@ -257,18 +304,18 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     }
 
     let t1 = Instant::now();
-    let backtest = match &a.holdout {
-        None => None,
-        Some(h) => {
+    let backtest = match (&a.holdout, &hold) {
+        (Some(h), Some(hold)) => {
             if !a.drop.is_empty() || !a.drop_row.is_empty() {
                 return Err(Failure::input("--holdout and --drop both leave measurements out; give one"));
             }
-            let hold = Holdout::parse(h, &model.vars).map_err(|d| Failure::input(d.render(h)))?;
+            let family: Option<&backtest::FamilyForms<'_>> = if wants_family { Some(&forms) } else { None };
             Some(
-                backtest::run(model, rows, &data_path, &opts, &hold, h)
+                backtest::run(model, rows, &data_path, &opts, hold, h, family)
                     .map_err(|e| backtest_failure(&input, e))?,
             )
         }
+        _ => None,
     };
     let (rows, analysis) = match &backtest {
         Some(b) => (b.train.as_slice(), b.analysis.clone()),
@@ -276,6 +323,14 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
             (rows.as_slice(), Analysis::run(model, rows, &data_path, &opts).map_err(|e| input.failure(e))?)
         }
     };
+    if wants_family && family_all.is_none() && backtest.is_none() {
+        let points: Vec<Vec<Rat>> = analysis.predictions.iter().map(|p| p.x.clone()).collect();
+        let f = forms(rows)
+            .and_then(|fs| family::analyse(fs, rows, &data_path, &opts, &points))
+            .map_err(|e| family_failure(&input, e))?;
+        family_all = Some(f);
+    }
+    let family = backtest.as_ref().and_then(|b| b.family.as_ref()).or(family_all.as_ref());
     let pruned = if a.drop.is_empty() && a.drop_row.is_empty() {
         None
     } else {
@@ -314,6 +369,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         exact: a.common.exact,
         warnings: &dataset.warnings,
         backtest: backtest.as_ref(),
+        family,
     };
     // JSON is streamed: a residual per measurement is too long to hold.
     let text = match a.format {
@@ -388,6 +444,7 @@ fn run_experiment(
     a: &AnalyzeArgs,
     input: &super::input::Loaded,
     opts: &Options,
+    fam: FamilyArgs,
     plots: &[(PlotKind, String)],
     report_kind: Option<ReportKind>,
     io: &mut Io,
@@ -413,26 +470,76 @@ fn run_experiment(
         Some(h) => Some(Holdout::parse(h, &input.model.vars).map_err(|d| Failure::input(d.render(h)))?),
         None => None,
     };
-    type Outcome = (Result<Analysis, (String, i32)>, Option<backtest::Backtest>);
-    let outcomes: Vec<Outcome> = (0..n)
+    let outcomes: Vec<SeriesOutcome> = (0..n)
         .into_par_iter()
         .map(|i| {
-            let model = match input.model_of(i) {
+            let none = |e| SeriesOutcome { analysis: Err(e), backtest: None, family: None, best: None };
+            let given = match input.model_of(i) {
                 Ok(m) => m,
-                Err(e) => return (Err(e), None),
+                Err(e) => return none(e),
             };
             let rows = &input.parts.parts[i].dataset.rows;
-            let fail = |e| {
-                let f = analysis_failure(e, model, &input.data_path);
-                (f.message, f.code)
+            let fail = |e: Failure| (e.message, e.code);
+            let wants_family = fam.pmnf || !given.family.is_empty();
+            let forms = |train: &[Measurement]| family::forms_of(given, fam.own, fam.pmnf, train, opts);
+            // Without a model file, each series' best form is its model.
+            let mut family_all = None;
+            let best = if fam.own {
+                None
+            } else {
+                let fit_rows: Vec<Measurement> = match &hold {
+                    Some(h) => {
+                        let held = h.held(rows);
+                        (0..rows.len()).filter(|i| !held.contains(i)).map(|i| rows[i].clone()).collect()
+                    }
+                    None => rows.clone(),
+                };
+                let points = points_of(given, &opts.at);
+                match forms(&fit_rows)
+                    .and_then(|fs| family::analyse(fs, &fit_rows, &input.data_path, opts, &points))
+                {
+                    Ok(f) => {
+                        let m = f.members[0].model.clone();
+                        if hold.is_none() {
+                            family_all = Some(f);
+                        }
+                        Some(m)
+                    }
+                    Err(e) => return none(fail(family_failure(input, e))),
+                }
             };
+            let model = best.as_ref().unwrap_or(given);
+            let analysis_fail = |e| fail(analysis_failure(e, model, &input.data_path));
             match (&hold, &a.holdout) {
-                (Some(h), Some(text)) => match backtest::run(model, rows, &input.data_path, opts, h, text) {
-                    Ok(b) => (Ok(b.analysis.clone()), Some(b)),
-                    Err(BacktestError::Split(m)) => (Err((m, super::EXIT_INPUT)), None),
-                    Err(BacktestError::Analysis(e)) => (Err(fail(e)), None),
-                },
-                _ => (Analysis::run(model, rows, &input.data_path, opts).map_err(fail), None),
+                (Some(h), Some(text)) => {
+                    let family: Option<&backtest::FamilyForms<'_>> =
+                        if wants_family { Some(&forms) } else { None };
+                    match backtest::run(model, rows, &input.data_path, opts, h, text, family) {
+                        Ok(mut b) => SeriesOutcome {
+                            analysis: Ok(b.analysis.clone()),
+                            family: b.family.take(),
+                            backtest: Some(b),
+                            best,
+                        },
+                        Err(BacktestError::Split(m)) => none((m, super::EXIT_INPUT)),
+                        Err(e) => none(fail(backtest_failure(input, e))),
+                    }
+                }
+                _ => {
+                    let analysis = Analysis::run(model, rows, &input.data_path, opts).map_err(analysis_fail);
+                    if wants_family && family_all.is_none() {
+                        if let Ok(an) = &analysis {
+                            let points: Vec<Vec<Rat>> = an.predictions.iter().map(|p| p.x.clone()).collect();
+                            match forms(rows)
+                                .and_then(|fs| family::analyse(fs, rows, &input.data_path, opts, &points))
+                            {
+                                Ok(f) => family_all = Some(f),
+                                Err(e) => return none(fail(family_failure(input, e))),
+                            }
+                        }
+                    }
+                    SeriesOutcome { analysis, backtest: None, family: family_all, best }
+                }
             }
         })
         .collect();
@@ -448,11 +555,15 @@ fn run_experiment(
             .iter()
             .zip(outcomes)
             .enumerate()
-            .map(|(i, (part, (outcome, backtest)))| crate::report::experiment::Entry {
+            .map(|(i, (part, o))| crate::report::experiment::Entry {
                 part,
-                model: input.model_of(i).unwrap_or(&input.model),
-                outcome,
-                backtest,
+                model: match o.best {
+                    Some(m) => std::borrow::Cow::Owned(m),
+                    None => std::borrow::Cow::Borrowed(input.model_of(i).unwrap_or(&input.model)),
+                },
+                outcome: o.analysis,
+                backtest: o.backtest,
+                family: o.family,
             })
             .collect(),
         digits: a.common.decimal as usize,
@@ -484,6 +595,56 @@ fn run_experiment(
     Ok(code)
 }
 
+/// What one series of an experiment gave.
+struct SeriesOutcome {
+    /// The analysis, or why it failed (message, exit code).
+    analysis: Result<Analysis, (String, i32)>,
+    /// With `--holdout`: its backtest.
+    backtest: Option<backtest::Backtest>,
+    /// The family, when one was analysed.
+    family: Option<FamilyAnalysis>,
+    /// Without a model file: the family's best form, the series' model.
+    best: Option<Model>,
+}
+
+/// How a family is built: whether the model file's own form is a member
+/// (it is when one is given), and whether Extra-P's normal forms are.
+#[derive(Debug, Clone, Copy)]
+struct FamilyArgs {
+    own: bool,
+    pmnf: bool,
+}
+
+/// `pmnf`, for the label of a run without a model file.
+fn family_name(f: Option<FamilyKind>) -> &'static str {
+    match f {
+        Some(FamilyKind::Pmnf) | None => "pmnf",
+    }
+}
+
+/// The prediction points of an analysis of `model` with `--at` points
+/// `at`: the model's own, then the others (as [`Analysis::run`] lists them).
+fn points_of(model: &Model, at: &[Vec<Rat>]) -> Vec<Vec<Rat>> {
+    let mut out = model.predict.clone();
+    for p in at {
+        if !out.contains(p) {
+            out.push(p.clone());
+        }
+    }
+    out
+}
+
+/// A family that could not be analysed, as a message and exit code.
+fn family_failure(input: &super::input::Loaded, e: FamilyError) -> Failure {
+    match e {
+        FamilyError::NoForm(e) => {
+            let f = input.failure(*e);
+            Failure { message: format!("no form of the family could be fitted: {}", f.message), code: f.code }
+        }
+        FamilyError::Form(d) => Failure::input(d.message),
+    }
+}
+
 /// A backtest that could not be done, as a message and exit code.
 fn backtest_failure(input: &super::input::Loaded, e: BacktestError) -> Failure {
     match e {
@@ -494,6 +655,10 @@ fn backtest_failure(input: &super::input::Loaded, e: BacktestError) -> Failure {
                 message: format!("fitting without the held-out measurements: {}", f.message),
                 code: f.code,
             }
+        }
+        BacktestError::Family(e) => {
+            let f = family_failure(input, e);
+            Failure { message: format!("without the held-out measurements: {}", f.message), code: f.code }
         }
     }
 }

@@ -148,7 +148,7 @@ pub fn run(a: BarrierArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
             (Some(Reference::Constant(c)), format!("given, {m}"), None)
         }
         (None, Some(mp), Some(dp)) => {
-            let l = load(mp, dp, &a.common, limits)?;
+            let l = load(Some(mp), dp, &a.common, limits)?;
             l.single("barrier")?;
             let unit = l.model.units.get(&l.model.func).cloned().ok_or_else(|| {
                 Failure::input(format!(
@@ -202,6 +202,7 @@ pub fn run(a: BarrierArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
                 exact: a.common.exact,
                 warnings: &l.dataset.warnings,
                 backtest: None,
+                family: None,
             };
             body.push_str(&fit.text());
             body.push('\n');

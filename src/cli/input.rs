@@ -242,8 +242,56 @@ fn parse_noise(s: &str) -> Result<Rat, String> {
     Ok(v)
 }
 
-/// Reads and checks the model and the data.
-pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) -> Result<Loaded, Failure> {
+/// The model a family is built on when no model file is given
+/// (`errband DATA --family pmnf`): `T(vars) = c0` over the data's
+/// parameters (an experiment's), or a CSV file's columns but the measured
+/// one (`--y`, else the last) and the `--by` ones (`--x VAR=COLUMN` names
+/// them instead when given).
+fn base_model(
+    source: &Source<'_>,
+    a: &CommonArgs,
+    limits: &Limits,
+) -> Result<(Model, Option<String>), Failure> {
+    let (vars, y): (Vec<String>, Option<String>) = match source {
+        Source::Experiment { experiment, .. } => (experiment.params.clone(), None),
+        Source::Csv(text) => {
+            let cols = data::column_names(text, a.delimiter);
+            let y = a.y.clone().or_else(|| cols.last().cloned()).unwrap_or_else(|| "T".into());
+            let vars = if a.x.is_empty() {
+                cols.into_iter().filter(|c| *c != y && !a.by.contains(c)).collect()
+            } else {
+                a.x.iter()
+                    .map(|x| x.split_once('=').map_or(x.as_str(), |(v, _)| v).trim().to_string())
+                    .collect()
+            };
+            (vars, Some(y))
+        }
+    };
+    if vars.is_empty() {
+        return Err(Failure::input(
+            "--family without a model: the data name no variable (a CSV file needs a column besides the measured one)",
+        ));
+    }
+    let func = if vars.iter().any(|v| v == "T") { "T_" } else { "T" };
+    let src = format!("{func}({}) = c0\nparam c0\n", vars.join(", "));
+    let m = Model::parse_with(&src, "pmnf", a.digits, limits).map_err(|d| {
+        Failure::input(format!(
+            "--family without a model: the variables {} cannot all be names in errband's model language ({}); give a model file",
+            vars.join(", "),
+            d.message
+        ))
+    })?;
+    Ok((m, y))
+}
+
+/// Reads and checks the model and the data; with no model file, the model
+/// is `T(vars) = c0` over the data's variables, for a family to replace.
+pub fn load(
+    model_path: Option<&str>,
+    data_path: &str,
+    a: &CommonArgs,
+    limits: &Limits,
+) -> Result<Loaded, Failure> {
     let sel = Selection { callpath: a.region.clone(), metric: a.metric.clone() };
     // The data first: Extra-P's models take the data's parameters as their variables.
     // A directory is a set of CUBE profiles, one subdirectory per run.
@@ -267,7 +315,15 @@ pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) 
         Source::experiment(read_experiment(&dbytes, &dsrc, kind, data_path, limits)?)
     };
     drop(dbytes);
-    let input = read_model(model_path, a, limits)?;
+    let mut y_default = None;
+    let (input, model_path) = match model_path {
+        Some(p) => (read_model(p, a, limits)?, p),
+        None => {
+            let (m, y) = base_model(&source, a, limits)?;
+            y_default = y;
+            (ModelInput::Tm(Box::new(m)), "pmnf")
+        }
+    };
     let (vars, func): (Vec<String>, String) = match &input {
         ModelInput::Tm(m) => (m.vars.clone(), m.func.clone()),
         ModelInput::Extrap(set) => {
@@ -302,7 +358,7 @@ pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) 
     }
     // The measured value and each variable need a column of their own.
     let column_of = |v: &String| rename.get(v).cloned().unwrap_or_else(|| v.clone());
-    let y_column = a.y.clone().unwrap_or_else(|| func.clone());
+    let y_column = a.y.clone().or_else(|| y_default.clone()).unwrap_or_else(|| func.clone());
     let mut owner: BTreeMap<String, &String> = BTreeMap::new();
     for v in &vars {
         let c = column_of(v);
@@ -322,7 +378,7 @@ pub fn load(model_path: &str, data_path: &str, a: &CommonArgs, limits: &Limits) 
         vars: vars.clone(),
         y: func.clone(),
         rename,
-        y_column: a.y.clone(),
+        y_column: a.y.clone().or(y_default),
         region: a.region.clone(),
         metric: a.metric.clone(),
         limits: *limits,

@@ -195,7 +195,7 @@ fn finish(r: &dyn Ranked, s: &SearchArgs, io: &mut Io) -> Result<i32, Failure> {
 pub fn run_prune(a: PruneArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     let s = &a.search;
     check_search_outputs(s)?;
-    let input = load(&s.model, &s.data, &s.common, limits)?;
+    let input = load(Some(&s.model), &s.data, &s.common, limits)?;
     let targets = targets(&input, s)?;
     let mut user = Vec::new();
     for c in &a.candidate {
@@ -282,7 +282,7 @@ fn normalise_step(args: &[String]) -> Vec<String> {
 pub fn run_plan(a: PlanArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     let s = &a.search;
     check_search_outputs(s)?;
-    let input = load(&s.model, &s.data, &s.common, limits)?;
+    let input = load(Some(&s.model), &s.data, &s.common, limits)?;
     let targets = targets(&input, s)?;
     let cands = input.points(&normalise_step(&a.candidates), "--candidates")?;
     let tick = progress();

@@ -26,6 +26,23 @@ pub fn read_csv(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset, Da
     read_csv_inner(text, file, &spec).map(|(d, _, _)| d)
 }
 
+/// The column names of CSV text's header (units removed), for a command
+/// that takes its variables from the data (`errband DATA --family pmnf`);
+/// empty when the header cannot be read (the full read reports why).
+pub fn column_names(text: &str, delimiter: Option<dialect::Delimiter>) -> Vec<String> {
+    let (original, base) = strip_bom(text);
+    let delimiter = delimiter.unwrap_or_else(|| dialect::detect(original));
+    let prepared = dialect::prepare(original, delimiter);
+    let (mut reader, mut locator) = open_reader_with(&prepared, base, delimiter.byte());
+    let mut head = ByteRecord::new();
+    let got = read_header(&mut reader, &mut head, &mut locator, ("", text.len()), String::new(), "");
+    if got.is_err() {
+        return Vec::new();
+    }
+    let cells: Vec<HeaderCell<'_>> = head.iter().map(|cell| HeaderCell::parse(bytes_str(cell))).collect();
+    header_names(&cells).into_iter().map(str::to_string).collect()
+}
+
 /// Reads CSV text as [`read_csv`] does and splits the rows into groups by
 /// the values of the columns [`ColumnSpec::by`] names: one dataset per
 /// group, named `col=value, col2=value2`, in order of first appearance.

@@ -66,6 +66,9 @@ pub struct Model {
     pub weight_text: Option<String>,
     /// Span of the weight expression.
     pub weight_span: Option<Range<usize>>,
+    /// Alternative forms from `family` lines, each a model of its own
+    /// with this one's variables, constants, weight, units and points.
+    pub family: Vec<Model>,
     body: Node,
     weight: Option<Node>,
     log: EvalLog,
@@ -119,6 +122,7 @@ impl Model {
         let mut fit: Option<(FitMode, Range<usize>)> = None;
         let mut units = BTreeMap::new();
         let mut unit_spans: Vec<(String, Range<usize>)> = Vec::new();
+        let mut family = Vec::new();
         let err = |span: Range<usize>, m: String| Diagnostic::new(file, span, m);
 
         // Constants first (in order), so every other statement may use them.
@@ -195,6 +199,7 @@ impl Model {
                         units.insert(name, u);
                     }
                 }
+                Stmt::Family { name, vars, body } => family.push((name, vars, body)),
             }
         }
         let (func, vars, body, _) = define.ok_or_else(|| {
@@ -310,6 +315,7 @@ impl Model {
             body_text,
             weight_text,
             weight_span,
+            family: Vec::new(),
             body: body_node,
             weight: weight_node,
             log,
@@ -330,7 +336,100 @@ impl Model {
             }
         }
         model.predict = predict;
+        for ((name, nspan), fvars, body) in family {
+            if name != model.func {
+                return Err(err(
+                    nspan,
+                    format!("the model is `{}`; a `family` line gives another form of it", model.func),
+                )
+                .with_help(format!(
+                    "write `family {}({}) = ...`",
+                    model.func,
+                    model.vars.join(", ")
+                )));
+            }
+            let names: Vec<&str> = fvars.iter().map(|v| v.0.as_str()).collect();
+            if names != model.vars.iter().map(String::as_str).collect::<Vec<_>>() {
+                let span = fvars
+                    .first()
+                    .map_or(nspan.clone(), |f| f.1.start..fvars.last().map_or(f.1.end, |l| l.1.end));
+                return Err(err(
+                    span,
+                    format!("an alternative form takes the model's variables, ({})", model.vars.join(", ")),
+                ));
+            }
+            let alt = model.alternative_expr(&body, source, file)?;
+            model.family.push(alt);
+        }
         Ok(model)
+    }
+
+    /// Another form of this model: `body`, an expression over the model's
+    /// variables and constants in which every other name is a parameter
+    /// (fitted; `source` and `file` are the text its spans point into).
+    /// Variables, constants, weight, units and prediction points are this
+    /// model's.
+    fn alternative_expr(&self, body: &Expr, source: &str, file: &str) -> Result<Model, Diagnostic> {
+        let mut params: Vec<Param> = Vec::new();
+        for (n, span) in body.names() {
+            let known = self.vars.iter().any(|v| v == n)
+                || self.consts.iter().any(|(c, _)| c == n)
+                || params.iter().any(|p| p.name == n);
+            if !known {
+                params.push(Param { name: n.to_string(), given: None, span });
+            }
+        }
+        if params.is_empty() {
+            return Err(Diagnostic::new(file, body.span.clone(), "the alternative form has no parameters")
+                .with_help(
+                    "every name that is not a variable or a constant is a fitted parameter: `c0 + c1*p`",
+                ));
+        }
+        let mut log = self.log.clone();
+        let env = |n: &str| -> Option<Binding> {
+            if let Some(i) = self.vars.iter().position(|v| v == n) {
+                return Some(Binding::Var(i));
+            }
+            if let Some(j) = params.iter().position(|p| p.name == n) {
+                return Some(Binding::Param(j));
+            }
+            self.consts.iter().find(|(c, _)| c == n).map(|(_, v)| Binding::Const(v.clone()))
+        };
+        let node = compile::compile(body, &env, file, source, &mut log)?;
+        Ok(Model {
+            file: file.to_string(),
+            source: source.to_string(),
+            func: self.func.clone(),
+            vars: self.vars.clone(),
+            consts: self.consts.clone(),
+            params,
+            fit: FitMode::LeastSquares,
+            predict: self.predict.clone(),
+            units: self.units.clone(),
+            body_text: source.get(body.span.clone()).unwrap_or("").to_string(),
+            weight_text: self.weight_text.clone(),
+            weight_span: self.weight_span.clone(),
+            family: Vec::new(),
+            body: node,
+            weight: self.weight.clone(),
+            log,
+        })
+    }
+
+    /// Another form of this model from the text of its right-hand side
+    /// (`c0 + c1*p^(5/4)*log2(p)`): every name that is not a variable or a
+    /// constant is a fitted parameter. The text is appended to the model's
+    /// source, so that located messages point into it.
+    pub fn alternative(&self, text: &str) -> Result<Model, Diagnostic> {
+        let combined = format!("{}\n{}", self.source, text);
+        let start = self.source.len() + 1;
+        let mut p = crate::lang::expr::Parser::new(&combined, &self.file)?.with_limits(*self.limits());
+        p.restore(start);
+        let body = p.parse_expr()?;
+        if !p.at_eof() {
+            return Err(p.unexpected("the end of the form"));
+        }
+        self.alternative_expr(&body, &combined, &self.file)
     }
 
     /// Number of parameters.

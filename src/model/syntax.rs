@@ -11,7 +11,12 @@
 //! predict p = 200, 500, 1000, 2000..10000:2000
 //! fit none                     # analyse the given values instead of fitting
 //! unit T = s, p = processors
+//! family T(p) = c0 + c1*p*log2(p)   # an alternative form, one line each
 //! ```
+//!
+//! A `family` line names another form of the same model for `--family`
+//! analyses: the same function and variables, its own parameters (every
+//! name that is not a variable or a constant).
 //!
 //! Value lists (`predict`, and the CLI's `--at`, `--drop`) share one
 //! grammar: `VAR = ITEM, ITEM, ..., VAR = ...` where an item is a constant
@@ -24,7 +29,7 @@ use crate::limits::{Limit, Limits};
 use std::ops::Range;
 
 /// Statement keywords (reserved: not usable as names).
-pub const KEYWORDS: &[&str] = &["const", "param", "weight", "predict", "fit", "unit"];
+pub const KEYWORDS: &[&str] = &["const", "param", "weight", "predict", "fit", "unit", "family"];
 
 /// One item of a value list.
 #[derive(Debug, Clone)]
@@ -91,6 +96,15 @@ pub enum Stmt {
     Fit((String, Range<usize>)),
     /// `unit name = unit, ...`.
     Unit(Vec<(Name, String)>),
+    /// `family F(v1, .., vn) = body`: an alternative form of the model.
+    Family {
+        /// Function name (must be the model's).
+        name: (String, Range<usize>),
+        /// Variables (must be the model's, in its order).
+        vars: Vec<(String, Range<usize>)>,
+        /// Right-hand side.
+        body: Expr,
+    },
 }
 
 /// Splits the token stream into statements (see the module doc).
@@ -240,6 +254,7 @@ fn statement(p: &mut Parser) -> Result<Stmt, Diagnostic> {
             Ok((n, u))
         })?));
     }
+    let family = p.eat_ident("family");
     if matches!(p.peek(), Tok::Ident(_)) && *p.peek_nth(1) == Tok::LParen {
         let name = p.expect_ident("the model's name")?;
         p.expect(&Tok::LParen)?;
@@ -247,11 +262,20 @@ fn statement(p: &mut Parser) -> Result<Stmt, Diagnostic> {
         p.expect(&Tok::RParen)?;
         p.expect(&Tok::Assign)?;
         let body = p.parse_expr()?;
-        return Ok(Stmt::Define { name, vars, body });
+        return Ok(if family {
+            Stmt::Family { name, vars, body }
+        } else {
+            Stmt::Define { name, vars, body }
+        });
+    }
+    if family {
+        return Err(p.unexpected("the alternative form, `T(p) = ...`").with_help(
+            "write `family T(p) = c0 + c1*p*log2(p)`: the model's name and variables, then the alternative's expression",
+        ));
     }
     Err(p
         .unexpected("a statement")
-        .with_help("statements are `T(p) = ...`, `const a = ...`, `param c1, c2`, `weight ...`, `predict p = ...`, `fit none` and `unit T = s`"))
+        .with_help("statements are `T(p) = ...`, `const a = ...`, `param c1, c2`, `weight ...`, `predict p = ...`, `fit none`, `unit T = s` and `family T(p) = ...`"))
 }
 
 /// `VAR = items, VAR = items, ...` (a comma followed by `NAME =` starts the next variable).

@@ -15,12 +15,15 @@ use crate::num::{fmt_sig, Rat};
 pub struct Entry<'a> {
     /// The series.
     pub part: &'a Part,
-    /// Its model (Extra-P's models differ per series).
-    pub model: &'a Model,
+    /// Its model (Extra-P's models differ per series; without a model
+    /// file, the family's best form for the series).
+    pub model: std::borrow::Cow<'a, Model>,
     /// The analysis, or why it failed (message, exit code).
     pub outcome: Result<Analysis, (String, i32)>,
     /// With `--holdout`: the backtest the analysis belongs to.
     pub backtest: Option<crate::backtest::Backtest>,
+    /// With a family (`--family`, `family` lines): the family on the series.
+    pub family: Option<crate::family::FamilyAnalysis>,
 }
 
 /// Every analysis of an experiment.
@@ -49,7 +52,7 @@ impl<'a> ExperimentReport<'a> {
     /// The report of one entry's analysis, for the per-series sections.
     fn report<'b>(&'b self, e: &'b Entry<'a>, an: &'b Analysis) -> Report<'b> {
         Report {
-            model: e.model,
+            model: &e.model,
             data_file: self.data_file,
             data: e.backtest.as_ref().map_or(&e.part.dataset.rows, |b| &b.train),
             analysis: an,
@@ -60,6 +63,7 @@ impl<'a> ExperimentReport<'a> {
             exact: self.exact,
             warnings: &e.part.dataset.warnings,
             backtest: e.backtest.as_ref(),
+            family: e.family.as_ref(),
         }
     }
 

@@ -8,6 +8,7 @@ mod backtest;
 pub mod barrier;
 pub mod energy;
 pub mod experiment;
+mod family;
 pub mod figures;
 pub(crate) mod html;
 mod latex;
@@ -66,6 +67,8 @@ pub struct Report<'a> {
     /// With `--holdout`: the backtest (`data` and `analysis` are then its
     /// training measurements and their analysis).
     pub backtest: Option<&'a crate::backtest::Backtest>,
+    /// With a family: the family on the same measurements (`data`).
+    pub family: Option<&'a crate::family::FamilyAnalysis>,
 }
 
 /// `width_pruned / width_full`, when both are finite and the full one is non-zero.
@@ -336,6 +339,9 @@ impl Report<'_> {
         if let Some(f) = self.function {
             line(&mut o, String::new());
             self.function_text(&mut o, f);
+        }
+        if let Some(f) = self.family {
+            self.family_text(&mut o, f);
         }
         if let Some(b) = self.backtest {
             self.backtest_text(&mut o, b);
@@ -949,6 +955,9 @@ impl Report<'_> {
         if let (Some(f), Value::Object(d)) = (self.function, &mut doc) {
             d.insert("band_function".into(), self.function_json(f));
         }
+        if let (Some(f), Value::Object(d)) = (self.family, &mut doc) {
+            d.insert("family".into(), self.family_json(f));
+        }
         if let (Some(b), Value::Object(d)) = (self.backtest, &mut doc) {
             d.insert("holdout".into(), self.backtest_json(b));
         }
@@ -989,6 +998,22 @@ impl Report<'_> {
                     "shrink_ratio",
                     "pruned_lower_exact",
                     "pruned_upper_exact",
+                ]
+                .map(String::from),
+            );
+        }
+        if self.family.is_some() {
+            head.extend(
+                [
+                    "family_forms",
+                    "family_lower",
+                    "family_upper",
+                    "family_measurement_lower",
+                    "family_measurement_upper",
+                    "family_lower_exact",
+                    "family_upper_exact",
+                    "family_measurement_lower_exact",
+                    "family_measurement_upper_exact",
                 ]
                 .map(String::from),
             );
@@ -1044,6 +1069,35 @@ impl Report<'_> {
                         Some(qb) => {
                             row.push(inf(&qb.lower, true, true));
                             row.push(inf(&qb.upper, false, true));
+                        }
+                    }
+                }
+                if let Some(f) = self.family {
+                    // The family's thresholds are the analysis' (same order);
+                    // its points are the analysis' prediction points.
+                    let h = f
+                        .points
+                        .iter()
+                        .position(|x| *x == p.x)
+                        .and_then(|k| f.hull.get(ri)?.get(k)?.as_ref());
+                    match h {
+                        None => {
+                            let why = if f.levels.get(ri).is_some_and(|l| l.bound.is_none()) {
+                                "untrusted"
+                            } else {
+                                "none"
+                            };
+                            row.push("0".into());
+                            row.extend(std::iter::repeat_n(why.to_string(), 8));
+                        }
+                        Some(h) => {
+                            row.push(h.forms.to_string());
+                            for exact in [false, true] {
+                                row.push(inf(&h.model.lower, true, exact));
+                                row.push(inf(&h.model.upper, false, exact));
+                                row.push(inf(&h.measurement.lower, true, exact));
+                                row.push(inf(&h.measurement.upper, false, exact));
+                            }
                         }
                     }
                 }
@@ -1184,6 +1238,9 @@ impl Report<'_> {
                 "\n**Hint:** RMS > e_max; the minimax point {} has Max|e_i| = e_max.\n",
                 vals.join(", ")
             ));
+        }
+        if let Some(f) = self.family {
+            self.family_markdown(&mut o, f);
         }
         if let Some(b) = self.backtest {
             self.backtest_markdown(&mut o, b);

@@ -1,0 +1,650 @@
+//! Families of model forms (`--family pmnf`, `family` lines in a `.tm`).
+//!
+//! One model form can be wrong in a way no parameter range repairs (a
+//! collective that grows faster than `log p`). A family analyses many
+//! forms on the same data: each is fitted exactly, with its e_max, remax
+//! and mean square, and ranked. At a threshold the forms some parameters
+//! of which meet it are *consistent*; the **family band** at a point is the
+//! hull of their bands there, beside the best form's own.
+//!
+//! `pmnf` is Extra-P's performance-model normal form. For one variable its
+//! forms are `c0 + c1·x^(a/b)·log2(x)^c` over Extra-P's 42 building blocks
+//! (extrap/modelers/single_parameter/basic.py; no log terms when a value
+//! is below 1, as Extra-P), and the constant `c0`. For several variables
+//! it follows Extra-P's multi-parameter modeller: each variable's terms are
+//! ranked on the measurements averaged over the other variables' values
+//! (its lines), the best few kept (3 for two variables, 2 for three, 1
+//! above), and every sum of products of one kept term per variable that
+//! uses each variable and at most three products is a form.
+//!
+//! Thresholds name the family's best statistics: `max` is the smallest
+//! Max|e_i| of any form's fit, `remax` the smallest remax, so `trusted` is
+//! max(2·(smallest remax), noise). Bands come from exact LPs over each
+//! form's residual rows (no vertex is listed), so a family of a hundred
+//! forms of four parameters stays fast.
+
+use crate::analysis::{Analysis, AnalysisError, Band, Bound, Options, Scale, Statistics, Threshold};
+use crate::data::Measurement;
+use crate::lang::diag::Diagnostic;
+use crate::model::Model;
+use crate::num::{fmt_fraction, Rat};
+use num_traits::{One, Zero};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+
+/// Extra-P's single-parameter building blocks `x^(a/b)·log2(x)^c`, as
+/// `(a, b, c)`, in its order (the set its basic modeller searches with log
+/// terms allowed and no negative exponents).
+pub const PMNF_TERMS: [(i64, i64, u32); 42] = [
+    (0, 1, 1),
+    (0, 1, 2),
+    (1, 4, 0),
+    (1, 3, 0),
+    (1, 4, 1),
+    (1, 3, 1),
+    (1, 4, 2),
+    (1, 3, 2),
+    (1, 2, 0),
+    (1, 2, 1),
+    (1, 2, 2),
+    (2, 3, 0),
+    (3, 4, 0),
+    (2, 3, 1),
+    (3, 4, 1),
+    (4, 5, 0),
+    (2, 3, 2),
+    (3, 4, 2),
+    (1, 1, 0),
+    (1, 1, 1),
+    (1, 1, 2),
+    (5, 4, 0),
+    (5, 4, 1),
+    (4, 3, 0),
+    (4, 3, 1),
+    (3, 2, 0),
+    (3, 2, 1),
+    (3, 2, 2),
+    (5, 3, 0),
+    (7, 4, 0),
+    (2, 1, 0),
+    (2, 1, 1),
+    (2, 1, 2),
+    (9, 4, 0),
+    (7, 3, 0),
+    (5, 2, 0),
+    (5, 2, 1),
+    (5, 2, 2),
+    (8, 3, 0),
+    (11, 4, 0),
+    (3, 1, 0),
+    (3, 1, 1),
+];
+
+/// A building block's text over `var`: `p^(5/4)*log2(p)`.
+pub fn term_text(var: &str, (a, b, c): (i64, i64, u32)) -> String {
+    let mut parts = Vec::new();
+    match (a, b) {
+        (0, _) => {}
+        (a, 1) if a == 1 => parts.push(var.to_string()),
+        (a, 1) => parts.push(format!("{var}^{a}")),
+        (a, b) => parts.push(format!("{var}^({a}/{b})")),
+    }
+    match c {
+        0 => {}
+        1 => parts.push(format!("log2({var})")),
+        c => parts.push(format!("log2({var})^{c}")),
+    }
+    parts.join("*")
+}
+
+/// Where a form of the family comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// The model file's own form.
+    Model,
+    /// A `family` line of the model file.
+    Listed,
+    /// Extra-P's normal form (`--family pmnf`).
+    Pmnf,
+}
+
+impl Origin {
+    /// `model`, `family line`, `pmnf`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Origin::Model => "model",
+            Origin::Listed => "family line",
+            Origin::Pmnf => "pmnf",
+        }
+    }
+}
+
+/// One form of a family, analysed.
+#[derive(Debug, Clone)]
+pub struct Member {
+    /// The form as a model.
+    pub model: Model,
+    /// Its right-hand side (`c0 + c1*p^(5/4)*log2(p)`).
+    pub form: String,
+    /// Where it comes from.
+    pub origin: Origin,
+    /// Fit, e_max, rmax, remax.
+    pub stats: Statistics,
+    /// Per threshold: whether some parameters of the form meet it.
+    pub consistent: Vec<bool>,
+    /// Per threshold, per point: the model band and the new-measurement
+    /// band (None where the form is not consistent).
+    pub bands: Vec<Vec<Option<(Band, Band)>>>,
+}
+
+/// A form left out, and why (it cannot be evaluated at a data point, or
+/// the data cannot separate its parameters).
+#[derive(Debug, Clone)]
+pub struct Skipped {
+    /// The form.
+    pub form: String,
+    /// Why.
+    pub why: String,
+}
+
+/// A threshold as the family applies it.
+#[derive(Debug, Clone)]
+pub struct Level {
+    /// The threshold as given.
+    pub threshold: Threshold,
+    /// Its bound from the family's best statistics; `None` when it gives
+    /// no band (`trusted` at 50 % or more, or a relative threshold on
+    /// measurements that are not all positive).
+    pub bound: Option<Bound>,
+}
+
+/// The hull of the consistent forms' bands at one point and threshold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hull {
+    /// Hull of the model bands.
+    pub model: Band,
+    /// Hull of the new-measurement bands.
+    pub measurement: Band,
+    /// How many forms it spans.
+    pub forms: usize,
+}
+
+/// A family analysed on one series.
+#[derive(Debug, Clone)]
+pub struct FamilyAnalysis {
+    /// The forms, best first (see [`RANKING`]).
+    pub members: Vec<Member>,
+    /// Forms that could not be fitted.
+    pub skipped: Vec<Skipped>,
+    /// The thresholds.
+    pub levels: Vec<Level>,
+    /// The prediction points.
+    pub points: Vec<Vec<Rat>>,
+    /// Per threshold, per point: the family band (None: no form consistent,
+    /// or the threshold gives no band).
+    pub hull: Vec<Vec<Option<Hull>>>,
+}
+
+/// The rule forms are ranked by, as reports state it.
+pub const RANKING: &str = "ranked by remax (the smallest relative bound any parameters meet; e_max when a measurement is not positive), then fewer parameters, then the mean square";
+
+/// Why a family could not be analysed.
+#[derive(Debug, Clone)]
+pub enum FamilyError {
+    /// No form could be fitted; the first failure.
+    NoForm(Box<AnalysisError>),
+    /// A generated form did not parse (a variable name the model language
+    /// cannot take).
+    Form(Diagnostic),
+}
+
+impl std::fmt::Display for FamilyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FamilyError::NoForm(e) => write!(f, "no form of the family could be fitted ({e:?})"),
+            FamilyError::Form(d) => write!(f, "{}", d.message),
+        }
+    }
+}
+
+impl std::error::Error for FamilyError {}
+
+/// Extra-P's single-variable terms, `None` for the constant form first;
+/// log terms only when `log_ok` (every value of the variable is at least
+/// 1: Extra-P's rule).
+fn single_terms(log_ok: bool) -> Vec<Option<(i64, i64, u32)>> {
+    std::iter::once(None).chain(PMNF_TERMS.iter().filter(|t| log_ok || t.2 == 0).map(|&t| Some(t))).collect()
+}
+
+/// The form of a single-variable term: `c0` or `c0 + c1*TERM`.
+fn single_form(var: &str, t: Option<(i64, i64, u32)>) -> String {
+    t.map_or_else(|| "c0".into(), |t| format!("c0 + c1*{}", term_text(var, t)))
+}
+
+/// The forms of `pmnf` for `base`'s variables on `data` (module docs).
+pub fn pmnf_forms(base: &Model, data: &[Measurement], opts: &Options) -> Result<Vec<String>, FamilyError> {
+    let n = base.vars.len();
+    let log_ok = |i: usize| data.iter().all(|m| m.x[i] >= Rat::one());
+    if n == 1 {
+        return Ok(single_terms(log_ok(0)).into_iter().map(|t| single_form(&base.vars[0], t)).collect());
+    }
+    let keep = match n {
+        2 => 3,
+        3 => 2,
+        _ => 1,
+    };
+    // Per variable: its kept terms (None = the variable left out).
+    let mut choices: Vec<Vec<Option<String>>> = Vec::with_capacity(n);
+    for i in 0..n {
+        let line = line_of(data, i);
+        let var = &base.vars[i];
+        if line.len() < 2 {
+            choices.push(vec![None]);
+            continue;
+        }
+        let single = single_model(var, base)?;
+        let terms = single_terms(log_ok(i));
+        let mut ranked: Vec<(Rat, usize, usize)> = terms
+            .par_iter()
+            .enumerate()
+            .filter_map(|(j, t)| {
+                let m = single.alternative(&single_form(var, *t)).ok()?;
+                let s = Analysis::statistics(&m, &line, "line", opts, true).ok()?;
+                Some((s.remax.unwrap_or(s.emax), m.k(), j))
+            })
+            .collect();
+        ranked.sort();
+        let mut kept: Vec<Option<String>> = Vec::new();
+        for (_, _, j) in ranked.into_iter().take(keep) {
+            kept.push(terms[j].map(|t| term_text(var, t)));
+        }
+        if kept.is_empty() {
+            kept.push(None);
+        }
+        choices.push(kept);
+    }
+    let mut out: Vec<String> = Vec::new();
+    let mut pick = vec![0usize; n];
+    loop {
+        let active: Vec<&String> = (0..n).filter_map(|i| choices[i][pick[i]].as_ref()).collect();
+        for f in combinations(&active) {
+            if !out.contains(&f) {
+                out.push(f);
+            }
+        }
+        // Next combination of kept terms (odometer).
+        let mut i = 0;
+        loop {
+            if i == n {
+                return Ok(out);
+            }
+            pick[i] += 1;
+            if pick[i] < choices[i].len() {
+                break;
+            }
+            pick[i] = 0;
+            i += 1;
+        }
+    }
+}
+
+/// The model `T(v) = c0` of one variable, with `base`'s digits and limits.
+fn single_model(var: &str, base: &Model) -> Result<Model, FamilyError> {
+    let src = format!("T({var}) = c0\nparam c0\n");
+    Model::parse_with(&src, "pmnf", base.digits(), base.limits()).map_err(FamilyError::Form)
+}
+
+/// The measurements of variable `i` along its lines: the points that agree
+/// in every other variable, the lines with the most values of `i`, their
+/// common values, and at each the mean over the lines of each line's mean
+/// (Extra-P's point selection for its single-parameter models). Averaging
+/// keeps the shape in `i` of both a product and a sum of per-variable terms.
+fn line_of(data: &[Measurement], i: usize) -> Vec<Measurement> {
+    let mut lines: BTreeMap<Vec<Rat>, BTreeMap<Rat, (Rat, usize)>> = BTreeMap::new();
+    for m in data {
+        let others: Vec<Rat> =
+            m.x.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, v)| v.clone()).collect();
+        let e = lines.entry(others).or_default().entry(m.x[i].clone()).or_insert((Rat::zero(), 0));
+        e.0 += &m.y;
+        e.1 += 1;
+    }
+    let most = lines.values().map(BTreeMap::len).max().unwrap_or(0);
+    let best: Vec<&BTreeMap<Rat, (Rat, usize)>> = lines.values().filter(|l| l.len() == most).collect();
+    let Some(first) = best.first() else { return Vec::new() };
+    let mut out = Vec::new();
+    for v in first.keys() {
+        if !best.iter().all(|l| l.contains_key(v)) {
+            continue;
+        }
+        let sum = best.iter().fold(Rat::zero(), |a, l| {
+            let (s, c) = &l[v];
+            a + s / Rat::from_integer((*c).into())
+        });
+        out.push(Measurement { x: vec![v.clone()], y: sum / Rat::from_integer(best.len().into()), line: 0 });
+    }
+    out
+}
+
+/// Every sum of at most three products of the given per-variable terms
+/// that uses each term (one product of all for four or more): the forms
+/// Extra-P's multi-parameter modeller tries, written with coefficients.
+fn combinations(terms: &[&String]) -> Vec<String> {
+    let m = terms.len();
+    if m == 0 {
+        return vec!["c0".into()];
+    }
+    let product = |set: usize| -> String {
+        (0..m).filter(|i| set & (1 << i) != 0).map(|i| terms[i].as_str()).collect::<Vec<_>>().join("*")
+    };
+    let full = (1usize << m) - 1;
+    let mut sets: Vec<Vec<usize>> = Vec::new();
+    if m >= 4 {
+        sets.push(vec![full]);
+        sets.push((0..m).map(|i| 1 << i).collect());
+    } else {
+        let subsets: Vec<usize> = (1..=full).collect();
+        // Collections of one to three distinct subsets covering every term.
+        for a in 0..subsets.len() {
+            let one = vec![subsets[a]];
+            sets.push(one);
+            for b in a + 1..subsets.len() {
+                sets.push(vec![subsets[a], subsets[b]]);
+                for c in b + 1..subsets.len() {
+                    sets.push(vec![subsets[a], subsets[b], subsets[c]]);
+                }
+            }
+        }
+        sets.retain(|s| s.iter().fold(0, |a, b| a | b) == full);
+    }
+    sets.iter()
+        .map(|s| {
+            let mut f = "c0".to_string();
+            for (j, set) in s.iter().enumerate() {
+                f.push_str(&format!(" + c{}*{}", j + 1, product(*set)));
+            }
+            f
+        })
+        .collect()
+}
+
+/// Analyses a family: `forms` (each with its origin; the first may be the
+/// model itself) on `data`, at `opts`' thresholds and at `points`.
+pub fn analyse(
+    forms: Vec<(Model, Origin)>,
+    data: &[Measurement],
+    file: &str,
+    opts: &Options,
+    points: &[Vec<Rat>],
+) -> Result<FamilyAnalysis, FamilyError> {
+    let thresholds = if opts.thresholds.is_empty() { Threshold::defaults() } else { opts.thresholds.clone() };
+    let fitted: Vec<Result<(Model, Origin, Statistics), (String, AnalysisError)>> = forms
+        .into_par_iter()
+        .map(|(m, o)| {
+            let form = m.body_text.clone();
+            Analysis::statistics(&m, data, file, opts, true).map(|s| (m, o, s)).map_err(|e| (form, e))
+        })
+        .collect();
+    let mut ok = Vec::new();
+    let mut skipped = Vec::new();
+    let mut first_error = None;
+    for f in fitted {
+        match f {
+            Ok(x) => ok.push(x),
+            Err((form, e)) => {
+                skipped.push(Skipped { form, why: describe(&e) });
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    if ok.is_empty() {
+        return Err(FamilyError::NoForm(Box::new(first_error.unwrap_or(AnalysisError::NoData))));
+    }
+    // Thresholds name the family's best statistics.
+    let min = |f: &dyn Fn(&Statistics) -> Option<Rat>| ok.iter().map(|(_, _, s)| f(s)).min().flatten();
+    let scale = Scale {
+        max: min(&|s| Some(s.residuals.max_abs.clone())).unwrap_or_else(Rat::zero),
+        emax: min(&|s| Some(s.emax.clone())).unwrap_or_else(Rat::zero),
+        rmax: if ok.iter().all(|(_, _, s)| s.rmax.is_some()) { min(&|s| s.rmax.clone()) } else { None },
+        remax: if ok.iter().all(|(_, _, s)| s.remax.is_some()) { min(&|s| s.remax.clone()) } else { None },
+    };
+    let levels: Vec<Level> = thresholds
+        .into_iter()
+        .map(|t| {
+            let bound = t.bound(&scale).ok().filter(|b| t.limit.as_ref().is_none_or(|l| b.relative < *l));
+            Level { threshold: t, bound }
+        })
+        .collect();
+    let mut members: Vec<Member> = ok
+        .into_par_iter()
+        .map(|(model, origin, stats)| {
+            let mut log = model.new_log();
+            let bases: Vec<Option<Vec<Rat>>> =
+                points.iter().map(|x| model.basis_at(x, &mut log).ok()).collect();
+            let mut consistent = Vec::new();
+            let mut bands = Vec::new();
+            for l in &levels {
+                let got = l.bound.as_ref().and_then(|b| {
+                    let all: Vec<Vec<Rat>> = bases.iter().flatten().cloned().collect();
+                    Analysis::lp_bands(&stats.design, model.k(), b, &all)
+                });
+                consistent.push(got.is_some());
+                let mut it = got.into_iter().flatten();
+                bands.push(bases.iter().map(|b| b.as_ref().and_then(|_| it.next())).collect());
+            }
+            Member { form: model.body_text.clone(), model, origin, stats, consistent, bands }
+        })
+        .collect();
+    members.sort_by(|a, b| {
+        let key = |m: &Member| m.stats.remax.clone().unwrap_or_else(|| m.stats.emax.clone());
+        key(a)
+            .cmp(&key(b))
+            .then(a.model.k().cmp(&b.model.k()))
+            .then(a.stats.residuals.mean_square.cmp(&b.stats.residuals.mean_square))
+            .then(a.form.cmp(&b.form))
+    });
+    let hull = (0..levels.len())
+        .map(|t| {
+            (0..points.len())
+                .map(|p| hull_of(members.iter().filter_map(|m| m.bands[t][p].as_ref())))
+                .collect()
+        })
+        .collect();
+    Ok(FamilyAnalysis { members, skipped, levels, points: points.to_vec(), hull })
+}
+
+/// The hull of bands (a side is unbounded when any band's is).
+fn hull_of<'a>(bands: impl Iterator<Item = &'a (Band, Band)>) -> Option<Hull> {
+    let mut out: Option<Hull> = None;
+    let lo = |a: &Option<Rat>, b: &Option<Rat>| match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b).clone()),
+        _ => None,
+    };
+    let hi = |a: &Option<Rat>, b: &Option<Rat>| match (a, b) {
+        (Some(a), Some(b)) => Some(a.max(b).clone()),
+        _ => None,
+    };
+    for (m, n) in bands {
+        out = Some(match out {
+            None => Hull { model: m.clone(), measurement: n.clone(), forms: 1 },
+            Some(h) => Hull {
+                model: Band { lower: lo(&h.model.lower, &m.lower), upper: hi(&h.model.upper, &m.upper) },
+                measurement: Band {
+                    lower: lo(&h.measurement.lower, &n.lower),
+                    upper: hi(&h.measurement.upper, &n.upper),
+                },
+                forms: h.forms + 1,
+            },
+        });
+    }
+    out
+}
+
+/// A short reason a form was left out.
+fn describe(e: &AnalysisError) -> String {
+    use crate::fit::FitError;
+    match e {
+        AnalysisError::Fit(FitError::Eval(d)) => d.message.clone(),
+        AnalysisError::Fit(FitError::TooFewPoints { points, params }) => {
+            format!("{params} parameters need {params} distinct points; the data have {points}")
+        }
+        AnalysisError::Fit(FitError::RankDeficient { .. }) => {
+            "the data cannot separate its parameters".into()
+        }
+        AnalysisError::Qe(q) => format!("the QE engine stopped: {q}"),
+        AnalysisError::Threshold(t) => t.to_string(),
+        AnalysisError::NoData => "no measurements".into(),
+    }
+}
+
+/// The family's forms for a model: the model itself, its `family` lines,
+/// and with `pmnf` Extra-P's normal forms over its variables (those equal
+/// to the model's own form or a `family` line left out).
+pub fn forms_of(
+    model: &Model,
+    own: bool,
+    pmnf: bool,
+    data: &[Measurement],
+    opts: &Options,
+) -> Result<Vec<(Model, Origin)>, FamilyError> {
+    let mut out: Vec<(Model, Origin)> = Vec::new();
+    if own {
+        out.push((model.clone(), Origin::Model));
+    }
+    for f in &model.family {
+        out.push((f.clone(), Origin::Listed));
+    }
+    if pmnf {
+        let norm = |s: &str| s.split_whitespace().collect::<String>();
+        for f in pmnf_forms(model, data, opts)? {
+            if out.iter().any(|(m, _)| norm(&m.body_text) == norm(&f)) {
+                continue;
+            }
+            let m = model.alternative(&f).map_err(FamilyError::Form)?;
+            out.push((m, Origin::Pmnf));
+        }
+    }
+    Ok(out)
+}
+
+/// `c0 = 1.5, c1 = 2` (exact), for messages and tests.
+pub fn params_text(m: &Member) -> String {
+    m.model
+        .params
+        .iter()
+        .zip(&m.stats.params)
+        .map(|(p, v)| format!("{} = {}", p.name, fmt_fraction(v)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::parse_rat;
+
+    fn rat(s: &str) -> Rat {
+        parse_rat(s).unwrap()
+    }
+
+    fn base(vars: &str) -> Model {
+        Model::parse(&format!("T({vars}) = c0\nparam c0\n"), "base", 30).unwrap()
+    }
+
+    fn data(points: &[(&[&str], &str)]) -> Vec<Measurement> {
+        points
+            .iter()
+            .enumerate()
+            .map(|(i, (x, y))| Measurement { x: x.iter().map(|v| rat(v)).collect(), y: rat(y), line: i + 2 })
+            .collect()
+    }
+
+    #[test]
+    fn pmnf_has_extrap_building_blocks() {
+        assert_eq!(PMNF_TERMS.len(), 42);
+        assert_eq!(term_text("p", (5, 4, 1)), "p^(5/4)*log2(p)");
+        assert_eq!(term_text("p", (0, 1, 2)), "log2(p)^2");
+        assert_eq!(term_text("p", (1, 1, 0)), "p");
+        assert_eq!(term_text("p", (2, 1, 0)), "p^2");
+        let d = data(&[(&["1"], "1"), (&["2"], "2")]);
+        let f = pmnf_forms(&base("p"), &d, &Options::default()).unwrap();
+        assert_eq!(f.len(), 43);
+        assert_eq!(f[0], "c0");
+        // A value below 1: no log terms.
+        let d = data(&[(&["0.5"], "1"), (&["2"], "2")]);
+        assert_eq!(pmnf_forms(&base("p"), &d, &Options::default()).unwrap().len(), 20);
+    }
+
+    #[test]
+    fn family_finds_the_generating_form_and_its_band_holds_it() {
+        // T = 3 + 2 p log2 p, exactly, at p = 2..64.
+        let pts: Vec<(String, String)> = [2u32, 4, 8, 16, 32, 64]
+            .iter()
+            .map(|&p| (p.to_string(), (3 + 2 * p * p.trailing_zeros()).to_string()))
+            .collect();
+        let d: Vec<Measurement> = pts
+            .iter()
+            .enumerate()
+            .map(|(i, (x, y))| Measurement { x: vec![rat(x)], y: rat(y), line: i })
+            .collect();
+        let b = base("p");
+        let opts = Options::default();
+        let forms = forms_of(&b, false, true, &d, &opts).unwrap();
+        let at = vec![vec![rat("1024")]];
+        let fa = analyse(forms, &d, "d", &opts, &at).unwrap();
+        assert_eq!(fa.members[0].form, "c0 + c1*p*log2(p)");
+        assert_eq!(fa.members[0].stats.remax, Some(Rat::zero()));
+        assert_eq!(fa.members[0].stats.params, vec![rat("3"), rat("2")]);
+        // trusted = max(2*0, 5 %): the family band at p = 1024 holds the truth.
+        let truth = rat("20483");
+        let h = fa.hull[1][0].as_ref().unwrap();
+        assert!(
+            h.measurement.lower.as_ref().unwrap() <= &truth
+                && &truth <= h.measurement.upper.as_ref().unwrap()
+        );
+        assert!(h.forms >= 1);
+        // Each consistent member's band is inside the hull; inconsistent ones have none.
+        for m in &fa.members {
+            assert_eq!(m.consistent[1], m.stats.remax.as_ref().unwrap() <= &rat("0.05"), "{}", m.form);
+            if let Some((mb, _)) = &m.bands[1][0] {
+                assert!(h.model.lower.as_ref().unwrap() <= mb.lower.as_ref().unwrap());
+                assert!(mb.upper.as_ref().unwrap() <= h.model.upper.as_ref().unwrap());
+            }
+        }
+    }
+
+    #[test]
+    fn two_variables_combine_per_variable_terms() {
+        // T = 1 + p * n at a 4 x 4 grid.
+        let mut d = Vec::new();
+        for p in [2, 4, 8, 16] {
+            for n in [10, 20, 30, 40] {
+                d.push(Measurement {
+                    x: vec![rat(&p.to_string()), rat(&n.to_string())],
+                    y: Rat::from_integer((1 + p * n).into()),
+                    line: 0,
+                });
+            }
+        }
+        let b = base("p, n");
+        let forms = pmnf_forms(&b, &d, &Options::default()).unwrap();
+        assert!(forms.contains(&"c0 + c1*p*n".to_string()), "{forms:?}");
+        assert!(forms.contains(&"c0 + c1*p + c2*n".to_string()), "{forms:?}");
+        let models = forms_of(&b, false, true, &d, &Options::default()).unwrap();
+        let fa = analyse(models, &d, "d", &Options::default(), &[]).unwrap();
+        assert_eq!(fa.members[0].stats.remax, Some(Rat::zero()));
+        assert!(fa.members[0].form.contains("p*n"), "{}", fa.members[0].form);
+    }
+
+    #[test]
+    fn combinations_match_extrap_counts() {
+        let (x, y, z) = ("x".to_string(), "y".to_string(), "z".to_string());
+        assert_eq!(combinations(&[&x]), vec!["c0 + c1*x"]);
+        // product, sum, x + xy, y + xy, and the full x + y + xy.
+        assert_eq!(combinations(&[&x, &y]).len(), 5);
+        // Every collection of at most three products covering x, y, z.
+        let three = combinations(&[&x, &y, &z]);
+        assert!(three.contains(&"c0 + c1*x*y*z".to_string()));
+        assert!(three.contains(&"c0 + c1*x + c2*y + c3*z".to_string()));
+        assert!(three.len() >= 24, "{}", three.len());
+    }
+}
