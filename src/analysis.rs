@@ -398,24 +398,49 @@ impl Analysis {
         Ok(Statistics { design, params, residuals, emax, rmax, remax })
     }
 
+    /// remax when every measurement is positive, else e_max: the smallest
+    /// bound any parameters meet, without a fit (what ranks a family's
+    /// single-variable terms).
+    pub fn smallest_bound(
+        model: &Model,
+        data: &[Measurement],
+        file: &str,
+        opts: &Options,
+    ) -> Result<Rat, AnalysisError> {
+        if data.is_empty() {
+            return Err(AnalysisError::NoData);
+        }
+        let design = Design::new(model, data, file)?;
+        let qopts = qe::Options { order: opts.order.clone(), no_cells: opts.no_cells, limits: opts.limits };
+        let positive = design.groups.iter().all(|g| g.ymin.is_positive());
+        minimax(&design, model.k(), if positive { Rows::Relative } else { Rows::Absolute }, &qopts)
+    }
+
     /// The model band and the new-measurement band of each basis in
     /// `bases` (`[f0, f1, .., fk]` at a point) over the parameters that meet
     /// `bound` on `design`'s rows, each side from one exact LP; `None` when
     /// no parameters meet it. No vertex is enumerated: this is how a family
-    /// of many forms gets its bands.
+    /// of many forms gets its bands. `feasible`: the caller knows that some
+    /// parameters meet the bound (it is at least e_max or remax), which
+    /// spares the LP that checks it.
     pub fn lp_bands(
         design: &Design,
         k: usize,
         bound: &Bound,
         bases: &[Vec<Rat>],
+        feasible: bool,
     ) -> Option<Vec<(Band, Band)>> {
         let names: Vec<String> = (0..k).map(|j| format!("c{j}")).collect();
         let p = Analysis::problem(design, &names, Some(bound));
         let r = unlisted(&p, &vec![Rat::zero(); k], bound, 0, 0);
         let lp = r.lp.as_ref()?;
-        match lp.optimize(&vec![Rat::zero(); k], crate::lp::Sense::Minimize) {
-            Ok(crate::lp::LpOutcome::Optimal(_)) => {}
-            _ => return None,
+        if !feasible
+            && !matches!(
+                lp.optimize(&vec![Rat::zero(); k], crate::lp::Sense::Minimize),
+                Ok(crate::lp::LpOutcome::Optimal(_))
+            )
+        {
+            return None;
         }
         bases
             .iter()

@@ -442,7 +442,7 @@ mod tests {
             ],
             ..Options::default()
         };
-        let b = run(&m, &data(), "d.csv", &opts, &Holdout::Largest(0), "largest").unwrap();
+        let b = run(&m, &data(), "d.csv", &opts, &Holdout::Largest(0), "largest", None).unwrap();
         assert_eq!(b.train.len(), 3);
         assert_eq!(b.held, vec![3, 4]);
         // The fit on p = 1, 2, 4 is exact: T(8) = 22.5; max = 0, so the
@@ -455,7 +455,15 @@ mod tests {
         let v = &b.checks[0].verdicts[0];
         assert_eq!(v.inside, Some(false));
         assert_eq!(v.outside_by, Some(frac(2, 47)), "23.5 is 1 above the band [22.5, 22.5]");
-        assert!(run(&m, &data(), "d.csv", &opts, &Holdout::parse("p>100", &["p".into()]).unwrap(), "p>100")
-            .is_err());
+        assert!(run(
+            &m,
+            &data(),
+            "d.csv",
+            &opts,
+            &Holdout::parse("p>100", &["p".into()]).unwrap(),
+            "p>100",
+            None
+        )
+        .is_err());
     }
 }

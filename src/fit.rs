@@ -11,7 +11,8 @@ use crate::data::Measurement;
 use crate::linear::{Constraint, Kind};
 use crate::model::{EvalLog, FitMode, Model};
 use crate::num::Rat;
-use num_traits::{Signed, Zero};
+use num_bigint::BigInt;
+use num_traits::{One, Signed, Zero};
 use std::collections::HashMap;
 
 /// The measurements at one distinct point.
@@ -212,14 +213,11 @@ impl Design {
 
     /// `T(c, x)` at group `g`.
     pub fn value(&self, g: usize, c: &[Rat]) -> Rat {
+        // One reduction at the end, not one per product and sum.
         let b = &self.groups[g].basis;
-        let mut v = b[0].clone();
-        for (f, cj) in b[1..].iter().zip(c) {
-            if !f.is_zero() {
-                v += f * cj;
-            }
-        }
-        v
+        let v = crate::num::affine_unreduced(&b[0], &b[1..], c);
+        let (n, d) = v.into_raw();
+        crate::num::reduced(n, d)
     }
 }
 
@@ -271,23 +269,44 @@ impl Residuals {
     /// Residuals of `c` on `data` through `design`.
     pub fn new(design: &Design, data: &[Measurement], c: &[Rat]) -> Residuals {
         let values: Vec<Rat> = (0..design.groups.len()).map(|g| design.value(g, c)).collect();
+        // The values share most of their (long) denominator, the fitted
+        // parameters' one: the sum of squares is formed over one common
+        // denominator L·Y (L of the values, Y of the data's sums) in
+        // integers and reduced once, instead of a gcd of thousand-digit
+        // numbers per point.
+        let lcm = |a: BigInt, b: &BigInt| {
+            let g = crate::num::gcd(&a, b);
+            a / g * b
+        };
+        let l = values.iter().fold(BigInt::one(), |a, t| lcm(a, t.denom()));
+        let y = design.groups.iter().fold(BigInt::one(), |a, g| lcm(lcm(a, g.ysum.denom()), g.ysq.denom()));
+        let (l2, two) = (&l * &l, BigInt::from(2));
+        let mut sum = BigInt::zero();
         let mut max_abs = Rat::zero();
         let mut argmax = 0;
-        let mut sum = Rat::zero();
         for (gr, t) in design.groups.iter().zip(&values) {
-            let n = Rat::from_integer(gr.rows.len().into());
-            // Σ (t − y)² = n t² − 2 t Σy + Σy²
-            sum += &n * t * t - Rat::from_integer(2.into()) * t * &gr.ysum + &gr.ysq;
-            for (y, row) in [(&gr.ymin, gr.imin), (&gr.ymax, gr.imax)] {
-                let a = (t - y).abs();
+            let tn = t.numer() * (&l / t.denom());
+            let ys = gr.ysum.numer() * (&y / gr.ysum.denom());
+            let yq = gr.ysq.numer() * (&y / gr.ysq.denom());
+            // Σ (t − y)² = n t² − 2 t Σy + Σy², times L²·Y.
+            sum += BigInt::from(gr.rows.len()) * &tn * &tn * &y - &two * &tn * ys * &l + yq * &l2;
+            for (yv, row) in [(&gr.ymin, gr.imin), (&gr.ymax, gr.imax)] {
+                // |t − y| unreduced: only the largest is reduced.
+                let a = Rat::new_raw(
+                    (t.numer() * yv.denom() - yv.numer() * t.denom()).abs(),
+                    t.denom() * yv.denom(),
+                );
                 if a > max_abs || (a == max_abs && row < argmax) {
                     max_abs = a;
                     argmax = row;
                 }
             }
         }
-        let n = Rat::from_integer(data.len().max(1).into());
-        Residuals { values, group_of: design.group_of.clone(), max_abs, argmax, mean_square: sum / n }
+        let (n, d) = max_abs.into_raw();
+        let max_abs = crate::num::reduced(n, d);
+        let m = BigInt::from(data.len().max(1));
+        let mean_square = crate::num::reduced(sum, l2 * y * m);
+        Residuals { values, group_of: design.group_of.clone(), max_abs, argmax, mean_square }
     }
 
     /// `T(c, x_i)` of measurement `i`.
