@@ -95,6 +95,7 @@ fn report(model: &Model, ds: &Dataset, an: &Analysis, file: &str) -> String {
         exact: false,
         warnings: &ds.warnings,
         backtest: None,
+        family: None,
     }
     .text()
 }

@@ -86,7 +86,7 @@ pub fn term_text(var: &str, (a, b, c): (i64, i64, u32)) -> String {
     let mut parts = Vec::new();
     match (a, b) {
         (0, _) => {}
-        (a, 1) if a == 1 => parts.push(var.to_string()),
+        (1, 1) => parts.push(var.to_string()),
         (a, 1) => parts.push(format!("{var}^{a}")),
         (a, b) => parts.push(format!("{var}^({a}/{b})")),
     }
@@ -391,21 +391,22 @@ pub fn analyse(
     points: &[Vec<Rat>],
 ) -> Result<FamilyAnalysis, FamilyError> {
     let thresholds = if opts.thresholds.is_empty() { Threshold::defaults() } else { opts.thresholds.clone() };
-    let fitted: Vec<Result<(Model, Origin, Statistics), (String, AnalysisError)>> = forms
+    type Fitted = (Model, Origin, Result<Statistics, AnalysisError>);
+    let fitted: Vec<Fitted> = forms
         .into_par_iter()
         .map(|(m, o)| {
-            let form = m.body_text.clone();
-            Analysis::statistics(&m, data, file, opts, true).map(|s| (m, o, s)).map_err(|e| (form, e))
+            let s = Analysis::statistics(&m, data, file, opts, true);
+            (m, o, s)
         })
         .collect();
     let mut ok = Vec::new();
     let mut skipped = Vec::new();
     let mut first_error = None;
-    for f in fitted {
-        match f {
-            Ok(x) => ok.push(x),
-            Err((form, e)) => {
-                skipped.push(Skipped { form, why: describe(&e) });
+    for (m, o, s) in fitted {
+        match s {
+            Ok(s) => ok.push((m, o, s)),
+            Err(e) => {
+                skipped.push(Skipped { form: m.body_text.clone(), why: describe(&e) });
                 first_error.get_or_insert(e);
             }
         }
@@ -525,8 +526,9 @@ fn describe(e: &AnalysisError) -> String {
 }
 
 /// The family's forms for a model: the model itself, its `family` lines,
-/// and with `pmnf` Extra-P's normal forms over its variables (those equal
-/// to the model's own form or a `family` line left out).
+/// and with `pmnf` Extra-P's normal forms over its variables (those written
+/// as the model's own form or a `family` line, up to parameter names, left
+/// out).
 pub fn forms_of(
     model: &Model,
     own: bool,
@@ -542,16 +544,45 @@ pub fn forms_of(
         out.push((f.clone(), Origin::Listed));
     }
     if pmnf {
-        let norm = |s: &str| s.split_whitespace().collect::<String>();
         for f in pmnf_forms(model, data, opts)? {
-            if out.iter().any(|(m, _)| norm(&m.body_text) == norm(&f)) {
+            let m = model.alternative(&f).map_err(FamilyError::Form)?;
+            if out.iter().any(|(o, _)| same_form(o, &m)) {
                 continue;
             }
-            let m = model.alternative(&f).map_err(FamilyError::Form)?;
             out.push((m, Origin::Pmnf));
         }
     }
     Ok(out)
+}
+
+/// The right-hand side with the parameters renamed `c0, c1, …` in their
+/// order and blanks removed: `a + b*p` and `c0 + c1*p` are one form.
+fn canonical(m: &Model) -> String {
+    let text: String = m.body_text.split_whitespace().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        match m.params.iter().position(|p| p.name == *word) {
+            Some(j) => out.push_str(&format!("c{j}")),
+            None => out.push_str(word),
+        }
+        word.clear();
+    };
+    for ch in text.chars() {
+        if ch.is_alphanumeric() || ch == '_' || (ch == '.' && !word.is_empty()) {
+            word.push(ch);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(ch);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// Whether two forms are written alike up to their parameters' names.
+fn same_form(a: &Model, b: &Model) -> bool {
+    canonical(a) == canonical(b)
 }
 
 /// `c0 = 1.5, c1 = 2` (exact), for messages and tests.

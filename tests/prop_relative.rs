@@ -195,3 +195,51 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, failure_persistence: None, rng_seed: RngSeed::Fixed(0x19_0004), ..ProptestConfig::default() })]
+
+    /// The family (`--family pmnf`): each form's bands come from exact LPs,
+    /// not vertices; they must equal the brute-force vertex bands of the
+    /// same rows, a form must be consistent exactly when its rows are
+    /// feasible, and the family band must be the hull of the consistent
+    /// forms' bands.
+    #[test]
+    fn family_bands_match_brute_force(raw in data_strategy(), at in 65i64..2000, pct in 3i64..30) {
+        use errband::family::{analyse, forms_of};
+        let base = Model::parse("T(p) = c0\nparam c0", "base", 40).unwrap();
+        let data = measurements(&raw);
+        let opts = Options { thresholds: vec![Threshold::parse(&format!("{pct}%")).unwrap()], ..Options::default() };
+        let Ok(forms) = forms_of(&base, false, true, &data, &opts) else { return Ok(()) };
+        let x = vec![int(at)];
+        let Ok(f) = analyse(forms, &data, "d.csv", &opts, std::slice::from_ref(&x)) else { return Ok(()) };
+        let r = q(pct, 100);
+        let (mut lo, mut hi): (Option<Rat>, Option<Rat>) = (None, None);
+        let mut count = 0;
+        for m in &f.members {
+            let rows = rows(&m.model, &data, &Rat::zero(), &r);
+            let brute = vertices(&rows, m.model.k());
+            prop_assert_eq!(m.consistent[0], !brute.is_empty(), "{}", m.form);
+            let Some((band, _)) = &m.bands[0][0] else { continue };
+            let bx = basis(&m.model, &x);
+            let vals: Vec<Rat> = brute
+                .iter()
+                .map(|c| bx[0].clone() + bx[1..].iter().zip(c).fold(Rat::zero(), |s, (f, v)| s + f * v))
+                .collect();
+            // Bounded here: with two distinct points every one-term form's region is.
+            if let (Some(l), Some(h)) = (&band.lower, &band.upper) {
+                prop_assert_eq!(l, vals.iter().min().unwrap(), "{}", m.form);
+                prop_assert_eq!(h, vals.iter().max().unwrap(), "{}", m.form);
+                lo = Some(lo.map_or(l.clone(), |v| v.min(l.clone())));
+                hi = Some(hi.map_or(h.clone(), |v| v.max(h.clone())));
+                count += 1;
+            }
+        }
+        if count > 0 && count == f.members.iter().filter(|m| m.consistent[0]).count() {
+            let h = f.hull[0][0].as_ref().unwrap();
+            prop_assert_eq!(&h.model.lower, &lo);
+            prop_assert_eq!(&h.model.upper, &hi);
+            prop_assert_eq!(h.forms, count);
+        }
+    }
+}

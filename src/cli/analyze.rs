@@ -545,6 +545,7 @@ fn run_experiment(
         .collect();
     let report = crate::report::experiment::ExperimentReport {
         model: &input.model,
+        discovered: !fam.own,
         data_file: &input.data_path,
         format: input.parts.format,
         total: input.parts.total,

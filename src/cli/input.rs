@@ -274,7 +274,7 @@ fn base_model(
     }
     let func = if vars.iter().any(|v| v == "T") { "T_" } else { "T" };
     let src = format!("{func}({}) = c0\nparam c0\n", vars.join(", "));
-    let m = Model::parse_with(&src, "pmnf", a.digits, limits).map_err(|d| {
+    let m = Model::parse_with(&src, "--family pmnf", a.digits, limits).map_err(|d| {
         Failure::input(format!(
             "--family without a model: the variables {} cannot all be names in errband's model language ({}); give a model file",
             vars.join(", "),

@@ -30,6 +30,9 @@ pub struct Entry<'a> {
 pub struct ExperimentReport<'a> {
     /// The model of the first series; its variables are every series'.
     pub model: &'a Model,
+    /// No model file was given: each series' model is its family's best
+    /// form (`errband DATA --family pmnf`).
+    pub discovered: bool,
     /// The data file.
     pub data_file: &'a str,
     /// Its format.
@@ -166,6 +169,18 @@ impl<'a> ExperimentReport<'a> {
         for x in &points {
             head.push(format!("band at {} (t={thr_text})", self.point_label(x)));
         }
+        // With families: the family band of a new measurement at the last
+        // threshold (the trusted one by default) per point.
+        let fam_level = self
+            .entries
+            .iter()
+            .find_map(|e| e.family.as_ref())
+            .and_then(|f| f.levels.len().checked_sub(1).map(|t| (t, f.levels[t].threshold.text.clone())));
+        if let Some((_, t)) = &fam_level {
+            for x in &points {
+                head.push(format!("family band at {} (t={t}, new measurement)", self.point_label(x)));
+            }
+        }
         head.push("widest ±%".into());
         let mut rows = Vec::new();
         for i in self.order() {
@@ -191,6 +206,11 @@ impl<'a> ExperimentReport<'a> {
                             ),
                         });
                     }
+                    if let Some((t, _)) = &fam_level {
+                        for k in 0..points.len() {
+                            row.push(self.family_cell(e, *t, k));
+                        }
+                    }
                     row.push(
                         Self::widest(an)
                             .map_or("-".into(), |w| fmt_sig(&(w * Rat::from_integer(100.into())), 3)),
@@ -209,6 +229,23 @@ impl<'a> ExperimentReport<'a> {
         (head, rows)
     }
 
+    /// An entry's family band of a new measurement at threshold `t` and
+    /// point `k`, with the number of forms it spans.
+    fn family_cell(&self, e: &Entry<'_>, t: usize, k: usize) -> String {
+        let Some(f) = &e.family else { return "-".into() };
+        match (f.levels.get(t).and_then(|l| l.bound.as_ref()), f.hull.get(t).and_then(|h| h.get(k))) {
+            (None, _) => "no trustworthy band".into(),
+            (Some(_), None | Some(None)) => "no form consistent".into(),
+            (Some(_), Some(Some(h))) => format!(
+                "{} .. {} ({} form{})",
+                h.measurement.lower.as_ref().map_or("-inf".into(), |v| self.num(v)),
+                h.measurement.upper.as_ref().map_or("+inf".into(), |v| self.num(v)),
+                h.forms,
+                if h.forms == 1 { "" } else { "s" }
+            ),
+        }
+    }
+
     fn title(&self) -> String {
         // Extra-P's models are named `FILE (series)`; the title names the file.
         let file = if self.same_model() {
@@ -220,7 +257,9 @@ impl<'a> ExperimentReport<'a> {
     }
 
     fn assumptions(&self) -> Vec<String> {
-        let model = if self.same_model() {
+        let model = if self.discovered {
+            "each series with the best form of its family (errband DATA --family pmnf: Extra-P's normal forms, fitted exactly and ranked; the family band is beside it)".to_string()
+        } else if self.same_model() {
             format!(
                 "the same model for each: {}({}) = {}",
                 self.model.func,
@@ -385,6 +424,13 @@ impl<'a> ExperimentReport<'a> {
                         "params": e.model.params.iter().zip(&an.params).map(|(p, c)| json!({"name": p.name, "value": self.both(c)})).collect::<Vec<_>>(),
                         "emax": self.both(&an.emax),
                         "widest_relative_half_width": Self::widest(an).map_or(Value::Null, |w| self.both(&w)),
+                        "family": e.family.as_ref().map_or(Value::Null, |f| json!({
+                            "forms": f.members.len(),
+                            "consistent": f.levels.iter().enumerate().map(|(t, l)| json!({
+                                "threshold": l.threshold.text,
+                                "forms": f.members.iter().filter(|m| m.consistent[t]).count(),
+                            })).collect::<Vec<_>>(),
+                        })),
                     }),
                     Err((msg, _)) => json!({ "callpath": e.part.callpath, "metric": e.part.metric, "error": msg }),
                 }

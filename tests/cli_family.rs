@@ -1,0 +1,132 @@
+//! Families of forms from the command line (`--family pmnf`, `family`
+//! lines in a model): every form fitted exactly and ranked, the consistent
+//! set at each threshold, the family band, discovery without a model file,
+//! a family per callpath of an experiment, and the family band in
+//! backtests.
+
+#[path = "common/cli.rs"]
+mod cli;
+use cli::*;
+use serde_json::Value;
+
+const EXAMPLE: &str = "../shared/extrap-data/docs/examples/input.txt";
+const RELEARN: &str = "../shared/extrap-data/tests/data/text/mpa/relearn_data.txt";
+
+fn form<'a>(doc: &'a Value, f: &str) -> &'a Value {
+    doc["family"]["forms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["form"] == f)
+        .unwrap_or_else(|| panic!("no form {f}"))
+}
+
+/// The acceptance: on Extra-P's documentation example, the form
+/// Extra-P chooses, c0 + c1*p^(5/4)*log2(p), is among the consistent ones.
+#[test]
+fn pmnf_on_extrap_example_keeps_extraps_choice_consistent() {
+    let doc = json(&[EXAMPLE, "--family", "pmnf", "--at", "p=128"]);
+    let forms = doc["family"]["forms"].as_array().unwrap();
+    // The constant and Extra-P's 42 one-term forms.
+    assert_eq!(forms.len(), 43);
+    let extrap = form(&doc, "c0 + c1*p^(5/4)*log2(p)");
+    let at_trusted =
+        extrap["consistent"].as_array().unwrap().iter().find(|c| c["threshold"] == "trusted").unwrap();
+    assert_eq!(at_trusted["consistent"], true);
+    assert!(extrap["rank"].as_u64().unwrap() <= 3, "{extrap}");
+    // Without a model file the best form is the model of the report.
+    assert_eq!(doc["model"]["body"], forms[0]["form"]);
+    // Exact statistics: e_max is half the spread of the repetitions at p = 64.
+    assert_eq!(forms[0]["emax"]["exact"], "467/100");
+    // The family band holds every consistent form's band, and the best form's.
+    let bands = doc["family"]["bands"].as_array().unwrap();
+    let trusted = bands.iter().find(|b| b["threshold"] == "trusted").unwrap();
+    assert!(trusted["forms"].as_u64().unwrap() >= 2);
+    let f = |v: &Value| {
+        let t = v["exact"].as_str().unwrap();
+        let (n, d) = t.split_once('/').unwrap_or((t, "1"));
+        n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap()
+    };
+    let (lo, hi) = (f(&trusted["measurement_band"]["lower"]), f(&trusted["measurement_band"]["upper"]));
+    let best = &trusted["best_form"]["measurement_band"];
+    assert!(lo <= f(&best["lower"]) && f(&best["upper"]) <= hi);
+    // The text report ranks and says what the family band assumes.
+    let out = ok(&[EXAMPLE, "--family", "pmnf", "--at", "p=128"]);
+    has(
+        &out,
+        &["Family: 43 forms (43 pmnf)", "c0 + c1*p^(5/4)*log2(p)", "Family band", "one of the forms holds"],
+    );
+}
+
+/// `family` lines in a model file: the model itself and its alternatives;
+/// a wrong line is located.
+#[test]
+fn family_lines_in_a_model_file() {
+    let m = tmp_file(
+        "fam.tm",
+        "T(p) = a + b*p\nparam a, b\nfamily T(p) = a + b*p*log2(p)\nfamily T(p) = a + b*p^2 + c*p\n",
+    );
+    let doc = json(&[&m as &str, EXAMPLE, "--at", "p=128"]);
+    let forms = doc["family"]["forms"].as_array().unwrap();
+    assert_eq!(forms.len(), 3);
+    assert_eq!(form(&doc, "a + b*p")["from"], "model");
+    assert_eq!(form(&doc, "a + b*p^2 + c*p")["from"], "family line");
+    assert_eq!(form(&doc, "a + b*p^2 + c*p")["params"].as_array().unwrap().len(), 3);
+    // With --family pmnf the normal forms join them; a + b*p and
+    // a + b*p*log2(p) are c0 + c1*p and c0 + c1*p*log2(p), listed once.
+    let doc = json(&[&m as &str, EXAMPLE, "--family", "pmnf"]);
+    assert_eq!(doc["family"]["forms"].as_array().unwrap().len(), 3 + 43 - 2);
+    let bad = tmp_file("bad.tm", "T(p) = a + b*p\nparam a, b\nfamily U(p) = a*p\n");
+    let r = run(&[&bad as &str, EXAMPLE]);
+    assert_eq!(r.code, Some(2));
+    has(&r.stderr, &["bad.tm:3:8", "a `family` line gives another form of it"]);
+    let bad = tmp_file("bad2.tm", "T(p) = a + b*p\nparam a, b\nfamily T(p) = 2*p\n");
+    let r = run(&[&bad as &str, EXAMPLE]);
+    assert_eq!(r.code, Some(2));
+    has(&r.stderr, &["the alternative form has no parameters"]);
+}
+
+/// Discovery from a CSV file without a model: the variables are the columns
+/// but the measured one; every output format carries the family.
+#[test]
+fn discovery_from_csv_in_every_format() {
+    let csv = tmp_file("scan.csv", "p,time\n2,7\n4,11\n8,19\n16,35\n32,67\n");
+    let doc = json(&[&csv as &str, "--family", "pmnf", "--at", "p=64"]);
+    assert_eq!(doc["model"]["body"], "c0 + c1*p");
+    assert_eq!(doc["params"][0]["exact"], "3");
+    assert_eq!(doc["params"][1]["exact"], "2");
+    let out = ok(&[&csv as &str, "--family", "pmnf", "--at", "p=64", "--format", "csv"]);
+    has(&out, &["family_forms", "family_measurement_upper_exact"]);
+    let out = ok(&[&csv as &str, "--family", "pmnf", "--at", "p=64", "--format", "md"]);
+    has(&out, &["## Family", "### Family band"]);
+    // Without --family a data file alone is a usage error.
+    let r = run(&[&csv as &str]);
+    assert_eq!(r.code, Some(2));
+    has(&r.stderr, &["errband DATA --family pmnf"]);
+}
+
+/// Backtests check the family band of a new measurement, on forms ranked
+/// without the held-out measurements.
+#[test]
+fn backtest_checks_the_family_band() {
+    let doc = json(&[EXAMPLE, "--family", "pmnf", "--holdout", "largest"]);
+    let cov = doc["holdout"]["coverage"].as_array().unwrap();
+    let fam = cov.iter().find(|c| c["band"] == "family" && c["threshold"] == "trusted").unwrap();
+    assert_eq!(fam["measurements"], 3);
+    assert_eq!(fam["inside"], 3);
+    // The report's family is the one fitted on the training points.
+    assert_eq!(doc["family"]["forms"][0]["emax"]["exact"], "13/5");
+}
+
+/// A whole experiment gets a family per callpath.
+#[test]
+fn experiment_family_per_callpath() {
+    let doc = json(&[RELEARN, "--family", "pmnf", "--region", "I*", "--at", "p=512,n=9000"]);
+    assert_eq!(doc["summary"].as_array().unwrap().len(), 2);
+    let s = doc["summary"].as_array().unwrap().iter().find(|s| s["callpath"] == "Initialization").unwrap();
+    assert!(s["family"]["forms"].as_u64().unwrap() >= 4, "{s}");
+    let rep = &doc["analyses"][1]["report"];
+    assert!(rep["family"]["forms"].as_array().unwrap().len() >= 4);
+    let out = ok(&[RELEARN, "--family", "pmnf", "--region", "I*", "--at", "p=512,n=9000"]);
+    has(&out, &["best form of its family", "family band at p=512,n=9000 (t=trusted, new measurement)"]);
+}
