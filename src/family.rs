@@ -189,7 +189,7 @@ pub struct FamilyAnalysis {
 }
 
 /// The rule forms are ranked by, as reports state it.
-pub const RANKING: &str = "ranked by the number of thresholds it is consistent at, then fewer parameters (the simplest form the data allow), then remax (the smallest relative bound any parameters meet; e_max when a measurement is not positive), then the mean square";
+pub const RANKING: &str = "ranked: consistent at more thresholds first, then fewer parameters among the consistent (the simplest form the data allow), then remax (e_max when a measurement is not positive), then the mean square";
 
 /// Why a family could not be analysed.
 #[derive(Debug, Clone)]
@@ -464,9 +464,11 @@ pub fn analyse(
     members.sort_by(|a, b| {
         let key = |m: &Member| m.stats.remax.clone().unwrap_or_else(|| m.stats.emax.clone());
         let held = |m: &Member| m.consistent.iter().filter(|c| **c).count();
+        // Parsimony among the forms the data allow; the others by fit.
+        let k = |m: &Member| if held(m) > 0 { m.model.k() } else { 0 };
         held(b)
             .cmp(&held(a))
-            .then(a.model.k().cmp(&b.model.k()))
+            .then(k(a).cmp(&k(b)))
             .then(key(a).cmp(&key(b)))
             .then(a.stats.residuals.mean_square.cmp(&b.stats.residuals.mean_square))
             .then(a.form.cmp(&b.form))

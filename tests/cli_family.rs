@@ -9,7 +9,7 @@ mod cli;
 use cli::*;
 use serde_json::Value;
 
-const EXAMPLE: &str = "../shared/extrap-data/docs/examples/input.txt";
+const EXAMPLE: &str = "data/extrap/example.txt";
 const RELEARN: &str = "../shared/extrap-data/tests/data/text/mpa/relearn_data.txt";
 
 fn form<'a>(doc: &'a Value, f: &str) -> &'a Value {

@@ -10,6 +10,10 @@ then inside or outside each band:
   max+e     the band of a new measurement at threshold max ([L - e', U + e'])
   trusted   the band of a new measurement at the trusted threshold,
             max(2*remax, 5 %) ([L/(1+r), U/(1-r)]); refused from r = 50 %
+  family    the family band of a new measurement (`errband DATA --family
+            pmnf`, no model file): the hull of the trusted bands of every
+            Extra-P normal form consistent at max(2*(smallest remax), 5 %);
+            refused from r = 50 % or when no form is consistent
 
 Half-width: (upper - lower) / 2 over the mean of the held-out repetitions.
 ERRBAND_ARGS adds options to every run (e.g. `--aggregate mean`), to compare
@@ -55,7 +59,7 @@ def main():
     binary, suite_path, work, rev = sys.argv[1:5]
     suite = json.load(open(suite_path))
     os.makedirs(work, exist_ok=True)
-    kinds = ["paper", "max+e", "trusted"]
+    kinds = ["paper", "max+e", "trusted", "family"]
     # group -> kind -> {"points", "refused", "meas", "inside", "hw": [...]}
     stats = {}
     failures = []
@@ -85,17 +89,34 @@ def main():
             continue
         doc = json.loads(r.stdout)
         preds = doc["bands"][-len(holdout):]
+        # The family: discovered from the data alone, Extra-P's normal forms.
+        fcmd = [binary, data, "--family", "pmnf", "--format", "json"] + EXTRA + cmd[len(EXTRA) + 5:]
+        fr = subprocess.run(fcmd, capture_output=True, text=True)
+        fam = {}
+        if fr.returncode == 0:
+            for b in json.loads(fr.stdout)["family"]["bands"]:
+                if b["threshold"] == "trusted":
+                    fam[tuple(b["point"][p] for p in s["params"])] = b
+        else:
+            failures.append(f"{s['id']} (family): exit {fr.returncode}: {fr.stderr.strip().splitlines()[0] if fr.stderr.strip() else ''}")
         for (pt, vals), p in zip(holdout, preds):
             by = {b["threshold"]: b for b in p["bands"]}
             mean = Fraction(statistics.mean(Fraction(repr(v)) for v in vals))
             for k in kinds:
                 st = g[k]
                 st["points"] += 1
-                b = by["max" if k != "trusted" else "trusted"]
-                if b.get("untrusted") or b.get("empty"):
-                    st["refused"] += 1
-                    continue
-                band = b if k == "paper" else b["measurement_band"]
+                if k == "family":
+                    b = fam.get(tuple(p["point"][q] for q in s["params"]))
+                    if b is None or b["untrusted"] or b["forms"] == 0:
+                        st["refused"] += 1
+                        continue
+                    band = b["measurement_band"]
+                else:
+                    b = by["max" if k != "trusted" else "trusted"]
+                    if b.get("untrusted") or b.get("empty"):
+                        st["refused"] += 1
+                        continue
+                    band = b if k == "paper" else b["measurement_band"]
                 lo, hi = exact(band["lower"]), exact(band["upper"])
                 if hi is not None and lo is not None and mean != 0:
                     st["hw"].append(float((hi - lo) / 2 / abs(mean)))
@@ -117,7 +138,7 @@ def main():
     print(f"suite: {suite_path} (Extra-P {suite.get('extrap_version', '?')} hypotheses on the training scales)")
     print("bands: paper = model band at threshold max; max+e = new-measurement band at max;")
     print("       trusted = new-measurement band at max(2*remax, 5 %) (the default), refused from r = 50 %")
-    print("family band (--family pmnf): not measured yet (issue 19 item 4)")
+    print("       family = family band of a new measurement, errband DATA --family pmnf (no model file), at trusted")
     print()
     empty = lambda: {k: {"points": 0, "refused": 0, "meas": 0, "inside": 0, "hw": []} for k in kinds}
     total, reference = empty(), empty()
@@ -134,12 +155,14 @@ def main():
         print(row("all", total[k]))
         print(row("ref. set", reference[k]) + "   (all but RL-2D: the set of the README's reference figures)")
         print()
-    for label, tt in (("all groups", total), ("reference set", reference)):
-        t = tt["trusted"]
-        cov = t["inside"] / t["meas"] if t["meas"] else 0
-        med = percentile(t["hw"], 0.5) or 0
-        ref = t["refused"] / t["points"] if t["points"] else 1
-        print(f"trusted default, {label}: covered {100 * cov:.1f} % (target >= 90 %), median half-width {100 * med:.1f} % (<= 25 %), refused {100 * ref:.1f} % (<= 25 %)")
+    for kind in ("trusted", "family"):
+        for label, tt in (("all groups", total), ("reference set", reference)):
+            t = tt[kind]
+            cov = t["inside"] / t["meas"] if t["meas"] else 0
+            med = percentile(t["hw"], 0.5) or 0
+            ref = t["refused"] / t["points"] if t["points"] else 1
+            name = "trusted default" if kind == "trusted" else "family band"
+            print(f"{name}, {label}: covered {100 * cov:.1f} % (target >= 90 %), median half-width {100 * med:.1f} % (<= 25 %), refused {100 * ref:.1f} % (<= 25 %)")
     print(f"{len(failures)} series failed; {elapsed:.1f} s for {sum(1 for _ in suite['series'])} series")
     for f in failures:
         print("  failed: " + f)
