@@ -130,3 +130,18 @@ fn experiment_family_per_callpath() {
     let out = ok(&[RELEARN, "--family", "pmnf", "--region", "I*", "--at", "p=512,n=9000"]);
     has(&out, &["best form of its family", "family band at p=512,n=9000 (t=trusted, new measurement)"]);
 }
+
+/// The band plot draws the family band (light) behind the others.
+#[test]
+fn band_plot_shows_the_family_band() {
+    let dir = tmp_dir();
+    let svg = dir.join("fam.svg");
+    let r = run(&[EXAMPLE, "--family", "pmnf", "--at", "p=128", "--plot", svg.to_str().unwrap()]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let s = std::fs::read_to_string(&svg).unwrap();
+    has(&s, &["family band, new measurement (2 forms, threshold trusted)"]);
+    // Drawn first: behind the model bands.
+    let fam = s.find("data-series=\"family band").unwrap();
+    let band = s.find("data-series=\"band, threshold").unwrap();
+    assert!(fam < band);
+}

@@ -143,3 +143,31 @@ fn holdout_backtests_the_bands() {
         .as_array()
         .is_some_and(|m| m.len() == 10));
 }
+
+/// The band plot: the band of a new measurement at the last threshold
+/// (light, dashed edges), e_max's single-point region as a visible curve,
+/// and with `--drop` the pruned fit and bands (the paper's Fig. 9).
+#[test]
+fn band_plot_shows_new_measurement_emax_and_pruned_bands() {
+    let dir = tmp_dir();
+    let svg = dir.join("band.svg");
+    let svg_s = svg.to_str().unwrap();
+    let r = run(&[HPL, HPL_DATA, "-t", "emax", "-t", "trusted", "--drop", "p=110", "--plot", svg_s]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let s = std::fs::read_to_string(&svg).unwrap();
+    has(
+        &s,
+        &[
+            "data-series=\"new measurement, threshold trusted: r = 5 %\"",
+            "stroke-dasharray=\"4 3\"",
+            "fill-opacity=\"0.1\"",
+            "class=\"line\" data-series=\"band, threshold emax = 13.5747\"",
+            "data-series=\"pruned band (without p = 110), threshold trusted: r = 5 %\"",
+            "data-series=\"pruned fit (without p = 110)\"",
+        ],
+    );
+    // Without --drop there is no pruned series.
+    let r = run(&[HPL, HPL_DATA, "--plot", svg_s]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(!std::fs::read_to_string(&svg).unwrap().contains("pruned"));
+}

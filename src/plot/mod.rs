@@ -106,6 +106,9 @@ pub enum SeriesKind {
         lower: Vec<(f64, f64)>,
         /// Upper curve, same length and xs as `lower`.
         upper: Vec<(f64, f64)>,
+        /// Drawn lighter, with dashed edges: a wider band behind the main
+        /// ones (a new measurement's, a family's).
+        light: bool,
     },
     /// Closed polygon, vertices in order; vertex markers drawn when `marked`.
     Polygon {

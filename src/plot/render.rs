@@ -296,6 +296,8 @@ enum Swatch {
         dashed: bool,
     },
     Fill,
+    /// A light fill with a dashed edge (a wider band behind).
+    LightFill,
     /// Opaque fill, as bars are drawn.
     Solid,
     Region,
@@ -348,9 +350,10 @@ fn legend(entries: &[Entry], plot: Rect, occ: &Occupancy) -> String {
                 num(cy),
                 if dashed { " stroke-dasharray=\"5 3\"" } else { "" }
             ),
-            Swatch::Fill | Swatch::Solid | Swatch::Region => {
+            Swatch::Fill | Swatch::LightFill | Swatch::Solid | Swatch::Region => {
                 let (fop, sop, swd) = match e.swatch {
                     Swatch::Fill => ("0.25", "0.6", "0.8"),
+                    Swatch::LightFill => ("0.1", "0.6", "0.8"),
                     Swatch::Solid => ("1", "1", "0"),
                     _ => ("0.25", "1", "1.2"),
                 };
@@ -634,9 +637,16 @@ fn draw_series(l: &mut Layers, kind: &SeriesKind, name: &str, c: &str, xm: Map, 
             );
             l.polyline(&svg::runs(&ps, near), "line", name, &style);
         }
-        SeriesKind::Band { lower, upper } => {
+        SeriesKind::Band { lower, upper, light } => {
+            // On a log axis a lower side at or below zero runs off the
+            // bottom: it is drawn there, not dropped with its upper side.
+            let floor = |p: &(f64, f64)| -> Option<Pt> {
+                px(p).or_else(|| {
+                    (ym.log && xm.ok(p.0) && p.1 <= 0.0).then(|| (xm.px(p.0), plot.y1 + SLACK / 2.0))
+                })
+            };
             let pairs: Vec<Option<(Pt, Pt)>> =
-                lower.iter().zip(upper).map(|(a, b)| Some((px(a)?, px(b)?))).collect();
+                lower.iter().zip(upper).map(|(a, b)| Some((floor(a)?, px(b)?))).collect();
             l.drawn += pairs.iter().flatten().count();
             let mut d = String::new();
             for seg in pairs.split(Option::is_none) {
@@ -653,11 +663,16 @@ fn draw_series(l: &mut Layers, kind: &SeriesKind, name: &str, c: &str, xm: Map, 
             }
             if !d.is_empty() {
                 l.fills += &format!(
-                    "<path class=\"band\" data-series=\"{nm}\" d=\"{d}\" fill=\"{c}\" fill-opacity=\"0.25\" \
-                     stroke=\"none\"/>\n"
+                    "<path class=\"band\" data-series=\"{nm}\" d=\"{d}\" fill=\"{c}\" fill-opacity=\"{}\" \
+                     stroke=\"none\"/>\n",
+                    if *light { "0.1" } else { "0.25" }
                 );
             }
-            let style = format!("stroke=\"{c}\" stroke-width=\"0.9\" stroke-opacity=\"0.7\"");
+            let style = if *light {
+                format!("stroke=\"{c}\" stroke-width=\"0.9\" stroke-opacity=\"0.7\" stroke-dasharray=\"4 3\"")
+            } else {
+                format!("stroke=\"{c}\" stroke-width=\"0.9\" stroke-opacity=\"0.7\"")
+            };
             let lo: Vec<Option<Pt>> = pairs.iter().map(|p| p.map(|p| p.0)).collect();
             let hi: Vec<Option<Pt>> = pairs.iter().map(|p| p.map(|p| p.1)).collect();
             l.polyline(&svg::runs(&lo, near), "band-edge", name, &style);
@@ -732,7 +747,7 @@ fn series_points(kind: &SeriesKind) -> Box<dyn Iterator<Item = &(f64, f64)> + '_
         | SeriesKind::Line { pts, .. }
         | SeriesKind::Polygon { pts, .. }
         | SeriesKind::Stems { pts } => Box::new(pts.iter()),
-        SeriesKind::Band { lower, upper } => Box::new(lower.iter().chain(upper.iter())),
+        SeriesKind::Band { lower, upper, .. } => Box::new(lower.iter().chain(upper.iter())),
     }
 }
 
@@ -870,7 +885,8 @@ pub(super) fn chart(c: &Chart, dx: f64, dy: f64) -> String {
             swatch: match &s.kind {
                 SeriesKind::Points { mark, .. } => Swatch::Marker(*mark),
                 SeriesKind::Line { dashed, .. } => Swatch::Line { dashed: *dashed },
-                SeriesKind::Band { .. } => Swatch::Fill,
+                SeriesKind::Band { light: false, .. } => Swatch::Fill,
+                SeriesKind::Band { light: true, .. } => Swatch::LightFill,
                 SeriesKind::Polygon { .. } => Swatch::Region,
                 SeriesKind::Stems { .. } => Swatch::Stem,
             },

@@ -10,7 +10,7 @@ fn band_chart() -> Chart {
     let lower: Vec<(f64, f64)> = line.iter().map(|&(x, y)| (x, y - 0.1 * x.log10())).collect();
     let upper: Vec<(f64, f64)> = line.iter().map(|&(x, y)| (x, y + 0.1 * x.log10())).collect();
     let mut c = Chart::new("T(p) & <bands>", Axis::log("p [processors]"), Axis::linear("t [s]"));
-    c.series.push(Series::new("band", SeriesKind::Band { lower, upper }));
+    c.series.push(Series::new("band", SeriesKind::Band { lower, upper, light: false }));
     c.series.push(Series::new("fit", SeriesKind::Line { pts: line, dashed: false }));
     c.series.push(Series::new(
         "data",
@@ -90,7 +90,11 @@ fn non_finite_values_are_skipped_without_panicking() {
     ));
     c.series.push(Series::new(
         "b",
-        SeriesKind::Band { lower: pts(&[(1.0, 0.0), (2.0, nan), (3.0, 0.0)]), upper: pts(&[(1.0, 1.0)]) },
+        SeriesKind::Band {
+            lower: pts(&[(1.0, 0.0), (2.0, nan), (3.0, 0.0)]),
+            upper: pts(&[(1.0, 1.0)]),
+            light: false,
+        },
     ));
     c.series.push(Series::new("s", SeriesKind::Stems { pts: pts(&[(1.0, nan), (2.0, -1.0)]) }));
     c.series.push(Series::new("r", SeriesKind::Polygon { pts: pts(&[(nan, 0.0)]), marked: true }));

@@ -509,7 +509,9 @@ impl BarrierReport<'_> {
                 } else {
                     format!("MPI_Barrier band (threshold {})", col.label)
                 };
-                chart.series.push(Series::new(name, SeriesKind::Band { lower, upper }).color(0));
+                chart
+                    .series
+                    .push(Series::new(name, SeriesKind::Band { lower, upper, light: false }).color(0));
             } else if !col.band {
                 let line: Vec<(f64, f64)> =
                     ends.iter().map(|&(xv, l, _)| (xv, l.unwrap_or(f64::NAN))).collect();
@@ -536,7 +538,9 @@ impl BarrierReport<'_> {
             } else {
                 let hi: Vec<(f64, f64)> =
                     cv.iter().zip(&xs).map(|(pt, &xv)| (xv, y(&pt.t_eb[ci].hi))).collect();
-                chart.series.push(Series::new(name, SeriesKind::Band { lower: lo, upper: hi }).color(ci + 1));
+                chart.series.push(
+                    Series::new(name, SeriesKind::Band { lower: lo, upper: hi, light: false }).color(ci + 1),
+                );
             }
         }
         chart.svg()

@@ -549,8 +549,11 @@ impl EnergyReport<'_> {
             }
             if !lower.is_empty() {
                 chart.series.push(
-                    Series::new(format!("band (threshold {})", t.text), SeriesKind::Band { lower, upper })
-                        .color(ti + 1),
+                    Series::new(
+                        format!("band (threshold {})", t.text),
+                        SeriesKind::Band { lower, upper, light: false },
+                    )
+                    .color(ti + 1),
                 );
             }
         }

@@ -4,7 +4,7 @@
 //! values become floats only when handed to the chart.
 
 use super::{Report, Views};
-use crate::analysis::Shape;
+use crate::analysis::{Analysis, Shape};
 use crate::model::Model;
 use crate::num::{to_f64, Rat};
 use crate::plot::{grid, Axis, Chart, Mark, Scale, Series, SeriesKind};
@@ -15,6 +15,88 @@ const BAND_SAMPLES: usize = 240;
 /// Palette index of the data and of the fitted model.
 const DATA_COLOR: usize = 7;
 const MODEL_COLOR: usize = 3;
+/// Palette index of the family band.
+const FAMILY_COLOR: usize = 6;
+/// Palette indices of pruned bands (apart from the full data's).
+const PRUNED_COLORS: [usize; 2] = [2, 5];
+
+/// Samples of the family band: each costs two exact LPs per consistent form.
+const FAMILY_SAMPLES: usize = 60;
+
+/// The family band of a new measurement at the family's last threshold
+/// (`trusted` by default) along the plotted variable: at each of a subset
+/// of the samples `xs`, the hull over the consistent forms of their exact
+/// LP bands. `None` without a family or without a consistent form.
+#[allow(clippy::type_complexity)]
+fn family_band(
+    r: &Report,
+    xs: &[Rat],
+    fixed: &[Rat],
+    axis_var: usize,
+) -> Option<(String, Vec<(f64, f64)>, Vec<(f64, f64)>)> {
+    let f = r.family?;
+    let t = f.levels.len().checked_sub(1)?;
+    let bound = f.levels[t].bound.as_ref()?;
+    let step = (xs.len() / FAMILY_SAMPLES).max(1);
+    let picked: Vec<&Rat> = xs.iter().step_by(step).collect();
+    let mut lo: Vec<Option<f64>> = vec![None; picked.len()];
+    let mut hi: Vec<Option<f64>> = vec![None; picked.len()];
+    let mut open = vec![false; picked.len()];
+    let mut forms = 0;
+    for m in f.members.iter().filter(|m| m.consistent[t]) {
+        let mut log = m.model.new_log();
+        let at: Vec<Option<Vec<Rat>>> = picked
+            .iter()
+            .map(|x| {
+                let mut pt = fixed.to_vec();
+                if pt.len() != m.model.vars.len() {
+                    pt = vec![Rat::zero(); m.model.vars.len()];
+                }
+                pt[axis_var] = (*x).clone();
+                m.model.basis_at(&pt, &mut log).ok()
+            })
+            .collect();
+        let bases: Vec<Vec<Rat>> = at.iter().flatten().cloned().collect();
+        let Some(bands) = Analysis::lp_bands(&m.stats.design, m.model.k(), bound, &bases, true) else {
+            continue;
+        };
+        forms += 1;
+        let mut it = bands.into_iter();
+        for (k, b) in at.iter().enumerate() {
+            if b.is_none() {
+                open[k] = true;
+                continue;
+            }
+            let Some((_, n)) = it.next() else { break };
+            match (&n.lower, &n.upper) {
+                (Some(l), Some(u)) => {
+                    let (l, u) = (to_f64(l), to_f64(u));
+                    lo[k] = Some(lo[k].map_or(l, |v: f64| v.min(l)));
+                    hi[k] = Some(hi[k].map_or(u, |v: f64| v.max(u)));
+                }
+                _ => open[k] = true,
+            }
+        }
+    }
+    if forms == 0 {
+        return None;
+    }
+    // An unbounded side leaves a gap in the band (NaN breaks it).
+    let pts = |v: &[Option<f64>]| -> Vec<(f64, f64)> {
+        picked
+            .iter()
+            .zip(v)
+            .zip(&open)
+            .map(|((x, y), o)| (to_f64(x), if *o { f64::NAN } else { y.unwrap_or(f64::NAN) }))
+            .collect()
+    };
+    let name = format!(
+        "family band, new measurement ({forms} form{}, threshold {})",
+        if forms == 1 { "" } else { "s" },
+        f.levels[t].threshold.text
+    );
+    Some((name, pts(&lo), pts(&hi)))
+}
 
 /// Palette index of region `i`'s band (skipping the data and model colours).
 pub(crate) fn region_color(i: usize) -> usize {
@@ -131,14 +213,96 @@ pub fn band(r: &Report) -> String {
     );
     let mut c =
         Chart::new(title, Axis::new(with_unit(m, var), xscale), Axis::new(with_unit(m, &m.func), yscale));
+    // Behind everything, lightest: the family band of a new measurement.
+    if let Some((name, lower, upper)) = family_band(r, &xs, &fixed, axis_var) {
+        c.series.push(Series::new(name, SeriesKind::Band { lower, upper, light: true }).color(FAMILY_COLOR));
+    }
+    // Then the band of a new measurement (light) at the last threshold
+    // (`trusted` by default: the one to bet on; one per threshold would bury
+    // the plot), widened from the model band as `Bound::measurement_band`
+    // does exactly.
+    for (i, reg) in a.regions.iter().enumerate().skip(a.regions.len().saturating_sub(1)) {
+        if uppers[i].is_empty() {
+            continue;
+        }
+        let (ab, rel) = (to_f64(&reg.bound.absolute), to_f64(&reg.bound.relative));
+        if rel >= 1.0 {
+            continue;
+        }
+        let lower: Vec<(f64, f64)> = lowers[i]
+            .iter()
+            .map(|&(x, l)| {
+                let v = (l - ab) / (1.0 + rel);
+                (x, if rel > 0.0 { v.max(0.0) } else { v })
+            })
+            .collect();
+        let upper: Vec<(f64, f64)> = uppers[i].iter().map(|&(x, u)| (x, (u + ab) / (1.0 - rel))).collect();
+        let name = format!("new measurement, threshold {}", r.threshold_label(reg));
+        c.series
+            .push(Series::new(name, SeriesKind::Band { lower, upper, light: true }).color(region_color(i)));
+    }
     for (i, reg) in a.regions.iter().enumerate() {
         if uppers[i].is_empty() {
             continue;
         }
         let name = format!("band, threshold {}", r.threshold_label(reg));
+        // A region that is one point (e_max when it is attained uniquely)
+        // has a band of width zero: drawn as a curve, so that it shows.
+        let kind = if reg.shape == Shape::Point {
+            SeriesKind::Line { pts: uppers[i].clone(), dashed: false }
+        } else {
+            SeriesKind::Band { lower: lowers[i].clone(), upper: uppers[i].clone(), light: false }
+        };
+        c.series.push(Series::new(name, kind).color(region_color(i)));
+    }
+    // With --drop: the pruned fit and its bands (the paper's Fig. 9).
+    if let Some(p) = r.pruned {
+        let pa = &p.analysis;
+        let mut plog = m.new_log();
+        let mut fit = Vec::new();
+        let mut lo: Vec<Vec<(f64, f64)>> = vec![Vec::new(); pa.regions.len()];
+        let mut hi: Vec<Vec<(f64, f64)>> = vec![Vec::new(); pa.regions.len()];
+        let verts: Vec<Vec<Vec<f64>>> = pa
+            .regions
+            .iter()
+            .map(|r| r.params_at.iter().map(|v| v.iter().map(to_f64).collect()).collect())
+            .collect();
+        for x in &xs {
+            let mut pt = fixed.clone();
+            if pt.len() != nv {
+                pt = vec![Rat::zero(); nv];
+            }
+            pt[axis_var] = x.clone();
+            let Ok(b) = m.basis_at(&pt, &mut plog) else { continue };
+            let xf = to_f64(x);
+            fit.push((xf, to_f64(&value_at(&b, &pa.params))));
+            let bf: Vec<f64> = b.iter().map(to_f64).collect();
+            for (i, reg) in pa.regions.iter().enumerate() {
+                if matches!(reg.shape, Shape::Empty | Shape::Untrusted { .. } | Shape::Unbounded { .. }) {
+                    continue;
+                }
+                if let Some((l, u)) = band_at(&verts[i], &bf) {
+                    lo[i].push((xf, l));
+                    hi[i].push((xf, u));
+                }
+            }
+        }
+        let what = p.dropped.iter().map(|&i| m.show_point(&r.data[i].x)).collect::<Vec<_>>().join("; ");
+        for (i, reg) in pa.regions.iter().enumerate() {
+            if hi[i].is_empty() {
+                continue;
+            }
+            let name = format!("pruned band (without {what}), threshold {}", r.threshold_label(reg));
+            let kind = if reg.shape == Shape::Point {
+                SeriesKind::Line { pts: hi[i].clone(), dashed: true }
+            } else {
+                SeriesKind::Band { lower: lo[i].clone(), upper: hi[i].clone(), light: false }
+            };
+            c.series.push(Series::new(name, kind).color(PRUNED_COLORS[i % PRUNED_COLORS.len()]));
+        }
         c.series.push(
-            Series::new(name, SeriesKind::Band { lower: lowers[i].clone(), upper: uppers[i].clone() })
-                .color(region_color(i)),
+            Series::new(format!("pruned fit (without {what})"), SeriesKind::Line { pts: fit, dashed: true })
+                .color(MODEL_COLOR),
         );
     }
     c.series.push(
