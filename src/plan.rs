@@ -7,16 +7,17 @@
 //!   `d_new = T(C, x_new)`. Its residual is zero, so the least-squares C
 //!   does not move; the data with the new point are re-analysed in full
 //!   (thresholds such as `emax` are recomputed).
-//! * **worst case** over every `d_new` inside the current band at `x_new`,
-//!   with the threshold value held at its current value e'. The region in
-//!   the absolute parameters does not depend on the fit, so the widest band
-//!   at a target `x*` is one LP in two copies of the parameters:
-//!   `max f*·(c₁ − c₂)` subject to `c₁, c₂` in the current region and
-//!   `|f_new·(c₁ − c₂)| <= 2e'` (a `d_new` within e' of both predictions
-//!   exists, and lies inside the current band, exactly when the two
-//!   predictions at `x_new` differ by at most 2e').
+//! * **worst case** over every `d_new` that some parameters of the current
+//!   region meet (the band of a new measurement at `x_new`), with the
+//!   threshold's bound `|T − d| <= a + r·d` held. The region in the
+//!   absolute parameters does not depend on the fit, so the widest band at
+//!   a target `x*` is one LP in two copies of the parameters:
+//!   `max f*·(c₁ − c₂)` subject to `c₁, c₂` in the current region and a
+//!   `d_new` within the bound of both predictions `T₁, T₂` at `x_new`, which
+//!   exists exactly when `(1 − r)T₁ − (1 + r)T₂ <= 2a` both ways round (for
+//!   an absolute bound, `|T₁ − T₂| <= 2a`).
 
-use crate::analysis::{width_ratio, Analysis, AnalysisError, Band, Options};
+use crate::analysis::{width_ratio, Analysis, AnalysisError, Band, Bound, Options};
 use crate::data::Measurement;
 use crate::fit::{Design, FitError};
 use crate::linear::{Constraint, Kind};
@@ -35,6 +36,9 @@ pub struct Planned {
     pub d_new: Rat,
     /// Expected case: `bands[t][j]` at target `j` for threshold `t` (None: empty region).
     pub expected: Result<Vec<Vec<Option<Band>>>, AnalysisError>,
+    /// Expected case: the band of a new measurement `[t][j]` (empty when
+    /// the re-analysis failed).
+    pub expected_measurement: Vec<Vec<Option<Band>>>,
     /// Expected width over the current width, `[t][j]` (None: infinite or undefined).
     pub expected_ratio: Vec<Vec<Option<Rat>>>,
     /// Worst case: the largest band width `[t][j]` over `d_new` in the
@@ -67,30 +71,53 @@ fn diff(f: &[Rat]) -> Vec<Rat> {
     f.iter().cloned().chain(f.iter().map(|v| -v)).collect()
 }
 
-/// The residual rows `|T(c, x_i) − d_i| <= e` for one copy of the parameters
-/// (`copy` 0 or 1) over the doubled variables.
-fn region_rows(design: &Design, k: usize, e: &Rat, copy: usize, out: &mut Vec<Constraint>) {
+/// The residual rows `|T(c, x_i) − d_i| <= a + r·d_i` for one copy of the
+/// parameters (`copy` 0 or 1) over the doubled variables (both extreme
+/// measurements of each point on both sides: with `r` the tightest one
+/// depends on its sign).
+fn region_rows(design: &Design, k: usize, bound: &Bound, copy: usize, out: &mut Vec<Constraint>) {
+    let one = Rat::from_integer(1.into());
+    let (a, r) = (&bound.absolute, &bound.relative);
     for g in &design.groups {
-        let mut a = vec![Rat::zero(); 2 * k];
+        let mut up = vec![Rat::zero(); 2 * k];
         for j in 0..k {
-            a[copy * k + j] = g.basis[j + 1].clone();
+            up[copy * k + j] = g.basis[j + 1].clone();
         }
-        let neg: Vec<Rat> = a.iter().map(|v| -v).collect();
-        out.push(Constraint::new(a, Kind::Le, &g.ymin - &g.basis[0] + e));
-        out.push(Constraint::new(neg, Kind::Le, e - &g.ymax + &g.basis[0]));
+        let down: Vec<Rat> = up.iter().map(|v| -v).collect();
+        for y in [&g.ymin, &g.ymax] {
+            // f·c <= y(1 + r) + a − f0 and −f·c <= a − y(1 − r) + f0.
+            out.push(Constraint::new(up.clone(), Kind::Le, y * (&one + r) + a - &g.basis[0]));
+            out.push(Constraint::new(down.clone(), Kind::Le, a - y * (&one - r) + &g.basis[0]));
+        }
     }
 }
 
-/// The widest band at each target over every `d_new` in the current band
-/// at the point with basis `fnew` (module docs), threshold value `e`.
-fn worst_widths(design: &Design, k: usize, e: &Rat, fnew: &[Rat], targets: &[Vec<Rat>]) -> Vec<Option<Rat>> {
-    let mut rows = Vec::with_capacity(4 * design.groups.len() + 2);
-    region_rows(design, k, e, 0, &mut rows);
-    region_rows(design, k, e, 1, &mut rows);
-    let two_e = e * Rat::from_integer(2.into());
-    let d = diff(&fnew[1..]);
-    rows.push(Constraint::new(d.clone(), Kind::Le, two_e.clone()));
-    rows.push(Constraint::new(d.iter().map(|v| -v).collect(), Kind::Le, two_e));
+/// The widest band at each target over every new measurement at the
+/// point with basis `fnew` that some parameters of the current region meet
+/// (module docs), the bound `|T − d| <= a + r·d` held.
+fn worst_widths(
+    design: &Design,
+    k: usize,
+    bound: &Bound,
+    fnew: &[Rat],
+    targets: &[Vec<Rat>],
+) -> Vec<Option<Rat>> {
+    let mut rows = Vec::with_capacity(8 * design.groups.len() + 2);
+    region_rows(design, k, bound, 0, &mut rows);
+    region_rows(design, k, bound, 1, &mut rows);
+    // A d_new within the bound of both predictions T1, T2 exists exactly
+    // when (1 − r)·T1 − (1 + r)·T2 <= 2a and the same with T1, T2 swapped
+    // (for r = 0: |T1 − T2| <= 2a); with T = f0 + f·c that is linear.
+    let one = Rat::from_integer(1.into());
+    let two = Rat::from_integer(2.into());
+    let (a, r) = (&bound.absolute, &bound.relative);
+    let (p, m) = (&one - r, &one + r);
+    let f = &fnew[1..];
+    let rhs = &two * a + &two * r * &fnew[0];
+    let first: Vec<Rat> = f.iter().map(|v| v * &p).chain(f.iter().map(|v| -(v * &m))).collect();
+    let second: Vec<Rat> = f.iter().map(|v| -(v * &m)).chain(f.iter().map(|v| v * &p)).collect();
+    rows.push(Constraint::new(first, Kind::Le, rhs.clone()));
+    rows.push(Constraint::new(second, Kind::Le, rhs));
     let Ok(prep) = lp::Prepared::new(2 * k, rows) else { return vec![None; targets.len()] };
     targets
         .iter()
@@ -135,11 +162,13 @@ pub fn plan(
             let d_new = &b[0] + b[1..].iter().zip(&base.params).fold(Rat::zero(), |a, (f, c)| a + f * c);
             let mut more = data.to_vec();
             more.push(Measurement { x: x.clone(), y: d_new.clone(), line: 0 });
-            let expected = Analysis::run(&model, &more, file, &opts).map(|a| -> Vec<Vec<Option<Band>>> {
-                (0..a.regions.len())
-                    .map(|t| a.predictions.iter().map(|p| p.bands[t].clone()).collect())
-                    .collect()
-            });
+            let run = Analysis::run(&model, &more, file, &opts);
+            let per = |a: &Analysis, f: &dyn Fn(&crate::analysis::Prediction, usize) -> Option<Band>| {
+                (0..a.regions.len()).map(|t| a.predictions.iter().map(|p| f(p, t)).collect()).collect()
+            };
+            let expected_measurement: Vec<Vec<Option<Band>>> =
+                run.as_ref().map_or_else(|_| vec![], |a| per(a, &|p, t| p.measurement[t].clone()));
+            let expected = run.map(|a| -> Vec<Vec<Option<Band>>> { per(&a, &|p, t| p.bands[t].clone()) });
             let expected_ratio = match &expected {
                 Ok(bands) => base
                     .regions
@@ -162,12 +191,10 @@ pub fn plan(
                 .regions
                 .iter()
                 .map(|r| {
-                    // The worst case of a new measurement is posed for an
-                    // absolute threshold; a relative one has no such bound here.
-                    if r.vertices.is_empty() || r.bound.is_relative() {
+                    if r.vertices.is_empty() {
                         vec![None; targets.len()]
                     } else {
-                        worst_widths(&base.design, k, &r.value, b, &target_basis)
+                        worst_widths(&base.design, k, &r.bound, b, &target_basis)
                     }
                 })
                 .collect();
@@ -182,7 +209,18 @@ pub fn plan(
                 })
                 .collect();
             tick(0);
-            (i, Planned { x: x.clone(), d_new, expected, expected_ratio, worst, worst_ratio })
+            (
+                i,
+                Planned {
+                    x: x.clone(),
+                    d_new,
+                    expected,
+                    expected_measurement,
+                    expected_ratio,
+                    worst,
+                    worst_ratio,
+                },
+            )
         })
         .collect();
     rows.sort_by(|(ia, a), (ib, b)| crate::prune::by_key(&a.key(), &b.key()).then(ia.cmp(ib)));
@@ -208,6 +246,23 @@ mod tests {
             let w0 = p.base.predictions[0].bands[0].as_ref().unwrap().width().unwrap();
             // Same threshold value (max is unchanged by a zero residual): expected <= worst <= current.
             assert!(e <= w && w <= w0, "{e} {w} {w0}");
+        }
+    }
+
+    #[test]
+    fn relative_bounds_have_a_worst_case_too() {
+        let (m, data) = crate::testdata::hpl("param c1, c2");
+        let opts = Options { thresholds: vec![Threshold::parse("5%").unwrap()], ..Options::default() };
+        let cands: Vec<Vec<Rat>> = [130, 200, 300].iter().map(|&p| vec![int(p)]).collect();
+        let p = plan(&m, &data, "hpl.csv", &opts, &[vec![int(1000)]], &cands, &|_| {}).unwrap();
+        let w0 = p.base.predictions[0].bands[0].as_ref().unwrap().width().unwrap();
+        for r in &p.rows {
+            // A fixed relative bound: the expected new point (zero residual)
+            // is one of the d_new the worst case ranges over.
+            let e = r.expected.as_ref().unwrap()[0][0].as_ref().unwrap().width().unwrap();
+            let w = r.worst[0][0].clone().expect("a finite worst case");
+            assert!(e <= w && w <= w0, "{e} {w} {w0}");
+            assert!(r.expected_measurement[0][0].is_some());
         }
     }
 }

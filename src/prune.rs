@@ -11,7 +11,7 @@
 //! (fit, Max|e_i|, e_max, regions, bands); they run in parallel and are
 //! ranked deterministically.
 
-use crate::analysis::{Analysis, AnalysisError, Band, Options};
+use crate::analysis::{Analysis, AnalysisError, Band, Bound, Options};
 use crate::data::Measurement;
 use crate::fit::Design;
 use crate::model::Model;
@@ -79,10 +79,19 @@ pub struct Scored {
     pub emax: Rat,
     /// Σe²/m of the refit.
     pub mean_square: Rat,
-    /// Threshold values (one per threshold).
+    /// Threshold values (one per threshold): the absolute part of each bound.
     pub thresholds: Vec<Rat>,
+    /// The bound of each threshold on the kept data (relative ones too).
+    pub bounds: Vec<Bound>,
     /// `bands[t][j]`: band at target `j` for threshold `t` (None: empty region).
     pub bands: Vec<Vec<Option<Band>>>,
+    /// `measurement[t][j]`: the band of a new measurement there.
+    pub measurement: Vec<Vec<Option<Band>>>,
+    /// Whether the band at the first threshold leaves the unpruned band at
+    /// some target (reaches below its lower or above its upper end): the
+    /// pruning moved the prediction rather than narrowing it, a warning
+    /// sign that ranks the candidate after every one that stays inside.
+    pub leaves: bool,
     /// `ratios[t][j]`: band width over the unpruned width (None: infinite or undefined).
     pub ratios: Vec<Vec<Option<Rat>>>,
 }
@@ -98,12 +107,37 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// The ranking key: the largest width ratio over the targets at the
-    /// first threshold (a choice must narrow every target to rank well).
-    /// None (ranks last): an empty region, an unbounded band, or a failure.
+    /// The width part of the ranking: the largest width ratio over the
+    /// targets at the first threshold (a choice must narrow every target to
+    /// rank well). None (ranks last): an empty region, an unbounded band,
+    /// or a failure.
     pub fn key(&self) -> Option<Rat> {
         worst_ratio(self.result.as_ref().ok()?.ratios.first()?)
     }
+
+    /// Whether the candidate's band leaves the unpruned one ([`Scored::leaves`]).
+    pub fn leaves(&self) -> bool {
+        self.result.as_ref().is_ok_and(|s| s.leaves)
+    }
+}
+
+/// The ranking rule, as reports state it.
+pub const RANKING: &str = "candidates whose band at the first threshold stays inside the unpruned band at every target first (a pruning that moves the band is a warning sign, not a gain), then by the largest width ratio over the targets, smaller first; ties keep generation order";
+
+/// Whether `b` reaches outside `base` on either side (an open side of
+/// `b` where `base` is closed counts as outside).
+fn outside(b: &Band, base: &Band) -> bool {
+    let below = match (&b.lower, &base.lower) {
+        (None, Some(_)) => true,
+        (Some(l), Some(bl)) => l < bl,
+        _ => false,
+    };
+    let above = match (&b.upper, &base.upper) {
+        (None, Some(_)) => true,
+        (Some(u), Some(bu)) => u > bu,
+        _ => false,
+    };
+    below || above
 }
 
 /// The largest ratio of a row (None when any is None: an infinite or
@@ -317,22 +351,34 @@ pub fn score(
                 .collect()
         })
         .collect();
+    let measurement = (0..a.regions.len())
+        .map(|t| a.predictions.iter().map(|p| p.measurement[t].clone()).collect())
+        .collect();
+    let leaves = bands.first().is_some_and(|row: &Vec<Option<Band>>| {
+        row.iter().zip(&base.predictions).any(|(b, p)| match (b, p.bands.first().and_then(|x| x.as_ref())) {
+            (Some(b), Some(base)) => outside(b, base),
+            _ => false,
+        })
+    });
     Ok(Scored {
         params: a.params,
         max_abs: a.residuals.max_abs,
         emax: a.emax,
         mean_square: a.residuals.mean_square,
         thresholds: a.regions.iter().map(|r| r.value.clone()).collect(),
+        bounds: a.regions.iter().map(|r| r.bound.clone()).collect(),
         bands,
+        measurement,
         ratios,
+        leaves,
     })
 }
 
 /// Runs the comparison: the unpruned analysis at `targets`, then every
 /// candidate in parallel (`tick` is called once per finished candidate,
-/// from any thread), ranked by [`Outcome::key`], smaller first; ties and
-/// unranked outcomes keep generation order, so the result does not depend
-/// on the thread count.
+/// from any thread), ranked by [`RANKING`]: inside the unpruned band first,
+/// then by [`Outcome::key`], smaller first; ties and unranked outcomes keep
+/// generation order, so the result does not depend on the thread count.
 pub fn compare(
     model: &Model,
     data: &[Measurement],
@@ -360,8 +406,8 @@ pub fn compare(
             Outcome { candidate: c, result }
         })
         .collect();
-    // Stable sort: ties keep generation order.
-    outcomes.sort_by(|a, b| by_key(&a.key(), &b.key()));
+    // Stable sort (RANKING): ties keep generation order.
+    outcomes.sort_by(|a, b| a.leaves().cmp(&b.leaves()).then_with(|| by_key(&a.key(), &b.key())));
     Ok(Comparison { base, targets: targets.to_vec(), weighted, outcomes })
 }
 

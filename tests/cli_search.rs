@@ -67,10 +67,21 @@ fn pairs_user_candidates_and_greedy_steps_are_compared_and_merged() {
     assert_eq!(sources, ["leave-one-out", "candidate p=110", "greedy 1"]);
     let pair = c.iter().find(|x| x["drop"][0]["p"] == "10" && x["drop"][1]["p"] == "20");
     assert!(pair.is_some_and(|x| x["sources"].to_string().contains("candidate p=10,p=20")));
-    // Ranks are 1..n and the ranking key never decreases.
-    let keys: Vec<f64> =
-        c.iter().filter_map(|x| x["rank_key"]["decimal"].as_str().and_then(|s| s.parse().ok())).collect();
-    assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{keys:?}");
+    // Candidates whose band stays inside the unpruned one come first; within
+    // each group the ranking key never decreases.
+    let leaves: Vec<bool> = c.iter().map(|x| x["leaves_unpruned_band"].as_bool().unwrap_or(true)).collect();
+    assert!(leaves.windows(2).all(|w| w[0] <= w[1]), "{leaves:?}");
+    assert!(leaves.contains(&false) && leaves.contains(&true));
+    for group in [false, true] {
+        let keys: Vec<f64> = c
+            .iter()
+            .zip(&leaves)
+            .filter(|(_, l)| **l == group)
+            .filter_map(|(x, _)| x["rank_key"]["decimal"].as_str().and_then(|s| s.parse().ok()))
+            .collect();
+        assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{keys:?}");
+    }
+    assert_eq!(j["ranking"].as_str().map(|s| s.starts_with("candidates whose band")), Some(true));
     let text = ok(&args(&a));
     has(&text, &["79 candidates (12 leave-one-out, 66 pairs, 2 user, 3 greedy steps)"]);
 }

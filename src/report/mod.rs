@@ -122,6 +122,17 @@ pub(crate) trait Views {
         }
         Value::Object(m)
     }
+    /// A threshold as written with its bound: `max = 17.9772`,
+    /// `trusted: r = 5 %`, or a number alone.
+    fn bound_label(&self, text: &str, b: &crate::analysis::Bound) -> String {
+        if crate::num::parse_rat(text).is_ok() {
+            text.to_string()
+        } else if b.is_relative() {
+            format!("{text}: {}", b.describe(self.digits()))
+        } else {
+            format!("{text} = {}", self.num(&b.absolute))
+        }
+    }
     /// The RMS from the mean square, rounded once from the exact square root.
     fn rms_text(&self, ms: &Rat) -> String {
         if ms.is_zero() {
@@ -219,14 +230,7 @@ impl Report<'_> {
     }
 
     fn threshold_label(&self, r: &Region) -> String {
-        let t = &r.threshold.text;
-        if crate::num::parse_rat(t).is_ok() {
-            t.clone()
-        } else if r.bound.is_relative() {
-            format!("{t}: {}", r.bound.describe(self.digits))
-        } else {
-            format!("{t} = {}", self.num(&r.value))
-        }
+        self.bound_label(&r.threshold.text, &r.bound)
     }
     fn dropped_text(&self, p: &Pruned) -> String {
         p.dropped

@@ -27,7 +27,7 @@ pub struct PlanReport<'a> {
     pub show: usize,
 }
 
-const EXPLAIN: &str = "expected: the new measurement equals the model's prediction (d_new = T(C, x_new)), re-analysed exactly; worst: the widest band over every d_new inside the current band at x_new, threshold held at its current value (an exact LP)";
+const EXPLAIN: &str = "expected: the new measurement equals the model's prediction (d_new = T(C, x_new)), re-analysed exactly; worst: the widest band over every d_new in the band of a new measurement at x_new, the threshold's bound held at its current value (an exact LP; relative bounds too)";
 
 super::views!(PlanReport);
 
@@ -90,11 +90,11 @@ impl PlanReport<'_> {
         for (t, r) in a.regions.iter().enumerate() {
             for p in &a.predictions {
                 out.push(format!(
-                    "Current band at {}, threshold {} = {}: width {}",
+                    "Current band at {}, threshold {}: width {}; a new measurement's: width {}",
                     self.point(&p.x),
-                    r.threshold.text,
-                    self.num(&r.value),
-                    self.width(&p.bands[t])
+                    self.bound_label(&r.threshold.text, &r.bound),
+                    self.width(&p.bands[t]),
+                    self.width(&p.measurement[t])
                 ));
             }
         }
@@ -188,13 +188,16 @@ impl Ranked for PlanReport<'_> {
                                     "lower": self.opt_both(&b.lower), "upper": self.opt_both(&b.upper),
                                     "width": b.width().map_or(Value::Null, |w| self.both(&w)),
                                     "ratio": self.opt_both(&p.expected_ratio[t][j]),
+                                    "measurement_band": p.expected_measurement.get(t).and_then(|r| r[j].as_ref()).map_or(Value::Null, |m| json!({
+                                        "lower": self.opt_both(&m.lower), "upper": self.opt_both(&m.upper),
+                                    })),
                                 }),
                             },
                             Err(e) => json!({ "error": failure_text(e) }),
                         };
                         json!({
                             "threshold": r.threshold.text, "target": self.point_json(x), "expected": expected,
-                            "worst": { "width": self.opt_both(&p.worst[t][j]), "ratio": self.opt_both(&p.worst_ratio[t][j]), "threshold_value": self.both(&r.value) },
+                            "worst": { "width": self.opt_both(&p.worst[t][j]), "ratio": self.opt_both(&p.worst_ratio[t][j]), "threshold_value": self.both(&r.value), "threshold_relative": self.both(&r.bound.relative) },
                         })
                     })
                     .collect();

@@ -136,13 +136,16 @@ impl PruneReport<'_> {
     }
 
     fn head(&self) -> Vec<String> {
-        let mut head: Vec<String> =
-            ["rank", "drop", "source", "Max|e_i|", "e_max", "RMS"].iter().map(|s| s.to_string()).collect();
+        let mut head: Vec<String> = ["rank", "drop", "source", "unpruned band", "Max|e_i|", "e_max", "RMS"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         for r in &self.cmp.base.regions {
             for j in 0..self.cmp.targets.len() {
                 head.push(format!("{} at {}: band", r.threshold.text, self.target_label(j)));
                 head.push("width".into());
                 head.push("ratio".into());
+                head.push("new measurement".into());
             }
         }
         head
@@ -155,6 +158,7 @@ impl PruneReport<'_> {
                 row.push(format!("failed: {}", failure_text(e)));
             }
             Ok(s) => {
+                row.push((if s.leaves { "LEAVES" } else { "inside" }).into());
                 row.extend([self.num(&s.max_abs), self.num(&s.emax), self.rms_text(&s.mean_square)]);
                 for (t, bands) in s.bands.iter().enumerate() {
                     for (j, b) in bands.iter().enumerate() {
@@ -162,6 +166,7 @@ impl PruneReport<'_> {
                             self.band_text(b),
                             self.width_text(b),
                             Self::ratio_text(&s.ratios[t][j]),
+                            self.band_text(&s.measurement[t][j]),
                         ]);
                     }
                 }
@@ -182,12 +187,12 @@ impl PruneReport<'_> {
         for (t, r) in a.regions.iter().enumerate() {
             for (j, p) in a.predictions.iter().enumerate() {
                 out.push(format!(
-                    "  band at {}, threshold {} = {}: {}, width {}",
+                    "  band at {}, threshold {}: {}, width {}; a new measurement: {}",
                     self.target_label(j),
-                    r.threshold.text,
-                    self.num(&r.value),
+                    self.bound_label(&r.threshold.text, &r.bound),
                     self.band_text(&p.bands[t]),
-                    self.width_text(&p.bands[t])
+                    self.width_text(&p.bands[t]),
+                    self.band_text(&p.measurement[t])
                 ));
             }
         }
@@ -223,6 +228,7 @@ impl Ranked for PruneReport<'_> {
             ));
         }
         let verb = match best.key() {
+            _ if best.leaves() => "is the best choice, but its band leaves the unpruned one, as every candidate's does: the pruning moves the prediction",
             Some(k) if k < Rat::from_integer(1.into()) => "narrows the band",
             Some(_) => "is the best choice but does not narrow the band",
             None => "is the best choice; the band is not finite",
@@ -250,7 +256,7 @@ impl Ranked for PruneReport<'_> {
         }
         let t0 = c.base.regions.first().map_or(String::new(), |r| r.threshold.text.clone());
         o.push_str(&format!(
-            "\n{} candidates ({}), each refitted and re-analysed exactly; ranked by the largest width ratio over the targets at threshold {t0} (ratio = pruned width / unpruned width):\n",
+            "\n{} candidates ({}), each refitted and re-analysed exactly; ranked: those whose band at threshold {t0} stays inside the unpruned band at every target first (LEAVES: the pruning moved the prediction, a warning sign), then by the largest width ratio over the targets (ratio = pruned width / unpruned width):\n",
             c.outcomes.len(),
             self.counts()
         ));
@@ -303,7 +309,7 @@ impl Ranked for PruneReport<'_> {
                 a.predictions.iter().map(move |p| (t, r, p)).collect::<Vec<_>>()
             })
             .map(|(t, r, p)| {
-                json!({ "threshold": r.threshold.text, "threshold_value": self.both(&r.value), "target": self.point_json(&p.x), "band": band_json(&p.bands[t]) })
+                json!({ "threshold": r.threshold.text, "threshold_value": self.both(&r.value), "threshold_relative": self.both(&r.bound.relative), "target": self.point_json(&p.x), "band": band_json(&p.bands[t]), "measurement_band": band_json(&p.measurement[t]) })
             })
             .collect();
         let cands: Vec<Value> = c
@@ -341,8 +347,10 @@ impl Ranked for PruneReport<'_> {
                                 json!({
                                     "threshold": a.regions[t].threshold.text,
                                     "threshold_value": self.both(&s.thresholds[t]),
+                                    "threshold_relative": self.both(&s.bounds[t].relative),
                                     "target": self.point_json(&c.targets[j]),
                                     "band": band_json(b),
+                                    "measurement_band": band_json(&s.measurement[t][j]),
                                     "ratio": self.opt_both(&s.ratios[t][j]),
                                 })
                             })
@@ -354,6 +362,7 @@ impl Ranked for PruneReport<'_> {
                             "rms": self.rms_text(&s.mean_square),
                             "mean_square": self.both(&s.mean_square),
                             "bands": bands,
+                            "leaves_unpruned_band": s.leaves,
                             "rank_key": self.opt_both(&o.key()),
                         })
                     }
@@ -370,7 +379,7 @@ impl Ranked for PruneReport<'_> {
             "model": self.model.file,
             "data": self.data_file,
             "targets": c.targets.iter().map(|t| self.point_json(t)).collect::<Vec<_>>(),
-            "ranking": "largest width ratio over the targets at the first threshold, smallest first; ties keep generation order",
+            "ranking": crate::prune::RANKING,
             "unpruned": {
                 "max_abs_residual": self.both(&a.residuals.max_abs),
                 "emax": self.both(&a.emax),
