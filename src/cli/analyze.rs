@@ -470,6 +470,10 @@ fn run_experiment(
         Some(h) => Some(Holdout::parse(h, &input.model.vars).map_err(|d| Failure::input(d.render(h)))?),
         None => None,
     };
+    // The cylindrical forms of every series' regions are most of a whole
+    // experiment's run and little of its report: left out (the vertices
+    // and bands are exact without them; one series shows them).
+    let opts = &Options { no_cells: true, ..opts.clone() };
     let outcomes: Vec<SeriesOutcome> = (0..n)
         .into_par_iter()
         .map(|i| {

@@ -71,6 +71,13 @@ pub struct Report<'a> {
     pub family: Option<&'a crate::family::FamilyAnalysis>,
 }
 
+/// Whether a region's QE result carries its cylindrical cells (a whole
+/// experiment skips them: `Options::no_cells`). A piece without
+/// constraints (the whole space) has none either way.
+fn has_cells(r: &crate::qe::QeResult) -> bool {
+    r.pieces.iter().any(|p| !p.cells.is_empty() || p.minimal.constraints().is_empty())
+}
+
 /// `width_pruned / width_full`, when both are finite and the full one is non-zero.
 pub fn shrink_ratio(full: &Option<Band>, pruned: &Option<Band>) -> Option<Rat> {
     crate::analysis::width_ratio(pruned.as_ref()?.width().as_ref(), full)
@@ -661,7 +668,11 @@ impl Report<'_> {
             for v in &r.vertices {
                 o.push_str(&format!("    vertex ({})\n", self.vec_text(v)));
             }
-            if r.shape != Shape::Point {
+            if r.shape != Shape::Point && !has_cells(&r.result) {
+                // A whole experiment skips the cylindrical forms (the cost of
+                // its run); the vertices above are the region, exactly.
+                o.push_str("    (cylindrical form not computed for a whole experiment: choose the series with --region and --metric to see it)\n");
+            } else if r.shape != Shape::Point {
                 o.push_str(&format!(
                     "    cylindrical ({} outermost):\n",
                     order.first().copied().unwrap_or("")
@@ -827,7 +838,7 @@ impl Report<'_> {
                 json!({
                     "threshold": r.threshold.text, "definition": r.threshold.definition(), "value": self.both(&r.value), "bound": self.bound_json(&r.bound), "shape": shape,
                     "vertices": r.vertices.iter().map(vert).collect::<Vec<_>>(), "rays": rays, "lines": lines,
-                    "cylindrical": { "order": (0..r.result.vars.len()).map(|j| r.result.vars.name(j).to_string()).collect::<Vec<_>>(), "text": output::text(&r.result, fmt), "result": cells },
+                    "cylindrical": if has_cells(&r.result) || r.result.pieces.is_empty() { json!({ "order": (0..r.result.vars.len()).map(|j| r.result.vars.name(j).to_string()).collect::<Vec<_>>(), "text": output::text(&r.result, fmt), "result": cells }) } else { Value::Null },
                 })
             })
             .collect();
