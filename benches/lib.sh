@@ -18,6 +18,14 @@ bench_dirs() {
 # REV, and points BIN at a private copy of the binary in $DATA, so that a
 # rebuild during the run does not mix binaries. Needs ROOT, BIN, DATA, NO_BUILD.
 build_binary() {
+    # ERRBAND_BIN: benchmark a given binary (e.g. an older build, for A/B runs).
+    if [[ -n "${ERRBAND_BIN:-}" ]]; then
+        [[ -x "$ERRBAND_BIN" ]] || { echo "run.sh: ERRBAND_BIN=$ERRBAND_BIN is not an executable" >&2; exit 1; }
+        REV="given binary $ERRBAND_BIN"
+        cp "$ERRBAND_BIN" "$DATA/errband"
+        BIN="$DATA/errband"
+        return
+    fi
     # The source state the binary is built from (others may commit during the run).
     REV="$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
     if [[ "$REV" != unknown ]] && [[ -n "$(git -C "$ROOT" status --porcelain -- src Cargo.toml Cargo.lock 2>/dev/null)" ]]; then

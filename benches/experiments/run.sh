@@ -7,8 +7,13 @@
 #   groups_1000  a CSV of 1 000 --by groups x 5 points x 3 repetitions (1 000 analyses)
 #   osu_10k     100 000 lines of OSU-style whitespace-separated output
 #   jsonl_50mb   a 50 MB Extra-P JSON Lines file, 50 series                  target >= 50 MB/s
+#   family_1     --family pmnf without a model on Extra-P's documentation example
+#                (one series, 5 points x 3 repetitions, 43 forms)      target < 200 ms (issue 19)
+#   family_rl    --family pmnf without a model on the RELeARN file (14 callpaths,
+#                two variables)                                        target < 3000 ms (issue 19)
 #
 #   benches/experiments/run.sh         # RUNS (5), NO_BUILD (0)
+#   ERRBAND_BIN=/path/to/errband benches/experiments/run.sh   # another binary (A/B runs)
 # The table is printed and written to benches/experiments/results/YYYY-MM-DD.txt.
 set -euo pipefail
 
@@ -80,12 +85,14 @@ bench_case extrap_100k "r77777 / time" -- "$BIN" "$DATA/amdahl.tm" "$DATA/region
 bench_case groups_1000 "kernel=k999" -- "$BIN" "$DATA/amdahl.tm" "$DATA/groups_1000.csv" --by kernel --format csv --at p=1024
 bench_case osu_10k "Fit" -- "$BIN" "$DATA/osu.tm" "$DATA/osu_10k.txt" --x s=Size --y Latency
 bench_case jsonl_50mb "50 series" -- "$BIN" "$DATA/pn.tm" "$DATA/big.jsonl" --aggregate mean
+bench_case family_1 "c0 + c1\*p^(5/4)\*log2(p)" -- "$BIN" "$ROOT/data/extrap/example.txt" --family pmnf --at p=128
+bench_case family_rl "14 series" -- "$BIN" "$SHARED/text/mpa/relearn_data.txt" --family pmnf --at p=512,n=9000
 MB="$(du -m "$DATA/big.jsonl" | cut -f1)"
 
 REPORT="$RESULTS/$(date +%Y-%m-%d).txt"
 {
     echo "errband experiments benchmark, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, binary built from $REV"
-    echo "targets: relearn, relearn_xp < 1000 ms; extrap_100k < 1000 ms; jsonl_50mb >= 50 MB/s${MB:+ (file: $MB MB)}"
+    echo "targets: relearn, relearn_xp < 1000 ms; extrap_100k < 1000 ms; jsonl_50mb >= 50 MB/s${MB:+ (file: $MB MB)}; family_1 < 200 ms; family_rl < 3000 ms"
     echo "case         median wall  (min..max)             peak RSS"
     printf '%s\n' "${ROWS[@]}"
 } | tee "$REPORT"

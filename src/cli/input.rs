@@ -276,9 +276,10 @@ fn base_model(
     let src = format!("{func}({}) = c0\nparam c0\n", vars.join(", "));
     let m = Model::parse_with(&src, "--family pmnf", a.digits, limits).map_err(|d| {
         Failure::input(format!(
-            "--family without a model: the variables {} cannot all be names in errband's model language ({}); give a model file",
-            vars.join(", "),
-            d.message
+            "--family without a model: the variables {} cannot all be names in errband's model language ({}); name them with --x, e.g. --x 's={}', or give a model file",
+            vars.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", "),
+            d.message,
+            vars[0]
         ))
     })?;
     Ok((m, y))

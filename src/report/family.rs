@@ -102,7 +102,8 @@ impl Report<'_> {
             }
         }
         let parts: Vec<String> = by.iter().map(|(o, n)| format!("{n} {o}")).collect();
-        format!("{} forms ({}); {RANKING}", f.members.len(), parts.join(", "))
+        let n = f.members.len();
+        format!("{n} form{} ({}); {RANKING}", if n == 1 { "" } else { "s" }, parts.join(", "))
     }
 
     /// The family, for the text report.
