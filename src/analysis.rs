@@ -280,6 +280,7 @@ fn residual_atoms(design: &Design, k: usize, rows: Rows<'_>) -> Vec<Formula> {
     let one = Rat::one();
     let mut atoms = Vec::with_capacity(2 * design.groups.len());
     let mut push = |expr: LinExpr| atoms.push(Formula::Atom(Atom { expr, rel: Rel::Le }));
+    let mut fixed: Option<(Rat, Rat)> = None;
     for g in &design.groups {
         let mut form = LinExpr::zero(n);
         for j in 0..k {
@@ -292,7 +293,7 @@ fn residual_atoms(design: &Design, k: usize, rows: Rows<'_>) -> Vec<Formula> {
             a
         };
         let lower = |d: &Rat| {
-            let mut a = form.scale(&-Rat::one());
+            let mut a = form.negated();
             a.constant = d - &g.basis[0];
             a
         };
@@ -318,12 +319,18 @@ fn residual_atoms(design: &Design, k: usize, rows: Rows<'_>) -> Vec<Formula> {
                 }
             }
             Rows::Fixed(b) => {
-                let mut a = upper(&g.ymin);
-                a.constant -= &b.absolute + &b.relative * &g.ymin;
+                // f0 − d − (a + r·d) = d·(−(1 + r)) + f0 − a, and
+                // d − f0 − (a + r·d) = d·(1 − r) − f0 − a: each formed over
+                // one denominator and reduced once (r, a multiple of remax,
+                // is often a long fraction: three reductions per row were
+                // most of a family's band LPs).
+                let (plus, minus) = fixed.get_or_insert_with(|| (-(&one + &b.relative), &one - &b.relative));
+                let mut a = form.clone();
+                a.constant = mul_add2(&g.ymin, plus, &g.basis[0], &-&b.absolute);
                 push(a);
                 let d = if b.relative > one { &g.ymin } else { &g.ymax };
-                let mut a = lower(d);
-                a.constant -= &b.absolute + &b.relative * d;
+                let mut a = form.negated();
+                a.constant = mul_add2(d, minus, &-&g.basis[0], &-&b.absolute);
                 push(a);
             }
         }
@@ -599,6 +606,15 @@ fn data_range(data: &[Measurement], nv: usize) -> (Vec<Rat>, Vec<Rat>) {
         }
     }
     (lo, hi)
+}
+
+/// `x·m + p + q`, formed over one denominator and reduced once.
+fn mul_add2(x: &Rat, m: &Rat, p: &Rat, q: &Rat) -> Rat {
+    let (xd, md, pd, qd) = (x.denom(), m.denom(), p.denom(), q.denom());
+    let xm = xd * md;
+    let pq = pd * qd;
+    let n = x.numer() * m.numer() * &pq + p.numer() * &xm * qd + q.numer() * &xm * pd;
+    crate::num::reduced(n, xm * pq)
 }
 
 /// e_max (or remax) by eliminating the parameters from the residual

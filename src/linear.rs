@@ -108,7 +108,11 @@ impl LinExpr {
     }
     /// `self - other`.
     pub fn sub(&self, other: &LinExpr) -> LinExpr {
-        self.add(&other.scale(&-Rat::one()))
+        self.add(&other.negated())
+    }
+    /// `−self` (negation needs no reduction).
+    pub fn negated(&self) -> LinExpr {
+        LinExpr { coeffs: self.coeffs.iter().map(|c| -c).collect(), constant: -&self.constant }
     }
     /// `k·self`.
     pub fn scale(&self, k: &Rat) -> LinExpr {

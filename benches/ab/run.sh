@@ -8,7 +8,7 @@
 # benchmark's synthetic data (1 000 / 10 000 / 100 000 rows; JSON of 10 000),
 # the paper's qe formulas, prune and plan on HPL, energy on the MG profile,
 # barrier with the fitted MPI_Barrier model, and ms predict on the bundled
-# Mandelbrot sub-grid. Prints, per case, the median wall time of each binary
+# Mandelbrot sub-grid, and RELeARN with Extra-P's models (whole, one series). Prints, per case, the median wall time of each binary
 # (ms), the ratio new/old, and the peak RSS (KiB, max over runs). Results go to
 # benches/ab/results/YYYY-MM-DD.txt as well.
 set -euo pipefail
@@ -32,6 +32,8 @@ CASES=(
   "energy_mg|energy data/energy_mg.csv --nodes 16,1024,inf"
   "barrier|barrier --nodes 2..120 --mpi-model models/mpi_barrier.tm --mpi-data data/mpi_barrier.csv"
   "ms_predict|ms predict data/mandelbrot_32x32.csv --grid 1024x1024 --procs 8,16,32,64,128"
+  "relearn_xp|data/extrap/relearn_print_all.txt ../shared/extrap-data/tests/data/text/mpa/relearn_data.txt --at p=512,n=9000"
+  "relearn_single|data/extrap/relearn_print_all.txt ../shared/extrap-data/tests/data/text/mpa/relearn_data.txt --region main() --at p=512,n=9000"
 )
 
 # one BIN ARGS...: prints "wall_ms rss_kib"
