@@ -117,6 +117,15 @@ impl Holdout {
                 .collect(),
         }
     }
+
+    /// The measurements left to fit: `data` without those [`Holdout::held`] names.
+    pub fn train(&self, data: &[Measurement]) -> Vec<Measurement> {
+        let mut is_held = vec![false; data.len()];
+        for i in self.held(data) {
+            is_held[i] = true;
+        }
+        data.iter().zip(&is_held).filter(|(_, h)| !**h).map(|(m, _)| m.clone()).collect()
+    }
 }
 
 /// A kind of band a held-out measurement is checked against.
@@ -274,12 +283,7 @@ pub fn run(
             "--holdout {text} holds out every measurement of {file}; nothing is left to fit"
         )));
     }
-    let mut is_held = vec![false; data.len()];
-    for &i in &held {
-        is_held[i] = true;
-    }
-    let train: Vec<Measurement> =
-        data.iter().zip(&is_held).filter(|(_, h)| !**h).map(|(m, _)| m.clone()).collect();
+    let train = holdout.train(data);
     let mut at = opts.at.clone();
     for &i in &held {
         if !at.contains(&data[i].x) {

@@ -254,16 +254,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     let model: &Model = if fam.own {
         &input.model
     } else {
-        let fit_rows: Vec<Measurement> = match &hold {
-            Some(h) => {
-                let held = h.held(rows);
-                (0..rows.len()).filter(|i| !held.contains(i)).map(|i| rows[i].clone()).collect()
-            }
-            None => rows.clone(),
-        };
-        let points = points_of(&input.model, &opts.at);
-        let f = forms(&fit_rows)
-            .and_then(|fs| family::analyse(fs, &fit_rows, &data_path, &opts, &points))
+        let f = discover(&input.model, rows, hold.as_ref(), &forms, &opts, &data_path)
             .map_err(|e| family_failure(&input, e))?;
         best_model = f.members[0].model.clone();
         if hold.is_none() {
@@ -491,17 +482,7 @@ fn run_experiment(
             let best = if fam.own {
                 None
             } else {
-                let fit_rows: Vec<Measurement> = match &hold {
-                    Some(h) => {
-                        let held = h.held(rows);
-                        (0..rows.len()).filter(|i| !held.contains(i)).map(|i| rows[i].clone()).collect()
-                    }
-                    None => rows.clone(),
-                };
-                let points = points_of(given, &opts.at);
-                match forms(&fit_rows)
-                    .and_then(|fs| family::analyse(fs, &fit_rows, &input.data_path, opts, &points))
-                {
+                match discover(given, rows, hold.as_ref(), &forms, opts, &input.data_path) {
                     Ok(f) => {
                         let m = f.members[0].model.clone();
                         if hold.is_none() {
@@ -625,6 +606,25 @@ fn family_name(f: Option<FamilyKind>) -> &'static str {
     match f {
         Some(FamilyKind::Pmnf) | None => "pmnf",
     }
+}
+
+/// Without a model file: the family on the measurements a fit sees (the
+/// training ones of a backtest), at the prediction points; its best form
+/// is the model.
+fn discover(
+    base: &Model,
+    rows: &[Measurement],
+    hold: Option<&Holdout>,
+    forms: &backtest::FamilyForms<'_>,
+    opts: &Options,
+    data_path: &str,
+) -> Result<FamilyAnalysis, FamilyError> {
+    let fit_rows = match hold {
+        Some(h) => h.train(rows),
+        None => rows.to_vec(),
+    };
+    let points = points_of(base, &opts.at);
+    family::analyse(forms(&fit_rows)?, &fit_rows, data_path, opts, &points)
 }
 
 /// The prediction points of an analysis of `model` with `--at` points

@@ -139,6 +139,50 @@ fn band_at(params_at: &[Vec<f64>], b: &[f64]) -> Option<(f64, f64)> {
     })
 }
 
+/// Curves along the plotted variable (`xs`, the other variables at `fixed`):
+/// the fitted model, and each region's band (lower, upper) from its exact
+/// vertices (empty for an empty, untrusted or unbounded region).
+#[allow(clippy::type_complexity)]
+fn curves(
+    m: &Model,
+    a: &crate::analysis::Analysis,
+    xs: &[Rat],
+    fixed: &[Rat],
+    axis_var: usize,
+) -> (Vec<(f64, f64)>, Vec<Vec<(f64, f64)>>, Vec<Vec<(f64, f64)>>) {
+    let nv = m.vars.len();
+    let mut log = m.new_log();
+    let mut fit = Vec::new();
+    let mut lowers: Vec<Vec<(f64, f64)>> = vec![Vec::new(); a.regions.len()];
+    let mut uppers: Vec<Vec<(f64, f64)>> = vec![Vec::new(); a.regions.len()];
+    let vertex_f: Vec<Vec<Vec<f64>>> = a
+        .regions
+        .iter()
+        .map(|r| r.params_at.iter().map(|v| v.iter().map(to_f64).collect()).collect())
+        .collect();
+    for x in xs {
+        let mut pt = fixed.to_vec();
+        if pt.len() != nv {
+            pt = vec![Rat::zero(); nv];
+        }
+        pt[axis_var] = x.clone();
+        let Ok(b) = m.basis_at(&pt, &mut log) else { continue };
+        let xf = to_f64(x);
+        fit.push((xf, to_f64(&value_at(&b, &a.params))));
+        let bf: Vec<f64> = b.iter().map(to_f64).collect();
+        for (i, reg) in a.regions.iter().enumerate() {
+            if matches!(reg.shape, Shape::Empty | Shape::Untrusted { .. } | Shape::Unbounded { .. }) {
+                continue;
+            }
+            if let Some((l, u)) = band_at(&vertex_f[i], &bf) {
+                lowers[i].push((xf, l));
+                uppers[i].push((xf, u));
+            }
+        }
+    }
+    (fit, lowers, uppers)
+}
+
 /// Band plot: data, fitted model and one band per threshold against the
 /// model's first varying variable (others fixed at the first prediction
 /// point's values), the extrapolation shaded.
@@ -166,35 +210,7 @@ pub fn band(r: &Report) -> String {
     };
     let dmax = data.iter().map(|(x, _)| x.clone()).max().unwrap_or_else(|| lo.clone());
     let xs = crate::envelope::samples(&lo, &hi, BAND_SAMPLES);
-    let mut log = m.new_log();
-    let mut model_pts = Vec::new();
-    let mut lowers: Vec<Vec<(f64, f64)>> = vec![Vec::new(); a.regions.len()];
-    let mut uppers: Vec<Vec<(f64, f64)>> = vec![Vec::new(); a.regions.len()];
-    let vertex_f: Vec<Vec<Vec<f64>>> = a
-        .regions
-        .iter()
-        .map(|r| r.params_at.iter().map(|v| v.iter().map(to_f64).collect()).collect())
-        .collect();
-    for x in &xs {
-        let mut pt = fixed.clone();
-        if pt.len() != nv {
-            pt = vec![Rat::zero(); nv];
-        }
-        pt[axis_var] = x.clone();
-        let Ok(b) = m.basis_at(&pt, &mut log) else { continue };
-        let xf = to_f64(x);
-        model_pts.push((xf, to_f64(&value_at(&b, &a.params))));
-        for (i, reg) in a.regions.iter().enumerate() {
-            if matches!(reg.shape, Shape::Empty | Shape::Untrusted { .. } | Shape::Unbounded { .. }) {
-                continue;
-            }
-            let bf: Vec<f64> = b.iter().map(to_f64).collect();
-            if let Some((l, u)) = band_at(&vertex_f[i], &bf) {
-                lowers[i].push((xf, l));
-                uppers[i].push((xf, u));
-            }
-        }
-    }
+    let (model_pts, lowers, uppers) = curves(m, a, &xs, &fixed, axis_var);
     let var = &m.vars[axis_var.min(nv.saturating_sub(1))];
     let xscale = r.scales[0].unwrap_or_else(|| scale_for(xs.iter().map(to_f64)));
     let yscale = r.scales[1].unwrap_or_else(|| {
@@ -258,35 +274,7 @@ pub fn band(r: &Report) -> String {
     // With --drop: the pruned fit and its bands (the paper's Fig. 9).
     if let Some(p) = r.pruned {
         let pa = &p.analysis;
-        let mut plog = m.new_log();
-        let mut fit = Vec::new();
-        let mut lo: Vec<Vec<(f64, f64)>> = vec![Vec::new(); pa.regions.len()];
-        let mut hi: Vec<Vec<(f64, f64)>> = vec![Vec::new(); pa.regions.len()];
-        let verts: Vec<Vec<Vec<f64>>> = pa
-            .regions
-            .iter()
-            .map(|r| r.params_at.iter().map(|v| v.iter().map(to_f64).collect()).collect())
-            .collect();
-        for x in &xs {
-            let mut pt = fixed.clone();
-            if pt.len() != nv {
-                pt = vec![Rat::zero(); nv];
-            }
-            pt[axis_var] = x.clone();
-            let Ok(b) = m.basis_at(&pt, &mut plog) else { continue };
-            let xf = to_f64(x);
-            fit.push((xf, to_f64(&value_at(&b, &pa.params))));
-            let bf: Vec<f64> = b.iter().map(to_f64).collect();
-            for (i, reg) in pa.regions.iter().enumerate() {
-                if matches!(reg.shape, Shape::Empty | Shape::Untrusted { .. } | Shape::Unbounded { .. }) {
-                    continue;
-                }
-                if let Some((l, u)) = band_at(&verts[i], &bf) {
-                    lo[i].push((xf, l));
-                    hi[i].push((xf, u));
-                }
-            }
-        }
+        let (fit, lo, hi) = curves(m, pa, &xs, &fixed, axis_var);
         let what = p.dropped.iter().map(|&i| m.show_point(&r.data[i].x)).collect::<Vec<_>>().join("; ");
         for (i, reg) in pa.regions.iter().enumerate() {
             if hi[i].is_empty() {
