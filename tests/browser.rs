@@ -294,15 +294,14 @@ fn attr<'a>(text: &'a str, start: &str, name: &str) -> Option<&'a str> {
     Some(&v[..v.find('"')?])
 }
 
-/// The first band path must be filled with the colour the pixel checks look for.
+/// The first model band's path (the lighter bands of a new measurement
+/// are drawn behind it) must be filled with the colour the pixel checks
+/// look for.
 fn assert_band_style(text: &str, what: &str) {
+    const MODEL_BAND: &str = "<path class=\"band\" data-series=\"band, threshold";
+    assert_eq!(attr(text, MODEL_BAND, "fill"), Some(hex(BAND_BLUE).as_str()), "{what}: band fill");
     assert_eq!(
-        attr(text, "<path class=\"band\"", "fill"),
-        Some(hex(BAND_BLUE).as_str()),
-        "{what}: band fill"
-    );
-    assert_eq!(
-        attr(text, "<path class=\"band\"", "fill-opacity").and_then(|v| v.parse::<f64>().ok()),
+        attr(text, MODEL_BAND, "fill-opacity").and_then(|v| v.parse::<f64>().ok()),
         Some(BAND_OPACITY),
         "{what}: band fill-opacity"
     );
