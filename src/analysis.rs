@@ -391,14 +391,21 @@ impl Analysis {
         // Relative thresholds need positive measurements; remax is found
         // as e_max is, by eliminating the parameters.
         let positive = design.groups.iter().all(|g| g.ymin.is_positive());
+        // |t − y|/y formed unreduced (t carries the fit's long denominator);
+        // only the largest is reduced.
+        let rel = |t: &Rat, y: &Rat| {
+            Rat::new_raw((t.numer() * y.denom() - y.numer() * t.denom()).abs(), t.denom() * y.numer())
+        };
         let rmax = positive.then(|| {
-            design
+            let m = design
                 .groups
                 .iter()
                 .zip(&residuals.values)
-                .flat_map(|(g, t)| [(t - &g.ymin).abs() / &g.ymin, (t - &g.ymax).abs() / &g.ymax])
+                .flat_map(|(g, t)| [rel(t, &g.ymin), rel(t, &g.ymax)])
                 .max()
-                .unwrap_or_else(Rat::zero)
+                .unwrap_or_else(Rat::zero);
+            let (n, d) = m.into_raw();
+            crate::num::reduced(n, d)
         });
         let remax =
             if positive && need_remax { Some(minimax(&design, k, Rows::Relative, &qopts)?) } else { None };

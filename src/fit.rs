@@ -316,7 +316,8 @@ impl Residuals {
 
     /// `e_i = T(c, x_i) − d_i` of measurement `i` (in `data`).
     pub fn e(&self, data: &[Measurement], i: usize) -> Rat {
-        self.model(i) - &data[i].y
+        // One (fast) reduction: the value's denominator is the fit's, long.
+        crate::num::sub(self.model(i), &data[i].y)
     }
 }
 
