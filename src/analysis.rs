@@ -802,8 +802,9 @@ fn band(r: &Region, b: &[Rat]) -> Option<Band> {
     // only the two extremes are reduced.
     let vals: Vec<Rat> = r.params_at.iter().map(|v| crate::num::affine_unreduced(&b[0], f, v)).collect();
     let lowest = |x: &Rat| crate::num::reduced(x.numer().clone(), x.denom().clone());
-    let mut lower = vals.iter().min().map(lowest);
-    let mut upper = vals.iter().max().map(lowest);
+    let cmp = crate::num::cmp_unreduced;
+    let mut lower = vals.iter().min_by(|a, b| cmp(a, b)).map(lowest);
+    let mut upper = vals.iter().max_by(|a, b| cmp(a, b)).map(lowest);
     if let Shape::Unbounded { rays, lines } = &r.shape {
         for ray in rays {
             let s = dot(ray);

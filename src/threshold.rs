@@ -15,6 +15,7 @@
 
 use crate::lang::diag::Diagnostic;
 use crate::num::{fmt_sig, parse_rat, Rat};
+use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
 use std::ops::Range;
 
@@ -70,11 +71,19 @@ impl Bound {
     pub fn measurement_band(&self, lower: Option<&Rat>, upper: Option<&Rat>) -> (Option<Rat>, Option<Rat>) {
         let (a, r) = (&self.absolute, &self.relative);
         let one = Rat::one();
-        let mut lo = lower.map(|l| (l - a) / (&one + r));
+        // (x ± a)/(1 ± r) over one denominator, one reduction: this runs
+        // per point and threshold, on the band's long fractions.
+        let side = |x: &Rat, sign: i32| {
+            let (xd, ad, rd) = (x.denom(), a.denom(), r.denom());
+            let num = (x.numer() * ad + BigInt::from(sign) * a.numer() * xd) * rd;
+            let den = xd * ad * (rd + BigInt::from(-sign) * r.numer());
+            crate::num::reduced(num, den)
+        };
+        let mut lo = lower.map(|l| side(l, -1));
         if self.is_relative() {
             lo = Some(lo.map_or_else(Rat::zero, |l| l.max(Rat::zero())));
         }
-        let hi = if *r >= one { None } else { upper.map(|u| (u + a) / (&one - r)) };
+        let hi = if *r >= one { None } else { upper.map(|u| side(u, 1)) };
         (lo, hi)
     }
 }

@@ -198,7 +198,21 @@ pub fn scale_pow10(x: Rat, e: i64) -> Rat {
 
 /// `10^e` as a big integer.
 pub fn pow10(e: u64) -> BigInt {
-    num_traits::pow::pow(BigInt::from(10u32), e as usize)
+    // Decimal views ask for the same few powers millions of times (a band
+    // table of 100 000 points): the first 128 are made once.
+    static SMALL: std::sync::OnceLock<Vec<BigInt>> = std::sync::OnceLock::new();
+    let table = SMALL.get_or_init(|| {
+        let mut v = vec![BigInt::one()];
+        for i in 1..128 {
+            let next: BigInt = &v[i - 1] * 10u32;
+            v.push(next);
+        }
+        v
+    });
+    match table.get(e as usize) {
+        Some(p) => p.clone(),
+        None => num_traits::pow::pow(BigInt::from(10u32), e as usize),
+    }
 }
 
 /// The exact fraction text of `x`: `-1101248/81125`, `3`, `0`.
@@ -517,6 +531,12 @@ pub fn reduced(n: BigInt, d: BigInt) -> Rat {
     }
 }
 
+/// Orders two rationals in any (unreduced) form by one cross
+/// multiplication (denominators positive): num-rational's `cmp` divides.
+pub fn cmp_unreduced(x: &Rat, y: &Rat) -> std::cmp::Ordering {
+    (x.numer() * y.denom()).cmp(&(y.numer() * x.denom()))
+}
+
 /// `x − y` with one reduction (by [`gcd`]) instead of num-rational's two
 /// binary gcds: for results formed from long fractions in bulk.
 pub fn sub(x: &Rat, y: &Rat) -> Rat {
@@ -801,7 +821,10 @@ mod tests {
             let want = &b + &b * &a + &a * (&b + Rat::one());
             proptest::prop_assert_eq!(&aff, &want);
             proptest::prop_assert_eq!(aff.cmp(&(&want + Rat::one())), std::cmp::Ordering::Less);
-            proptest::prop_assert_eq!(reduced(aff.numer().clone(), aff.denom().clone()), want);
+            proptest::prop_assert_eq!(reduced(aff.numer().clone(), aff.denom().clone()), want.clone());
+            proptest::prop_assert_eq!(cmp_unreduced(&aff, &(&want + Rat::one())), std::cmp::Ordering::Less);
+            proptest::prop_assert_eq!(cmp_unreduced(&aff, &want), std::cmp::Ordering::Equal);
+            proptest::prop_assert_eq!(cmp_unreduced(&a, &b), a.cmp(&b));
             proptest::prop_assert_eq!(sub(&a, &b), &a - &b);
             if !b.is_zero() {
                 proptest::prop_assert_eq!(div(&a, &b), &a / &b);

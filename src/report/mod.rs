@@ -25,6 +25,7 @@ use crate::envelope::{BandFunction, EnvelopeSkip, Piece};
 use crate::model::{inexact_notes, show_value, FitMode, Model};
 use crate::num::{fmt_fraction, fmt_sig, NumFormat, Rat};
 use crate::qe::output;
+use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
 use serde_json::{json, Value};
 
@@ -84,12 +85,15 @@ pub fn shrink_ratio(full: &Option<Band>, pruned: &Option<Band>) -> Option<Rat> {
 }
 
 fn rel_half_width(b: &Band, model: &Rat) -> Option<Rat> {
-    let w = b.width()?;
+    let (l, u) = (b.lower.as_ref()?, b.upper.as_ref()?);
     if model.is_zero() {
-        None
-    } else {
-        Some(w / (Rat::from_integer(2.into()) * model.abs()))
+        return None;
     }
+    // (u − l)/(2|T|) over one denominator, one reduction (a point each row
+    // of a long band table).
+    let w = Rat::new_raw(u.numer() * l.denom() - l.numer() * u.denom(), u.denom() * l.denom());
+    let two_t = Rat::new_raw(BigInt::from(2) * model.numer().abs(), model.denom().clone());
+    Some(crate::num::div(&w, &two_t))
 }
 
 /// Number views shared by every renderer: correctly rounded decimals,
@@ -1345,7 +1349,7 @@ fn csv_cell(c: &str) -> String {
     } else {
         c.to_string()
     };
-    if c.starts_with(['=', '+', '-', '@']) && c != "-" && crate::num::parse_rat(&c).is_err() {
+    if c.starts_with(['=', '+', '-', '@']) && c != "-" && !numeric(&c) {
         c.insert(0, '\'');
     }
     if c.contains([',', '"', '\n']) {
@@ -1353,6 +1357,27 @@ fn csv_cell(c: &str) -> String {
     } else {
         c
     }
+}
+
+/// A number as errband writes them (`-12`, `-0.5`, `-1.5e-7`, `-3/4`): safe
+/// at the start of a spreadsheet cell. Checked by its characters, not
+/// parsed: long exact fractions fill whole band tables.
+fn numeric(c: &str) -> bool {
+    let body = c.strip_prefix(['-', '+']).unwrap_or(c);
+    let (mantissa, denominator) = match body.split_once('/') {
+        Some((m, d)) => (m, Some(d)),
+        None => (body, None),
+    };
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let (base, exp) = match mantissa.split_once(['e', 'E']) {
+        Some((b, e)) => (b, Some(e.strip_prefix(['-', '+']).unwrap_or(e))),
+        None => (mantissa, None),
+    };
+    let base_ok = match base.split_once('.') {
+        Some((i, f)) => digits(i) && digits(f),
+        None => digits(base),
+    };
+    base_ok && exp.is_none_or(digits) && denominator.is_none_or(digits)
 }
 
 /// Text from inputs made inert in Markdown: markup characters are
@@ -1420,6 +1445,12 @@ mod tests {
         );
         assert_eq!(line(&["a,b", "say \"hi\"", "bell\u{7}"]), "\"a,b\",\"say \"\"hi\"\"\",bell\\u{7}\n");
         assert_eq!(line(&["=a,b"]), "\"'=a,b\"\n");
+        // Numbers are recognised by their characters, as errband writes them.
+        assert_eq!(line(&["-1.5e-7", "-0.25E+3", "-12/7", "-inf"]), "-1.5e-7,-0.25E+3,-12/7,'-inf\n");
+        assert_eq!(
+            line(&["-1.", "-.5", "-1e", "-1/", "-1/2/3", "--1"]),
+            "'-1.,'-.5,'-1e,'-1/,'-1/2/3,'--1\n"
+        );
     }
 
     #[test]
