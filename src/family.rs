@@ -199,6 +199,15 @@ pub enum FamilyError {
     /// A generated form did not parse (a variable name the model language
     /// cannot take).
     Form(Diagnostic),
+    /// More form × point bands than `--max-candidates` allows.
+    TooMany {
+        /// Forms fitted.
+        forms: usize,
+        /// Prediction points.
+        points: usize,
+        /// The limit on their product.
+        limit: usize,
+    },
 }
 
 impl std::fmt::Display for FamilyError {
@@ -206,6 +215,11 @@ impl std::fmt::Display for FamilyError {
         match self {
             FamilyError::NoForm(e) => write!(f, "no form of the family could be fitted ({e:?})"),
             FamilyError::Form(d) => write!(f, "{}", d.message),
+            FamilyError::TooMany { forms, points, limit } => write!(
+                f,
+                "the family's bands would take {forms} forms × {points} points, more than {limit} (two exact LPs each); give fewer prediction points or forms, or raise the limit with {}",
+                crate::limits::Limit::Candidates.flag()
+            ),
         }
     }
 }
@@ -413,6 +427,13 @@ pub fn analyse(
     }
     if ok.is_empty() {
         return Err(FamilyError::NoForm(Box::new(first_error.unwrap_or(AnalysisError::NoData))));
+    }
+    // Each form's band at each point is two exact LPs: the product is
+    // bounded before any is solved (2 000 forms × 100 000 points would run
+    // for hours).
+    let limit = opts.limits.candidates;
+    if ok.len().saturating_mul(points.len()) > limit {
+        return Err(FamilyError::TooMany { forms: ok.len(), points: points.len(), limit });
     }
     // Thresholds name the family's best statistics.
     let min = |f: &dyn Fn(&Statistics) -> Option<Rat>| ok.iter().map(|(_, _, s)| f(s)).min().flatten();

@@ -80,6 +80,10 @@ fn family_lines_in_a_model_file() {
     let r = run(&[&bad as &str, EXAMPLE]);
     assert_eq!(r.code, Some(2));
     has(&r.stderr, &["bad.tm:3:8", "a `family` line gives another form of it"]);
+    // Bands of forms × points are bounded before any LP is solved.
+    let r = run(&[&m as &str, EXAMPLE, "--at", "p=100..200", "--max-candidates", "100"]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    has(&r.stderr, &["3 forms × 101 points, more than 100", "--max-candidates"]);
     let bad = tmp_file("bad2.tm", "T(p) = a + b*p\nparam a, b\nfamily T(p) = 2*p\n");
     let r = run(&[&bad as &str, EXAMPLE]);
     assert_eq!(r.code, Some(2));

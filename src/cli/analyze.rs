@@ -647,6 +647,7 @@ fn family_failure(input: &super::input::Loaded, e: FamilyError) -> Failure {
             Failure { message: format!("no form of the family could be fitted: {}", f.message), code: f.code }
         }
         FamilyError::Form(d) => Failure::input(d.message),
+        e @ FamilyError::TooMany { .. } => Failure::input(format!("--family: {e}")),
     }
 }
 

@@ -44,8 +44,9 @@ pub struct Param {
 pub struct Model {
     /// File name, as shown in messages.
     pub file: String,
-    /// The source text (kept to render diagnostics found later, at data points).
-    pub source: String,
+    /// The source text (kept to render diagnostics found later, at data
+    /// points); shared, not copied, by clones and by the `family` forms.
+    pub source: std::sync::Arc<str>,
     /// The function name (`T`), also the default data column of the measured value.
     pub func: String,
     /// Variables, in the order of `T(p, n)`.
@@ -67,7 +68,9 @@ pub struct Model {
     /// Span of the weight expression.
     pub weight_span: Option<Range<usize>>,
     /// Alternative forms from `family` lines, each a model of its own
-    /// with this one's variables, constants, weight, units and points.
+    /// with this one's variables, constants, weight and units (sharing its
+    /// source; without its `predict` points, which a family's analysis is
+    /// given).
     pub family: Vec<Model>,
     body: Node,
     weight: Option<Node>,
@@ -304,7 +307,7 @@ impl Model {
         let weight_span = weight.as_ref().map(|(e, _)| e.span.clone());
         let mut model = Model {
             file: file.to_string(),
-            source: source.to_string(),
+            source: std::sync::Arc::from(source),
             func,
             vars,
             consts,
@@ -358,7 +361,8 @@ impl Model {
                     format!("an alternative form takes the model's variables, ({})", model.vars.join(", ")),
                 ));
             }
-            let alt = model.alternative_expr(&body, source, file)?;
+            let shared = model.source.clone();
+            let alt = model.alternative_expr(&body, &shared, file)?;
             model.family.push(alt);
         }
         Ok(model)
@@ -367,9 +371,14 @@ impl Model {
     /// Another form of this model: `body`, an expression over the model's
     /// variables and constants in which every other name is a parameter
     /// (fitted; `source` and `file` are the text its spans point into).
-    /// Variables, constants, weight, units and prediction points are this
-    /// model's.
-    fn alternative_expr(&self, body: &Expr, source: &str, file: &str) -> Result<Model, Diagnostic> {
+    /// Variables, constants, weight and units are this model's; prediction
+    /// points are not copied (a family's analysis is given them).
+    fn alternative_expr(
+        &self,
+        body: &Expr,
+        source: &std::sync::Arc<str>,
+        file: &str,
+    ) -> Result<Model, Diagnostic> {
         let mut params: Vec<Param> = Vec::new();
         for (n, span) in body.names() {
             let known = self.vars.iter().any(|v| v == n)
@@ -398,13 +407,15 @@ impl Model {
         let node = compile::compile(body, &env, file, source, &mut log)?;
         Ok(Model {
             file: file.to_string(),
-            source: source.to_string(),
+            source: source.clone(),
             func: self.func.clone(),
             vars: self.vars.clone(),
             consts: self.consts.clone(),
             params,
             fit: FitMode::LeastSquares,
-            predict: self.predict.clone(),
+            // A family's analysis is given its points; a copy per form of a
+            // long `predict` list would grow with forms × points.
+            predict: Vec::new(),
             units: self.units.clone(),
             body_text: source.get(body.span.clone()).unwrap_or("").to_string(),
             weight_text: self.weight_text.clone(),
@@ -421,7 +432,7 @@ impl Model {
     /// constant is a fitted parameter. The text is appended to the model's
     /// source, so that located messages point into it.
     pub fn alternative(&self, text: &str) -> Result<Model, Diagnostic> {
-        let combined = format!("{}\n{}", self.source, text);
+        let combined: std::sync::Arc<str> = std::sync::Arc::from(format!("{}\n{}", self.source, text));
         let start = self.source.len() + 1;
         let mut p = crate::lang::expr::Parser::new(&combined, &self.file)?.with_limits(*self.limits());
         p.restore(start);

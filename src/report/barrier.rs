@@ -335,7 +335,7 @@ impl BarrierReport<'_> {
             (Some(Reference::Model(m)), Some(a)) => json!({
                 "kind": "model",
                 "model_file": m.model.file,
-                "model": m.model.source,
+                "model": &*m.model.source,
                 "data": m.file,
                 "seconds_per_unit": fmt_fraction(&m.unit_factor),
                 "params": m.model.params.iter().zip(&a.params).map(|(pp, v)| (pp.name.clone(), Self::jv(v))).collect::<serde_json::Map<_, _>>(),

@@ -430,7 +430,7 @@ impl EnergyReport<'_> {
                     })).collect::<Vec<_>>(),
                     "fits": r.fits.iter().map(|f| json!({
                         "kind": f.kind.name(),
-                        "model": f.model.source,
+                        "model": &*f.model.source,
                         "params": f.model.params.iter().zip(&f.analysis.params).map(|(pp, v)| (pp.name.clone(), Json::from(fmt_fraction(v)))).collect::<serde_json::Map<_, _>>(),
                         "emax": fmt_fraction(&f.analysis.emax),
                         "max_abs_residual": fmt_fraction(&f.analysis.residuals.max_abs),

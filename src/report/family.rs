@@ -101,7 +101,12 @@ impl Report<'_> {
                 None => by.push((m.origin.label(), 1)),
             }
         }
-        let parts: Vec<String> = by.iter().map(|(o, n)| format!("{n} {o}")).collect();
+        let parts: Vec<String> = by
+            .iter()
+            .map(
+                |(o, n)| if *n > 1 && *o == "family line" { format!("{n} {o}s") } else { format!("{n} {o}") },
+            )
+            .collect();
         let n = f.members.len();
         format!("{n} form{} ({}); {RANKING}", if n == 1 { "" } else { "s" }, parts.join(", "))
     }
