@@ -56,6 +56,13 @@ pub struct Statistics {
     pub remax: Option<Rat>,
 }
 
+impl Options {
+    /// The QE engine's options for these.
+    fn qe(&self) -> qe::Options {
+        qe::Options { order: self.order.clone(), no_cells: self.no_cells, limits: self.limits }
+    }
+}
+
 /// Why the analysis could not be done.
 #[derive(Debug, Clone)]
 pub enum AnalysisError {
@@ -386,7 +393,7 @@ impl Analysis {
         let params = design.params(model)?;
         let residuals = Residuals::new(&design, data, &params);
         let k = model.k();
-        let qopts = qe::Options { order: opts.order.clone(), no_cells: opts.no_cells, limits: opts.limits };
+        let qopts = opts.qe();
         let emax = minimax(&design, k, Rows::Absolute, &qopts)?;
         // Relative thresholds need positive measurements; remax is found
         // as e_max is, by eliminating the parameters.
@@ -425,7 +432,7 @@ impl Analysis {
             return Err(AnalysisError::NoData);
         }
         let design = Design::new(model, data, file)?;
-        let qopts = qe::Options { order: opts.order.clone(), no_cells: opts.no_cells, limits: opts.limits };
+        let qopts = opts.qe();
         let positive = design.groups.iter().all(|g| g.ymin.is_positive());
         minimax(&design, model.k(), if positive { Rows::Relative } else { Rows::Absolute }, &qopts)
     }
@@ -446,8 +453,8 @@ impl Analysis {
     ) -> Option<Vec<(Band, Band)>> {
         let names: Vec<String> = (0..k).map(|j| format!("c{j}")).collect();
         let p = Analysis::problem(design, &names, Some(bound));
-        let r = unlisted(&p, &vec![Rat::zero(); k], bound, 0, 0);
-        let lp = r.lp.as_ref()?;
+        let prepared = rows_lp(&p, k)?;
+        let lp = &prepared;
         if !feasible
             && !matches!(
                 lp.optimize(&vec![Rat::zero(); k], crate::lp::Sense::Minimize),
@@ -480,7 +487,7 @@ impl Analysis {
             Analysis::statistics(model, data, file, opts, need_remax)?;
         let dnames = delta_names(model);
         let k = model.k();
-        let qopts = qe::Options { order: opts.order.clone(), no_cells: opts.no_cells, limits: opts.limits };
+        let qopts = opts.qe();
         let scale = Scale {
             max: residuals.max_abs.clone(),
             emax: emax.clone(),
@@ -761,6 +768,22 @@ fn unnamed(t: &Bound) -> Threshold {
 /// result holds no pieces; it is never shown as a formula.
 fn unlisted(p: &Problem, c: &[Rat], t: &Bound, found: usize, limit: usize) -> Region {
     let k = c.len();
+    let lp = rows_lp(p, k);
+    Region {
+        threshold: unnamed(t),
+        bound: t.clone(),
+        value: t.absolute.clone(),
+        result: QeResult { vars: p.vars.clone(), origin: (0..k).collect(), pieces: vec![] },
+        vertices: vec![],
+        params_at: vec![],
+        shape: Shape::Unlisted { found, limit },
+        lp,
+    }
+}
+
+/// A region's residual rows (a conjunction over `k` parameters), prepared
+/// for exact LPs.
+fn rows_lp(p: &Problem, k: usize) -> Option<crate::lp::Prepared> {
     let atoms: &[Formula] = match &p.formula {
         Formula::And(atoms) => atoms,
         _ => &[],
@@ -772,17 +795,7 @@ fn unlisted(p: &Problem, c: &[Rat], t: &Bound, found: usize, limit: usize) -> Re
             _ => None,
         })
         .collect();
-    let lp = crate::lp::Prepared::new(k, rows).ok();
-    Region {
-        threshold: unnamed(t),
-        bound: t.clone(),
-        value: t.absolute.clone(),
-        result: QeResult { vars: p.vars.clone(), origin: (0..k).collect(), pieces: vec![] },
-        vertices: vec![],
-        params_at: vec![],
-        shape: Shape::Unlisted { found, limit },
-        lp,
-    }
+    crate::lp::Prepared::new(k, rows).ok()
 }
 
 /// The band of `T(c, x) = b0 + f·c` over the region, for the basis

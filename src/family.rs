@@ -28,7 +28,7 @@ use crate::analysis::{Analysis, AnalysisError, Band, Bound, Options, Scale, Stat
 use crate::data::Measurement;
 use crate::lang::diag::Diagnostic;
 use crate::model::Model;
-use crate::num::{fmt_fraction, Rat};
+use crate::num::Rat;
 use num_traits::{One, Zero};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -470,9 +470,9 @@ pub fn analyse(
                     None
                 }
             };
+            let all: Vec<Vec<Rat>> = bases.iter().flatten().cloned().collect();
             for l in &levels {
                 let got = l.bound.as_ref().filter(|b| meets(b) != Some(false)).and_then(|b| {
-                    let all: Vec<Vec<Rat>> = bases.iter().flatten().cloned().collect();
                     Analysis::lp_bands(&stats.design, model.k(), b, &all, meets(b) == Some(true))
                 });
                 consistent.push(got.is_some());
@@ -606,17 +606,6 @@ fn canonical(m: &Model) -> String {
 /// Whether two forms are written alike up to their parameters' names.
 fn same_form(a: &Model, b: &Model) -> bool {
     canonical(a) == canonical(b)
-}
-
-/// `c0 = 1.5, c1 = 2` (exact), for messages and tests.
-pub fn params_text(m: &Member) -> String {
-    m.model
-        .params
-        .iter()
-        .zip(&m.stats.params)
-        .map(|(p, v)| format!("{} = {}", p.name, fmt_fraction(v)))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 #[cfg(test)]

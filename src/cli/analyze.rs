@@ -223,7 +223,8 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     check_outputs(&inputs, &outputs)?;
     let input = load(model_path.as_deref(), &data_path, &a.common, limits)?;
     let dataset = &input.dataset;
-    let model_path = model_path.unwrap_or_else(|| format!("--family {}", family_name(a.family)));
+    // Without a model file the base model names itself (`--family pmnf`).
+    let model_path = model_path.unwrap_or_else(|| input.model.file.clone());
     let t_parse = t0.elapsed();
 
     let at = input.points(&a.at, "--at")?;
@@ -599,13 +600,6 @@ struct SeriesOutcome {
 struct FamilyArgs {
     own: bool,
     pmnf: bool,
-}
-
-/// `pmnf`, for the label of a run without a model file.
-fn family_name(f: Option<FamilyKind>) -> &'static str {
-    match f {
-        Some(FamilyKind::Pmnf) | None => "pmnf",
-    }
 }
 
 /// Without a model file: the family on the measurements a fit sees (the
