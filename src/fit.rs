@@ -161,8 +161,10 @@ impl Design {
             return Err(FitError::TooFewPoints { points: self.groups.len(), params: k });
         }
         // Normal equations: Σ_g n_g w_g² f f^T c = Σ_g w_g² f (S_g − n_g f0).
-        let mut a = vec![vec![Rat::zero(); k]; k];
-        let mut b = vec![Rat::zero(); k];
+        // Sums over a common denominator (`num::Sum`), reduced once each:
+        // distinct points give every term its own 40-digit denominator.
+        let mut sa = vec![vec![crate::num::Sum::default(); k]; k];
+        let mut sb = vec![crate::num::Sum::default(); k];
         for g in &self.groups {
             let n = Rat::from_integer(g.rows.len().into());
             let w2 = &g.weight * &g.weight;
@@ -175,13 +177,14 @@ impl Design {
                 }
                 let fj = &f[j] * &nw2;
                 for l in j..k {
-                    if !f[l].is_zero() {
-                        a[j][l] += &fj * &f[l];
-                    }
+                    sa[j][l].add_product(&fj, &f[l]);
                 }
-                b[j] += &f[j] * &t;
+                sb[j].add_product(&f[j], &t);
             }
         }
+        let mut a: Vec<Vec<Rat>> =
+            sa.into_iter().map(|row| row.into_iter().map(crate::num::Sum::value).collect()).collect();
+        let b: Vec<Rat> = sb.into_iter().map(crate::num::Sum::value).collect();
         for j in 1..k {
             let (upper, lower) = a.split_at_mut(j);
             for (l, row) in upper.iter().enumerate() {
@@ -296,7 +299,8 @@ impl Residuals {
                     (t.numer() * yv.denom() - yv.numer() * t.denom()).abs(),
                     t.denom() * yv.denom(),
                 );
-                if a > max_abs || (a == max_abs && row < argmax) {
+                let ord = crate::num::cmp_unreduced(&a, &max_abs);
+                if ord.is_gt() || (ord.is_eq() && row < argmax) {
                     max_abs = a;
                     argmax = row;
                 }

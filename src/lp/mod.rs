@@ -183,6 +183,20 @@ impl Prepared {
         }
     }
 
+    /// The rows a float LP solver finds tight at the optimum of `objective`,
+    /// tightest first: a proposal only, never certified (`None` when the
+    /// float solver fails or floats cannot represent the rows). For callers
+    /// that merely order their work by it, such as the double description's
+    /// seed rows.
+    pub(crate) fn propose_tight(&self, objective: &[Rat], sense: Sense) -> Option<Vec<usize>> {
+        let c: Vec<Rat> = match sense {
+            Sense::Maximize => objective.to_vec(),
+            Sense::Minimize => objective.iter().map(|v| -v).collect(),
+        };
+        let all: Vec<usize> = (0..self.rows.len()).collect();
+        float::propose_tight_rows(&self.float, &self.rows, &all, &c)
+    }
+
     /// Feasibility of the system with its strict rows (and optionally the
     /// extra row `c·x >= v`): maximise `s` with `a·x + s <= b` on strict rows,
     /// `s <= 1`. Returns a point satisfying all rows, or Motzkin multipliers.

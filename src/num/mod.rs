@@ -382,6 +382,45 @@ pub fn ratio_to_f64(n: &BigInt, d: &BigInt) -> f64 {
     }
 }
 
+/// `x · 2^-shift` as an `f64`, within a few ulps (0 or subnormal when
+/// tiny), read from the top two words of `x` in O(1). For float filters
+/// over vectors of long integers: one shift per vector keeps every entry
+/// in range, where `to_f64` would overflow to infinity past 1024 bits.
+pub fn scaled_f64(x: &BigInt, shift: i64) -> f64 {
+    let words = x.magnitude().iter_u64_digits();
+    let len = words.len() as i64;
+    let mut top = words.rev();
+    let (hi, lo) = match (top.next(), top.next()) {
+        (None, _) => return 0.0,
+        (Some(h), l) => (h, l.unwrap_or(0)),
+    };
+    // |x| ≈ (hi·2^64 + lo)·2^(64·(len−2)) for len ≥ 2, hi·2^0 + 0 for len 1.
+    let (m, base) = if len >= 2 {
+        (hi as f64 * 18_446_744_073_709_551_616.0 + lo as f64, 64 * (len - 2))
+    } else {
+        (hi as f64, 0)
+    };
+    let v = ldexp(m, base - shift);
+    if x.sign() == Sign::Minus {
+        -v
+    } else {
+        v
+    }
+}
+
+/// `m · 2^e` without intermediate overflow or underflow (steps of 2^±1000).
+fn ldexp(mut m: f64, mut e: i64) -> f64 {
+    while e > 1000 && m.is_finite() {
+        m *= 2f64.powi(1000);
+        e -= 1000;
+    }
+    while e < -1000 && m != 0.0 {
+        m *= 2f64.powi(-1000);
+        e += 1000;
+    }
+    m * 2f64.powi(e as i32)
+}
+
 /// Why an exact power was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PowError {
@@ -528,6 +567,64 @@ pub fn reduced(n: BigInt, d: BigInt) -> Rat {
         Rat::new_raw(n, d)
     } else {
         Rat::new_raw(n / &g, d / g)
+    }
+}
+
+/// A sum of many rationals with unrelated short denominators (a basis
+/// value's 40-digit enclosure per point), kept over the least common
+/// multiple of the denominators seen: each term costs one division of
+/// the long running denominator by the term's short one, and the result
+/// one reduction, where num-rational's `+=` takes a gcd of the long
+/// running numbers per term.
+#[derive(Debug, Clone)]
+pub struct Sum {
+    n: BigInt,
+    d: BigInt,
+}
+
+impl Default for Sum {
+    fn default() -> Self {
+        Sum { n: BigInt::zero(), d: BigInt::one() }
+    }
+}
+
+impl Sum {
+    /// Adds `pn/pd` (`pd > 0`, any form).
+    pub fn add_parts(&mut self, pn: BigInt, pd: &BigInt) {
+        if pn.is_zero() {
+            return;
+        }
+        if pd.is_one() {
+            self.n += pn * &self.d;
+            return;
+        }
+        let (q, r) = self.d.div_rem(pd);
+        if r.is_zero() {
+            self.n += pn * q;
+            return;
+        }
+        // lcm(d, pd) = d·(pd/g) with g = gcd(pd, d mod pd): a short gcd.
+        let g = gcd(pd, &r);
+        let (dg, pdg) = (&self.d / &g, pd / &g);
+        self.n = &self.n * &pdg + pn * dg;
+        self.d *= pdg;
+    }
+
+    /// Adds `x·y`.
+    pub fn add_product(&mut self, x: &Rat, y: &Rat) {
+        if !x.is_zero() && !y.is_zero() {
+            self.add_parts(x.numer() * y.numer(), &(x.denom() * y.denom()));
+        }
+    }
+
+    /// Adds `x`.
+    pub fn add(&mut self, x: &Rat) {
+        self.add_parts(x.numer().clone(), x.denom());
+    }
+
+    /// The sum in lowest terms.
+    pub fn value(self) -> Rat {
+        reduced(self.n, self.d)
     }
 }
 
@@ -829,6 +926,42 @@ mod tests {
             if !b.is_zero() {
                 proptest::prop_assert_eq!(div(&a, &b), &a / &b);
                 proptest::prop_assert_eq!(div_unreduced(&a, &b), &a / &b);
+            }
+        }
+
+        /// `Sum` over a common denominator equals num-rational's running
+        /// sum, for terms with shared, nested and coprime denominators.
+        #[test]
+        fn sums_agree_with_num(terms in proptest::collection::vec((-10_000i64..10_000, 1i64..2_000, 0u32..4), 0..40)) {
+            let mut s = Sum::default();
+            let mut s2 = Sum::default();
+            let mut want = Rat::zero();
+            let mut want2 = Rat::zero();
+            for &(n, d, e) in &terms {
+                let x = Rat::new(BigInt::from(n), BigInt::from(d) * BigInt::from(3).pow(e * 20));
+                s.add(&x);
+                want += &x;
+                let y = Rat::new(BigInt::from(d), BigInt::from(n.abs() + 1));
+                s2.add_product(&x, &y);
+                want2 += &x * &y;
+            }
+            proptest::prop_assert_eq!(s.value(), want);
+            proptest::prop_assert_eq!(s2.value(), want2);
+        }
+
+        /// `scaled_f64(x, s)` is `x·2^-s` within a few ulps, with entries of
+        /// up to 6 000 bits.
+        #[test]
+        fn scaled_floats_are_close(w in proptest::collection::vec(proptest::num::u64::ANY, 1..90), shift in 0i64..6_000, neg in proptest::bool::ANY) {
+            let x = BigInt::from(BigUint::from_bytes_le(&w.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()));
+            let x = if neg { -x } else { x };
+            let got = scaled_f64(&x, shift);
+            // The reference: x·2^-shift as an exact rational, rounded once.
+            let want = to_f64(&Rat::new(x.clone(), BigInt::one() << shift as usize));
+            if want == 0.0 || want.abs() < 1e-300 {
+                proptest::prop_assert!(got.abs() <= 1e-290);
+            } else if want.is_finite() {
+                proptest::prop_assert!(((got - want) / want).abs() < 1e-14, "{got} vs {want}");
             }
         }
     }

@@ -9,11 +9,15 @@
 //! uses the combinatorial test on zero sets.
 
 use num_bigint::BigInt;
-use num_integer::Integer;
-use num_traits::{Signed, ToPrimitive, Zero};
+use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::cmp::Ordering;
 
-/// A primitive integer vector with its float view.
+/// Bits kept above the binary point of a vector's largest float entry:
+/// products of two entries stay below 2^1000, far from overflow.
+const SCALE_BITS: i64 = 480;
+
+/// A primitive integer vector with its float view (scaled, see
+/// [`IVec::new`]).
 #[derive(Debug, Clone)]
 pub(crate) struct IVec {
     pub v: Vec<BigInt>,
@@ -22,16 +26,30 @@ pub(crate) struct IVec {
 
 impl IVec {
     pub fn new(mut v: Vec<BigInt>) -> IVec {
+        // Smallest entries first: the running gcd then starts short and
+        // usually reaches 1 after a few entries, where the loop stops.
+        // Long entries go through dashu's Lehmer gcd (`num::gcd`), which
+        // is several times faster than num-bigint's binary one.
+        let mut order: Vec<usize> = (0..v.len()).filter(|&i| !v[i].is_zero()).collect();
+        order.sort_by_key(|&i| v[i].bits());
         let mut g = BigInt::zero();
-        for x in &v {
-            g = g.gcd(x);
+        for &i in &order {
+            g = crate::num::gcd(&g, &v[i]);
+            if g.is_one() {
+                break;
+            }
         }
-        if !g.is_zero() && g != BigInt::from(1) {
+        if !g.is_zero() && !g.is_one() {
             for x in v.iter_mut() {
                 *x = &*x / &g;
             }
         }
-        let f = v.iter().map(big_to_f64).collect();
+        // The float view is scaled by one power of two per vector, so no
+        // entry overflows (fits of a thousand distinct points give rows of
+        // thousands of bits); signs of dot products are unchanged.
+        let bits = v.iter().map(|x| x.bits()).max().unwrap_or(0) as i64;
+        let shift = (bits - SCALE_BITS).max(0);
+        let f = v.iter().map(|x| crate::num::scaled_f64(x, shift)).collect();
         IVec { v, f }
     }
     pub fn is_zero(&self) -> bool {
@@ -62,6 +80,35 @@ fn dot(a: &[BigInt], b: &[BigInt]) -> BigInt {
     s
 }
 
+/// Whether the integer vectors (each of length `n`) span `R^n`, by
+/// fraction-free elimination: every row is reduced against the echelon rows
+/// kept so far with Bareiss's exact division by the previous pivot, so its
+/// entries stay minors of the input (no gcd, no growth past a determinant).
+/// Stops as soon as `n` independent rows are found.
+pub(crate) fn spans<'a>(vs: impl IntoIterator<Item = &'a [BigInt]>, n: usize) -> bool {
+    // (pivot column, row); the pivot of row j is a (j+1)x(j+1) minor.
+    let mut echelon: Vec<(usize, Vec<BigInt>)> = Vec::with_capacity(n);
+    for v in vs {
+        let mut v = v.to_vec();
+        let mut prev = BigInt::from(1);
+        for (pc, e) in &echelon {
+            let (p, f) = (&e[*pc], v[*pc].clone());
+            for (x, y) in v.iter_mut().zip(e) {
+                let t = if f.is_zero() { &*x * p } else { &*x * p - &f * y };
+                *x = t / &prev;
+            }
+            prev = p.clone();
+        }
+        if let Some(pc) = v.iter().position(|x| !x.is_zero()) {
+            echelon.push((pc, v));
+            if echelon.len() == n {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// Sign of `h·g`, filtered.
 fn sign(h: &IVec, g: &IVec) -> Ordering {
     let mut s = 0.0f64;
@@ -72,7 +119,10 @@ fn sign(h: &IVec, g: &IVec) -> Ordering {
         mag += t.abs();
     }
     if mag.is_finite() {
-        let bound = mag * 1e-12;
+        // Relative rounding of the products and the sum, plus the absolute
+        // error of entries that underflowed (each at most 2^-1074 times a
+        // factor of at most 2^SCALE_BITS).
+        let bound = mag * 1e-12 + 1e-200;
         if s > bound {
             return Ordering::Greater;
         }
@@ -254,9 +304,36 @@ impl Cone {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::num::Rat;
 
     fn iv(v: &[i64]) -> IVec {
         IVec::new(v.iter().map(|&x| BigInt::from(x)).collect())
+    }
+
+    proptest::proptest! {
+        /// The fraction-free rank test agrees with exact rational
+        /// elimination (`simplex::null_space`), on rows with repeated and
+        /// dependent vectors and long entries.
+        #[test]
+        fn spans_agrees_with_rational_rank(
+            rows in proptest::collection::vec(proptest::collection::vec(-4i64..5, 4), 0..7),
+            scale in 0u32..120,
+            dependent in proptest::bool::ANY,
+        ) {
+            let big = BigInt::from(7).pow(scale) + 1;
+            let mut vs: Vec<Vec<BigInt>> =
+                rows.iter().map(|r| r.iter().map(|&x| BigInt::from(x) * &big + x).collect()).collect();
+            if dependent && vs.len() >= 2 {
+                let sum: Vec<BigInt> = vs[0].iter().zip(&vs[1]).map(|(a, b)| a * 3 - b * 2).collect();
+                vs.push(sum);
+            }
+            let rat_rows: Vec<crate::lp::simplex::Row> = vs
+                .iter()
+                .map(|v| crate::lp::simplex::row_of(v.iter().map(|x| Rat::from_integer(x.clone())).collect(), Rat::zero(), true))
+                .collect();
+            let full = crate::lp::simplex::null_space(&rat_rows, 4).is_empty();
+            proptest::prop_assert_eq!(spans(vs.iter().map(|v| v.as_slice()), 4), full);
+        }
     }
 
     #[test]

@@ -179,14 +179,17 @@ impl Polyhedron {
         t[n] = BigInt::from(-1);
         cone.add(&IVec::new(t), usize::MAX);
         let mut done = vec![false; rows.len()];
-        // Seeds: basis rows of the LP optima along each axis (when many rows).
+        // Seeds: the rows tight at the optima along each axis (when many
+        // rows), as a float LP proposes them. They only order the work, so
+        // an uncertified (even wrong) proposal costs time, never exactness;
+        // exact LPs here cost more than the enumeration they speed up.
         if let Some(p) = prepared.filter(|_| rows.len() > 64) {
             for j in 0..n {
                 let mut e = vec![Rat::zero(); n];
                 e[j] = Rat::one();
                 for sense in [Sense::Maximize, Sense::Minimize] {
-                    let Ok(LpOutcome::Optimal(o)) = p.optimize(&e, sense) else { continue };
-                    for &ci in &o.basis {
+                    let Some(tight) = p.propose_tight(&e, sense) else { continue };
+                    for &ci in tight.iter().take(n) {
                         let end = first.get(ci + 1).copied().unwrap_or(rows.len());
                         for k in first[ci]..end {
                             if !done[k] {
@@ -344,13 +347,16 @@ impl Polyhedron {
             return Ok(empty);
         }
         // Affine hull: equations (a, -b) orthogonal to every homogeneous generator.
-        let hull_rows: Vec<crate::lp::simplex::Row> = cone
-            .rays
-            .iter()
-            .chain(&cone.lines)
-            .map(|g| crate::lp::simplex::row_of(rat_vec(&g.v), Rat::zero(), true))
-            .collect();
-        let eqs = crate::lp::simplex::null_space(&hull_rows, n + 1);
+        // A full-dimensional cone (the common case) has none, which a
+        // fraction-free rank test decides without a single gcd.
+        let generators = || cone.rays.iter().chain(&cone.lines).map(|g| g.v.as_slice());
+        let eqs = if dd::spans(generators(), n + 1) {
+            Vec::new()
+        } else {
+            let hull_rows: Vec<crate::lp::simplex::Row> =
+                generators().map(|v| crate::lp::simplex::row_of(rat_vec(v), Rat::zero(), true)).collect();
+            crate::lp::simplex::null_space(&hull_rows, n + 1)
+        };
         let equalities: Vec<Constraint> = eqs
             .iter()
             .filter(|v| v[..n].iter().any(|x| !x.is_zero()))

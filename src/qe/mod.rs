@@ -27,7 +27,7 @@ pub use syntax::parse_problem;
 
 use crate::limits::Limits;
 use crate::linear::{Constraint, Kind, LinExpr, VarId, VarTable};
-use crate::num::{NumFormat, Rat};
+use crate::num::{self, NumFormat, Rat};
 use crate::poly::{Minimal, Polyhedron};
 use num_traits::Zero;
 use rayon::prelude::*;
@@ -112,16 +112,19 @@ impl QeResult {
     /// absolute parameters, whose numbers stay small, and reports them
     /// relative to the fit.
     pub fn shifted(&self, shift: &[Rat]) -> QeResult {
+        // Every moved number is formed unreduced and reduced once (the
+        // shift is the fit, whose denominators run to thousands of digits
+        // on distinct points: a gcd per product and sum dominated).
+        let zero = Rat::zero();
         let move_con = |c: &Constraint| {
-            let b = &c.b - c.a.iter().zip(shift).fold(Rat::zero(), |s, (a, t)| s + a * t);
-            Constraint::new(c.a.clone(), c.kind, b)
+            let at = num::affine_unreduced(&zero, &c.a, shift);
+            Constraint::new(c.a.clone(), c.kind, num::sub(&c.b, &at))
         };
-        let move_point = |v: &Vec<Rat>| v.iter().zip(shift).map(|(x, t)| x - t).collect::<Vec<_>>();
+        let move_point = |v: &Vec<Rat>| v.iter().zip(shift).map(|(x, t)| num::sub(x, t)).collect::<Vec<_>>();
         // A bound `x_j REL L(x)` becomes `y_j REL L(y + shift) − shift_j`.
         let move_expr = |e: &LinExpr, j: usize| {
             let mut out = e.clone();
-            out.constant += e.coeffs.iter().zip(shift).fold(Rat::zero(), |s, (a, t)| s + a * t);
-            out.constant -= &shift[j];
+            out.constant = num::sub(&num::affine_unreduced(&e.constant, &e.coeffs, shift), &shift[j]);
             out
         };
         let pieces = self

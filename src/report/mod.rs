@@ -512,13 +512,19 @@ impl Report<'_> {
         let a = self.analysis;
         let groups = &a.design.groups;
         let mut order: Vec<usize> = (0..groups.len()).collect();
+        // Largest |e_i| of a point, unreduced and compared by cross
+        // multiplication: only ranks, no gcd per point.
         let worst = |g: usize| {
             let t = &a.residuals.values[g];
-            (t - &groups[g].ymin).abs().max((t - &groups[g].ymax).abs())
+            let gap = |y: &Rat| {
+                Rat::new_raw((t.numer() * y.denom() - y.numer() * t.denom()).abs(), t.denom() * y.denom())
+            };
+            let (lo, hi) = (gap(&groups[g].ymin), gap(&groups[g].ymax));
+            std::cmp::max_by(lo, hi, crate::num::cmp_unreduced)
         };
         let listed = if groups.len() > MAX_POINT_TABLE {
             let w: Vec<Rat> = (0..groups.len()).map(worst).collect();
-            order.sort_by(|&x, &y| w[y].cmp(&w[x]).then(x.cmp(&y)));
+            order.sort_by(|&x, &y| crate::num::cmp_unreduced(&w[y], &w[x]).then(x.cmp(&y)));
             order.truncate(MAX_POINT_TABLE);
             false
         } else {
@@ -543,8 +549,8 @@ impl Report<'_> {
                 self.num(&gr.ymin),
                 self.num(&gr.ymax),
                 self.num(t),
-                self.num(&(t - &gr.ymax)),
-                self.num(&(t - &gr.ymin)),
+                self.num(&crate::num::sub(t, &gr.ymax)),
+                self.num(&crate::num::sub(t, &gr.ymin)),
             ]);
             rows.push(r);
         }
