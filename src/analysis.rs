@@ -407,9 +407,12 @@ impl Analysis {
             let m = design
                 .groups
                 .iter()
-                .zip(&residuals.values)
-                .flat_map(|(g, t)| [rel(t, &g.ymin), rel(t, &g.ymax)])
-                .max()
+                .enumerate()
+                .flat_map(|(i, g)| {
+                    let t = residuals.value_unreduced(i);
+                    [rel(t, &g.ymin), rel(t, &g.ymax)]
+                })
+                .max_by(crate::num::cmp_unreduced)
                 .unwrap_or_else(Rat::zero);
             let (n, d) = m.into_raw();
             crate::num::reduced(n, d)

@@ -256,8 +256,13 @@ pub fn solve(mut a: Vec<Vec<Rat>>, mut b: Vec<Rat>) -> Option<Vec<Rat>> {
 /// residuals are computed on demand.
 #[derive(Debug, Clone)]
 pub struct Residuals {
-    /// `T(c, x)` at each distinct point.
-    pub values: Vec<Rat>,
+    /// `T(c, x)` at each distinct point, over the common denominator of
+    /// `c` times the point's own (not in lowest terms: [`Residuals::value`]
+    /// reduces one on demand). Decimal views and comparisons
+    /// ([`crate::num::cmp_unreduced`]) take them as they are; a reduction
+    /// per point of thousand-digit fractions was most of a fit's cost on
+    /// thousands of distinct points.
+    values: Vec<Rat>,
     /// Group of each measurement.
     group_of: Vec<usize>,
     /// `Max |e_i|`.
@@ -271,7 +276,25 @@ pub struct Residuals {
 impl Residuals {
     /// Residuals of `c` on `data` through `design`.
     pub fn new(design: &Design, data: &[Measurement], c: &[Rat]) -> Residuals {
-        let values: Vec<Rat> = (0..design.groups.len()).map(|g| design.value(g, c)).collect();
+        // c = C/D over one denominator; at a point with basis values of
+        // denominators q_j, T = (Σ b_j·(Q/q_j)·C_j) / (Q·D), Q = lcm q_j.
+        let den = crate::num::lcm_denoms(c);
+        let cs: Vec<BigInt> = c.iter().map(|v| v.numer() * (&den / v.denom())).collect();
+        let values: Vec<Rat> = design
+            .groups
+            .iter()
+            .map(|g| {
+                let q = crate::num::lcm_denoms(&g.basis);
+                let (b0, b) = (&g.basis[0], &g.basis[1..]);
+                let mut n = b0.numer() * (&q / b0.denom()) * &den;
+                for (bj, cj) in b.iter().zip(&cs) {
+                    if !bj.is_zero() && !cj.is_zero() {
+                        n += bj.numer() * (&q / bj.denom()) * cj;
+                    }
+                }
+                Rat::new_raw(n, q * &den)
+            })
+            .collect();
         // The values share most of their (long) denominator, the fitted
         // parameters' one: the sum of squares is formed over one common
         // denominator L·Y (L of the values, Y of the data's sums) in
@@ -313,15 +336,37 @@ impl Residuals {
         Residuals { values, group_of: design.group_of.clone(), max_abs, argmax, mean_square }
     }
 
-    /// `T(c, x_i)` of measurement `i`.
-    pub fn model(&self, i: usize) -> &Rat {
-        &self.values[self.group_of[i]]
+    /// `T(c, x)` at distinct point `g`, in lowest terms.
+    pub fn value(&self, g: usize) -> Rat {
+        let v = &self.values[g];
+        crate::num::reduced(v.numer().clone(), v.denom().clone())
+    }
+
+    /// `T(c, x)` at distinct point `g` in any form (not reduced): for
+    /// decimal views and comparisons.
+    pub fn value_unreduced(&self, g: usize) -> &Rat {
+        &self.values[g]
+    }
+
+    /// Number of distinct points.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// True when there is no point.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// `T(c, x_i)` of measurement `i`, in lowest terms.
+    pub fn model(&self, i: usize) -> Rat {
+        self.value(self.group_of[i])
     }
 
     /// `e_i = T(c, x_i) − d_i` of measurement `i` (in `data`).
     pub fn e(&self, data: &[Measurement], i: usize) -> Rat {
         // One (fast) reduction: the value's denominator is the fit's, long.
-        crate::num::sub(self.model(i), &data[i].y)
+        crate::num::sub(&self.values[self.group_of[i]], &data[i].y)
     }
 }
 

@@ -282,18 +282,22 @@ impl Constraint {
     /// Divides by the positive factor that makes the coefficients coprime
     /// integers, so equal half-spaces compare equal.
     pub fn normalized(&self) -> Constraint {
-        use num_integer::Integer;
+        // Scaled by den/g: the coefficients become the integers ints/g and
+        // only the right-hand side needs a reduction.
         let den = crate::num::lcm_denoms(self.a.iter().chain(std::iter::once(&self.b)));
         let ints: Vec<num_bigint::BigInt> = self.a.iter().map(|c| c.numer() * (&den / c.denom())).collect();
         let mut g = num_bigint::BigInt::zero();
         for i in &ints {
-            g = g.gcd(i);
+            g = crate::num::gcd(&g, i);
+            if g.is_one() {
+                break;
+            }
         }
         if g.is_zero() {
             return self.clone();
         }
-        let k = Rat::new(den, g);
-        Constraint { a: self.a.iter().map(|c| c * &k).collect(), b: &self.b * &k, kind: self.kind }
+        let b = crate::num::reduced(self.b.numer() * (&den / self.b.denom()), g.clone());
+        Constraint { a: ints.into_iter().map(|i| Rat::from_integer(i / &g)).collect(), b, kind: self.kind }
     }
     /// Text form `dc1 + 2401*dc2 <= 0.000754866`.
     pub fn show(&self, vars: &VarTable, fmt: NumFormat) -> String {

@@ -553,7 +553,7 @@ pub fn lcm_denoms<'a>(xs: impl IntoIterator<Item = &'a Rat>) -> BigInt {
     // (`acc mod d`), so a long list with a large running lcm stays cheap.
     let distinct: std::collections::BTreeSet<&BigInt> = xs.into_iter().map(|x| x.denom()).collect();
     distinct.into_iter().fold(BigInt::one(), |acc, d| {
-        let g = d.gcd(&(&acc % d));
+        let g = gcd(d, &(&acc % d));
         acc * (d / g)
     })
 }
@@ -631,6 +631,29 @@ impl Sum {
 /// Orders two rationals in any (unreduced) form by one cross
 /// multiplication (denominators positive): num-rational's `cmp` divides.
 pub fn cmp_unreduced(x: &Rat, y: &Rat) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let (sx, sy) = (x.numer().sign(), y.numer().sign());
+    if sx != sy {
+        return sx.cmp(&sy);
+    }
+    if sx == Sign::NoSign {
+        return Ordering::Equal;
+    }
+    // Filter on the magnitudes' binary logarithms, read from the top words
+    // (O(1)): only values within a relative 1e-12 of each other are
+    // multiplied out. Sorting thousands of residuals with thousand-digit
+    // denominators costs two long products per comparison otherwise.
+    let log2 = |r: &Rat| {
+        let (nb, db) = (r.numer().bits() as i64, r.denom().bits() as i64);
+        let mn = scaled_f64(r.numer(), nb - 60).abs();
+        let md = scaled_f64(r.denom(), db - 60);
+        mn.log2() - md.log2() + (nb - db) as f64
+    };
+    let (lx, ly) = (log2(x), log2(y));
+    if (lx - ly).abs() > 1e-9 {
+        let mag = lx.total_cmp(&ly);
+        return if sx == Sign::Minus { mag.reverse() } else { mag };
+    }
     (x.numer() * y.denom()).cmp(&(y.numer() * x.denom()))
 }
 
@@ -683,9 +706,16 @@ pub fn affine_unreduced(c: &Rat, f: &[Rat], v: &[Rat]) -> Rat {
 /// Euclid sequence meets a long quotient (0.4.3 did, and was capped at 32
 /// words here); the unit tests keep those shapes.
 pub fn gcd(a: &BigInt, b: &BigInt) -> BigInt {
-    let small = a.magnitude().bits().min(b.magnitude().bits());
-    if a.is_zero() || b.is_zero() || small <= 64 {
+    if a.is_zero() || b.is_zero() {
         return a.gcd(b);
+    }
+    let (long, short) = if a.bits() >= b.bits() { (a, b) } else { (b, a) };
+    if short.bits() <= 64 {
+        // One Euclid step brings the long operand to a word (a binary gcd
+        // on it would shave a few bits per pass over all its words).
+        let s = short.magnitude().iter_u64_digits().next().unwrap_or(0);
+        let r = (long.magnitude() % s).iter_u64_digits().next().unwrap_or(0);
+        return BigInt::from(u64_gcd(s, r));
     }
     let ub = |x: &BigInt| dashu_int::UBig::from_words(&x.magnitude().to_u64_digits());
     let g = dashu_int::ops::Gcd::gcd(&ub(a), &ub(b));
@@ -693,6 +723,14 @@ pub fn gcd(a: &BigInt, b: &BigInt) -> BigInt {
         Ok(small) => BigInt::from(small),
         Err(_) => BigInt::from(BigUint::from_bytes_le(&g.to_le_bytes())),
     }
+}
+
+/// Euclid on words.
+fn u64_gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// A closed interval `[lo, hi]`.

@@ -9,7 +9,7 @@
 //! uses the combinatorial test on zero sets.
 
 use num_bigint::BigInt;
-use num_traits::{One, Signed, ToPrimitive, Zero};
+use num_traits::{One, Signed, Zero};
 use std::cmp::Ordering;
 
 /// Bits kept above the binary point of a vector's largest float entry:
@@ -57,19 +57,6 @@ impl IVec {
     }
 }
 
-pub(crate) fn big_to_f64(x: &BigInt) -> f64 {
-    match x.to_f64() {
-        Some(f) if f.is_finite() => f,
-        _ => {
-            if x.is_negative() {
-                f64::MIN
-            } else {
-                f64::MAX
-            }
-        }
-    }
-}
-
 fn dot(a: &[BigInt], b: &[BigInt]) -> BigInt {
     let mut s = BigInt::zero();
     for (x, y) in a.iter().zip(b) {
@@ -80,12 +67,12 @@ fn dot(a: &[BigInt], b: &[BigInt]) -> BigInt {
     s
 }
 
-/// Whether the integer vectors (each of length `n`) span `R^n`, by
-/// fraction-free elimination: every row is reduced against the echelon rows
-/// kept so far with Bareiss's exact division by the previous pivot, so its
-/// entries stay minors of the input (no gcd, no growth past a determinant).
-/// Stops as soon as `n` independent rows are found.
-pub(crate) fn spans<'a>(vs: impl IntoIterator<Item = &'a [BigInt]>, n: usize) -> bool {
+/// Independent integer rows spanning the same space as `vs` (each of
+/// length `n`), by fraction-free elimination: every row is reduced against
+/// the echelon rows kept so far with Bareiss's exact division by the
+/// previous pivot, so its entries stay minors of the input (no gcd, no
+/// growth past a determinant). Stops as soon as `n` rows are found.
+pub(crate) fn echelon<'a>(vs: impl IntoIterator<Item = &'a [BigInt]>, n: usize) -> Vec<Vec<BigInt>> {
     // (pivot column, row); the pivot of row j is a (j+1)x(j+1) minor.
     let mut echelon: Vec<(usize, Vec<BigInt>)> = Vec::with_capacity(n);
     for v in vs {
@@ -102,11 +89,11 @@ pub(crate) fn spans<'a>(vs: impl IntoIterator<Item = &'a [BigInt]>, n: usize) ->
         if let Some(pc) = v.iter().position(|x| !x.is_zero()) {
             echelon.push((pc, v));
             if echelon.len() == n {
-                return true;
+                break;
             }
         }
     }
-    false
+    echelon.into_iter().map(|(_, v)| v).collect()
 }
 
 /// Sign of `h·g`, filtered.
@@ -315,7 +302,7 @@ mod tests {
         /// elimination (`simplex::null_space`), on rows with repeated and
         /// dependent vectors and long entries.
         #[test]
-        fn spans_agrees_with_rational_rank(
+        fn echelon_agrees_with_rational_rank(
             rows in proptest::collection::vec(proptest::collection::vec(-4i64..5, 4), 0..7),
             scale in 0u32..120,
             dependent in proptest::bool::ANY,
@@ -332,7 +319,17 @@ mod tests {
                 .map(|v| crate::lp::simplex::row_of(v.iter().map(|x| Rat::from_integer(x.clone())).collect(), Rat::zero(), true))
                 .collect();
             let full = crate::lp::simplex::null_space(&rat_rows, 4).is_empty();
-            proptest::prop_assert_eq!(spans(vs.iter().map(|v| v.as_slice()), 4), full);
+            let basis = echelon(vs.iter().map(|v| v.as_slice()), 4);
+            proptest::prop_assert_eq!(basis.len() == 4, full);
+            // The echelon rows span the same space: adding them to the input changes no rank.
+            let both: Vec<crate::lp::simplex::Row> = rat_rows
+                .iter()
+                .cloned()
+                .chain(basis.iter().map(|v| crate::lp::simplex::row_of(v.iter().map(|x| Rat::from_integer(x.clone())).collect(), Rat::zero(), true)))
+                .collect();
+            let just: Vec<crate::lp::simplex::Row> = basis.iter().map(|v| crate::lp::simplex::row_of(v.iter().map(|x| Rat::from_integer(x.clone())).collect(), Rat::zero(), true)).collect();
+            proptest::prop_assert_eq!(crate::lp::simplex::null_space(&both, 4).len(), crate::lp::simplex::null_space(&rat_rows, 4).len());
+            proptest::prop_assert_eq!(crate::lp::simplex::null_space(&just, 4).len(), crate::lp::simplex::null_space(&rat_rows, 4).len());
         }
     }
 

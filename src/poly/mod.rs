@@ -235,8 +235,7 @@ impl Polyhedron {
         for r in &cone.rays {
             let t = &r.v[n];
             if t.is_positive() {
-                let tr = Rat::from_integer(t.clone());
-                g.vertices.push(r.v[..n].iter().map(|x| Rat::from_integer(x.clone()) / &tr).collect());
+                g.vertices.push(r.v[..n].iter().map(|x| crate::num::reduced(x.clone(), t.clone())).collect());
             } else {
                 g.rays.push(rat_vec(&r.v[..n]));
             }
@@ -347,14 +346,15 @@ impl Polyhedron {
             return Ok(empty);
         }
         // Affine hull: equations (a, -b) orthogonal to every homogeneous generator.
-        // A full-dimensional cone (the common case) has none, which a
-        // fraction-free rank test decides without a single gcd.
-        let generators = || cone.rays.iter().chain(&cone.lines).map(|g| g.v.as_slice());
-        let eqs = if dd::spans(generators(), n + 1) {
+        // Fraction-free elimination first keeps only independent rows (none
+        // of the generators' long entries meets a gcd); a full-dimensional
+        // cone, the common case, then has no equation at all.
+        let basis = dd::echelon(cone.rays.iter().chain(&cone.lines).map(|g| g.v.as_slice()), n + 1);
+        let eqs = if basis.len() == n + 1 {
             Vec::new()
         } else {
             let hull_rows: Vec<crate::lp::simplex::Row> =
-                generators().map(|v| crate::lp::simplex::row_of(rat_vec(v), Rat::zero(), true)).collect();
+                basis.iter().map(|v| crate::lp::simplex::row_of(rat_vec(v), Rat::zero(), true)).collect();
             crate::lp::simplex::null_space(&hull_rows, n + 1)
         };
         let equalities: Vec<Constraint> = eqs
@@ -660,8 +660,12 @@ fn int_dot(a: &[BigInt], b: &[BigInt]) -> BigInt {
 /// monotone chain, exact; collinear points dropped). Both run left to right
 /// from the first point to the last.
 pub(crate) fn monotone_chains(pts: &[Vec<Rat>]) -> (Vec<Vec<Rat>>, Vec<Vec<Rat>>) {
+    // Sign of the cross product in integers: no gcd per turn test.
     let cross = |o: &[Rat], a: &[Rat], b: &[Rat]| {
-        (&a[0] - &o[0]) * (&b[1] - &o[1]) - (&a[1] - &o[1]) * (&b[0] - &o[0])
+        let diff = |p: &Rat, q: &Rat| (p.numer() * q.denom() - q.numer() * p.denom(), p.denom() * q.denom());
+        let ((n1, d1), (n2, d2)) = (diff(&a[0], &o[0]), diff(&b[1], &o[1]));
+        let ((n3, d3), (n4, d4)) = (diff(&a[1], &o[1]), diff(&b[0], &o[0]));
+        n1 * n2 * &d3 * &d4 - n3 * n4 * d1 * d2
     };
     let chain = |it: &mut dyn Iterator<Item = &Vec<Rat>>| {
         let mut h: Vec<Vec<Rat>> = Vec::new();

@@ -31,12 +31,34 @@ struct DualPoint {
 /// `n/d` in floating point without reducing the fraction (for the filter
 /// only: the exact predicates below never use it).
 fn ratio_f64(n: &BigInt, d: &BigInt) -> f64 {
-    let (nf, df) = (super::dd::big_to_f64(n), super::dd::big_to_f64(d));
-    if nf.is_finite() && df.is_finite() && df != 0.0 && nf.abs() < f64::MAX && df.abs() < f64::MAX {
-        nf / df
-    } else {
-        to_f64(&Rat::new(n.clone(), d.clone()))
+    crate::num::ratio_to_f64(n, d)
+}
+
+/// A strictly interior point with short coordinates near the LP's `z`
+/// (whose every row has slack at least `slack`): `z` rounded to a multiple
+/// of 2^-k fine enough not to lose the slack, kept only if an exact check
+/// finds every row strictly satisfied. `z` itself comes from an LP over the
+/// rows and carries their combined denominators (thousands of digits on
+/// distinct points), which every dual point below would multiply.
+fn short_interior(cons: &[Constraint], z: &[Rat], slack: &Rat) -> Option<Vec<Rat>> {
+    let widest = cons.iter().map(|c| c.a.iter().map(|v| to_f64(v).abs()).sum::<f64>()).fold(0.0f64, f64::max);
+    let tol = to_f64(slack) / (4.0 * widest);
+    if !(tol.is_finite() && tol > 0.0) {
+        return None;
     }
+    let k = (-tol.log2()).ceil().clamp(0.0, 4000.0) as usize;
+    let scale = BigInt::one() << k;
+    let z: Vec<Rat> = z
+        .iter()
+        .map(|v| {
+            crate::num::reduced((v * Rat::from_integer(scale.clone())).round().to_integer(), scale.clone())
+        })
+        .collect();
+    let inside = cons.iter().all(|c| {
+        let at = crate::num::affine_unreduced(&Rat::zero(), &c.a, &z);
+        c.is_trivial() || crate::num::cmp_unreduced(&at, &c.b).is_lt()
+    });
+    inside.then_some(z)
 }
 
 /// Compares `a/wa` with `b/wb` (`wa, wb > 0`), float first.
@@ -85,10 +107,11 @@ pub(crate) fn minimal_polygon(cons: &[Constraint]) -> Option<Minimal> {
         }),
     );
     let lp = Prepared::new(3, rows).ok()?;
-    let z = match lp.optimize(&[Rat::zero(), Rat::zero(), Rat::one()], Sense::Maximize).ok()? {
-        LpOutcome::Optimal(o) if o.value.is_positive() => o.point,
+    let (z, slack) = match lp.optimize(&[Rat::zero(), Rat::zero(), Rat::one()], Sense::Maximize).ok()? {
+        LpOutcome::Optimal(o) if o.value.is_positive() => (o.point, o.value),
         _ => return None,
     };
+    let z = short_interior(cons, &z[..2], &slack).unwrap_or(z);
     let zi = crate::num::common_denominator_ints(&z[..2]);
     let zd = crate::num::lcm_denoms(&z[..2]);
     let mut pts: Vec<DualPoint> = Vec::with_capacity(cons.len());

@@ -495,7 +495,7 @@ impl Report<'_> {
             let mut r = vec![(i + 1).to_string(), d.line.to_string()];
             r.extend(d.x.iter().map(show_value));
             r.push(self.num(&d.y));
-            r.push(self.num(a.residuals.model(i)));
+            r.push(self.num(&a.residuals.model(i)));
             r.push(self.num(&a.residuals.e(self.data, i)));
             rows.push(r);
         }
@@ -515,7 +515,7 @@ impl Report<'_> {
         // Largest |e_i| of a point, unreduced and compared by cross
         // multiplication: only ranks, no gcd per point.
         let worst = |g: usize| {
-            let t = &a.residuals.values[g];
+            let t = a.residuals.value_unreduced(g);
             let gap = |y: &Rat| {
                 Rat::new_raw((t.numer() * y.denom() - y.numer() * t.denom()).abs(), t.denom() * y.denom())
             };
@@ -542,7 +542,7 @@ impl Report<'_> {
         let mut rows = vec![head];
         for &g in &order {
             let gr = &groups[g];
-            let t = &a.residuals.values[g];
+            let t = &a.residuals.value(g);
             let mut r: Vec<String> = gr.x.iter().map(show_value).collect();
             r.push(gr.rows.len().to_string());
             r.extend([
@@ -801,7 +801,7 @@ impl Report<'_> {
         let d = &data[i];
         json!({
             "row": rows[i] + 1, "line": d.line, "point": self.point_json(&d.x),
-            "measured": self.both(&d.y), "model": self.both(a.residuals.model(i)), "residual": self.both(&a.residuals.e(data, i)),
+            "measured": self.both(&d.y), "model": self.both(&a.residuals.model(i)), "residual": self.both(&a.residuals.e(data, i)),
         })
     }
 
@@ -1175,7 +1175,7 @@ impl Report<'_> {
             r.extend(d.x.iter().map(show_value));
             r.extend([
                 self.dec(&d.y),
-                self.dec(a.residuals.model(i)),
+                self.dec(&a.residuals.model(i)),
                 self.dec(&a.residuals.e(self.data, i)),
             ]);
             o.push_str(&md_row(&r));
