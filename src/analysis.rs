@@ -625,13 +625,18 @@ fn data_range(data: &[Measurement], nv: usize) -> (Vec<Rat>, Vec<Rat>) {
     (lo, hi)
 }
 
-/// `x·m + p + q`, formed over one denominator and reduced once.
+/// `x·m + p + q`, formed over one denominator and reduced once. A prime
+/// dividing the result's numerator and `q`'s denominator (`q` is in lowest
+/// terms) divides one of the other denominators, so the reduction needs
+/// gcds with those only: `q` is the threshold, whose denominator can be
+/// thousands of digits long when it is the fit's Max|e_i| on distinct points.
 fn mul_add2(x: &Rat, m: &Rat, p: &Rat, q: &Rat) -> Rat {
     let (xd, md, pd, qd) = (x.denom(), m.denom(), p.denom(), q.denom());
     let xm = xd * md;
     let pq = pd * qd;
     let n = x.numer() * m.numer() * &pq + p.numer() * &xm * qd + q.numer() * &xm * pd;
-    crate::num::reduced(n, xm * pq)
+    let short = &xm * pd;
+    crate::num::reduced_dividing(n, xm * pq, &short)
 }
 
 /// e_max (or remax) by eliminating the parameters from the residual

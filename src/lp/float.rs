@@ -17,6 +17,31 @@ pub(crate) fn propose_tight_rows(
     subset: &[usize],
     c: &[Rat],
 ) -> Option<Vec<usize>> {
+    let (p, x) = float_optimum(fr, rows, subset, c)?;
+    let mut order: Vec<(f64, usize)> = subset
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| {
+            let s: f64 = p.b[k] - p.a[k].iter().zip(&x).map(|(p, q)| p * q).sum::<f64>();
+            let scale = p.a[k].iter().map(|v| v.abs()).sum::<f64>() + p.b[k].abs();
+            (s.abs() / scale.max(1e-300), i)
+        })
+        .collect();
+    order.sort_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
+    Some(order.into_iter().map(|(_, i)| i).collect())
+}
+
+/// microlp's optimum of `max c·x` over all `rows`, in the rows' own
+/// variables: a proposal for callers that check it exactly (`None` as for
+/// [`propose_tight_rows`]).
+pub(crate) fn propose_point(fr: &FloatRows, rows: &[Row], c: &[Rat]) -> Option<Vec<f64>> {
+    let all: Vec<usize> = (0..rows.len()).collect();
+    let (p, x) = float_optimum(fr, rows, &all, c)?;
+    Some(x.iter().zip(&p.col).map(|(v, s)| v / s).collect())
+}
+
+/// The scaled problem and microlp's optimum in its scaled variables.
+fn float_optimum(fr: &FloatRows, rows: &[Row], subset: &[usize], c: &[Rat]) -> Option<(Scaled, Vec<f64>)> {
     let n = c.len();
     let p = Scaled::new(fr, subset, c)?;
     // microlp can loop forever on free variables whose optimal face is
@@ -45,17 +70,7 @@ pub(crate) fn propose_tight_rows(
     if x.iter().any(|v| !v.is_finite()) {
         return None;
     }
-    let mut order: Vec<(f64, usize)> = subset
-        .iter()
-        .enumerate()
-        .map(|(k, &i)| {
-            let s: f64 = p.b[k] - p.a[k].iter().zip(&x).map(|(p, q)| p * q).sum::<f64>();
-            let scale = p.a[k].iter().map(|v| v.abs()).sum::<f64>() + p.b[k].abs();
-            (s.abs() / scale.max(1e-300), i)
-        })
-        .collect();
-    order.sort_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
-    Some(order.into_iter().map(|(_, i)| i).collect())
+    Some((p, x))
 }
 
 /// Scaled magnitudes must stay within `[1/RANGE, RANGE]`: squares and
@@ -71,6 +86,8 @@ struct Scaled {
     a: Vec<Vec<f64>>,
     b: Vec<f64>,
     c: Vec<f64>,
+    /// Column scales: the scaled variable j is `x_j · col[j]`.
+    col: Vec<f64>,
 }
 
 impl Scaled {
@@ -118,7 +135,7 @@ impl Scaled {
         }
         let f = if m > 0.0 { pow2_at_most(m) } else { 1.0 };
         let c: Vec<f64> = c.iter().map(|v| v / f).collect();
-        c.iter().all(|&v| in_range(v)).then_some(Scaled { a, b, c })
+        c.iter().all(|&v| in_range(v)).then_some(Scaled { a, b, c, col })
     }
 }
 

@@ -197,6 +197,12 @@ impl Prepared {
         float::propose_tight_rows(&self.float, &self.rows, &all, &c)
     }
 
+    /// A float solver's optimum of `max objective·x`: a proposal only,
+    /// for callers that check what they use of it exactly.
+    pub(crate) fn propose_point(&self, objective: &[Rat]) -> Option<Vec<f64>> {
+        float::propose_point(&self.float, &self.rows, objective)
+    }
+
     /// Feasibility of the system with its strict rows (and optionally the
     /// extra row `c·x >= v`): maximise `s` with `a·x + s <= b` on strict rows,
     /// `s <= 1`. Returns a point satisfying all rows, or Motzkin multipliers.

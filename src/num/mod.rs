@@ -628,6 +628,32 @@ impl Sum {
     }
 }
 
+/// `n/d` (`d ≠ 0`) in lowest terms, given that every prime dividing both
+/// `n` and `d` divides `s`: the gcds are taken with the short `s` only
+/// (`n mod s`, `d mod h`), never between the long `n` and `d`. For sums
+/// like `x + a/b` with one long reduced fraction `a/b` and short others,
+/// where `s` is the product of the short denominators.
+pub fn reduced_dividing(mut n: BigInt, mut d: BigInt, s: &BigInt) -> Rat {
+    if d.is_negative() {
+        (n, d) = (-n, -d);
+    }
+    if n.is_zero() {
+        return Rat::zero();
+    }
+    if s.is_zero() {
+        return reduced(n, d);
+    }
+    loop {
+        let h = gcd(&(&n % s), s);
+        let g = if h.is_one() { h } else { gcd(&(&d % &h), &h) };
+        if g.is_one() {
+            return Rat::new_raw(n, d);
+        }
+        n /= &g;
+        d /= &g;
+    }
+}
+
 /// Orders two rationals in any (unreduced) form by one cross
 /// multiplication (denominators positive): num-rational's `cmp` divides.
 pub fn cmp_unreduced(x: &Rat, y: &Rat) -> std::cmp::Ordering {
@@ -961,6 +987,10 @@ mod tests {
             proptest::prop_assert_eq!(cmp_unreduced(&aff, &want), std::cmp::Ordering::Equal);
             proptest::prop_assert_eq!(cmp_unreduced(&a, &b), a.cmp(&b));
             proptest::prop_assert_eq!(sub(&a, &b), &a - &b);
+            // a + (short)/(short): common primes divide the short denominator.
+            let short = Rat::new(BigInt::from(6u32) * (big(&f) + 5u32), BigInt::from(12u32) * (big(&f) % 97u32 + 1u32));
+            let (sn, sd) = (a.numer() * short.denom() + short.numer() * a.denom(), a.denom() * short.denom());
+            proptest::prop_assert_eq!(reduced_dividing(sn, sd, short.denom()), &a + &short);
             if !b.is_zero() {
                 proptest::prop_assert_eq!(div(&a, &b), &a / &b);
                 proptest::prop_assert_eq!(div_unreduced(&a, &b), &a / &b);

@@ -34,15 +34,15 @@ fn ratio_f64(n: &BigInt, d: &BigInt) -> f64 {
     crate::num::ratio_to_f64(n, d)
 }
 
-/// A strictly interior point with short coordinates near the LP's `z`
-/// (whose every row has slack at least `slack`): `z` rounded to a multiple
+/// A strictly interior point with short coordinates near `z` (whose every
+/// row has slack about `slack`, from an exact LP or a float proposal): `z` rounded to a multiple
 /// of 2^-k fine enough not to lose the slack, kept only if an exact check
 /// finds every row strictly satisfied. `z` itself comes from an LP over the
 /// rows and carries their combined denominators (thousands of digits on
 /// distinct points), which every dual point below would multiply.
-fn short_interior(cons: &[Constraint], z: &[Rat], slack: &Rat) -> Option<Vec<Rat>> {
+fn short_interior(cons: &[Constraint], z: &[Rat], slack: f64) -> Option<Vec<Rat>> {
     let widest = cons.iter().map(|c| c.a.iter().map(|v| to_f64(v).abs()).sum::<f64>()).fold(0.0f64, f64::max);
-    let tol = to_f64(slack) / (4.0 * widest);
+    let tol = slack / (4.0 * widest);
     if !(tol.is_finite() && tol > 0.0) {
         return None;
     }
@@ -107,11 +107,23 @@ pub(crate) fn minimal_polygon(cons: &[Constraint]) -> Option<Minimal> {
         }),
     );
     let lp = Prepared::new(3, rows).ok()?;
-    let (z, slack) = match lp.optimize(&[Rat::zero(), Rat::zero(), Rat::one()], Sense::Maximize).ok()? {
-        LpOutcome::Optimal(o) if o.value.is_positive() => (o.point, o.value),
-        _ => return None,
+    let objective = [Rat::zero(), Rat::zero(), Rat::one()];
+    // A float solver's interior point, rounded short and checked exactly,
+    // spares the exact LP in the common case.
+    let proposed = lp.propose_point(&objective).and_then(|x| {
+        let z = [Rat::from_float(x[0])?, Rat::from_float(x[1])?];
+        short_interior(cons, &z, x[2])
+    });
+    let z = match proposed {
+        Some(z) => z,
+        None => match lp.optimize(&objective, Sense::Maximize).ok()? {
+            LpOutcome::Optimal(o) if o.value.is_positive() => {
+                let s = to_f64(&o.value);
+                short_interior(cons, &o.point[..2], s).unwrap_or(o.point)
+            }
+            _ => return None,
+        },
     };
-    let z = short_interior(cons, &z[..2], &slack).unwrap_or(z);
     let zi = crate::num::common_denominator_ints(&z[..2]);
     let zd = crate::num::lcm_denoms(&z[..2]);
     let mut pts: Vec<DualPoint> = Vec::with_capacity(cons.len());
@@ -189,8 +201,12 @@ pub(crate) fn minimal_polygon(cons: &[Constraint]) -> Option<Minimal> {
         let y = (&p.a[0] * &q.b - &p.b * &q.a[0]) / &det;
         vertices.push(vec![x, y]);
     }
-    // Counter-clockwise order, which plots need; it is deterministic (the
-    // hull starts at the smallest dual point), so no sort is spent on it.
+    // Counter-clockwise order, which plots need, from the lexicographically
+    // smallest vertex: the hull starts at the smallest dual point, which
+    // depends on the interior point chosen, and the listing must not.
+    if let Some(first) = (0..vertices.len()).min_by(|&i, &j| vertices[i].cmp(&vertices[j])) {
+        vertices.rotate_left(first);
+    }
     let mut inequalities: Vec<Constraint> = facets.iter().map(|c| c.normalized()).collect();
     inequalities.sort_by(super::cmp_constraints);
     Some(Minimal {
