@@ -214,6 +214,39 @@ impl Design {
         }
     }
 
+    /// `T(c, x)` at every group, not in lowest terms: over the common
+    /// denominator `D` of `c` times the group's own. With `c = C/D` and
+    /// basis values of denominators `q_j`, `T = Σ b_j·(Q/q_j)·C_j / (Q·D)`
+    /// for `Q = lcm q_j`: no gcd of long numbers at all. For comparisons
+    /// and decimal views; [`crate::num::reduced`] gives lowest terms.
+    pub fn values_unreduced(&self, c: &[Rat]) -> Vec<Rat> {
+        let (den, parts) = self.values_over(c);
+        parts.into_iter().map(|(n, q)| Rat::new_raw(n, q * &den)).collect()
+    }
+
+    /// The common denominator `D` of `c`, and per group the numerator and
+    /// the short factor `Q` of [`Design::values_unreduced`] (`T = n/(Q·D)`).
+    fn values_over(&self, c: &[Rat]) -> (BigInt, Vec<(BigInt, BigInt)>) {
+        let den = crate::num::lcm_denoms(c);
+        let cs: Vec<BigInt> = c.iter().map(|v| v.numer() * (&den / v.denom())).collect();
+        let parts = self
+            .groups
+            .iter()
+            .map(|g| {
+                let q = crate::num::lcm_denoms(&g.basis);
+                let (b0, b) = (&g.basis[0], &g.basis[1..]);
+                let mut n = b0.numer() * (&q / b0.denom()) * &den;
+                for (bj, cj) in b.iter().zip(&cs) {
+                    if !bj.is_zero() && !cj.is_zero() {
+                        n += bj.numer() * (&q / bj.denom()) * cj;
+                    }
+                }
+                (n, q)
+            })
+            .collect();
+        (den, parts)
+    }
+
     /// `T(c, x)` at group `g`.
     pub fn value(&self, g: usize, c: &[Rat]) -> Rat {
         // One reduction at the end, not one per product and sum.
@@ -276,25 +309,7 @@ pub struct Residuals {
 impl Residuals {
     /// Residuals of `c` on `data` through `design`.
     pub fn new(design: &Design, data: &[Measurement], c: &[Rat]) -> Residuals {
-        // c = C/D over one denominator; at a point with basis values of
-        // denominators q_j, T = (Σ b_j·(Q/q_j)·C_j) / (Q·D), Q = lcm q_j.
-        let den = crate::num::lcm_denoms(c);
-        let cs: Vec<BigInt> = c.iter().map(|v| v.numer() * (&den / v.denom())).collect();
-        let values: Vec<Rat> = design
-            .groups
-            .iter()
-            .map(|g| {
-                let q = crate::num::lcm_denoms(&g.basis);
-                let (b0, b) = (&g.basis[0], &g.basis[1..]);
-                let mut n = b0.numer() * (&q / b0.denom()) * &den;
-                for (bj, cj) in b.iter().zip(&cs) {
-                    if !bj.is_zero() && !cj.is_zero() {
-                        n += bj.numer() * (&q / bj.denom()) * cj;
-                    }
-                }
-                Rat::new_raw(n, q * &den)
-            })
-            .collect();
+        let (den, parts) = design.values_over(c);
         // The values share most of their (long) denominator, the fitted
         // parameters' one: the sum of squares is formed over one common
         // denominator L·Y (L of the values, Y of the data's sums) in
@@ -304,7 +319,9 @@ impl Residuals {
             let g = crate::num::gcd(&a, b);
             a / g * b
         };
-        let l = values.iter().fold(BigInt::one(), |a, t| lcm(a, t.denom()));
+        // Every denominator is Q·D: L = D·lcm(Q), with gcds of short Qs only.
+        let l = parts.iter().fold(BigInt::one(), |a, (_, q)| lcm(a, q)) * &den;
+        let values: Vec<Rat> = parts.into_iter().map(|(n, q)| Rat::new_raw(n, q * &den)).collect();
         let y = design.groups.iter().fold(BigInt::one(), |a, g| lcm(lcm(a, g.ysum.denom()), g.ysq.denom()));
         let (l2, two) = (&l * &l, BigInt::from(2));
         let mut sum = BigInt::zero();

@@ -198,13 +198,21 @@ impl From<AnalysisError> for PruneError {
 }
 
 /// `w(x)·max|T(c, x) − d|` per distinct point.
+/// `w(x)·|e|` per group, not in lowest terms (they rank points; the fit's
+/// long denominator would cost a gcd per point to reduce).
 fn weighted_residuals(design: &Design, c: &[Rat]) -> Vec<Rat> {
-    (0..design.groups.len())
-        .map(|g| {
-            let gr = &design.groups[g];
-            let t = design.value(g, c);
-            let e = (&t - &gr.ymin).abs().max((&t - &gr.ymax).abs());
-            gr.weight.abs() * e
+    let values = design.values_unreduced(c);
+    design
+        .groups
+        .iter()
+        .zip(&values)
+        .map(|(gr, t)| {
+            let gap = |y: &Rat| {
+                Rat::new_raw((t.numer() * y.denom() - y.numer() * t.denom()).abs(), t.denom() * y.denom())
+            };
+            let e = std::cmp::max_by(gap(&gr.ymin), gap(&gr.ymax), crate::num::cmp_unreduced);
+            let w = gr.weight.abs();
+            Rat::new_raw(w.numer() * e.numer(), w.denom() * e.denom())
         })
         .collect()
 }
@@ -212,7 +220,7 @@ fn weighted_residuals(design: &Design, c: &[Rat]) -> Vec<Rat> {
 /// Group indices ordered by weighted residual, largest first (ties: data order).
 fn by_residual(w: &[Rat]) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..w.len()).collect();
-    idx.sort_by(|&a, &b| w[b].cmp(&w[a]).then(a.cmp(&b)));
+    idx.sort_by(|&a, &b| crate::num::cmp_unreduced(&w[b], &w[a]).then(a.cmp(&b)));
     idx
 }
 
@@ -392,7 +400,13 @@ pub fn compare(
     model.predict.clear();
     let opts = Options { at: targets.to_vec(), no_cells: true, skip_remax: true, ..opts.clone() };
     let base = Analysis::run(&model, data, file, &opts)?;
-    let weighted = weighted_residuals(&base.design, &base.params);
+    let weighted = weighted_residuals(&base.design, &base.params)
+        .into_iter()
+        .map(|w| {
+            let (n, d) = w.into_raw();
+            crate::num::reduced(n, d)
+        })
+        .collect();
     let cands = candidates(&model, data, &base.design, &base.params, search)?;
     if cands.is_empty() {
         return Err(PruneError::Nothing);
