@@ -10,7 +10,7 @@
 use crate::data::Measurement;
 use crate::linear::{Constraint, Kind};
 use crate::model::{EvalLog, FitMode, Model};
-use crate::num::Rat;
+use crate::num::{abs_sub_unreduced, Rat};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
 use std::collections::HashMap;
@@ -38,6 +38,15 @@ pub struct Group {
     pub imin: usize,
     /// A measurement with the largest value.
     pub imax: usize,
+}
+
+impl Group {
+    /// The largest `|t − d|` over the measurements here (at the smallest or
+    /// the largest), not reduced: for ranking points by a model value `t`.
+    pub fn worst_gap(&self, t: &Rat) -> Rat {
+        let (lo, hi) = (abs_sub_unreduced(t, &self.ymin), abs_sub_unreduced(t, &self.ymax));
+        std::cmp::max_by(lo, hi, crate::num::cmp_unreduced)
+    }
 }
 
 /// The model evaluated on the data.
@@ -246,15 +255,6 @@ impl Design {
             .collect();
         (den, parts)
     }
-
-    /// `T(c, x)` at group `g`.
-    pub fn value(&self, g: usize, c: &[Rat]) -> Rat {
-        // One reduction at the end, not one per product and sum.
-        let b = &self.groups[g].basis;
-        let v = crate::num::affine_unreduced(&b[0], &b[1..], c);
-        let (n, d) = v.into_raw();
-        crate::num::reduced(n, d)
-    }
 }
 
 /// Solves the square system `a·x = b` exactly (Gauss–Jordan with the first
@@ -335,10 +335,7 @@ impl Residuals {
             sum += BigInt::from(gr.rows.len()) * &tn * &tn * &y - &two * &tn * ys * &l + yq * &l2;
             for (yv, row) in [(&gr.ymin, gr.imin), (&gr.ymax, gr.imax)] {
                 // |t − y| unreduced: only the largest is reduced.
-                let a = Rat::new_raw(
-                    (t.numer() * yv.denom() - yv.numer() * t.denom()).abs(),
-                    t.denom() * yv.denom(),
-                );
+                let a = abs_sub_unreduced(t, yv);
                 let ord = crate::num::cmp_unreduced(&a, &max_abs);
                 if ord.is_gt() || (ord.is_eq() && row < argmax) {
                     max_abs = a;
@@ -363,16 +360,6 @@ impl Residuals {
     /// decimal views and comparisons.
     pub fn value_unreduced(&self, g: usize) -> &Rat {
         &self.values[g]
-    }
-
-    /// Number of distinct points.
-    pub fn len(&self) -> usize {
-        self.values.len()
-    }
-
-    /// True when there is no point.
-    pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
     }
 
     /// `T(c, x_i)` of measurement `i`, in lowest terms.

@@ -197,9 +197,8 @@ impl From<AnalysisError> for PruneError {
     }
 }
 
-/// `w(x)·max|T(c, x) − d|` per distinct point.
-/// `w(x)·|e|` per group, not in lowest terms (they rank points; the fit's
-/// long denominator would cost a gcd per point to reduce).
+/// `w(x)·max|T(c, x) − d|` per distinct point, not in lowest terms (they
+/// rank points; the fit's long denominator would cost a gcd per point).
 fn weighted_residuals(design: &Design, c: &[Rat]) -> Vec<Rat> {
     let values = design.values_unreduced(c);
     design
@@ -207,10 +206,7 @@ fn weighted_residuals(design: &Design, c: &[Rat]) -> Vec<Rat> {
         .iter()
         .zip(&values)
         .map(|(gr, t)| {
-            let gap = |y: &Rat| {
-                Rat::new_raw((t.numer() * y.denom() - y.numer() * t.denom()).abs(), t.denom() * y.denom())
-            };
-            let e = std::cmp::max_by(gap(&gr.ymin), gap(&gr.ymax), crate::num::cmp_unreduced);
+            let e = gr.worst_gap(t);
             let w = gr.weight.abs();
             Rat::new_raw(w.numer() * e.numer(), w.denom() * e.denom())
         })

@@ -144,10 +144,7 @@ impl Prepared {
         if objective.len() != self.n {
             return Err(LpError::Dimension { index: usize::MAX, got: objective.len(), expected: self.n });
         }
-        let c: Vec<Rat> = match sense {
-            Sense::Maximize => objective.to_vec(),
-            Sense::Minimize => objective.iter().map(|v| -v).collect(),
-        };
+        let c = as_maximum(objective, sense);
         let signed = |v: Rat| if sense == Sense::Maximize { v } else { -v };
         let any_strict = self.rows.iter().any(|r| r.kind == Kind::Lt);
         // With strict rows, first decide (NNC) feasibility and get a strictly feasible point.
@@ -189,10 +186,7 @@ impl Prepared {
     /// that merely order their work by it, such as the double description's
     /// seed rows.
     pub(crate) fn propose_tight(&self, objective: &[Rat], sense: Sense) -> Option<Vec<usize>> {
-        let c: Vec<Rat> = match sense {
-            Sense::Maximize => objective.to_vec(),
-            Sense::Minimize => objective.iter().map(|v| -v).collect(),
-        };
+        let c = as_maximum(objective, sense);
         let all: Vec<usize> = (0..self.rows.len()).collect();
         float::propose_tight_rows(&self.float, &self.rows, &all, &c)
     }
@@ -253,6 +247,14 @@ impl Prepared {
                 std::cmp::Ordering::Greater => !row.is_eq(),
             }
         })
+    }
+}
+
+/// The objective to maximise for `sense`.
+fn as_maximum(objective: &[Rat], sense: Sense) -> Vec<Rat> {
+    match sense {
+        Sense::Maximize => objective.to_vec(),
+        Sense::Minimize => objective.iter().map(|v| -v).collect(),
     }
 }
 
@@ -415,10 +417,7 @@ impl LpOutcome {
     pub fn verify(&self, p: &Prepared, objective: &[Rat], sense: Sense) -> Result<(), String> {
         let cons = &p.rows;
         let n = p.n;
-        let c: Vec<Rat> = match sense {
-            Sense::Maximize => objective.to_vec(),
-            Sense::Minimize => objective.iter().map(|v| -v).collect(),
-        };
+        let c = as_maximum(objective, sense);
         let combo = |y: &[Rat]| -> Result<(Vec<Rat>, Rat), String> {
             if y.len() != cons.len() {
                 return Err("wrong number of multipliers".into());

@@ -686,7 +686,20 @@ pub fn cmp_unreduced(x: &Rat, y: &Rat) -> std::cmp::Ordering {
 /// `x − y` with one reduction (by [`gcd`]) instead of num-rational's two
 /// binary gcds: for results formed from long fractions in bulk.
 pub fn sub(x: &Rat, y: &Rat) -> Rat {
-    reduced(x.numer() * y.denom() - y.numer() * x.denom(), x.denom() * y.denom())
+    let (n, d) = sub_unreduced(x, y).into_raw();
+    reduced(n, d)
+}
+
+/// `x − y` not reduced (positive denominator, no gcd): for values that are
+/// only compared ([`cmp_unreduced`]), signed or reduced once later.
+pub fn sub_unreduced(x: &Rat, y: &Rat) -> Rat {
+    Rat::new_raw(x.numer() * y.denom() - y.numer() * x.denom(), x.denom() * y.denom())
+}
+
+/// `|x − y|` not reduced; see [`sub_unreduced`].
+pub fn abs_sub_unreduced(x: &Rat, y: &Rat) -> Rat {
+    let (n, d) = sub_unreduced(x, y).into_raw();
+    Rat::new_raw(n.abs(), d)
 }
 
 /// `x / y` (`y ≠ 0`) with one reduction; see [`sub`].

@@ -662,10 +662,11 @@ fn int_dot(a: &[BigInt], b: &[BigInt]) -> BigInt {
 pub(crate) fn monotone_chains(pts: &[Vec<Rat>]) -> (Vec<Vec<Rat>>, Vec<Vec<Rat>>) {
     // Sign of the cross product in integers: no gcd per turn test.
     let cross = |o: &[Rat], a: &[Rat], b: &[Rat]| {
-        let diff = |p: &Rat, q: &Rat| (p.numer() * q.denom() - q.numer() * p.denom(), p.denom() * q.denom());
-        let ((n1, d1), (n2, d2)) = (diff(&a[0], &o[0]), diff(&b[1], &o[1]));
-        let ((n3, d3), (n4, d4)) = (diff(&a[1], &o[1]), diff(&b[0], &o[0]));
-        n1 * n2 * &d3 * &d4 - n3 * n4 * d1 * d2
+        use crate::num::sub_unreduced as diff;
+        let (u0, u1, v0, v1) =
+            (diff(&a[0], &o[0]), diff(&a[1], &o[1]), diff(&b[0], &o[0]), diff(&b[1], &o[1]));
+        // u0·v1 − u1·v0 times the positive u0.d·v1.d·u1.d·v0.d
+        u0.numer() * v1.numer() * u1.denom() * v0.denom() - u1.numer() * v0.numer() * u0.denom() * v1.denom()
     };
     let chain = |it: &mut dyn Iterator<Item = &Vec<Rat>>| {
         let mut h: Vec<Vec<Rat>> = Vec::new();

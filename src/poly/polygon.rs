@@ -28,12 +28,6 @@ struct DualPoint {
     row: usize,
 }
 
-/// `n/d` in floating point without reducing the fraction (for the filter
-/// only: the exact predicates below never use it).
-fn ratio_f64(n: &BigInt, d: &BigInt) -> f64 {
-    crate::num::ratio_to_f64(n, d)
-}
-
 /// A strictly interior point with short coordinates near `z` (whose every
 /// row has slack about `slack`, from an exact LP or a float proposal): `z` rounded to a multiple
 /// of 2^-k fine enough not to lose the slack, kept only if an exact check
@@ -137,7 +131,9 @@ pub(crate) fn minimal_polygon(cons: &[Constraint]) -> Option<Minimal> {
         if !w.is_positive() {
             return None; // z is interior, so this cannot happen
         }
-        let (fx, fy) = (ratio_f64(&r[0], &w), ratio_f64(&r[1], &w));
+        // Float views for the filter only (no reduction); the exact
+        // predicates below never use them.
+        let (fx, fy) = (crate::num::ratio_to_f64(&r[0], &w), crate::num::ratio_to_f64(&r[1], &w));
         let [x, y, _] = <[BigInt; 3]>::try_from(r).ok()?;
         pts.push(DualPoint { x, y, w, fx, fy, row: i });
     }

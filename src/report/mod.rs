@@ -512,16 +512,8 @@ impl Report<'_> {
         let a = self.analysis;
         let groups = &a.design.groups;
         let mut order: Vec<usize> = (0..groups.len()).collect();
-        // Largest |e_i| of a point, unreduced and compared by cross
-        // multiplication: only ranks, no gcd per point.
-        let worst = |g: usize| {
-            let t = a.residuals.value_unreduced(g);
-            let gap = |y: &Rat| {
-                Rat::new_raw((t.numer() * y.denom() - y.numer() * t.denom()).abs(), t.denom() * y.denom())
-            };
-            let (lo, hi) = (gap(&groups[g].ymin), gap(&groups[g].ymax));
-            std::cmp::max_by(lo, hi, crate::num::cmp_unreduced)
-        };
+        // Largest |e_i| of a point, unreduced: it only ranks, no gcd per point.
+        let worst = |g: usize| groups[g].worst_gap(a.residuals.value_unreduced(g));
         let listed = if groups.len() > MAX_POINT_TABLE {
             let w: Vec<Rat> = (0..groups.len()).map(worst).collect();
             order.sort_by(|&x, &y| crate::num::cmp_unreduced(&w[y], &w[x]).then(x.cmp(&y)));
