@@ -171,8 +171,6 @@ pub struct Comparison {
     pub base: Analysis,
     /// Target points.
     pub targets: Vec<Vec<Rat>>,
-    /// Weighted residual `w(x)·max|e|` of each distinct point of the unpruned fit.
-    pub weighted: Vec<Rat>,
     /// Ranked outcomes, best first (ties keep generation order).
     pub outcomes: Vec<Outcome>,
 }
@@ -396,13 +394,6 @@ pub fn compare(
     model.predict.clear();
     let opts = Options { at: targets.to_vec(), no_cells: true, skip_remax: true, ..opts.clone() };
     let base = Analysis::run(&model, data, file, &opts)?;
-    let weighted = weighted_residuals(&base.design, &base.params)
-        .into_iter()
-        .map(|w| {
-            let (n, d) = w.into_raw();
-            crate::num::reduced(n, d)
-        })
-        .collect();
     let cands = candidates(&model, data, &base.design, &base.params, search)?;
     if cands.is_empty() {
         return Err(PruneError::Nothing);
@@ -418,7 +409,7 @@ pub fn compare(
         .collect();
     // Stable sort (RANKING): ties keep generation order.
     outcomes.sort_by(|a, b| a.leaves().cmp(&b.leaves()).then_with(|| by_key(&a.key(), &b.key())));
-    Ok(Comparison { base, targets: targets.to_vec(), weighted, outcomes })
+    Ok(Comparison { base, targets: targets.to_vec(), outcomes })
 }
 
 /// True when a band is a single value (zero width).
