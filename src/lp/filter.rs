@@ -5,16 +5,39 @@
 
 use super::simplex::Row;
 use crate::num::{to_f64, Rat};
-use num_traits::{Signed, Zero};
+use num_bigint::BigInt;
+use num_traits::{One, Signed, Zero};
 use std::cmp::Ordering;
+use std::sync::OnceLock;
 
-/// Float copies of a row set, converted once per problem.
+/// Float copies of a row set, converted once per problem, and its integer
+/// copies ([`IntRow`]), converted when the exact simplex first touches a row.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct FloatRows {
     pub a: Vec<Vec<f64>>,
     pub b: Vec<f64>,
     /// Σ|a_ij| + |b_i|, for relative tolerances.
     pub scale: Vec<f64>,
+    /// Lazily: the simplex reads few of many rows, and every LP over the
+    /// same prepared rows shares the conversions.
+    int: Vec<OnceLock<IntRow>>,
+}
+
+/// A row `a·x <= b` scaled by the positive integer `s` (the lcm of its
+/// denominators) to integers: the fraction-free simplex pivots on these.
+#[derive(Debug, Clone)]
+pub(crate) struct IntRow {
+    pub a: Vec<BigInt>,
+    pub b: BigInt,
+    pub s: BigInt,
+}
+
+impl IntRow {
+    pub fn of(row: &Row) -> IntRow {
+        let s = crate::num::lcm_denoms(row.a.iter().chain(std::iter::once(&row.b)));
+        let int = |x: &Rat| if x.denom().is_one() { x.numer() * &s } else { x.numer() * (&s / x.denom()) };
+        IntRow { a: row.a.iter().map(int).collect(), b: int(&row.b), s }
+    }
 }
 
 impl FloatRows {
@@ -33,6 +56,7 @@ impl FloatRows {
         self.scale.push(a.iter().map(|v| v.abs()).sum::<f64>() + b.abs());
         self.a.push(a);
         self.b.push(b);
+        self.int.push(OnceLock::new());
     }
 
     /// Appends row `i` of `other` (already converted).
@@ -40,6 +64,12 @@ impl FloatRows {
         self.a.push(other.a[i].clone());
         self.b.push(other.b[i]);
         self.scale.push(other.scale[i]);
+        self.int.push(other.int[i].clone());
+    }
+
+    /// The integer copy of row `i` (which is `row`).
+    pub fn int(&self, i: usize, row: &Row) -> &IntRow {
+        self.int[i].get_or_init(|| IntRow::of(row))
     }
 }
 

@@ -11,8 +11,9 @@
 
 use super::filter::{all_satisfied, FloatRows};
 use crate::linear::{Constraint, Kind};
-use crate::num::{to_f64, Rat};
-use num_traits::{Signed, Zero};
+use crate::num::Rat;
+use num_bigint::BigInt;
+use num_traits::{One, Signed, Zero};
 
 /// One row `a·x <= b` (or `= b` for an equality). Rows are the crate's
 /// [`Constraint`]s; a strict row is treated as its closure here.
@@ -44,84 +45,150 @@ fn dot(a: &[Rat], x: &[Rat]) -> Rat {
     s
 }
 
-/// Basis with its inverse kept as columns: `a_{B[l]}·cols[j] = δ_lj`.
+fn idot(a: &[BigInt], x: &[BigInt]) -> BigInt {
+    let mut s = BigInt::zero();
+    for (p, q) in a.iter().zip(x) {
+        if !p.is_zero() && !q.is_zero() {
+            s += p * q;
+        }
+    }
+    s
+}
+
+/// A basis kept fraction-free: over the integer rows `a'_i = s_i a_i`
+/// ([`IntRow`]), `cols` are the columns of the adjugate of `A'_B` and `det`
+/// its determinant (made positive), so `A'_B^{-1} = cols / det`. Every entry
+/// is a minor of the basis rows: pivots update them with one exact division
+/// (Bareiss), and no gcd is taken until a value leaves the simplex. The
+/// rational version reduced every entry at every pivot, which dominated
+/// LPs over long rows (a degree-14 fit spent 80 % of its run there).
 struct Basis {
     rows: Vec<usize>,
-    cols: Vec<Vec<Rat>>,
+    cols: Vec<Vec<BigInt>>,
+    det: BigInt,
 }
 
 impl Basis {
-    /// Inverts the matrix of the given rows by Gauss–Jordan; `None` if singular.
-    fn new(rows: Vec<usize>, all: &[Row], n: usize) -> Option<Basis> {
-        // Solve A_B * X = I; X's columns are the inverse's columns.
-        let mut m: Vec<Vec<Rat>> = rows.iter().map(|&r| all[r].a.clone()).collect();
-        let mut inv: Vec<Vec<Rat>> = (0..n)
-            .map(|i| (0..n).map(|j| if i == j { Rat::from_integer(1.into()) } else { Rat::zero() }).collect())
+    /// The adjugate and determinant of the given rows' matrix by
+    /// fraction-free Gauss–Jordan on `[A | I]`: after eliminating column
+    /// `c`, every diagonal entry so far equals that step's pivot, so the end
+    /// is `[δ I | δ A^{-1}]` with every division exact. `None` if singular.
+    fn new(rows: Vec<usize>, all: &[Row], fr: &FloatRows, n: usize) -> Option<Basis> {
+        let mut m: Vec<Vec<BigInt>> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| {
+                let mut v = fr.int(r, &all[r]).a.clone();
+                v.extend((0..n).map(|j| BigInt::from(u8::from(i == j))));
+                v
+            })
             .collect();
+        let mut prev = BigInt::one();
         for col in 0..n {
             let piv = (col..n).find(|&r| !m[r][col].is_zero())?;
             m.swap(col, piv);
-            inv.swap(col, piv);
-            let p = m[col][col].clone();
-            for v in m[col].iter_mut() {
-                *v /= &p;
-            }
-            for v in inv[col].iter_mut() {
-                *v /= &p;
-            }
-            for r in 0..n {
-                if r != col && !m[r][col].is_zero() {
-                    let f = m[r][col].clone();
-                    let (mrow, mcol) = (m[col].clone(), inv[col].clone());
-                    for (v, w) in m[r].iter_mut().zip(&mrow) {
-                        *v -= &f * w;
+            let (p, pivot_row) = (m[col][col].clone(), m[col].clone());
+            for (r, row) in m.iter_mut().enumerate() {
+                if r == col {
+                    continue;
+                }
+                let f = std::mem::take(&mut row[col]);
+                for (j, (v, w)) in row.iter_mut().zip(&pivot_row).enumerate() {
+                    if j == col {
+                        continue;
                     }
-                    for (v, w) in inv[r].iter_mut().zip(&mcol) {
-                        *v -= &f * w;
-                    }
+                    let t = if f.is_zero() { &p * &*v } else { &p * &*v - &f * w };
+                    *v = if prev.is_one() { t } else { t / &prev };
                 }
             }
+            prev = p;
         }
-        // inv = A_B^{-1}; its column j is cols[j].
-        let cols = (0..n).map(|j| (0..n).map(|i| inv[i][j].clone()).collect()).collect();
-        Some(Basis { rows, cols })
+        let sign = if prev.is_negative() { -BigInt::one() } else { BigInt::one() };
+        let cols = (0..n).map(|j| (0..n).map(|i| &m[i][n + j] * &sign).collect()).collect();
+        Some(Basis { rows, cols, det: prev * sign })
     }
 
-    fn vertex(&self, all: &[Row], n: usize) -> Vec<Rat> {
-        let mut x = vec![Rat::zero(); n];
+    /// The numerators `X` of the vertex `x = X / det` over the integer rows.
+    fn vertex_numer(&self, all: &[Row], fr: &FloatRows, n: usize) -> Vec<BigInt> {
+        let mut x = vec![BigInt::zero(); n];
         for (k, &r) in self.rows.iter().enumerate() {
-            if all[r].b.is_zero() {
+            let b = &fr.int(r, &all[r]).b;
+            if b.is_zero() {
                 continue;
             }
             for (xi, ci) in x.iter_mut().zip(&self.cols[k]) {
-                *xi += ci * &all[r].b;
+                if !ci.is_zero() {
+                    *xi += ci * b;
+                }
             }
         }
         x
     }
 
-    /// `y_B` with `A_B^T y_B = c`: `y_k = c·cols[k]`.
-    fn duals(&self, c: &[Rat]) -> Vec<Rat> {
-        self.cols.iter().map(|col| dot(c, col)).collect()
+    /// The vertex, each coordinate reduced once.
+    fn vertex(&self, all: &[Row], fr: &FloatRows, n: usize) -> Vec<Rat> {
+        self.vertex_numer(all, fr, n).into_iter().map(|x| crate::num::reduced(x, self.det.clone())).collect()
     }
 
-    /// Replaces basis position `k` by row `i` (whose `a_i·cols[k]` is `alpha != 0`).
-    fn pivot(&mut self, k: usize, i: usize, row: &Row) {
-        let alpha = dot(&row.a, &self.cols[k]);
-        let ck: Vec<Rat> = self.cols[k].iter().map(|v| v / &alpha).collect();
-        for j in 0..self.cols.len() {
+    /// The multipliers of the *given* rows, `A_B^T y_B = c`: over the
+    /// integer rows they are `c·cols_k / det`, and row `k`'s own multiplier
+    /// is `s_k` times that.
+    fn duals(&self, c: &Objective, all: &[Row], fr: &FloatRows) -> Vec<Rat> {
+        self.dual_keys(c, all, fr)
+            .into_iter()
+            .map(|key| crate::num::reduced(key, &c.scale * &self.det))
+            .collect()
+    }
+
+    /// `y_k · det · L` as integers (`L > 0` is the objective's scale): the
+    /// multipliers' signs and order without a division.
+    fn dual_keys(&self, c: &Objective, all: &[Row], fr: &FloatRows) -> Vec<BigInt> {
+        self.cols.iter().zip(&self.rows).map(|(col, &r)| idot(&c.int, col) * &fr.int(r, &all[r]).s).collect()
+    }
+
+    /// `a'·cols[k]` for the integer row `a'`, whose sign is that of `a·A_B^{-1} e_k`.
+    fn along(&self, a: &[BigInt], k: usize) -> BigInt {
+        idot(a, &self.cols[k])
+    }
+
+    /// Replaces basis position `k` by row `i` (whose `a_i·cols[k]` is
+    /// nonzero): `cols_j ← (α cols_j − (a·cols_j) cols_k) / det` with
+    /// `α = a·cols_k`, the new determinant (Bareiss's exact division).
+    fn pivot(&mut self, k: usize, i: usize, a: &[BigInt]) {
+        let alpha = idot(a, &self.cols[k]);
+        let ck = self.cols[k].clone();
+        for (j, col) in self.cols.iter_mut().enumerate() {
             if j == k {
                 continue;
             }
-            let f = dot(&row.a, &self.cols[j]);
-            if !f.is_zero() {
-                for (v, w) in self.cols[j].iter_mut().zip(&ck) {
-                    *v -= &f * w;
-                }
+            let f = idot(a, col);
+            for (v, w) in col.iter_mut().zip(&ck) {
+                let t = if f.is_zero() || w.is_zero() { &alpha * &*v } else { &alpha * &*v - &f * w };
+                *v = t / &self.det;
             }
         }
-        self.cols[k] = ck;
+        self.det = alpha;
+        if self.det.is_negative() {
+            self.det = -std::mem::take(&mut self.det);
+            for v in self.cols.iter_mut().flatten() {
+                *v = -std::mem::take(v);
+            }
+        }
         self.rows[k] = i;
+    }
+}
+
+/// An objective `c` with its integer multiple `int = L c`, `L > 0`.
+struct Objective {
+    int: Vec<BigInt>,
+    scale: BigInt,
+}
+
+impl Objective {
+    fn new(c: &[Rat]) -> Objective {
+        let scale = crate::num::lcm_denoms(c.iter());
+        let int = c.iter().map(|x| x.numer() * (&scale / x.denom())).collect();
+        Objective { int, scale }
     }
 }
 
@@ -206,16 +273,22 @@ enum Phase2 {
     Unbounded(Vec<Rat>, Vec<Rat>),
 }
 
-/// Primal simplex from a feasible basis.
-fn phase2(all: &[Row], fl: &FloatRows, c: &[Rat], mut basis: Basis, n: usize) -> Phase2 {
-    let mut x = basis.vertex(all, n);
+/// Primal simplex from a feasible basis, on the integer rows: the vertex
+/// is `X / det` and the direction leaving basis position `k` is `−cols_k`
+/// (a positive multiple of the rational one), so every ratio is a quotient
+/// of two integers and the ratio test compares by cross-multiplication.
+/// The pivot sequence is the rational method's: the same multipliers' order
+/// (Dantzig's rule compares `s_k c·cols_k`, proportional to `y_k`), the
+/// same step lengths up to one positive factor, the same ties.
+fn phase2(all: &[Row], fl: &FloatRows, c: &Objective, mut basis: Basis, n: usize) -> Phase2 {
     let mut bland = false;
     let mut in_basis = vec![false; all.len()];
     for &r in &basis.rows {
         in_basis[r] = true;
     }
     loop {
-        let y = basis.duals(c);
+        let x = basis.vertex_numer(all, fl, n);
+        let y = basis.dual_keys(c, all, fl);
         // Leaving position: an inequality row with a negative multiplier.
         let mut leave: Option<usize> = None;
         for k in 0..n {
@@ -231,12 +304,14 @@ fn phase2(all: &[Row], fl: &FloatRows, c: &[Rat], mut basis: Basis, n: usize) ->
             };
         }
         let Some(k) = leave else { return Phase2::Optimal(basis) };
-        let d: Vec<Rat> = basis.cols[k].iter().map(|v| -v).collect();
+        let d: Vec<BigInt> = basis.cols[k].iter().map(|v| -v).collect();
         // Ratio test over non-basic rows, float-filtered: every row gets an
         // interval [t_lo, t_hi] that surely contains its exact step; only rows
         // whose interval reaches below the smallest t_hi are computed exactly.
-        let df: Vec<f64> = d.iter().map(to_f64).collect();
-        let xf: Vec<f64> = x.iter().map(to_f64).collect();
+        // Steps are in units of `1/det` here; one positive factor for all rows.
+        let dshift = (d.iter().map(|v| v.bits()).max().unwrap_or(0) as i64 - 480).max(0);
+        let df: Vec<f64> = d.iter().map(|v| crate::num::scaled_f64(v, dshift)).collect();
+        let xf: Vec<f64> = x.iter().map(|v| crate::num::ratio_to_f64(v, &basis.det)).collect();
         let mut cands: Vec<(f64, usize)> = Vec::new();
         let mut best_hi = f64::INFINITY;
         for (i, row) in all.iter().enumerate() {
@@ -256,7 +331,7 @@ fn phase2(all: &[Row], fl: &FloatRows, c: &[Rat], mut basis: Basis, n: usize) ->
                 || alpha.abs() <= ea
             {
                 // The filter cannot decide the sign of a·d: exact.
-                if dot(&row.a, &d).is_positive() {
+                if idot(&fl.int(i, row).a, &d).is_positive() {
                     cands.push((0.0, i));
                 }
                 continue;
@@ -270,42 +345,42 @@ fn phase2(all: &[Row], fl: &FloatRows, c: &[Rat], mut basis: Basis, n: usize) ->
             best_hi = best_hi.min(t_hi);
             cands.push((t_lo, i));
         }
-        let mut best: Option<(Rat, usize)> = None;
+        // The exact step of row i is (b'_i det − a'_i·X) / (a'_i·d) / det.
+        let mut best: Option<(BigInt, BigInt, usize)> = None;
         for &(t_lo, i) in &cands {
             if t_lo > best_hi {
                 continue;
             }
-            let row = &all[i];
-            let alpha = dot(&row.a, &d);
+            let row = fl.int(i, &all[i]);
+            let alpha = idot(&row.a, &d);
             if !alpha.is_positive() {
                 continue;
             }
-            let t = (&row.b - dot(&row.a, &x)) / &alpha;
-            best = match best {
-                None => Some((t, i)),
-                Some((bt, bi)) => {
-                    if t < bt || (t == bt && i < bi) {
-                        Some((t, i))
-                    } else {
-                        Some((bt, bi))
-                    }
-                }
+            let num = &row.b * &basis.det - idot(&row.a, &x);
+            let better = match &best {
+                None => true,
+                Some((bn, ba, bi)) => match (&num * ba).cmp(&(bn * &alpha)) {
+                    std::cmp::Ordering::Less => true,
+                    std::cmp::Ordering::Equal => i < *bi,
+                    std::cmp::Ordering::Greater => false,
+                },
             };
+            if better {
+                best = Some((num, alpha, i));
+            }
         }
-        let Some((t, i)) = best else { return Phase2::Unbounded(x, d) };
+        let Some((t, _, i)) = best else {
+            // The rational direction is −A_B^{-1} e_k = −s_k cols_k / det.
+            let s = &fl.int(basis.rows[k], &all[basis.rows[k]]).s;
+            let dir = d.iter().map(|v| crate::num::reduced(v * s, basis.det.clone())).collect();
+            return Phase2::Unbounded(basis.vertex(all, fl, n), dir);
+        };
         if t.is_zero() {
             bland = true;
-        } else {
-            for (xv, dv) in x.iter_mut().zip(&d) {
-                *xv += &t * dv;
-            }
         }
         in_basis[basis.rows[k]] = false;
         in_basis[i] = true;
-        basis.pivot(k, i, &all[i]);
-        if t.is_zero() {
-            x = basis.vertex(all, n);
-        }
+        basis.pivot(k, i, &fl.int(i, &all[i]).a);
     }
 }
 
@@ -366,16 +441,16 @@ pub(crate) fn solve_with(
     let b0 = independent_rows(rows, &prefer, n);
     // Equalities not in b0 are linear combinations of the kept ones; check
     // their consistency through phase 1 like any other row.
-    let Some(basis) = Basis::new(b0.clone(), rows, n) else { unreachable_basis() };
-    let x0 = basis.vertex(rows, n);
+    let Some(basis) = Basis::new(b0.clone(), rows, fr, n) else { unreachable_basis() };
+    let x0 = basis.vertex(rows, fr, n);
     let feasible_start = all_satisfied(rows, fr, &x0, &b0);
     let fallback = || -> Option<Basis> {
         let f = feasible?;
         if f.len() != n || f.iter().any(|&r| r >= m) {
             return None;
         }
-        let b = Basis::new(f.to_vec(), rows, n)?;
-        let x = b.vertex(rows, n);
+        let b = Basis::new(f.to_vec(), rows, fr, n)?;
+        let x = b.vertex(rows, fr, n);
         all_satisfied(rows, fr, &x, &[]).then_some(b)
     };
     let basis = if feasible_start {
@@ -383,7 +458,7 @@ pub(crate) fn solve_with(
     } else if let Some(b) = fallback() {
         b
     } else {
-        match phase1(rows, &b0, n) {
+        match phase1(rows, fr, &b0, n) {
             Ok(b) => b,
             Err(y) => {
                 let mut y = y;
@@ -392,14 +467,14 @@ pub(crate) fn solve_with(
             }
         }
     };
-    let x_feas = basis.vertex(rows, n);
     if let Some(d) = lineal_dir {
-        return Solved::Unbounded { x: x_feas, d };
+        return Solved::Unbounded { x: basis.vertex(rows, fr, n), d };
     }
-    match phase2(rows, fr, c, basis, n) {
+    let c = Objective::new(c);
+    match phase2(rows, fr, &c, basis, n) {
         Phase2::Optimal(b) => {
-            let x = b.vertex(rows, n);
-            let yb = b.duals(c);
+            let x = b.vertex(rows, fr, n);
+            let yb = b.duals(&c, rows, fr);
             let mut y = vec![Rat::zero(); m];
             for (k, &r) in b.rows.iter().enumerate() {
                 if r < m {
@@ -427,7 +502,7 @@ fn unreachable_basis() -> ! {
 /// `t >= 0` (`a_i·x - t <= b_i`); equalities outside `b0` become two such
 /// inequalities. Minimising `t` from the vertex of `b0` with `t` at the worst
 /// violation either reaches `t = 0` or proves infeasibility.
-fn phase1(rows: &[Row], b0: &[usize], n: usize) -> Result<Basis, Vec<Rat>> {
+fn phase1(rows: &[Row], fr: &FloatRows, b0: &[usize], n: usize) -> Result<Basis, Vec<Rat>> {
     let m = rows.len();
     let zero = Rat::zero();
     let one = Rat::from_integer(1.into());
@@ -460,11 +535,11 @@ fn phase1(rows: &[Row], b0: &[usize], n: usize) -> Result<Basis, Vec<Rat>> {
     origin.push((usize::MAX, false));
 
     // Start: the vertex of b0 with t at the worst violation.
-    let tmp_b = match Basis::new(b0.to_vec(), rows, n) {
+    let tmp_b = match Basis::new(b0.to_vec(), rows, fr, n) {
         Some(b) => b,
         None => unreachable_basis(),
     };
-    let x0 = tmp_b.vertex(rows, n);
+    let x0 = tmp_b.vertex(rows, fr, n);
     let mut worst: Option<(Rat, usize)> = None;
     for (j, row) in aug.iter().enumerate() {
         if j == t_row || b0.contains(&origin[j].0) {
@@ -479,20 +554,22 @@ fn phase1(rows: &[Row], b0: &[usize], n: usize) -> Result<Basis, Vec<Rat>> {
     let mut start: Vec<usize> =
         b0.iter().map(|&i| origin.iter().position(|o| o.0 == i && !o.1).unwrap_or(0)).collect();
     start.push(wj);
-    let basis = match Basis::new(start, &aug, n + 1) {
+    let afr = FloatRows::new(&aug);
+    let basis = match Basis::new(start, &aug, &afr, n + 1) {
         Some(b) => b,
         None => unreachable_basis(),
     };
     let mut c = vec![zero.clone(); n + 1];
     c[n] = -one.clone();
-    let Phase2::Optimal(opt) = phase2(&aug, &FloatRows::new(&aug), &c, basis, n + 1) else {
+    let c = Objective::new(&c);
+    let Phase2::Optimal(opt) = phase2(&aug, &afr, &c, basis, n + 1) else {
         // t >= 0 bounds the objective: phase 1 is never unbounded.
         unreachable_basis()
     };
-    let xt = opt.vertex(&aug, n + 1);
+    let xt = opt.vertex_numer(&aug, &afr, n + 1);
     if xt[n].is_positive() {
         // Farkas multipliers from the phase-1 duals.
-        let yb = opt.duals(&c);
+        let yb = opt.duals(&c, &aug, &afr);
         let mut y = vec![Rat::zero(); m];
         for (k, &j) in opt.rows.iter().enumerate() {
             let (i, neg) = origin[j];
@@ -510,15 +587,16 @@ fn phase1(rows: &[Row], b0: &[usize], n: usize) -> Result<Basis, Vec<Rat>> {
     // t = 0: drop the t row from the basis (pivoting it in first if needed).
     let mut b = opt;
     if !b.rows.contains(&t_row) {
+        let ta = &afr.int(t_row, &aug[t_row]).a;
         let k = (0..=n)
             .find(|&k| {
-                !dot(&aug[t_row].a, &b.cols[k]).is_zero()
+                !b.along(ta, k).is_zero()
                     && origin[b.rows[k]].0 != usize::MAX
                     && !b0.contains(&origin[b.rows[k]].0)
             })
-            .or_else(|| (0..=n).find(|&k| !dot(&aug[t_row].a, &b.cols[k]).is_zero()));
+            .or_else(|| (0..=n).find(|&k| !b.along(ta, k).is_zero()));
         match k {
-            Some(k) => b.pivot(k, t_row, &aug[t_row]),
+            Some(k) => b.pivot(k, t_row, ta),
             None => unreachable_basis(),
         }
     }
@@ -528,7 +606,7 @@ fn phase1(rows: &[Row], b0: &[usize], n: usize) -> Result<Basis, Vec<Rat>> {
             rows_x.push(origin[j].0);
         }
     }
-    match Basis::new(rows_x, rows, n) {
+    match Basis::new(rows_x, rows, fr, n) {
         Some(bx) => Ok(bx),
         None => unreachable_basis(),
     }
@@ -541,6 +619,65 @@ mod tests {
 
     fn row(a: &[i64], b: i64) -> Row {
         row_of(a.iter().map(|&v| int(v)).collect(), int(b), false)
+    }
+
+    /// `A'_B · cols = det · I` over the integer rows, `det > 0`.
+    fn check_adjugate(b: &Basis, rows: &[Row], fr: &FloatRows, n: usize) -> Result<(), String> {
+        if !b.det.is_positive() {
+            return Err(format!("det {}", b.det));
+        }
+        for (l, &r) in b.rows.iter().enumerate() {
+            for (j, col) in b.cols.iter().enumerate() {
+                let want = if l == j { b.det.clone() } else { BigInt::zero() };
+                if idot(&fr.int(r, &rows[r]).a, col) != want {
+                    return Err(format!("row {l} col {j} of {n}"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    proptest::proptest! {
+        /// The fraction-free adjugate (Gauss–Jordan with exact division, then
+        /// Bareiss pivot updates) stays the exact adjugate of the basis rows,
+        /// rows with fractions included, through a sequence of pivots.
+        #[test]
+        fn adjugate_stays_exact_through_pivots(
+            entries in proptest::collection::vec((-9i64..10, 1i64..7), 30),
+            big in 0u32..80,
+            swaps in proptest::collection::vec((0usize..3, 3usize..6), 0..4),
+        ) {
+            let n = 3;
+            let scale = BigInt::from(3).pow(big) + 1;
+            let rows: Vec<Row> = entries
+                .chunks(n + 1)
+                .take(6)
+                .map(|c| {
+                    let a = c[..n].iter().map(|&(p, q)| Rat::new(BigInt::from(p) * &scale, BigInt::from(q))).collect();
+                    row_of(a, frac(c[n].0, c[n].1), false)
+                })
+                .collect();
+            let fr = FloatRows::new(&rows);
+            let Some(mut b) = Basis::new(vec![0, 1, 2], &rows, &fr, n) else {
+                // Singular: the rational rank agrees.
+                proptest::prop_assert!(independent_rows(&rows, &[0, 1, 2], n).len() < n);
+                return Ok(());
+            };
+            proptest::prop_assert_eq!(independent_rows(&rows, &[0, 1, 2], n).len(), n);
+            check_adjugate(&b, &rows, &fr, n).map_err(proptest::test_runner::TestCaseError::fail)?;
+            for (k, i) in swaps {
+                if b.rows.contains(&i) || b.along(&fr.int(i, &rows[i]).a, k).is_zero() {
+                    continue;
+                }
+                b.pivot(k, i, &fr.int(i, &rows[i]).a.clone());
+                check_adjugate(&b, &rows, &fr, n).map_err(proptest::test_runner::TestCaseError::fail)?;
+                // The vertex solves the basis rows exactly, in the given rows' terms.
+                let x = b.vertex(&rows, &fr, n);
+                for &r in &b.rows {
+                    proptest::prop_assert_eq!(dot(&rows[r].a, &x), rows[r].b.clone());
+                }
+            }
+        }
     }
 
     #[test]
