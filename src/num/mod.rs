@@ -12,6 +12,7 @@ use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
+pub(crate) mod echelon;
 pub mod transcendental;
 
 /// An exact rational number (arbitrary-precision numerator and denominator,
@@ -702,6 +703,27 @@ pub fn abs_sub_unreduced(x: &Rat, y: &Rat) -> Rat {
     Rat::new_raw(n.abs(), d)
 }
 
+/// `x · y` in lowest terms by cross-cancellation: `gcd(a, d)` and
+/// `gcd(c, b)` for `a/b · c/d`, each one Euclid step when a factor is a
+/// word ([`gcd`]). num-rational's `*` reduces the same way but with
+/// num-bigint's binary gcd, which crawls over a long operand.
+pub fn mul(x: &Rat, y: &Rat) -> Rat {
+    if x.is_zero() || y.is_zero() {
+        return Rat::zero();
+    }
+    let cancel = |n: &BigInt, d: &BigInt| {
+        let g = gcd(n, d);
+        if g.is_one() {
+            (n.clone(), d.clone())
+        } else {
+            (n / &g, d / &g)
+        }
+    };
+    let (a, d) = cancel(x.numer(), y.denom());
+    let (c, b) = cancel(y.numer(), x.denom());
+    Rat::new_raw(a * c, b * d)
+}
+
 /// `x / y` (`y ≠ 0`) with one reduction; see [`sub`].
 pub fn div(x: &Rat, y: &Rat) -> Rat {
     reduced(x.numer() * y.denom(), x.denom() * y.numer())
@@ -1000,6 +1022,9 @@ mod tests {
             proptest::prop_assert_eq!(cmp_unreduced(&aff, &want), std::cmp::Ordering::Equal);
             proptest::prop_assert_eq!(cmp_unreduced(&a, &b), a.cmp(&b));
             proptest::prop_assert_eq!(sub(&a, &b), &a - &b);
+            proptest::prop_assert_eq!(mul(&a, &b), &a * &b);
+            proptest::prop_assert_eq!(mul(&a, &-&a), -(&a * &a));
+            proptest::prop_assert_eq!(mul(&a, &Rat::zero()), Rat::zero());
             // a + (short)/(short): common primes divide the short denominator.
             let short = Rat::new(BigInt::from(6u32) * (&x % 1000u32 + 5u32), BigInt::from(12u32) * (&y % 97u32 + 1u32));
             let (sn, sd) = (a.numer() * short.denom() + short.numer() * a.denom(), a.denom() * short.denom());

@@ -68,32 +68,17 @@ fn dot(a: &[BigInt], b: &[BigInt]) -> BigInt {
 }
 
 /// Independent integer rows spanning the same space as `vs` (each of
-/// length `n`), by fraction-free elimination: every row is reduced against
-/// the echelon rows kept so far with Bareiss's exact division by the
-/// previous pivot, so its entries stay minors of the input (no gcd, no
-/// growth past a determinant). Stops as soon as `n` rows are found.
+/// length `n`), fraction-free ([`crate::num::echelon::Echelon`]). Stops as
+/// soon as `n` rows are found.
 pub(crate) fn echelon<'a>(vs: impl IntoIterator<Item = &'a [BigInt]>, n: usize) -> Vec<Vec<BigInt>> {
-    // (pivot column, row); the pivot of row j is a (j+1)x(j+1) minor.
-    let mut echelon: Vec<(usize, Vec<BigInt>)> = Vec::with_capacity(n);
+    let mut e = crate::num::echelon::Echelon::default();
     for v in vs {
-        let mut v = v.to_vec();
-        let mut prev = BigInt::from(1);
-        for (pc, e) in &echelon {
-            let (p, f) = (&e[*pc], v[*pc].clone());
-            for (x, y) in v.iter_mut().zip(e) {
-                let t = if f.is_zero() { &*x * p } else { &*x * p - &f * y };
-                *x = t / &prev;
-            }
-            prev = p.clone();
-        }
-        if let Some(pc) = v.iter().position(|x| !x.is_zero()) {
-            echelon.push((pc, v));
-            if echelon.len() == n {
-                break;
-            }
+        e.insert(v);
+        if e.rank() == n {
+            break;
         }
     }
-    echelon.into_iter().map(|(_, v)| v).collect()
+    e.into_rows()
 }
 
 /// Sign of `h·g`, filtered.
