@@ -557,16 +557,24 @@ impl Analysis {
                 points.push(p.clone());
             }
         }
-        let mut log = design.log.clone();
         let (lo, hi) = data_range(data, model.vars.len());
-        let mut predictions = Vec::with_capacity(points.len());
-        for x in points {
-            let b = model.basis_at(&x, &mut log).map_err(|e| {
+        let views: Vec<Vec<Vec<f64>>> = regions
+            .iter()
+            .map(|r| r.params_at.iter().map(|v| v.iter().map(crate::num::to_f64).collect()).collect())
+            .collect();
+        // Each point is independent: chunks run in parallel, each with its
+        // own log of inexact values, merged (a union) in point order; the
+        // first failing point in order is the error reported.
+        let predict_one = |x: Vec<Rat>,
+                           log: &mut crate::model::EvalLog|
+         -> Result<Prediction, AnalysisError> {
+            let b = model.basis_at(&x, log).map_err(|e| {
                 AnalysisError::Fit(FitError::Eval(model.eval_diagnostic(&e, &x, "prediction point")))
             })?;
             let f = &b[1..];
-            let value = b[0].clone() + f.iter().zip(&params).fold(Rat::zero(), |a, (fj, cj)| a + fj * cj);
-            let bands: Vec<Option<Band>> = regions.iter().map(|r| band(r, &b)).collect();
+            let (n, d) = crate::num::affine_unreduced(&b[0], f, &params).into_raw();
+            let value = crate::num::reduced(n, d);
+            let bands: Vec<Option<Band>> = regions.iter().zip(&views).map(|(r, v)| band(r, v, &b)).collect();
             let measurement = regions
                 .iter()
                 .zip(&bands)
@@ -578,7 +586,32 @@ impl Analysis {
                 })
                 .collect();
             let outside = x.iter().enumerate().map(|(i, v)| *v < lo[i] || *v > hi[i]).collect();
-            predictions.push(Prediction { x, model: value, outside, bands, measurement });
+            Ok(Prediction { x, model: value, outside, bands, measurement })
+        };
+        let mut log = design.log.clone();
+        let mut predictions = Vec::with_capacity(points.len());
+        let chunks: Vec<Vec<Vec<Rat>>> = {
+            let mut points = points.into_iter().peekable();
+            let mut chunks = Vec::new();
+            while points.peek().is_some() {
+                chunks.push(points.by_ref().take(PREDICTION_CHUNK).collect());
+            }
+            chunks
+        };
+        let done: Vec<(Result<Vec<Prediction>, AnalysisError>, crate::model::EvalLog)> = {
+            use rayon::prelude::*;
+            chunks
+                .into_par_iter()
+                .map(|chunk| {
+                    let mut log = design.log.clone();
+                    let r = chunk.into_iter().map(|x| predict_one(x, &mut log)).collect();
+                    (r, log)
+                })
+                .collect()
+        };
+        for (r, chunk_log) in done {
+            predictions.extend(r?);
+            log.inexact.extend(chunk_log.inexact);
         }
         let mut design = design;
         design.log = log;
@@ -809,8 +842,9 @@ fn rows_lp(p: &Problem, k: usize) -> Option<crate::lp::Prepared> {
 /// The band of `T(c, x) = b0 + f·c` over the region, for the basis
 /// `b = [b0, f..]` at `x` (extremes at vertices, taken in the absolute
 /// parameters where the numbers are smallest; a ray or line along which
-/// `f·c` changes makes that side unbounded).
-fn band(r: &Region, b: &[Rat]) -> Option<Band> {
+/// `f·c` changes makes that side unbounded). `view` is the float view of
+/// the region's `params_at`, which only proposes the extreme vertices.
+fn band(r: &Region, view: &[Vec<f64>], b: &[Rat]) -> Option<Band> {
     if matches!(r.shape, Shape::Empty | Shape::Untrusted { .. }) {
         return None;
     }
@@ -819,13 +853,17 @@ fn band(r: &Region, b: &[Rat]) -> Option<Band> {
     }
     let f = &b[1..];
     let dot = |v: &Vec<Rat>| f.iter().zip(v).fold(Rat::zero(), |a, (x, y)| a + x * y);
-    // Values at the vertices unreduced (comparisons need no lowest terms);
-    // only the two extremes are reduced.
-    let vals: Vec<Rat> = r.params_at.iter().map(|v| crate::num::affine_unreduced(&b[0], f, v)).collect();
-    let lowest = |x: &Rat| crate::num::reduced(x.numer().clone(), x.denom().clone());
+    // Values at the candidate vertices unreduced (comparisons need no
+    // lowest terms); only the two extremes are reduced.
+    let (for_min, for_max) = extreme_candidates(b, view);
+    let lowest = |x: Rat| {
+        let (n, d) = x.into_raw();
+        crate::num::reduced(n, d)
+    };
     let cmp = crate::num::cmp_unreduced;
-    let mut lower = vals.iter().min_by(|a, b| cmp(a, b)).map(lowest);
-    let mut upper = vals.iter().max_by(|a, b| cmp(a, b)).map(lowest);
+    let value = |i: &usize| crate::num::affine_unreduced(&b[0], f, &r.params_at[*i]);
+    let mut lower = for_min.iter().map(value).min_by(cmp).map(lowest);
+    let mut upper = for_max.iter().map(value).max_by(cmp).map(lowest);
     if let Shape::Unbounded { rays, lines } = &r.shape {
         for ray in rays {
             let s = dot(ray);
@@ -845,6 +883,37 @@ fn band(r: &Region, b: &[Rat]) -> Option<Band> {
     Some(Band { lower, upper })
 }
 
+/// Points per parallel task in the prediction loop: large enough that a
+/// task outweighs its log's clone, small enough to spread 10^5 points.
+const PREDICTION_CHUNK: usize = 256;
+
+/// The vertices that may attain the minimum and the maximum of
+/// `b0 + f·v` over `view` (float views of the vertices): a float proposal
+/// with a rigorous margin (1e-12 relative, far above the rounding of the
+/// conversions and the sum), so a vertex is dropped only when it is surely
+/// beaten. Every vertex is a candidate when a float is not finite.
+fn extreme_candidates(b: &[Rat], view: &[Vec<f64>]) -> (Vec<usize>, Vec<usize>) {
+    let all = || (0..view.len()).collect::<Vec<_>>();
+    let bf: Vec<f64> = b.iter().map(crate::num::to_f64).collect();
+    let mut vals = Vec::with_capacity(view.len());
+    for v in view {
+        let (mut s, mut mag) = (bf[0], bf[0].abs());
+        for (x, y) in bf[1..].iter().zip(v) {
+            s += x * y;
+            mag += (x * y).abs();
+        }
+        if !(s.is_finite() && mag.is_finite()) {
+            return (all(), all());
+        }
+        vals.push((s, mag * 1e-12 + 1e-300));
+    }
+    let min_hi = vals.iter().map(|(s, e)| s + e).fold(f64::INFINITY, f64::min);
+    let max_lo = vals.iter().map(|(s, e)| s - e).fold(f64::NEG_INFINITY, f64::max);
+    let for_min = (0..vals.len()).filter(|&i| vals[i].0 - vals[i].1 <= min_hi).collect();
+    let for_max = (0..vals.len()).filter(|&i| vals[i].0 + vals[i].1 >= max_lo).collect();
+    (for_min, for_max)
+}
+
 /// The band of `b0 + f·c` over a region given by its rows: the exact
 /// minimum and maximum of `f·c` (two LPs; each side `None` when unbounded,
 /// the band `None` when the rows are infeasible).
@@ -862,10 +931,20 @@ fn lp_band(lp: &crate::lp::Prepared, b: &[Rat]) -> Option<Band> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::num::{frac, parse_rat};
+    use crate::num::{frac, int, parse_rat};
 
     fn hpl(params: &str) -> (Model, Vec<Measurement>) {
         crate::testdata::hpl(&format!("param {params}\nfit none\npredict p = 1000"))
+    }
+
+    #[test]
+    fn extreme_candidates_keep_ties_and_fall_back_when_floats_fail() {
+        // b0 + f·v with f = (1, 0): vertices 1 and 2 tie for the maximum.
+        let b = vec![int(1), int(1), int(0)];
+        let view = vec![vec![0.0, 0.0], vec![1.0, 5.0], vec![1.0, -5.0], vec![-2.0, 0.0]];
+        assert_eq!(extreme_candidates(&b, &view), (vec![3], vec![1, 2]));
+        let view = vec![vec![f64::INFINITY, 0.0], vec![1.0, 0.0]];
+        assert_eq!(extreme_candidates(&b, &view), (vec![0, 1], vec![0, 1]));
     }
 
     #[test]

@@ -201,8 +201,8 @@ impl Layout {
         }
         let (a, b) = (Rat::from_integer(a.into()), Rat::from_integer(b.into()));
         // Decreasing in T_IB, increasing in the reference.
-        let lower = reference.lower.as_ref().map(|m| num::div(&num::sub(m, &(&a * &t_ib.hi)), &b));
-        let upper = reference.upper.as_ref().map(|m| num::div(&num::sub(m, &(&a * &t_ib.lo)), &b));
+        let lower = reference.lower.as_ref().map(|m| num::div(&num::sub_lowest(m, &(&a * &t_ib.hi)), &b));
+        let upper = reference.upper.as_ref().map(|m| num::div(&num::sub_lowest(m, &(&a * &t_ib.lo)), &b));
         Some(Band { lower, upper })
     }
 }
@@ -239,8 +239,8 @@ impl Verdict {
 /// MPI_Barrier minus T_EB: positive when the chassis network wins.
 pub fn margin(reference: &Band, t_eb: &Interval) -> Band {
     Band {
-        lower: reference.lower.as_ref().map(|m| num::sub(m, &t_eb.hi)),
-        upper: reference.upper.as_ref().map(|m| num::sub(m, &t_eb.lo)),
+        lower: reference.lower.as_ref().map(|m| num::sub_lowest(m, &t_eb.hi)),
+        upper: reference.upper.as_ref().map(|m| num::sub_lowest(m, &t_eb.lo)),
     }
 }
 
@@ -428,6 +428,8 @@ pub fn predict(s: &Settings) -> Result<Prediction, BarrierError> {
         )));
     }
     let curve_n = curve_nodes(&s.tree, &s.nodes);
+    let curve_layouts: Vec<Result<Layout, BarrierError>> =
+        curve_n.iter().map(|&n| s.tree.layout(n)).collect();
     let mut warnings = Vec::new();
     // The reference at every curve node count (the listed ones among them).
     let Referenced { columns, analysis, at: mpi_at } = match &s.reference {
@@ -451,11 +453,23 @@ pub fn predict(s: &Settings) -> Result<Prediction, BarrierError> {
     let mpi_of = |n: u64| -> Vec<Band> {
         curve_n.binary_search(&n).ok().and_then(|i| mpi_at.get(i).cloned()).unwrap_or_default()
     };
+    // T_EB depends on N only through the layout's coefficients, which
+    // change at a few dozen N out of thousands: computed once per pair.
+    let mut t_ebs: std::collections::HashMap<(u128, u128), Vec<Interval>> = Default::default();
+    for layout in layouts.iter().chain(curve_layouts.iter().flatten()) {
+        t_ebs
+            .entry(layout.coefficients())
+            .or_insert_with(|| s.t_sr.iter().map(|t| layout.t_eb(&s.t_ib, t)).collect());
+    }
+    let t_eb_of = |layout: &Layout| t_ebs.get(&layout.coefficients()).cloned().unwrap_or_default();
+    // Rows are independent and each is a few dozen exact operations on the
+    // reference's long fractions: in parallel, in order.
+    use rayon::prelude::*;
     let rows = layouts
-        .into_iter()
+        .into_par_iter()
         .map(|layout| {
             let mpi = mpi_of(layout.nodes);
-            let t_eb: Vec<Interval> = s.t_sr.iter().map(|t| layout.t_eb(&s.t_ib, t)).collect();
+            let t_eb = t_eb_of(&layout);
             let versus = t_eb
                 .iter()
                 .map(|t| {
@@ -472,12 +486,10 @@ pub fn predict(s: &Settings) -> Result<Prediction, BarrierError> {
         })
         .collect();
     let curve = curve_n
-        .iter()
+        .par_iter()
         .zip(mpi_at)
-        .map(|(&n, mpi)| {
-            let layout = s.tree.layout(n)?;
-            Ok(CurvePoint { nodes: n, t_eb: s.t_sr.iter().map(|t| layout.t_eb(&s.t_ib, t)).collect(), mpi })
-        })
+        .zip(curve_layouts)
+        .map(|((&n, mpi), layout)| Ok(CurvePoint { nodes: n, t_eb: t_eb_of(&layout?), mpi }))
         .collect::<Result<Vec<_>, BarrierError>>()?;
     Ok(Prediction { settings: s.clone(), columns, rows, curve, analysis, warnings })
 }

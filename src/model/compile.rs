@@ -408,7 +408,10 @@ pub(crate) fn affine(n: &Node, x: &[Rat], k: usize, log: &mut EvalLog) -> Result
                 let a = affine(l, x, k, log)?;
                 let b = affine(r, x, k, log)?;
                 let sub = *op == BinOp::Sub;
-                a.into_iter().zip(b).map(|(p, q)| if sub { p - q } else { p + q }).collect()
+                a.iter()
+                    .zip(&b)
+                    .map(|(p, q)| if sub { crate::num::sub_lowest(p, q) } else { crate::num::add(p, q) })
+                    .collect()
             }
             BinOp::Mul => {
                 let (s, v) = if l.params {
@@ -416,14 +419,14 @@ pub(crate) fn affine(n: &Node, x: &[Rat], k: usize, log: &mut EvalLog) -> Result
                 } else {
                     (scalar(l, x, log)?, affine(r, x, k, log)?)
                 };
-                v.into_iter().map(|t| t * &s).collect()
+                v.iter().map(|t| crate::num::mul(t, &s)).collect()
             }
             BinOp::Div => {
                 let s = scalar(r, x, log)?;
                 if s.is_zero() {
                     return Err(fail(&r.span, "division by zero"));
                 }
-                affine(l, x, k, log)?.into_iter().map(|t| t / &s).collect()
+                affine(l, x, k, log)?.iter().map(|t| crate::num::div(t, &s)).collect()
             }
             // compile() removed powers of parameter terms.
             BinOp::Pow => return Err(fail(&n.span, "internal error: power of a parameter term")),

@@ -722,6 +722,11 @@ pub fn value_list(text: &str, what: &str, limits: &Limits) -> Result<Vec<Rat>, D
 /// A point coordinate for messages: the exact value, as a decimal when it
 /// is one (`110`, `0.5`), else a fraction.
 pub fn show_value(v: &Rat) -> String {
+    // Integers of up to 30 digits print as themselves (what the round trip
+    // below would find, without the parse; CSVs show 10^5 points).
+    if v.is_integer() && v.numer().bits() < 96 {
+        return v.numer().to_string();
+    }
     let s = fmt_sig(v, 30);
     if crate::num::parse_rat(&s).ok().as_ref() == Some(v) {
         s

@@ -520,10 +520,10 @@ pub fn arith_checked(op: Arith, a: &Rat, b: &Rat, limits: &Limits) -> Result<Rat
         }));
     }
     Ok(match op {
-        Arith::Add => a + b,
-        Arith::Sub => a - b,
-        Arith::Mul => a * b,
-        Arith::Div => a / b,
+        Arith::Add => add(a, b),
+        Arith::Sub => sub_lowest(a, b),
+        Arith::Mul => mul(a, b),
+        Arith::Div => div(a, b),
     })
 }
 
@@ -684,11 +684,29 @@ pub fn cmp_unreduced(x: &Rat, y: &Rat) -> std::cmp::Ordering {
     (x.numer() * y.denom()).cmp(&(y.numer() * x.denom()))
 }
 
-/// `x − y` with one reduction (by [`gcd`]) instead of num-rational's two
-/// binary gcds: for results formed from long fractions in bulk.
+/// `x − y` with one reduction instead of num-rational's two binary gcds:
+/// for results formed from long fractions in bulk. Operands may be
+/// unreduced (QE shifts pass such); [`sub_lowest`] is faster when they are
+/// not.
 pub fn sub(x: &Rat, y: &Rat) -> Rat {
     let (n, d) = sub_unreduced(x, y).into_raw();
     reduced(n, d)
+}
+
+/// `x + y` for operands in lowest terms (see [`mul`]). With `x = a/b` and
+/// `y = c/d`, a prime dividing both `ad + cb` and `bd` divides both `b`
+/// and `d`, so the gcds are taken with the shorter denominator only
+/// ([`reduced_dividing`]): one Euclid step when it is a word, as when a
+/// long band meets a measured time.
+pub fn add(x: &Rat, y: &Rat) -> Rat {
+    let (n, d) = (x.numer() * y.denom() + y.numer() * x.denom(), x.denom() * y.denom());
+    let short = if x.denom().bits() <= y.denom().bits() { x.denom() } else { y.denom() };
+    reduced_dividing(n, d, short)
+}
+
+/// `x − y` for operands in lowest terms, as [`add`]; [`sub`] takes any.
+pub fn sub_lowest(x: &Rat, y: &Rat) -> Rat {
+    add(x, &-y)
 }
 
 /// `x − y` not reduced (positive denominator, no gcd): for values that are
@@ -703,7 +721,8 @@ pub fn abs_sub_unreduced(x: &Rat, y: &Rat) -> Rat {
     Rat::new_raw(n.abs(), d)
 }
 
-/// `x · y` in lowest terms by cross-cancellation: `gcd(a, d)` and
+/// `x · y` in lowest terms by cross-cancellation (operands in lowest
+/// terms, as every `Rat` is unless made by an `_unreduced` helper): `gcd(a, d)` and
 /// `gcd(c, b)` for `a/b · c/d`, each one Euclid step when a factor is a
 /// word ([`gcd`]). num-rational's `*` reduces the same way but with
 /// num-bigint's binary gcd, which crawls over a long operand.
@@ -724,9 +743,10 @@ pub fn mul(x: &Rat, y: &Rat) -> Rat {
     Rat::new_raw(a * c, b * d)
 }
 
-/// `x / y` (`y ≠ 0`) with one reduction; see [`sub`].
+/// `x / y` (`y ≠ 0`) in lowest terms by cross-cancellation ([`mul`]).
 pub fn div(x: &Rat, y: &Rat) -> Rat {
-    reduced(x.numer() * y.denom(), x.denom() * y.numer())
+    let (n, d) = (y.denom().clone(), y.numer().clone());
+    mul(x, &if d.is_negative() { Rat::new_raw(-n, -d) } else { Rat::new_raw(n, d) })
 }
 
 /// `x / y` (`y ≠ 0`) not reduced: only for correctly rounded decimal views,
@@ -1023,6 +1043,9 @@ mod tests {
             proptest::prop_assert_eq!(cmp_unreduced(&a, &b), a.cmp(&b));
             proptest::prop_assert_eq!(sub(&a, &b), &a - &b);
             proptest::prop_assert_eq!(mul(&a, &b), &a * &b);
+            proptest::prop_assert_eq!(add(&a, &b), &a + &b);
+            proptest::prop_assert_eq!(add(&a, &-&a), Rat::zero());
+            proptest::prop_assert_eq!(sub_lowest(&a, &b), &a - &b);
             proptest::prop_assert_eq!(mul(&a, &-&a), -(&a * &a));
             proptest::prop_assert_eq!(mul(&a, &Rat::zero()), Rat::zero());
             // a + (short)/(short): common primes divide the short denominator.

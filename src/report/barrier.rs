@@ -9,6 +9,7 @@ use crate::barrier::{Layout, Prediction, Reference, Row, Verdict};
 use crate::num::{self, fmt_fraction, fmt_sig, to_f64, Interval, Rat};
 use crate::plot::{Axis, Chart, Mark, Series, SeriesKind};
 use num_traits::Signed;
+use rayon::prelude::*;
 use serde_json::{json, Value as Json};
 
 /// What to render.
@@ -132,14 +133,15 @@ impl BarrierReport<'_> {
         for c in 0..p.columns.len() {
             head.push(format!("T_SR* {}", self.col_label(c)));
         }
+        // Rows in parallel (correctly rounded decimals of long fractions), in order.
         let mut rows = vec![head];
-        for r in &p.rows {
+        rows.par_extend(p.rows.par_iter().map(|r| {
             let mut row = vec![r.layout.nodes.to_string(), r.layout.chassis.to_string(), Self::li(&r.layout)];
             row.extend(r.t_eb.iter().map(|t| self.iv(t)));
             row.extend(r.mpi.iter().map(|m| self.band(m)));
             row.extend(r.crossover.iter().map(|c| c.as_ref().map_or("-".into(), |c| self.band(c))));
-            rows.push(row);
-        }
+            row
+        }));
         rows
     }
 
@@ -153,15 +155,15 @@ impl BarrierReport<'_> {
             head.push(format!("winner {}", self.col_label(c)));
         }
         let mut rows = vec![head];
-        for r in &p.rows {
+        rows.par_extend(p.rows.par_iter().map(|r| {
             let mut row = vec![r.layout.nodes.to_string()];
             for v in &r.versus[case] {
                 row.push(self.band(&v.margin));
                 row.push(self.ratio(&v.speedup));
                 row.push(v.verdict.name().into());
             }
-            rows.push(row);
-        }
+            row
+        }));
         rows
     }
 

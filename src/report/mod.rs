@@ -91,9 +91,9 @@ fn rel_half_width(b: &Band, model: &Rat) -> Option<Rat> {
     }
     // (u − l)/(2|T|) over one denominator, one reduction (a point each row
     // of a long band table).
-    let w = Rat::new_raw(u.numer() * l.denom() - l.numer() * u.denom(), u.denom() * l.denom());
-    let two_t = Rat::new_raw(BigInt::from(2) * model.numer().abs(), model.denom().clone());
-    Some(crate::num::div(&w, &two_t))
+    let w = u.numer() * l.denom() - l.numer() * u.denom();
+    let two_t = BigInt::from(2) * model.numer().abs();
+    Some(crate::num::reduced(w * model.denom(), u.denom() * l.denom() * two_t))
 }
 
 /// Number views shared by every renderer: correctly rounded decimals,
@@ -1046,7 +1046,16 @@ impl Report<'_> {
             }
             None => (if neg { "-inf" } else { "+inf" }).to_string(),
         };
-        for (pi, p) in self.analysis.predictions.iter().enumerate() {
+        // The family's points by position (a search per point was quadratic).
+        let family_at: std::collections::HashMap<&[Rat], usize> = self
+            .family
+            .map(|f| f.points.iter().enumerate().rev().map(|(k, x)| (x.as_slice(), k)).collect())
+            .unwrap_or_default();
+        // Each prediction's lines in parallel (correctly rounded decimals
+        // and exact fractions of long values), joined in order.
+        use rayon::prelude::*;
+        let lines = |(pi, p): (usize, &crate::analysis::Prediction)| -> String {
+            let mut out = String::new();
             for (ri, r) in self.analysis.regions.iter().enumerate() {
                 let mut row: Vec<String> = p.x.iter().map(show_value).collect();
                 row.push(p.extrapolated().to_string());
@@ -1092,11 +1101,7 @@ impl Report<'_> {
                 if let Some(f) = self.family {
                     // The family's thresholds are the analysis' (same order);
                     // its points are the analysis' prediction points.
-                    let h = f
-                        .points
-                        .iter()
-                        .position(|x| *x == p.x)
-                        .and_then(|k| f.hull.get(ri)?.get(k)?.as_ref());
+                    let h = family_at.get(p.x.as_slice()).and_then(|&k| f.hull.get(ri)?.get(k)?.as_ref());
                     match h {
                         None => {
                             let why = if f.levels.get(ri).is_some_and(|l| l.bound.is_none()) {
@@ -1120,7 +1125,10 @@ impl Report<'_> {
                 }
                 out.push_str(&csv_line(&row));
             }
-        }
+            out
+        };
+        let parts: Vec<String> = self.analysis.predictions.par_iter().enumerate().map(lines).collect();
+        out.extend(parts);
         out
     }
 
