@@ -77,7 +77,7 @@ fn read_data(src: &str, file: &str, model: &Model) -> Dataset {
 }
 
 fn analyse(model: &Model, ds: &Dataset, file: &str) -> Analysis {
-    Analysis::run(model, &ds.rows, file, &Options::default())
+    Analysis::run_rows(model, &ds.rows, file, &Options::default())
         .unwrap_or_else(|e| panic!("analysis failed: {e:?}"))
 }
 

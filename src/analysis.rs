@@ -64,27 +64,34 @@ impl Options {
 }
 
 /// Why the analysis could not be done.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum AnalysisError {
     /// Fitting failed (see [`FitError`]).
-    Fit(FitError),
+    #[error(transparent)]
+    Fit(#[from] FitError),
     /// The QE engine refused (a resource limit).
-    Qe(QeError),
+    #[error("the QE engine stopped: {0}")]
+    Qe(#[from] QeError),
     /// A threshold that cannot apply to these data (negative, or relative
     /// on measurements that are not all positive).
+    #[error(transparent)]
     Threshold(Box<ThresholdError>),
     /// No measurements.
-    NoData,
+    #[error("no measurements in {file}")]
+    NoData {
+        /// The data, as named in messages.
+        file: String,
+    },
 }
 
-impl From<FitError> for AnalysisError {
-    fn from(e: FitError) -> Self {
-        AnalysisError::Fit(e)
-    }
-}
-impl From<QeError> for AnalysisError {
-    fn from(e: QeError) -> Self {
-        AnalysisError::Qe(e)
+impl crate::error::Classified for AnalysisError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        use crate::error::ErrorKind;
+        match self {
+            AnalysisError::Fit(f) => crate::error::Classified::kind(f),
+            AnalysisError::Qe(_) => ErrorKind::Analysis,
+            AnalysisError::Threshold(_) | AnalysisError::NoData { .. } => ErrorKind::Input,
+        }
     }
 }
 
@@ -387,7 +394,7 @@ impl Analysis {
         need_remax: bool,
     ) -> Result<Statistics, AnalysisError> {
         if data.is_empty() {
-            return Err(AnalysisError::NoData);
+            return Err(AnalysisError::NoData { file: file.to_string() });
         }
         let design = Design::new(model, data, file)?;
         let params = design.params(model)?;
@@ -432,7 +439,7 @@ impl Analysis {
         opts: &Options,
     ) -> Result<Rat, AnalysisError> {
         if data.is_empty() {
-            return Err(AnalysisError::NoData);
+            return Err(AnalysisError::NoData { file: file.to_string() });
         }
         let design = Design::new(model, data, file)?;
         let qopts = opts.qe();
@@ -476,8 +483,24 @@ impl Analysis {
             .collect()
     }
 
-    /// Runs the method. `file` names the data in messages.
+    /// Runs the method on `data` (its rows, its file name in messages).
     pub fn run(
+        model: &Model,
+        data: &crate::data::Dataset,
+        opts: &Options,
+    ) -> Result<Analysis, AnalysisError> {
+        Analysis::run_rows(model, &data.rows, &data.file, opts)
+    }
+
+    /// The prediction at the point `x` (one value per model variable), if
+    /// `x` is among the model's `predict` points or [`Options::at`].
+    pub fn prediction(&self, x: &[Rat]) -> Option<&Prediction> {
+        self.predictions.iter().find(|p| p.x == x)
+    }
+
+    /// [`Analysis::run`] on measurements given as rows; `file` names the
+    /// data in messages.
+    pub fn run_rows(
         model: &Model,
         data: &[Measurement],
         file: &str,
@@ -569,7 +592,7 @@ impl Analysis {
                            log: &mut crate::model::EvalLog|
          -> Result<Prediction, AnalysisError> {
             let b = model.basis_at(&x, log).map_err(|e| {
-                AnalysisError::Fit(FitError::Eval(model.eval_diagnostic(&e, &x, "prediction point")))
+                AnalysisError::Fit(FitError::Eval(Box::new(model.eval_diagnostic(&e, &x, "prediction point"))))
             })?;
             let f = &b[1..];
             let (n, d) = crate::num::affine_unreduced(&b[0], f, &params).into_raw();
@@ -957,7 +980,7 @@ mod tests {
         };
         // The paper's printed values: Max|e_i| = 17.9747; the breakpoints agree with Fig. 2(b) to 5 digits.
         let (m, data) = hpl("c1 = 0.0088823, c2 = 1.9312e-7");
-        let a = Analysis::run(&m, &data, "hpl.csv", &opts).unwrap();
+        let a = Analysis::run_rows(&m, &data, "hpl.csv", &opts).unwrap();
         assert_eq!(a.emax, frac(1101248, 81125));
         assert_eq!(crate::num::fmt_sig(&a.residuals.max_abs, 6), "17.9747");
         let paper = ["-7.96273e-8", "-6.84759e-8", "-4.87413e-8", "9.49981e-9", "3.51625e-8", "4.14635e-8"]
@@ -974,7 +997,7 @@ mod tests {
         }
         // As the paper's program (rationalised constants): every digit of Fig. 2(b).
         let (m, data) = hpl("c1 = rationalize(0.0088823, 1e-8), c2 = rationalize(1.9312e-7, 1e-12)");
-        let a = Analysis::run(&m, &data, "hpl.csv", &opts).unwrap();
+        let a = Analysis::run_rows(&m, &data, "hpl.csv", &opts).unwrap();
         assert_eq!(a.emax, frac(1101248, 81125));
         assert_eq!(crate::num::fmt_sig(&a.residuals.max_abs, 6), "17.9745");
         let mut dc2: Vec<String> =

@@ -290,7 +290,7 @@ pub fn run(
             at.push(data[i].x.clone());
         }
     }
-    let analysis = Analysis::run(model, &train, file, &Options { at, ..opts.clone() })?;
+    let analysis = Analysis::run_rows(model, &train, file, &Options { at, ..opts.clone() })?;
     let points: Vec<Vec<Rat>> = analysis.predictions.iter().map(|p| p.x.clone()).collect();
     let family = match family {
         None => None,

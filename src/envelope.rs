@@ -448,7 +448,7 @@ mod tests {
     fn analysis() -> (Model, Analysis) {
         let (m, d) = crate::testdata::hpl("param c1, c2\nweight p\npredict p = 1000");
         let o = Options { thresholds: vec![Threshold::parse("max").unwrap()], ..Options::default() };
-        let a = Analysis::run(&m, &d, "hpl.csv", &o).unwrap();
+        let a = Analysis::run_rows(&m, &d, "hpl.csv", &o).unwrap();
         (m, a)
     }
 

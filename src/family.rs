@@ -213,7 +213,7 @@ pub enum FamilyError {
 impl std::fmt::Display for FamilyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            FamilyError::NoForm(e) => write!(f, "no form of the family could be fitted ({e:?})"),
+            FamilyError::NoForm(e) => write!(f, "no form of the family could be fitted ({e})"),
             FamilyError::Form(d) => write!(f, "{}", d.message),
             FamilyError::TooMany { forms, points, limit } => write!(
                 f,
@@ -426,7 +426,9 @@ pub fn analyse(
         }
     }
     if ok.is_empty() {
-        return Err(FamilyError::NoForm(Box::new(first_error.unwrap_or(AnalysisError::NoData))));
+        return Err(FamilyError::NoForm(Box::new(
+            first_error.unwrap_or(AnalysisError::NoData { file: String::new() }),
+        )));
     }
     // Each form's band at each point is two exact LPs: the product is
     // bounded before any is solved (2 000 forms × 100 000 points would run
@@ -536,7 +538,7 @@ fn describe(e: &AnalysisError) -> String {
     use crate::fit::FitError;
     match e {
         AnalysisError::Fit(FitError::Eval(d)) => d.message.clone(),
-        AnalysisError::Fit(FitError::TooFewPoints { points, params }) => {
+        AnalysisError::Fit(FitError::TooFewPoints { points, params, .. }) => {
             format!("{params} parameters need {params} distinct points; the data have {points}")
         }
         AnalysisError::Fit(FitError::RankDeficient { .. }) => {
@@ -544,7 +546,7 @@ fn describe(e: &AnalysisError) -> String {
         }
         AnalysisError::Qe(q) => format!("the QE engine stopped: {q}"),
         AnalysisError::Threshold(t) => t.to_string(),
-        AnalysisError::NoData => "no measurements".into(),
+        AnalysisError::NoData { .. } => "no measurements".into(),
     }
 }
 

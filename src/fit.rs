@@ -58,27 +58,73 @@ pub struct Design {
     pub group_of: Vec<usize>,
     /// Inexact function values met while evaluating.
     pub log: EvalLog,
+    /// The data, as named in messages.
+    pub file: String,
+    /// The parameters' names, for messages.
+    pub names: Vec<String>,
 }
 
 /// Why the design or the fit failed.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum FitError {
-    /// The model cannot be evaluated at a data point (located diagnostic, in the model file).
-    Eval(crate::lang::diag::Diagnostic),
+    /// The model cannot be evaluated at a data point (located diagnostic, in
+    /// the model file, carrying its source).
+    #[error("{0}")]
+    Eval(Box<crate::lang::diag::Diagnostic>),
     /// Fewer distinct points than parameters.
+    #[error("too few points: {params} parameters need at least {params} distinct data points; {file} has {points}")]
     TooFewPoints {
         /// Distinct points.
         points: usize,
         /// Parameters.
         params: usize,
+        /// The data, as named in messages.
+        file: String,
     },
     /// The basis functions are linearly dependent on the data points:
     /// each vector is a direction of parameter change that leaves every
     /// fitted value unchanged.
+    #[error("{}", rank_message(names, directions))]
     RankDeficient {
         /// Null-space basis over the parameters.
         directions: Vec<Vec<Rat>>,
+        /// The parameters' names (the directions' coordinates).
+        names: Vec<String>,
     },
+}
+
+impl crate::error::Classified for FitError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        match self {
+            FitError::Eval(_) => crate::error::ErrorKind::Input,
+            _ => crate::error::ErrorKind::Analysis,
+        }
+    }
+}
+
+/// The rank-deficiency message: which parameters, along which directions.
+fn rank_message(names: &[String], directions: &[Vec<Rat>]) -> String {
+    let mut involved: Vec<&str> = Vec::new();
+    let mut dirs = Vec::new();
+    for d in directions {
+        let terms: Vec<String> = d
+            .iter()
+            .zip(names)
+            .filter(|(v, _)| !v.is_zero())
+            .map(|(v, n)| {
+                if !involved.contains(&n.as_str()) {
+                    involved.push(n);
+                }
+                format!("{}·{n}", crate::num::fmt_fraction(v))
+            })
+            .collect();
+        dirs.push(format!("({})", terms.join(", ")));
+    }
+    format!(
+        "the data cannot separate the parameters {}: changing them along {} leaves the model unchanged at every data point\n  = help: measure at more distinct points, fix a parameter with `const`, or analyse given values with `fit none` (the region is then unbounded along these directions)",
+        involved.join(", "),
+        dirs.join(" and ")
+    )
 }
 
 impl Design {
@@ -109,22 +155,22 @@ impl Design {
                     let ctx = || format!("{file} line {}", m.line);
                     let basis = model
                         .basis_at(&m.x, &mut log)
-                        .map_err(|e| FitError::Eval(model.eval_diagnostic(&e, &m.x, &ctx())))?;
+                        .map_err(|e| FitError::Eval(Box::new(model.eval_diagnostic(&e, &m.x, &ctx()))))?;
                     let weight = model
                         .weight_at(&m.x, &mut log)
-                        .map_err(|e| FitError::Eval(model.eval_diagnostic(&e, &m.x, &ctx())))?;
+                        .map_err(|e| FitError::Eval(Box::new(model.eval_diagnostic(&e, &m.x, &ctx()))))?;
                     if weight.is_zero() && model.fit == FitMode::LeastSquares {
                         // A zero weight would silently drop the measurement from the fit.
                         let e = crate::model::EvalError {
                             span: model.weight_span.clone().unwrap_or(0..0),
                             message: "the weight is zero".into(),
                         };
-                        return Err(FitError::Eval(
+                        return Err(FitError::Eval(Box::new(
                             model
                                 .eval_diagnostic(&e, &m.x, &ctx())
                                 .with_label("this weight")
                                 .with_help("a zero weight would drop the measurement from the fit; use a weight that is non-zero at every data point, or --drop the point"),
-                        ));
+                        )));
                     }
                     index.insert(&m.x, groups.len());
                     groups.push(Group {
@@ -144,7 +190,13 @@ impl Design {
             };
             group_of.push(g);
         }
-        Ok(Design { groups, group_of, log })
+        Ok(Design {
+            groups,
+            group_of,
+            log,
+            file: file.to_string(),
+            names: model.params.iter().map(|p| p.name.clone()).collect(),
+        })
     }
 
     /// Number of parameters.
@@ -163,11 +215,19 @@ impl Design {
         crate::lp::simplex::null_space(&rows, k)
     }
 
+    fn too_few(&self, k: usize) -> FitError {
+        FitError::TooFewPoints { points: self.groups.len(), params: k, file: self.file.clone() }
+    }
+
+    fn rank_deficient(&self, directions: Vec<Vec<Rat>>) -> FitError {
+        FitError::RankDeficient { directions, names: self.names.clone() }
+    }
+
     /// The exact least-squares parameters, minimising
     /// `Σ (w(x_i)·(d_i − T(c, x_i)))²`.
     pub fn least_squares(&self, k: usize) -> Result<Vec<Rat>, FitError> {
         if self.groups.len() < k {
-            return Err(FitError::TooFewPoints { points: self.groups.len(), params: k });
+            return Err(self.too_few(k));
         }
         // Normal equations: Σ_g n_g w_g² f f^T c = Σ_g w_g² f (S_g − n_g f0).
         // Sums over a common denominator (`num::Sum`), reduced once each:
@@ -200,7 +260,7 @@ impl Design {
                 lower[0][l] = row[j].clone();
             }
         }
-        solve(a, b).ok_or_else(|| FitError::RankDeficient { directions: self.null_space(k) })
+        solve(a, b).ok_or_else(|| self.rank_deficient(self.null_space(k)))
     }
 
     /// Parameter values for `model`: fitted, or the given ones.
@@ -210,10 +270,10 @@ impl Design {
         match model.fit {
             FitMode::LeastSquares => {
                 if self.groups.len() < k {
-                    return Err(FitError::TooFewPoints { points: self.groups.len(), params: k });
+                    return Err(self.too_few(k));
                 }
                 if !dirs.is_empty() {
-                    return Err(FitError::RankDeficient { directions: dirs });
+                    return Err(self.rank_deficient(dirs));
                 }
                 self.least_squares(k)
             }
@@ -434,14 +494,14 @@ mod tests {
         let d = data(&[(1, int(1)), (2, int(2))]);
         let des = Design::new(&m, &d, "a.csv").unwrap();
         match des.params(&m) {
-            Err(FitError::RankDeficient { directions }) => {
+            Err(FitError::RankDeficient { directions, .. }) => {
                 assert_eq!(directions, vec![vec![int(-2), int(1)]])
             }
             other => panic!("{other:?}"),
         }
         let m = Model::parse("T(p) = a + b/p + c*p\nparam a, b, c", "a.tm", 40).unwrap();
         let des = Design::new(&m, &d, "a.csv").unwrap();
-        assert!(matches!(des.params(&m), Err(FitError::TooFewPoints { points: 2, params: 3 })));
+        assert!(matches!(des.params(&m), Err(FitError::TooFewPoints { points: 2, params: 3, .. })));
     }
 
     #[test]

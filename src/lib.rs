@@ -8,6 +8,14 @@
 //! arithmetic). [`lang`] holds the shared lexer, expression parser and
 //! diagnostics.
 //!
+//! The whole method in a few lines (the same as `examples/library.rs` and
+//! the README's): load a model and its data, run, read the band at a
+//! point. Every error implements `std::error::Error`, and
+//! [`error::Classified`] tells input errors from impossible analyses.
+//!
+#![doc = concat!("```rust\n", include_str!("../examples/library.rs"), "```")]
+//!
+//! Build without the command line (no clap): `default-features = false`.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 // Input must never panic: library code returns errors (tests may unwrap).
@@ -16,10 +24,12 @@
 pub mod analysis;
 pub mod backtest;
 pub mod barrier;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod data;
 pub mod energy;
 pub mod envelope;
+pub mod error;
 pub mod family;
 pub mod fit;
 pub mod lang;
@@ -39,3 +49,11 @@ pub mod report;
 mod testdata;
 pub mod threshold;
 pub mod units;
+
+pub use analysis::{Analysis, AnalysisError, Band, Options, Prediction, Region};
+pub use data::{Dataset, Measurement};
+pub use error::{Classified, ErrorKind};
+pub use lang::diag::Diagnostic;
+pub use model::Model;
+pub use num::Rat;
+pub use threshold::Threshold;

@@ -142,13 +142,13 @@ pub fn plan(
     let mut model = model.clone();
     model.predict.clear();
     let opts = Options { at: targets.to_vec(), no_cells: true, skip_remax: true, ..opts.clone() };
-    let base = Analysis::run(&model, data, file, &opts)?;
+    let base = Analysis::run_rows(&model, data, file, &opts)?;
     let k = model.k();
     let eval = |x: &Vec<Rat>, what: &str| -> Result<Vec<Rat>, AnalysisError> {
         let mut log = model.new_log();
         model
             .basis_at(x, &mut log)
-            .map_err(|e| AnalysisError::Fit(FitError::Eval(model.eval_diagnostic(&e, x, what))))
+            .map_err(|e| AnalysisError::Fit(FitError::Eval(Box::new(model.eval_diagnostic(&e, x, what)))))
     };
     let target_basis: Vec<Vec<Rat>> = targets.iter().map(|t| eval(t, "target")).collect::<Result<_, _>>()?;
     let cand_basis: Vec<Vec<Rat>> =
@@ -162,7 +162,7 @@ pub fn plan(
             let d_new = &b[0] + b[1..].iter().zip(&base.params).fold(Rat::zero(), |a, (f, c)| a + f * c);
             let mut more = data.to_vec();
             more.push(Measurement { x: x.clone(), y: d_new.clone(), line: 0 });
-            let run = Analysis::run(&model, &more, file, &opts);
+            let run = Analysis::run_rows(&model, &more, file, &opts);
             let per = |a: &Analysis, f: &dyn Fn(&crate::analysis::Prediction, usize) -> Option<Band>| {
                 (0..a.regions.len()).map(|t| a.predictions.iter().map(|p| f(p, t)).collect()).collect()
             };

@@ -176,22 +176,31 @@ pub struct Comparison {
 }
 
 /// Why a search could not be set up.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum PruneError {
     /// The unpruned analysis failed.
-    Analysis(AnalysisError),
+    #[error(transparent)]
+    Analysis(#[from] AnalysisError),
     /// A user candidate names a point without measurements.
+    #[error("candidate {0}: no measurement is at that point")]
     NoSuchPoint(String),
     /// More generated candidates than the model's [`crate::limits::Limits::candidates`]:
     /// how many, and the limit.
+    #[error(
+        "the search generates {0} candidates (limit {1}): draw them from fewer residuals, or raise the limit"
+    )]
     TooMany(u128, usize),
     /// No candidate to compare.
+    #[error("nothing to compare: no candidate to drop")]
     Nothing,
 }
 
-impl From<AnalysisError> for PruneError {
-    fn from(e: AnalysisError) -> Self {
-        PruneError::Analysis(e)
+impl crate::error::Classified for PruneError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        match self {
+            PruneError::Analysis(e) => crate::error::Classified::kind(e),
+            _ => crate::error::ErrorKind::Input,
+        }
     }
 }
 
@@ -338,7 +347,7 @@ pub fn score(
         .filter(|(i, _)| cand.rows.binary_search(i).is_err())
         .map(|(_, m)| m.clone())
         .collect();
-    let a = Analysis::run(model, &kept, file, opts)?;
+    let a = Analysis::run_rows(model, &kept, file, opts)?;
     let bands: Vec<Vec<Option<Band>>> =
         (0..a.regions.len()).map(|t| a.predictions.iter().map(|p| p.bands[t].clone()).collect()).collect();
     let ratios = bands
@@ -393,7 +402,7 @@ pub fn compare(
     let mut model = model.clone();
     model.predict.clear();
     let opts = Options { at: targets.to_vec(), no_cells: true, skip_remax: true, ..opts.clone() };
-    let base = Analysis::run(&model, data, file, &opts)?;
+    let base = Analysis::run_rows(&model, data, file, &opts)?;
     let cands = candidates(&model, data, &base.design, &base.params, search)?;
     if cands.is_empty() {
         return Err(PruneError::Nothing);

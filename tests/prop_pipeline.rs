@@ -56,7 +56,7 @@ fn run(m: &Model, data: &[Measurement], thresholds: &[&str], at: &[i64]) -> Opti
         ..Options::default()
     };
     // Rank-deficient draws (too few distinct points) are not this test's subject.
-    Analysis::run(m, data, "d.csv", &opts).ok()
+    Analysis::run_rows(m, data, "d.csv", &opts).ok()
 }
 
 proptest! {

@@ -118,7 +118,7 @@ fn run(m: &Model, data: &[Measurement], thresholds: &[&str], at: i64) -> Option<
         at: vec![vec![int(at)]],
         ..Options::default()
     };
-    Analysis::run(m, data, "d.csv", &opts).ok()
+    Analysis::run_rows(m, data, "d.csv", &opts).ok()
 }
 
 fn sorted(mut v: Vec<Vec<Rat>>) -> Vec<Vec<Rat>> {

@@ -30,5 +30,5 @@ fuzz_target!(|data: &[u8]| {
     };
     let Ok(ds) = errband::data::read(csv, "fuzz.csv", &spec) else { return };
     let opts = errband::analysis::Options::default();
-    let _ = errband::analysis::Analysis::run(&model, &ds.rows, "fuzz.csv", &opts);
+    let _ = errband::analysis::Analysis::run_rows(&model, &ds.rows, "fuzz.csv", &opts);
 });

@@ -36,14 +36,27 @@ pub struct Tree {
 }
 
 /// Why no prediction can be made.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum BarrierError {
     /// Bad options or values (exit code 2).
+    #[error("{0}")]
     Input(String),
     /// The MPI_Barrier model could not be analysed.
+    #[error("MPI_Barrier model: {0}")]
     Model(Box<AnalysisError>),
     /// The analysis is impossible for these values (exit code 1).
+    #[error("{0}")]
     Analysis(String),
+}
+
+impl crate::error::Classified for BarrierError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        match self {
+            BarrierError::Input(_) => crate::error::ErrorKind::Input,
+            BarrierError::Model(e) => crate::error::Classified::kind(&**e),
+            BarrierError::Analysis(_) => crate::error::ErrorKind::Analysis,
+        }
+    }
 }
 
 impl Tree {
@@ -540,7 +553,8 @@ fn model_reference(m: &MpiModel, nodes: &[u64]) -> Result<Referenced, BarrierErr
         limits: *m.model.limits(),
         ..Options::default()
     };
-    let a = Analysis::run(&m.model, &m.data, &m.file, &opts).map_err(|e| BarrierError::Model(Box::new(e)))?;
+    let a = Analysis::run_rows(&m.model, &m.data, &m.file, &opts)
+        .map_err(|e| BarrierError::Model(Box::new(e)))?;
     for (t, r) in thresholds.iter().zip(&a.regions) {
         if r.shape == RegionShape::Empty {
             return Err(BarrierError::Analysis(format!(

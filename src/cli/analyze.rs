@@ -1,7 +1,7 @@
 //! `errband MODEL DATA`: the core method on a model file and measurements.
 
 use super::files::{check_outputs, Io, Kind, Output};
-use super::input::{analysis_failure, fit_failure, load, CommonArgs};
+use super::input::{load, CommonArgs};
 use super::Failure;
 use crate::analysis::{Analysis, Options, Shape};
 use crate::backtest::{self, BacktestError, Holdout};
@@ -266,12 +266,11 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     let wants_family = fam.pmnf || !input.model.family.is_empty();
 
     if let Some(which) = a.emit_qe {
-        let design = crate::fit::Design::new(model, rows, &data_path)
-            .map_err(|e| fit_failure(e, model, &data_path))?;
+        let design = crate::fit::Design::new(model, rows, &data_path).map_err(|e| Failure::of(&e))?;
         let threshold = match which {
             EmitQe::Emax => None,
             EmitQe::Region => {
-                let an = Analysis::run(model, rows, &data_path, &opts).map_err(|e| input.failure(e))?;
+                let an = Analysis::run_rows(model, rows, &data_path, &opts).map_err(|e| input.failure(e))?;
                 Some(an.regions.first().map(|r| r.bound.clone()).unwrap_or_default())
             }
         };
@@ -311,9 +310,10 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     };
     let (rows, analysis) = match &backtest {
         Some(b) => (b.train.as_slice(), b.analysis.clone()),
-        None => {
-            (rows.as_slice(), Analysis::run(model, rows, &data_path, &opts).map_err(|e| input.failure(e))?)
-        }
+        None => (
+            rows.as_slice(),
+            Analysis::run_rows(model, rows, &data_path, &opts).map_err(|e| input.failure(e))?,
+        ),
     };
     if wants_family && family_all.is_none() && backtest.is_none() {
         let points: Vec<Vec<Rat>> = analysis.predictions.iter().map(|p| p.x.clone()).collect();
@@ -333,7 +333,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         popts.at = analysis.predictions.iter().map(|p| p.x.clone()).collect();
         let mut pmodel = model.clone();
         pmodel.predict.clear();
-        let pa = Analysis::run(&pmodel, &kept, &data_path, &popts).map_err(|e| {
+        let pa = Analysis::run_rows(&pmodel, &kept, &data_path, &popts).map_err(|e| {
             let f = input.failure(e);
             Failure { message: format!("after dropping: {}", f.message), code: f.code }
         })?;
@@ -495,7 +495,7 @@ fn run_experiment(
                 }
             };
             let model = best.as_ref().unwrap_or(given);
-            let analysis_fail = |e| fail(analysis_failure(e, model, &input.data_path));
+            let analysis_fail = |e: crate::analysis::AnalysisError| fail(Failure::of(&e));
             match (&hold, &a.holdout) {
                 (Some(h), Some(text)) => {
                     let family: Option<&backtest::FamilyForms<'_>> =
@@ -512,7 +512,8 @@ fn run_experiment(
                     }
                 }
                 _ => {
-                    let analysis = Analysis::run(model, rows, &input.data_path, opts).map_err(analysis_fail);
+                    let analysis =
+                        Analysis::run_rows(model, rows, &input.data_path, opts).map_err(analysis_fail);
                     if wants_family && family_all.is_none() {
                         if let Ok(an) = &analysis {
                             let points: Vec<Vec<Rat>> = an.predictions.iter().map(|p| p.x.clone()).collect();

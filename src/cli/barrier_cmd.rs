@@ -1,10 +1,10 @@
 //! `errband barrier`: the cluster barrier latency predictor (SPEC §4).
 
 use super::files::{check_outputs, Io, Kind, Output};
-use super::input::{analysis_failure, load, CommonArgs};
+use super::input::{load, CommonArgs};
 use super::Failure;
 use crate::analysis::Threshold;
-use crate::barrier::{self, BarrierError, MpiModel, Reference, Settings, Tree};
+use crate::barrier::{self, MpiModel, Reference, Settings, Tree};
 use crate::limits::Limits;
 use crate::model::value_list;
 use crate::num::{fmt_fraction, Interval, Rat};
@@ -104,21 +104,6 @@ fn one_time(text: &str, flag: &str, unit: &str) -> Result<Interval, Failure> {
     Ok(v.remove(0))
 }
 
-fn barrier_failure(e: BarrierError, mpi: Option<&MpiModel>) -> Failure {
-    match (e, mpi) {
-        (BarrierError::Input(m), _) => Failure::input(m),
-        (BarrierError::Analysis(m), _) => Failure::analysis(m),
-        (BarrierError::Model(e), Some(m)) => {
-            let f = analysis_failure(*e, &m.model, &m.file);
-            Failure {
-                message: format!("MPI_Barrier model: {}", f.message.trim_start_matches("errband: ")),
-                code: f.code,
-            }
-        }
-        (BarrierError::Model(e), None) => Failure::analysis(format!("MPI_Barrier model: {e:?}")),
-    }
-}
-
 /// Runs `errband barrier`.
 pub fn run(a: BarrierArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     let inputs: Vec<&str> = a.mpi_model.iter().chain(&a.mpi_data).map(String::as_str).collect();
@@ -131,8 +116,7 @@ pub fn run(a: BarrierArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     }
     nodes.sort_unstable();
     nodes.dedup();
-    let tree =
-        Tree::new(a.per_chassis, a.root_fanout, a.inter_fanout).map_err(|e| barrier_failure(e, None))?;
+    let tree = Tree::new(a.per_chassis, a.root_fanout, a.inter_fanout).map_err(|e| Failure::of(&e))?;
     let t_ib = one_time(&a.t_ib, "--t-ib", &a.unit)?;
     let mut t_sr: Vec<Interval> = Vec::new();
     for t in &a.t_sr {
@@ -172,12 +156,8 @@ pub fn run(a: BarrierArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         }
         _ => (None, "none given (--mpi TIME, or --mpi-model MODEL --mpi-data DATA)".into(), None),
     };
-    let mpi_model = match &reference {
-        Some(Reference::Model(m)) => Some((**m).clone()),
-        _ => None,
-    };
     let settings = Settings { nodes, tree, t_ib, t_sr, reference, conclude_at: a.conclude_at.clone() };
-    let pred = barrier::predict(&settings).map_err(|e| barrier_failure(e, mpi_model.as_ref()))?;
+    let pred = barrier::predict(&settings).map_err(|e| Failure::of(&e))?;
     let report = BarrierReport {
         pred: &pred,
         unit: &a.unit,

@@ -1,11 +1,10 @@
 //! `errband energy`: the DVFS energy predictor (SPEC §3).
 
 use super::files::{check_outputs, Io, Kind, Output};
-use super::input::analysis_failure;
 use super::{read_input, Failure};
 use crate::analysis::Threshold;
 use crate::energy::input::{self, DefaultUnits, PowerIs};
-use crate::energy::{self, EnergyError, Nodes, Objective, Settings};
+use crate::energy::{self, Nodes, Objective, Settings};
 use crate::limits::Limits;
 use crate::model::value_list;
 use crate::report::energy::{EnergyPlot, EnergyReport};
@@ -213,21 +212,7 @@ pub fn run(a: EnergyArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> 
         digits: a.digits,
         limits: *limits,
     };
-    let pred = energy::predict(&parsed, &a.profile, &settings).map_err(|e| match e {
-        EnergyError::Input(m) => Failure::input(m),
-        EnergyError::Analysis(m) => Failure::analysis(m),
-        EnergyError::Fit { region, kind, model, file, error } => {
-            let f = analysis_failure(*error, &model, &file);
-            Failure {
-                message: format!(
-                    "region `{region}`, {} fit: {}",
-                    kind.name(),
-                    f.message.trim_start_matches("errband: ")
-                ),
-                code: f.code,
-            }
-        }
-    })?;
+    let pred = energy::predict(&parsed, &a.profile, &settings).map_err(|e| Failure::of(&e))?;
     let report = EnergyReport {
         file: &a.profile,
         pred: &pred,

@@ -6,11 +6,10 @@ use super::{decode, files, read_bytes, Failure, EXIT_INPUT};
 use crate::analysis::{AnalysisError, Options, Threshold};
 use crate::data::detect::{self, Kind};
 use crate::data::{self, Aggregate, ColumnSpec, Dataset, Experiment, Parts, Selection, Source};
-use crate::fit::FitError;
 use crate::limits::Limits;
 use crate::model::extrap::{self, ModelSet};
 use crate::model::{syntax, FitMode, Model};
-use crate::num::{fmt_fraction, Rat};
+use crate::num::Rat;
 use clap::Args;
 use std::collections::BTreeMap;
 
@@ -134,7 +133,7 @@ impl Loaded {
 
     /// Maps an analysis failure to a message and exit code.
     pub fn failure(&self, e: AnalysisError) -> Failure {
-        analysis_failure(e, &self.model, &self.data_path)
+        Failure::of(&e)
     }
 }
 
@@ -447,48 +446,4 @@ pub fn load(
         thresholds,
         limits: *limits,
     })
-}
-
-/// Maps a fit failure to a message and exit code.
-pub fn fit_failure(e: FitError, model: &Model, data_file: &str) -> Failure {
-    match e {
-        FitError::Eval(d) => Failure::input(d.render(&model.source)),
-        FitError::TooFewPoints { points, params } => Failure::analysis(format!(
-            "too few points: {params} parameters need at least {params} distinct data points; {data_file} has {points}"
-        )),
-        FitError::RankDeficient { directions } => {
-            let names: Vec<&str> = model.params.iter().map(|p| p.name.as_str()).collect();
-            let mut involved: Vec<&str> = Vec::new();
-            let mut dirs = Vec::new();
-            for d in &directions {
-                let terms: Vec<String> = d
-                    .iter()
-                    .zip(&names)
-                    .filter(|(v, _)| !num_traits::Zero::is_zero(*v))
-                    .map(|(v, n)| {
-                        if !involved.contains(n) {
-                            involved.push(n);
-                        }
-                        format!("{}·{n}", fmt_fraction(v))
-                    })
-                    .collect();
-                dirs.push(format!("({})", terms.join(", ")));
-            }
-            Failure::analysis(format!(
-                "the data cannot separate the parameters {}: changing them along {} leaves the model unchanged at every data point\n  = help: measure at more distinct points, fix a parameter with `const`, or analyse given values with `fit none` (the region is then unbounded along these directions)",
-                involved.join(", "),
-                dirs.join(" and ")
-            ))
-        }
-    }
-}
-
-/// Maps an analysis failure to a message and exit code.
-pub fn analysis_failure(e: AnalysisError, model: &Model, data_file: &str) -> Failure {
-    match e {
-        AnalysisError::Fit(f) => fit_failure(f, model, data_file),
-        AnalysisError::Qe(q) => Failure::analysis(format!("the QE engine stopped: {q}")),
-        AnalysisError::Threshold(t) => Failure::input(t.to_string()),
-        AnalysisError::NoData => Failure::input(format!("no measurements in {data_file}")),
-    }
 }

@@ -127,6 +127,15 @@ impl Failure {
     fn analysis(message: impl Into<String>) -> Failure {
         Failure { message: message.into(), code: EXIT_ANALYSIS }
     }
+    /// A library error: its message, and the exit code of its kind (never
+    /// read from the text).
+    fn of(e: &impl crate::error::Classified) -> Failure {
+        let code = match e.kind() {
+            crate::error::ErrorKind::Input => EXIT_INPUT,
+            crate::error::ErrorKind::Analysis => EXIT_ANALYSIS,
+        };
+        Failure { message: e.to_string(), code }
+    }
 }
 
 /// Runs errband with these arguments, writing results to `out`; returns the exit code.

@@ -211,7 +211,7 @@ pub fn run_prune(a: PruneArgs, limits: &Limits, io: &mut Io) -> Result<i32, Fail
     let cmp = pool(s.jobs)?
         .install(|| prune::compare(&input.model, rows, &input.data_path, &input.options(), &targets, &search, &tick))
         .map_err(|e| match e {
-            PruneError::Analysis(e) => input.failure(e),
+            PruneError::Analysis(e) => Failure::of(&e),
             PruneError::NoSuchPoint(p) => Failure::input(format!("--candidate {p}: no measurement is at that point")),
             PruneError::TooMany(n, limit) => Failure::input(format!(
                 "--max-drop {} generates {n} candidates (limit {limit}): add --top N to draw them from the N largest residuals, or raise the limit with --max-candidates",

@@ -142,7 +142,8 @@ pub struct Experiment {
 }
 
 /// How the repetitions at a point become the constraints of the fit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Aggregate {
     /// Every repetition is a measurement of its own (the paper's method).
     #[default]

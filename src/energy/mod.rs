@@ -284,11 +284,13 @@ pub struct Prediction {
 }
 
 /// Why there is no prediction.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum EnergyError {
     /// The input or options cannot be used (exit code 2).
+    #[error("{0}")]
     Input(String),
     /// A fit could not be analysed (exit code 1 or 2 by the inner error).
+    #[error("region `{region}`, {} fit: {error}", kind.name())]
     Fit {
         /// Region.
         region: String,
@@ -302,7 +304,18 @@ pub enum EnergyError {
         error: Box<AnalysisError>,
     },
     /// The prediction is impossible for these values (exit code 1).
+    #[error("{0}")]
     Analysis(String),
+}
+
+impl crate::error::Classified for EnergyError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        match self {
+            EnergyError::Input(_) => crate::error::ErrorKind::Input,
+            EnergyError::Fit { error, .. } => crate::error::Classified::kind(&**error),
+            EnergyError::Analysis(_) => crate::error::ErrorKind::Analysis,
+        }
+    }
 }
 
 fn int(n: i64) -> Rat {
@@ -706,7 +719,7 @@ fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> 
         let model = Model::parse_with(&source, &file, c.s.digits, &c.s.limits).map_err(|d| {
             EnergyError::Input(format!("internal model for {file} does not parse: {}", d.message))
         })?;
-        let analysis = Analysis::run(&model, &data, &file, &opts).map_err(|e| fail(model.clone(), e))?;
+        let analysis = Analysis::run_rows(&model, &data, &file, &opts).map_err(|e| fail(model.clone(), e))?;
         Ok(FitRun { kind, model, data, analysis })
     };
     let meas = |x: Rat, y: Rat, line: usize| Measurement { x: vec![x], y, line };

@@ -24,26 +24,42 @@ pub struct Diagnostic {
     /// The headline, e.g. "a product of two variables is not linear".
     pub message: String,
     /// Short text printed after the carets; may be empty.
-    pub label: String,
+    pub label: Box<str>,
     /// An optional hint printed as `= help: ...`.
-    pub help: Option<String>,
+    pub help: Option<Box<str>>,
+    /// The source text, when the diagnostic carries it (errors returned
+    /// by the library: `Display` then shows the full located report).
+    pub source: Option<std::sync::Arc<str>>,
 }
 
 impl Diagnostic {
     /// An error in `file` at the byte range `span`.
     pub fn new(file: impl Into<String>, span: Range<usize>, message: impl Into<String>) -> Self {
-        Diagnostic { file: file.into(), span, message: message.into(), label: String::new(), help: None }
+        Diagnostic {
+            file: file.into(),
+            span,
+            message: message.into(),
+            label: Box::default(),
+            help: None,
+            source: None,
+        }
+    }
+
+    /// Attaches the source text, so that `Display` renders the full report.
+    pub fn with_source(mut self, source: std::sync::Arc<str>) -> Self {
+        self.source = Some(source);
+        self
     }
 
     /// Sets the text printed after the carets.
     pub fn with_label(mut self, label: impl Into<String>) -> Self {
-        self.label = label.into();
+        self.label = label.into().into_boxed_str();
         self
     }
 
     /// Sets the `= help:` note.
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
+        self.help = Some(help.into().into_boxed_str());
         self
     }
 
@@ -120,9 +136,14 @@ impl Diagnostic {
     }
 }
 
+/// The full report ([`Diagnostic::render`]) when the source is attached,
+/// else `file: message`.
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.file, self.message)
+        match &self.source {
+            Some(s) => f.write_str(&self.render(s)),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
     }
 }
 

@@ -109,6 +109,16 @@ impl Model {
         Model::parse_with(source, file, digits, &Limits::default())
     }
 
+    /// [`Model::parse`] with the default precision of inexact values
+    /// (`log2(3)` and the like correctly rounded to
+    /// [`crate::num::transcendental::DEFAULT_DIGITS`] significant digits)
+    /// and the default limits. The returned diagnostic carries the source,
+    /// so its `Display` is the full located report.
+    pub fn from_source(source: &str, file: &str) -> Result<Model, Diagnostic> {
+        Model::parse(source, file, crate::num::transcendental::DEFAULT_DIGITS)
+            .map_err(|d| d.with_source(source.into()))
+    }
+
     /// [`Model::parse`] holding literals, powers and point lists to `limits`
     /// (kept for every later evaluation of the model).
     pub fn parse_with(source: &str, file: &str, digits: u32, limits: &Limits) -> Result<Model, Diagnostic> {
@@ -497,6 +507,7 @@ impl Model {
             e.span.clone(),
             format!("{} at {} ({context})", e.message, self.show_point(x)),
         )
+        .with_source(self.source.clone())
     }
 
     /// `p = 10, n = 1000`.

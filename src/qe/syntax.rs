@@ -567,7 +567,7 @@ and -emax <= 15477/10 - a*(1/20 + C1 + dc1 + (C2 + dc2)*(20 - 1)^2) <= emax
         assert_eq!(e.headline(src), "t.qe:3:14: a product of two variables is not linear");
         // without the `let`, `a` is a variable too
         let e = err("exists dc1, dc2: -emax <= a*dc1*dc2 <= emax");
-        assert_eq!(e.label, "a * dc1");
+        assert_eq!(&*e.label, "a * dc1");
         let e = err("x < 1 y < 2");
         assert_eq!(e.span, 6..7);
         let e = err("(x + 1");

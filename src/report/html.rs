@@ -58,6 +58,7 @@ pre { background: #f7f7f7; padding: 1em; overflow-x: auto; font-size: 0.85em; }
 footer { margin-top: 3em; color: #777; font-size: 0.85em; }
 ";
 
+#[cfg(feature = "cli")]
 /// A whole report of a search (`prune`, `plan`): the verdict, its chart
 /// and the full ranked table.
 pub(crate) fn search_page(title: &str, verdict: &str, chart_svg: &str, text: &str) -> String {
@@ -70,6 +71,7 @@ pub(crate) fn search_page(title: &str, verdict: &str, chart_svg: &str, text: &st
     page(title, &body)
 }
 
+#[cfg(feature = "cli")]
 /// Markdown of a search with its chart written beside it: `(markdown, (path, svg))`.
 pub(crate) fn search_markdown(
     md_path: &str,
@@ -82,6 +84,7 @@ pub(crate) fn search_markdown(
     (format!("{markdown}\n![chart]({name})\n"), (path, chart_svg))
 }
 
+#[cfg(feature = "cli")]
 /// The chart beside a search's Markdown report `out.md`: `out-chart.svg`.
 pub(crate) fn search_chart_path(md_path: &str) -> String {
     let stem = md_path.strip_suffix(".md").unwrap_or(md_path);

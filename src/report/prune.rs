@@ -31,14 +31,14 @@ pub struct PruneReport<'a> {
 /// A short reason for a failed candidate.
 pub(crate) fn failure_text(e: &AnalysisError) -> String {
     match e {
-        AnalysisError::Fit(FitError::TooFewPoints { points, params }) => {
+        AnalysisError::Fit(FitError::TooFewPoints { points, params, .. }) => {
             format!("too few points left ({points} for {params} parameters)")
         }
         AnalysisError::Fit(FitError::RankDeficient { .. }) => "the parameters cannot be separated".into(),
         AnalysisError::Fit(FitError::Eval(d)) => d.message.clone(),
         AnalysisError::Qe(q) => format!("QE engine stopped: {q}"),
         AnalysisError::Threshold(t) => t.to_string(),
-        AnalysisError::NoData => "no measurements left".into(),
+        AnalysisError::NoData { .. } => "no measurements left".into(),
     }
 }
 

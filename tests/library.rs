@@ -1,0 +1,50 @@
+//! The library as a Rust caller sees it: only the public API, used the way
+//! the README and the crate docs show (`examples/library.rs` is the same
+//! text, kept verbatim in the README by the test below).
+
+use errband::{num, Analysis, Classified, ErrorKind, Model, Options, Rat};
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+#[test]
+fn the_readme_example_is_the_crate_example() {
+    let example = read("examples/library.rs");
+    assert!(read("README.md").contains(&example), "README.md must hold examples/library.rs verbatim");
+}
+
+#[test]
+fn hpl_from_the_public_api() {
+    let model = Model::from_source(&read("models/hpl.tm"), "hpl.tm").unwrap();
+    let data = errband::data::read_for(&model, &read("data/hpl.csv"), "hpl.csv").unwrap();
+    let p = vec![Rat::from_integer(1000.into())];
+    let a = Analysis::run(&model, &data, &Options { at: vec![p.clone()], ..Options::default() }).unwrap();
+    assert_eq!(a.emax, num::parse_rat("1101248/81125").unwrap());
+    let band = a.prediction(&p).and_then(|x| x.bands[0].clone()).unwrap();
+    let (lo, hi) = (band.lower.unwrap(), band.upper.unwrap());
+    assert!(lo < hi);
+    assert_eq!(num::fmt_sig(&lo, 6), "3228.62");
+    assert_eq!(num::fmt_sig(&hi, 6), "6346.66");
+}
+
+#[test]
+fn errors_display_their_located_message_and_know_their_kind() {
+    // A model error renders the caret report from Display alone.
+    let e = Model::from_source("T(p) = a*p*p*q\nparam a\n", "bad.tm").unwrap_err();
+    let shown = e.to_string();
+    assert!(shown.contains("bad.tm:1:") && shown.contains('^'), "{shown}");
+    // Too few points is an impossible analysis (exit code 1 on the command line).
+    let model = Model::from_source("T(p) = a + b*p + c*p^2\nparam a, b, c\n", "m.tm").unwrap();
+    let data = errband::data::read_for(&model, "p,T\n1,2\n2,3\n", "two.csv").unwrap();
+    let e = Analysis::run(&model, &data, &Options::default()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Analysis);
+    assert_eq!(
+        e.to_string(),
+        "too few points: 3 parameters need at least 3 distinct data points; two.csv has 2"
+    );
+    // No data is an input error.
+    let empty = errband::Dataset { file: "none.csv".into(), rows: vec![], ..data };
+    let e = Analysis::run(&model, &empty, &Options::default()).unwrap_err();
+    assert_eq!((e.kind(), e.to_string()), (ErrorKind::Input, "no measurements in none.csv".to_string()));
+}
