@@ -592,7 +592,11 @@ impl Analysis {
                            log: &mut crate::model::EvalLog|
          -> Result<Prediction, AnalysisError> {
             let b = model.basis_at(&x, log).map_err(|e| {
-                AnalysisError::Fit(FitError::Eval(Box::new(model.eval_diagnostic(&e, &x, "prediction point"))))
+                AnalysisError::Fit(FitError::Eval(Box::new(model.eval_diagnostic(
+                    &e,
+                    &x,
+                    "prediction point",
+                ))))
             })?;
             let f = &b[1..];
             let (n, d) = crate::num::affine_unreduced(&b[0], f, &params).into_raw();

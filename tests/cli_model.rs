@@ -977,3 +977,16 @@ fn emax_set_by_repetition_spread_is_explained() {
     has(&text, &["e_max = 0.17", "exact 17/100", "half the spread of the repeated measurements at p = 1"]);
     assert!(!ok(&[HPL, HPL_DATA]).contains("half the spread"));
 }
+
+#[test]
+fn a_mistyped_subcommand_is_named_with_a_suggestion() {
+    let r = fails(&["prnue", "models/hpl.tm", "data/hpl.csv"], 2);
+    has(&r.stderr, &["unrecognized subcommand `prnue`", "did you mean `prune`?"]);
+    let r = fails(&["enrgy", "x.csv"], 2);
+    has(&r.stderr, &["did you mean `energy`?"]);
+    // A model file that happens to be named like a subcommand is still a file.
+    let dir = tmp_dir();
+    std::fs::copy(root().join("models/hpl.tm"), dir.join("plna")).unwrap();
+    let out = errband().current_dir(&dir).arg("plna").arg(root().join("data/hpl.csv")).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -144,6 +144,11 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    if let Some(message) = mistyped_subcommand(&args) {
+        let _ = writeln!(err, "{message}");
+        return EXIT_INPUT;
+    }
     let parsed = <Cli as clap::CommandFactory>::command().try_get_matches_from(args).and_then(|m| {
         <Cli as clap::FromArgMatches>::from_arg_matches(&m)
             .map(|c| (c, global_arg::<String>(&m, "timeout"), limits_arg(&m)))
@@ -187,6 +192,30 @@ where
         Ok(code) => code,
         Err(f) => report_failure(f, err),
     }
+}
+
+/// The subcommands, for suggestions.
+const SUBCOMMANDS: [&str; 6] = ["qe", "prune", "plan", "energy", "barrier", "ms"];
+
+/// `errband prnue …`: the first argument is neither a subcommand nor an
+/// existing file, but close to a subcommand's name. clap would take it for
+/// the model file and complain about the next word; this says what went
+/// wrong. `None` when the argument may well be a file name.
+fn mistyped_subcommand(args: &[OsString]) -> Option<String> {
+    let first = args.get(1)?.to_str()?;
+    if first.starts_with('-') || SUBCOMMANDS.contains(&first) || std::path::Path::new(first).exists() {
+        return None;
+    }
+    let best = SUBCOMMANDS
+        .iter()
+        .map(|s| (strsim::damerau_levenshtein(first, s), *s))
+        .filter(|(d, s)| *d <= 2 && *d < s.len())
+        .min()?;
+    Some(format!(
+        "error: unrecognized subcommand `{first}` (and no file of that name)\n  = help: did you mean `{}`? Subcommands: {}; without one, errband MODEL DATA analyses a model",
+        best.1,
+        SUBCOMMANDS.join(", ")
+    ))
 }
 
 /// Writes a failure's message to stderr (control characters from inputs
