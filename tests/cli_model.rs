@@ -990,3 +990,15 @@ fn a_mistyped_subcommand_is_named_with_a_suggestion() {
     let out = errband().current_dir(&dir).arg("plna").arg(root().join("data/hpl.csv")).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn completions_and_the_manual_page() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = ok(&["completions", shell]);
+        has(&out, &["errband", "prune", "decimal"]);
+    }
+    fails(&["completions", "tcsh"], 2);
+    let man = ok(&["man"]);
+    assert!(man.starts_with(".ie") || man.contains(".TH errband 1"), "{man}");
+    has(&man, &[".TH errband 1", "\\-\\-threshold"]);
+}

@@ -97,6 +97,13 @@ enum Command {
     /// Predict a master/slave program's run time per processor count from a sub-grid of measured tasks (seed 004).
     #[command(long_about = MS_ABOUT)]
     Ms(ms_cmd::MsArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) to stdout: `errband man > errband.1`.
+    Man,
 }
 
 const MS_ABOUT: &str = "Predict a master/slave program's run time for many processor counts from the measured times of a \
@@ -184,6 +191,19 @@ where
             Some(Command::Energy(a)) => energy_cmd::run(a, &limits, &mut io),
             Some(Command::Barrier(a)) => barrier_cmd::run(a, &limits, &mut io),
             Some(Command::Ms(a)) => ms_cmd::run(a, &limits, &mut io),
+            Some(Command::Completions { shell }) => {
+                let mut cmd = <Cli as clap::CommandFactory>::command();
+                let mut buf = Vec::new();
+                clap_complete::generate(shell, &mut cmd, "errband", &mut buf);
+                io.stdout(&String::from_utf8_lossy(&buf)).map(|()| EXIT_OK)
+            }
+            Some(Command::Man) => {
+                let mut buf = Vec::new();
+                match clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(&mut buf) {
+                    Ok(()) => io.stdout(&String::from_utf8_lossy(&buf)).map(|()| EXIT_OK),
+                    Err(e) => Err(Failure::analysis(format!("the manual page could not be rendered: {e}"))),
+                }
+            }
             None => analyze::run(cli.analyze, &limits, &mut io),
         };
         r.and_then(|code| io.flush().map(|()| code))
@@ -195,7 +215,7 @@ where
 }
 
 /// The subcommands, for suggestions.
-const SUBCOMMANDS: [&str; 6] = ["qe", "prune", "plan", "energy", "barrier", "ms"];
+const SUBCOMMANDS: [&str; 8] = ["qe", "prune", "plan", "energy", "barrier", "ms", "completions", "man"];
 
 /// `errband prnue …`: the first argument is neither a subcommand nor an
 /// existing file, but close to a subcommand's name. clap would take it for
