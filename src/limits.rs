@@ -20,7 +20,7 @@ pub struct Limits {
     /// Largest number of measurement rows in one file.
     pub rows: usize,
     /// Largest number of values in one range or list of points (`--at`,
-    /// `predict`, `--candidates`, `--nodes`, `--procs`).
+    /// `predict`, `--candidate`, `--nodes`, `--procs`).
     pub points: usize,
     /// Largest number of vertices and rays held at once while enumerating
     /// one region or one piece of a `qe` result (the double description's

@@ -163,10 +163,13 @@ fn bad_inputs_get_clear_errors() {
         (&["barrier", "--t-ib", "3 parsecs"], 2, "unknown unit `parsecs`"),
         (&["barrier", "--t-sr", "120us..40us"], 2, "lower end exceeds"),
         (&["barrier", "--t-ib", "1us,2us"], 2, "not a list"),
-        (&["barrier", "--unit", "furlongs"], 2, "--unit: unknown unit"),
+        (&["barrier", "--time-unit", "furlongs"], 2, "--time-unit: unknown unit"),
+        // The old spelling still works for this release, and the message names the new one.
+        (&["barrier", "--unit", "furlongs"], 2, "--time-unit: unknown unit"),
         (&["barrier", "--mpi", "120us", "--mpi-model", MODEL, "--mpi-data", DATA], 2, "cannot be used with"),
         (&["barrier", "--mpi-model", MODEL], 2, "--mpi-data"),
-        (&["barrier", "--nodes", "4", "--at", "30", "--mpi", "1ms"], 2, "--at 30"),
+        (&["barrier", "--nodes", "4", "--conclude-at", "30", "--mpi", "1ms"], 2, "--conclude-at 30"),
+        (&["barrier", "--nodes", "4", "--at", "30", "--mpi", "1ms"], 2, "--conclude-at 30"),
         (&["barrier", "--per-chassis", "1", "--nodes", "2..5"], 2, "inter-level fan-out 0"),
         (&["barrier", "--mpi-model", MODEL, "--mpi-data", DATA, "-t", "0.5*emax"], 1, "below e_max"),
     ];

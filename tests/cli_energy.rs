@@ -61,7 +61,7 @@ fn mg_profile_reports_fits_bands_and_all_formats() {
     has(&md, &["# errband energy", "| region |", "## Predictions"]);
     // Exact, forced frequency and EDP run end to end.
     has(&ok(&["energy", MG, "--nodes", "16", "--fopt", "psinv_coarse=2GHz", "--exact"]), &["2000 (forced)"]);
-    ok(&["energy", MG, "--nodes", "16", "--objective", "edp", "--show-fits"]);
+    ok(&["energy", MG, "--nodes", "16", "--objective", "edp", "--show-fit"]);
 }
 
 #[test]

@@ -962,7 +962,7 @@ fn inexact_function_values_are_reported_with_their_precision() {
             "rounded to 40 significant digits",
         ],
     );
-    let text = ok(&[&m, &d, "--digits", "12"]);
+    let text = ok(&[&m, &d, "--precision", "12"]);
     has(&text, &["log2(3) ≈ 1.58496250072", "rounded to 12 significant digits"]);
     let doc = json(&[&m, &d]);
     assert_eq!(doc["model"]["inexact"].as_array().map(Vec::len), Some(1));

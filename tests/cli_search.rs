@@ -133,7 +133,7 @@ fn plan_ranks_far_points_first_with_exact_expected_and_worst_widths() {
             x["bands"][0]["worst"]["width"]["decimal"].as_str().and_then(|s| s.parse().ok()).unwrap_or(-1.0);
         assert!(0.0 < e && e <= w && w <= cur, "{e} {w} {cur}");
     }
-    let text = ok(&["plan", HPL, HPL_DATA, "--target", "p=1000", "--candidates", "p=200,300"]);
+    let text = ok(&["plan", HPL, HPL_DATA, "--target", "p=1000", "--candidate", "p=200,300"]);
     has(&text, &["expected: the new measurement equals the model's prediction", "Best: measure at p = 300"]);
 }
 
@@ -158,7 +158,7 @@ fn search_errors_are_clear() {
     );
     has(&r.stderr, &["no LaTeX output"]);
     let r = fails(&["plan", HPL, HPL_DATA, "--target", "p=1000"], 2);
-    has(&r.stderr, &["--candidates"]);
+    has(&r.stderr, &["--candidate <POINTS>"]);
 }
 
 /// `points="x,y x,y …"` of every `<polygon class="region">`.

@@ -437,7 +437,7 @@ pub fn predict(s: &Settings) -> Result<Prediction, BarrierError> {
     let layouts = s.nodes.iter().map(|&n| s.tree.layout(n)).collect::<Result<Vec<_>, _>>()?;
     if let Some(n) = s.conclude_at.iter().find(|n| !s.nodes.contains(n)) {
         return Err(BarrierError::Input(format!(
-            "--at {n}: N = {n} is not among the listed node counts (--nodes)"
+            "--conclude-at {n}: N = {n} is not among the listed node counts (--nodes)"
         )));
     }
     let curve_n = curve_nodes(&s.tree, &s.nodes);

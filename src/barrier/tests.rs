@@ -132,7 +132,7 @@ fn bad_inputs_are_refused() {
     assert!(msg(predict(&s)).contains("--t-sr"));
     let mut s = settings(vec![4], None);
     s.conclude_at = vec![30];
-    assert!(msg(predict(&s)).contains("--at 30"));
+    assert!(msg(predict(&s)).contains("--conclude-at 30"));
 }
 
 /// `T(N) = c0 + c1·log2 N` on exact data at powers of two: the fit is exact,

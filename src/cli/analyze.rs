@@ -70,6 +70,7 @@ pub enum EmitQe {
 
 /// Arguments of the main command.
 #[derive(Args, Debug)]
+#[command(next_help_heading = "Analysis")]
 pub struct AnalyzeArgs {
     /// Model file (`.tm`).
     #[arg(value_name = "MODEL")]

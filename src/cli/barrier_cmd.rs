@@ -58,16 +58,16 @@ pub struct BarrierArgs {
     #[arg(long, value_name = "DATA", requires = "mpi_model")]
     pub mpi_data: Option<String>,
     /// Node counts to state the conclusion at ("the chassis network wins for T_SR below … at N = 30"); default: the largest listed.
-    #[arg(long = "at", value_name = "N")]
+    #[arg(long = "conclude-at", alias = "at", value_name = "N")]
     pub conclude_at: Vec<u64>,
     /// Unit of the times shown, and of bare numbers in the time options.
-    #[arg(long, value_name = "UNIT", default_value = "us")]
+    #[arg(long = "time-unit", alias = "unit", value_name = "UNIT", default_value = "us")]
     pub unit: String,
     /// Output format.
     #[arg(long, value_enum, default_value_t = BarrierFormat::Text)]
     pub format: BarrierFormat,
-    /// Write the plot of T_EB(N) per T_SR case against MPI_Barrier with its band (SVG).
-    #[arg(long, value_name = "FILE.svg")]
+    /// Write the plot of T_EB(N) per T_SR case against MPI_Barrier with its band: `[teb=]FILE.svg`.
+    #[arg(long, value_name = "[KIND=]FILE", value_parser = |s: &str| super::one_plot(s, "teb"))]
     pub plot: Option<String>,
     /// Print the MPI_Barrier model's full analysis before the barrier report (text format).
     #[arg(long)]
@@ -109,7 +109,7 @@ pub fn run(a: BarrierArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     let inputs: Vec<&str> = a.mpi_model.iter().chain(&a.mpi_data).map(String::as_str).collect();
     let outputs: Vec<Output> = a.plot.iter().map(|f| Output::new("--plot", f, Kind::Svg)).collect();
     check_outputs(&inputs, &outputs)?;
-    let unit_factor: Rat = factor_or_err(Dim::Time, &a.unit, "--unit").map_err(Failure::input)?;
+    let unit_factor: Rat = factor_or_err(Dim::Time, &a.unit, "--time-unit").map_err(Failure::input)?;
     let mut nodes = Vec::new();
     for n in &a.nodes {
         nodes.extend(nodes_arg(n, limits)?);

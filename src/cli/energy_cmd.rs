@@ -91,7 +91,7 @@ pub struct EnergyArgs {
     #[arg(long, value_name = "[KIND=]FILE")]
     pub plot: Vec<String>,
     /// Print the generated fit models and their analyses.
-    #[arg(long)]
+    #[arg(long = "show-fit", alias = "show-fits")]
     pub show_fits: bool,
     /// Show exact fractions in the text report.
     #[arg(long)]
@@ -99,8 +99,8 @@ pub struct EnergyArgs {
     /// Significant digits of decimals.
     #[arg(long, value_name = "N", default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub decimal: u32,
-    /// Significant digits of log2 n for n not a power of two.
-    #[arg(long, value_name = "N", default_value_t = crate::num::transcendental::DEFAULT_DIGITS, value_parser = clap::value_parser!(u32).range(10..=1000))]
+    /// Significant digits to which log2 n is correctly rounded for n not a power of two; `--decimal` sets display digits.
+    #[arg(long = "precision", alias = "digits", value_name = "N", default_value_t = crate::num::transcendental::DEFAULT_DIGITS, value_parser = clap::value_parser!(u32).range(10..=1000))]
     pub digits: u32,
 }
 

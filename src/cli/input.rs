@@ -55,8 +55,8 @@ pub struct CommonArgs {
     /// Run-to-run variability the trusted band assumes at least, as a percentage or fraction (`5%`, `0.05`): the trusted threshold is max(2*remax, NOISE).
     #[arg(long, value_name = "NOISE", default_value = "5%", value_parser = parse_noise)]
     pub noise: Rat,
-    /// Significant digits of values that cannot be exact (log2 of a non-power of two, ln, sqrt, exp).
-    #[arg(long, value_name = "N", default_value_t = crate::num::transcendental::DEFAULT_DIGITS, value_parser = clap::value_parser!(u32).range(10..=1000))]
+    /// Significant digits to which values that cannot be exact are correctly rounded (log2 of a non-power of two, ln, sqrt, exp); `--decimal` sets display digits.
+    #[arg(long = "precision", alias = "digits", value_name = "N", default_value_t = crate::num::transcendental::DEFAULT_DIGITS, value_parser = clap::value_parser!(u32).range(10..=1000))]
     pub digits: u32,
 }
 

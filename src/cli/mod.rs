@@ -30,7 +30,7 @@ pub const EXIT_INPUT: i32 = 2;
     long_about = "errband fits run-time models exactly, computes the smallest residual bound e_max, the region of parameter \
 perturbations allowed by a residual threshold, and the error band of extrapolated predictions. All numbers are exact \
 rationals; decimals shown are correctly rounded views.\n\nUsage: errband MODEL DATA [OPTIONS] runs the analysis; errband prune MODEL DATA --target p=1000 compares \
-data-pruning choices; errband plan MODEL DATA --target p=1000 --candidates p=130..300:10 ranks new measurement \
+data-pruning choices; errband plan MODEL DATA --target p=1000 --candidate p=130..300:10 ranks new measurement \
 points; errband energy PROFILE predicts DVFS energy savings with bands; errband barrier --nodes 2..120 --mpi 120us compares a chassis barrier network with MPI_Barrier; errband ms predict TASKS --grid 1024x1024 predicts a master/slave program's run time per processor count; errband qe FILE solves a formula.\n\nExit codes: 0 ok, 1 analysis impossible, 2 usage or input error.",
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true
@@ -143,6 +143,28 @@ impl Failure {
         };
         Failure { message: e.to_string(), code }
     }
+}
+
+/// `--plot [KIND=]FILE` on a command that draws one kind of plot: the
+/// same spelling as the main command's, with `kind` the only KIND.
+pub(crate) fn one_plot(s: &str, kind: &str) -> Result<String, String> {
+    let file = match s.split_once('=') {
+        Some((k, f)) if k.trim() == kind => f.trim(),
+        Some(_) => {
+            return Err(format!("expected [KIND=]FILE with KIND {kind} (the one plot this command draws)"))
+        }
+        None => s,
+    };
+    if file.is_empty() {
+        return Err("no file name".into());
+    }
+    Ok(file.to_string())
+}
+
+/// The command-line definition (every subcommand and flag), for
+/// documentation tools and the vocabulary test.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
 }
 
 /// Runs errband with these arguments, writing results to `out`; returns the exit code.

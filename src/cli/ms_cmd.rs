@@ -74,7 +74,7 @@ pub struct PredictArgs {
     #[arg(long, value_name = "R", default_value = "1", allow_hyphen_values = true)]
     pub ratio: String,
     /// Allocation order (CSV with columns i1..iN listing every task once); default row-major.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long = "task-order", alias = "order", value_name = "FILE")]
     pub order: Option<String>,
     /// Leave the receive overhead o out of P1 (see `errband ms --help`).
     #[arg(long)]
@@ -83,13 +83,13 @@ pub struct PredictArgs {
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub compare_subsets: Vec<String>,
     /// Unit of bare numbers in the time column (when its header has none) and in --loggp.
-    #[arg(long, value_name = "UNIT", default_value = "us")]
+    #[arg(long = "time-unit", alias = "unit", value_name = "UNIT", default_value = "us")]
     pub unit: String,
     /// Output format.
     #[arg(long, value_enum, default_value_t = MsFormat::Text)]
     pub format: MsFormat,
-    /// Write the plot of predicted run time against P, one line per subset (SVG).
-    #[arg(long, value_name = "FILE.svg")]
+    /// Write the plot of predicted run time against P, one line per subset: `[time=]FILE.svg`.
+    #[arg(long, value_name = "[KIND=]FILE", value_parser = |s: &str| super::one_plot(s, "time"))]
     pub plot: Option<String>,
     /// Show each slave's busy fraction and task count (text).
     #[arg(long)]
@@ -98,7 +98,7 @@ pub struct PredictArgs {
     #[arg(long)]
     pub exact: bool,
     /// Significant digits of decimals.
-    #[arg(long, value_name = "N", default_value_t = 6)]
+    #[arg(long = "decimal", alias = "digits", value_name = "N", default_value_t = 6)]
     pub digits: usize,
     /// Largest grid accepted, in tasks (each takes 16 bytes per column: time, and k_in, k_out when given).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TASKS)]
@@ -135,7 +135,7 @@ pub struct SampleArgs {
 #[derive(Args, Debug)]
 pub struct MandelbrotArgs {
     /// Grid rows x columns (y x x).
-    #[arg(long, value_name = "ROWSxCOLS", default_value = "1024x1024")]
+    #[arg(long, value_name = "C1xC2...", default_value = "1024x1024")]
     pub grid: String,
     /// Iteration limit.
     #[arg(long, value_name = "N", default_value_t = 1000)]
@@ -228,7 +228,7 @@ fn predict(a: PredictArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     let grid = grid_arg(&a.grid, "--grid")?;
     let n_tasks = grid_size(&grid, a.max_tasks).map_err(Failure::input)? as usize;
     let procs = procs_arg(&a.procs, limits)?;
-    crate::units::factor_or_err(Dim::Time, &a.unit, "--unit").map_err(Failure::input)?;
+    crate::units::factor_or_err(Dim::Time, &a.unit, "--time-unit").map_err(Failure::input)?;
     let loggp = LogGp::default().with(&a.loggp, &a.unit).map_err(Failure::input)?;
     let ratio = crate::num::parse_rat(&a.ratio)
         .ok()

@@ -50,8 +50,8 @@ pub struct SearchArgs {
     /// Rows shown in the ranked table (0: all).
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub show: usize,
-    /// Write the comparison chart (SVG).
-    #[arg(long, value_name = "FILE")]
+    /// Write the comparison chart: `[chart=]FILE.svg`.
+    #[arg(long, value_name = "[KIND=]FILE", value_parser = |s: &str| super::one_plot(s, "chart"))]
     pub plot: Option<String>,
     /// Write a whole report: `out.html` (self-contained) or `out.md` (plus the chart as SVG beside it).
     #[arg(long, value_name = "FILE")]
@@ -86,7 +86,7 @@ pub struct PlanArgs {
     #[command(flatten)]
     pub search: SearchArgs,
     /// Candidate points for the next measurement, e.g. `p=130..300:10` (also `p=130..300 step 10`); repeatable.
-    #[arg(long, value_name = "POINTS", required = true, num_args = 1..)]
+    #[arg(long = "candidate", alias = "candidates", value_name = "POINTS", required = true, num_args = 1..)]
     pub candidates: Vec<String>,
 }
 
@@ -284,7 +284,7 @@ pub fn run_plan(a: PlanArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failur
     check_search_outputs(s)?;
     let input = load(Some(&s.model), &s.data, &s.common, limits)?;
     let targets = targets(&input, s)?;
-    let cands = input.points(&normalise_step(&a.candidates), "--candidates")?;
+    let cands = input.points(&normalise_step(&a.candidates), "--candidate")?;
     let tick = progress();
     let rows = &input.single("plan")?.rows;
     let p = pool(s.jobs)?
