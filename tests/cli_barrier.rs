@@ -25,9 +25,12 @@ fn scmd_setting_reproduces_the_paper_formula() {
         assert_eq!(r["inter_levels"], want, "N = {n}");
     }
     // T_EB = T_IB on one chassis; 7·3.86 + 6·60 = 387.02 µs at N = 30, exactly (in s).
-    assert_eq!(rows[0]["t_eb_s"][0]["lower"], "193/50000000");
-    assert_eq!(rows[28]["t_eb_s"][0]["lower"], "19351/50000000");
-    assert_eq!(rows[28]["t_eb_s"][0]["upper"], "19351/50000000");
+    // Every exact value in the shared shape, with the version key.
+    assert_eq!(j["errband"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(rows[0]["t_eb_s"][0]["lower"]["exact"], "193/50000000");
+    assert_eq!(rows[0]["t_eb_s"][0]["lower"]["decimal"], "3.86e-6");
+    assert_eq!(rows[28]["t_eb_s"][0]["lower"]["exact"], "19351/50000000");
+    assert_eq!(rows[28]["t_eb_s"][0]["upper"]["exact"], "19351/50000000");
     assert_eq!(rows[28]["chassis_per_level"], serde_json::json!([1, 3, 6]));
     // No reference: T_EB only.
     assert!(j["reference"].is_null());
@@ -39,13 +42,13 @@ fn scmd_setting_reproduces_the_paper_formula() {
 fn constant_reference_gives_an_exact_crossover_that_round_trips() {
     let j = json(&["barrier", "--nodes", "30", "--t-sr", "60us", "--mpi", "500us"]);
     // (500 − 7·3.86)/6 µs = 472.98/6 µs.
-    let x = j["rows"][0]["crossover_t_sr_s"][0]["lower"].as_str().unwrap().to_string();
+    let x = j["rows"][0]["crossover_t_sr_s"][0]["lower"]["exact"].as_str().unwrap().to_string();
     assert_eq!(x, "7883/100000000"); // 78.83 µs
                                      // Plugging it back as T_SR gives a tie.
     let xs = format!("{}s", x);
     let j2 = json(&["barrier", "--nodes", "30", "--t-sr", &xs, "--mpi", "500us"]);
     assert_eq!(j2["rows"][0]["versus"][0][0]["winner"], "tie");
-    assert_eq!(j2["rows"][0]["versus"][0][0]["margin_s"]["lower"], "0");
+    assert_eq!(j2["rows"][0]["versus"][0][0]["margin_s"]["lower"]["exact"], "0");
     let text = ok(&["barrier", "--nodes", "2..30", "--mpi", "500us", "--at", "30"]);
     has(&text, &["At N = 30 (L_i = 1) the chassis network wins for T_SR below 78.83 us"]);
 }
@@ -80,7 +83,7 @@ fn model_reference_carries_its_band_into_every_comparison() {
     assert_eq!(j["columns"].as_array().unwrap().len(), 3);
     let r30 = j["rows"].as_array().unwrap().iter().find(|r| r["nodes"] == 30).unwrap();
     let num = |v: &serde_json::Value| -> f64 {
-        let s = v.as_str().unwrap();
+        let s = v["exact"].as_str().unwrap();
         let (a, b) = s.split_once('/').unwrap_or((s, "1"));
         a.parse::<f64>().unwrap() / b.parse::<f64>().unwrap()
     };
@@ -111,8 +114,8 @@ fn intervals_give_interval_results_and_all_formats_render() {
     ]);
     let r = &j["rows"][0];
     // 7·2.7 + 6·40 = 258.9 µs; 7·3.86 + 6·120 = 747.02 µs.
-    assert_eq!(r["t_eb_s"][0]["lower"], "2589/10000000");
-    assert_eq!(r["t_eb_s"][0]["upper"], "37351/50000000"); // 747.02 µs
+    assert_eq!(r["t_eb_s"][0]["lower"]["exact"], "2589/10000000");
+    assert_eq!(r["t_eb_s"][0]["upper"]["exact"], "37351/50000000"); // 747.02 µs
     assert_eq!(r["versus"][0][0]["winner"], "undecided");
     let csv =
         ok(&["barrier", "--nodes", "4,30", "--t-sr", "20us..60us:20us", "--mpi", "120us", "--format", "csv"]);

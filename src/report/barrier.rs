@@ -317,14 +317,15 @@ impl BarrierReport<'_> {
         s
     }
 
-    fn jv(x: &Rat) -> Json {
-        Json::String(fmt_fraction(x))
+    /// The shape of every command's JSON: `{"exact": "p/q", "decimal": "…"}`.
+    fn jv(&self, x: &Rat) -> Json {
+        json!({"exact": fmt_fraction(x), "decimal": fmt_sig(x, self.digits)})
     }
-    fn jiv(i: &Interval) -> Json {
-        json!({"lower": Self::jv(&i.lo), "upper": Self::jv(&i.hi)})
+    fn jiv(&self, i: &Interval) -> Json {
+        json!({"lower": self.jv(&i.lo), "upper": self.jv(&i.hi)})
     }
-    fn jband(b: &Band) -> Json {
-        json!({"lower": b.lower.as_ref().map(Self::jv), "upper": b.upper.as_ref().map(Self::jv)})
+    fn jband(&self, b: &Band) -> Json {
+        json!({"lower": b.lower.as_ref().map(|x| self.jv(x)), "upper": b.upper.as_ref().map(|x| self.jv(x))})
     }
 
     /// JSON: exact values in seconds (fractions), `null` for an unbounded end.
@@ -333,16 +334,16 @@ impl BarrierReport<'_> {
         let s = &p.settings;
         let reference = match (&s.reference, &p.analysis) {
             (None, _) => Json::Null,
-            (Some(Reference::Constant(c)), _) => json!({"kind": "constant", "time_s": Self::jiv(c)}),
+            (Some(Reference::Constant(c)), _) => json!({"kind": "constant", "time_s": self.jiv(c)}),
             (Some(Reference::Model(m)), Some(a)) => json!({
                 "kind": "model",
                 "model_file": m.model.file,
                 "model": &*m.model.source,
                 "data": m.file,
-                "seconds_per_unit": fmt_fraction(&m.unit_factor),
-                "params": m.model.params.iter().zip(&a.params).map(|(pp, v)| (pp.name.clone(), Self::jv(v))).collect::<serde_json::Map<_, _>>(),
-                "emax": fmt_fraction(&a.emax),
-                "max_abs_residual": fmt_fraction(&a.residuals.max_abs),
+                "seconds_per_unit": self.jv(&m.unit_factor),
+                "params": m.model.params.iter().zip(&a.params).map(|(pp, v)| (pp.name.clone(), self.jv(v))).collect::<serde_json::Map<_, _>>(),
+                "emax": self.jv(&a.emax),
+                "max_abs_residual": self.jv(&a.residuals.max_abs),
                 "points": m.data.len(),
             }),
             (Some(Reference::Model(_)), None) => Json::Null,
@@ -356,21 +357,22 @@ impl BarrierReport<'_> {
                     "chassis": r.layout.chassis,
                     "inter_levels": r.layout.inter_levels,
                     "chassis_per_level": r.layout.per_level,
-                    "t_eb_s": r.t_eb.iter().map(Self::jiv).collect::<Vec<_>>(),
-                    "mpi_s": r.mpi.iter().map(Self::jband).collect::<Vec<_>>(),
+                    "t_eb_s": r.t_eb.iter().map(|t| self.jiv(t)).collect::<Vec<_>>(),
+                    "mpi_s": r.mpi.iter().map(|m| self.jband(m)).collect::<Vec<_>>(),
                     "versus": r.versus.iter().map(|vs| vs.iter().map(|v| json!({
-                        "margin_s": Self::jband(&v.margin),
-                        "speedup": v.speedup.as_ref().map(Self::jband),
+                        "margin_s": self.jband(&v.margin),
+                        "speedup": v.speedup.as_ref().map(|b| self.jband(b)),
                         "winner": v.verdict.name(),
                     })).collect::<Vec<_>>()).collect::<Vec<_>>(),
-                    "crossover_t_sr_s": r.crossover.iter().map(|c| c.as_ref().map(Self::jband)).collect::<Vec<_>>(),
+                    "crossover_t_sr_s": r.crossover.iter().map(|c| c.as_ref().map(|b| self.jband(b))).collect::<Vec<_>>(),
                 })
             })
             .collect();
         json!({
+            "errband": env!("CARGO_PKG_VERSION"),
             "tree": {"per_chassis": s.tree.per_chassis, "root_fanout": s.tree.root_fanout, "inter_fanout": s.tree.inter_fanout},
-            "t_ib_s": Self::jiv(&s.t_ib),
-            "t_sr_cases_s": s.t_sr.iter().map(Self::jiv).collect::<Vec<_>>(),
+            "t_ib_s": self.jiv(&s.t_ib),
+            "t_sr_cases_s": s.t_sr.iter().map(|t| self.jiv(t)).collect::<Vec<_>>(),
             "reference": reference,
             "columns": p.columns.iter().map(|c| json!({"label": c.label, "band": c.band})).collect::<Vec<_>>(),
             "rows": rows,
