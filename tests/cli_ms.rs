@@ -8,9 +8,9 @@ use cli::*;
 use serde_json::Value;
 use std::sync::OnceLock;
 
-/// `a/b` as f64 (JSON fractions).
+/// `{exact: "a/b", decimal}` as f64 (JSON exact values).
 fn f(v: &Value) -> f64 {
-    let s = v.as_str().unwrap_or_else(|| panic!("not a fraction: {v}"));
+    let s = v["exact"].as_str().unwrap_or_else(|| panic!("not an exact value: {v}"));
     match s.split_once('/') {
         Some((a, b)) => a.parse::<f64>().unwrap() / b.parse::<f64>().unwrap(),
         None => s.parse().unwrap(),
@@ -24,11 +24,13 @@ const HAND_LOGGP: &str = "L=5000ns,o=1000ns+10ns*P,G=10ns/B";
 fn the_issues_hand_check_from_the_command_line() {
     let file = tmp_file("hand.csv", HAND);
     let j = json(&["ms", "predict", &file, "--grid", "3", "--procs", "3", "--loggp", HAND_LOGGP]);
-    assert_eq!(j["runs"][0]["time_s"], "1639/50000000"); // 32 780 ns
+    assert_eq!(j["errband"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(j["runs"][0]["time_s"]["exact"], "1639/50000000"); // 32 780 ns
+    assert_eq!(j["runs"][0]["time_s"]["decimal"], "0.00003278");
     assert_eq!(j["runs"][0]["slave_tasks"], serde_json::json!([2, 1]));
     let j =
         json(&["ms", "predict", &file, "--grid", "3", "--procs", "3", "--loggp", HAND_LOGGP, "--no-p1-recv"]);
-    assert_eq!(j["runs"][0]["time_s"], "12/390625"); // 30 720 ns
+    assert_eq!(j["runs"][0]["time_s"]["exact"], "12/390625"); // 30 720 ns
     let text = ok(&["ms", "predict", &file, "--grid", "3", "--procs", "2..4", "--loggp", HAND_LOGGP]);
     has(&text, &["32.78 us", "all 3 tasks of grid 3 measured", "L=5us, o=1us+10ns*P, g=1us, G=10ns/B"]);
 }
@@ -68,7 +70,7 @@ fn full_mandelbrot_prediction_meets_the_papers_checkable_facts() {
     assert_eq!(j["events"], 16 * 1_048_576);
     // With the full workload as the subset the interpolation is the identity:
     // A is the sum of the raw times.
-    assert_eq!(j["tasks"]["total_time_s"], "180663639/1000000");
+    assert_eq!(j["tasks"]["total_time_s"]["exact"], "180663639/1000000");
     let t: Vec<f64> = runs.iter().map(|r| f(&r["time_s"])).collect();
     // At P = 8, slaves are the bottleneck: run time ≥ A/7 and within 15 % of it.
     let a = 180.663639;

@@ -302,11 +302,13 @@ impl MsReport<'_> {
         s
     }
 
-    /// JSON: exact values in seconds (fractions), fractions of time as fractions.
+    /// JSON: exact values in seconds, fractions of time as fractions, each
+    /// as `{exact, decimal}`.
     pub fn json(&self) -> Json {
         let p = self.pred;
         let m = self.machine;
-        let f = |x: &Rat| Json::String(fmt_fraction(x));
+        // Every command's shape: `{"exact": "p/q", "decimal": "…"}`.
+        let f = |x: &Rat| json!({"exact": fmt_fraction(x), "decimal": fmt_sig(x, self.digits)});
         let runs = |pred: &Prediction| -> Vec<Json> {
             pred.points
                 .iter()
@@ -356,6 +358,7 @@ impl MsReport<'_> {
             json!({"full": full, "subsets": each})
         });
         json!({
+            "errband": env!("CARGO_PKG_VERSION"),
             "tasks": {
                 "file": self.file,
                 "grid": self.grid,
