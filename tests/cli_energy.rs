@@ -20,9 +20,11 @@ fn ideal_mem_comm_falls_with_exact_values() {
     let j = json(&["energy", IDEAL, "--regions", "mem,comm", "--nodes", "1,16,1024,inf"]);
     let p = j["predictions"].as_array().unwrap();
     // By hand: ΔE(n) = 1 − (204.435 + 53.115n)/(233 + 57n); n = 1: 649/5800; ∞: 259/3800.
-    assert_eq!(p[0]["delta_e"]["value"], "649/5800");
+    assert_eq!(j["errband"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(p[0]["delta_e"]["exact"], "649/5800");
+    assert_eq!(p[0]["delta_e"]["decimal"], "0.111897");
     assert_eq!(p[3]["nodes"], "inf");
-    assert_eq!(p[3]["delta_e"]["value"], "259/3800");
+    assert_eq!(p[3]["delta_e"]["exact"], "259/3800");
     assert!(dec(&p[0]["delta_e"]) > dec(&p[1]["delta_e"]) && dec(&p[1]["delta_e"]) > dec(&p[2]["delta_e"]));
     let text = ok(&["energy", IDEAL, "--regions", "calc,comm", "--nodes", "1,1024"]);
     has(&text, &["ΔE(n) rises from 1.208% at n = 1", "fitted values"]);
@@ -49,8 +51,8 @@ fn mg_profile_reports_fits_bands_and_all_formats() {
     assert!(fit["model"].as_str().unwrap().contains("T(n) = A + B/n"));
     let d = &j["predictions"][0]["delta_e"];
     let (lo, hi) = (
-        d["bands"][0]["lower"].as_str().unwrap().to_string(),
-        d["bands"][0]["upper"].as_str().unwrap().to_string(),
+        d["bands"][0]["lower"]["exact"].as_str().unwrap().to_string(),
+        d["bands"][0]["upper"]["exact"].as_str().unwrap().to_string(),
     );
     assert!(lo.contains('/') && hi.contains('/'), "exact fractions: {lo} {hi}");
     let csv = ok(&["energy", MG, "--nodes", "16", "--format", "csv"]);

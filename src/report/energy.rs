@@ -384,21 +384,26 @@ impl EnergyReport<'_> {
         s
     }
 
-    fn json_value(v: Option<&Value>, thresholds: &[String]) -> Json {
+    /// The shape of every command's JSON: `{"exact": "p/q", "decimal": "…"}`.
+    fn jv(&self, x: &Rat) -> Json {
+        json!({"exact": fmt_fraction(x), "decimal": fmt_sig(x, self.digits)})
+    }
+
+    fn json_value(&self, v: Option<&Value>, thresholds: &[String]) -> Json {
         match v {
             None => Json::Null,
             Some(v) => json!({
-                "value": fmt_fraction(&v.point),
-                "decimal": fmt_sig(&v.point, 17),
+                "exact": fmt_fraction(&v.point),
+                "decimal": fmt_sig(&v.point, self.digits),
                 "bands": v.bands.iter().zip(thresholds).map(|(b, t)| match b {
                     None => json!({"threshold": t, "lower": null, "upper": null}),
-                    Some(i) => json!({"threshold": t, "lower": fmt_fraction(&i.lo), "upper": fmt_fraction(&i.hi)}),
+                    Some(i) => json!({"threshold": t, "lower": self.jv(&i.lo), "upper": self.jv(&i.hi)}),
                 }).collect::<Vec<_>>(),
             }),
         }
     }
 
-    /// JSON: exact fractions as strings.
+    /// JSON: the version key and every exact value as `{exact, decimal}`.
     pub fn json(&self) -> Json {
         let p = self.pred;
         let ts: Vec<String> = p.thresholds.iter().map(|t| t.text.clone()).collect();
@@ -410,32 +415,32 @@ impl EnergyReport<'_> {
                 json!({
                     "name": r.name,
                     "overhead": r.overhead,
-                    "f_opt_mhz": fmt_fraction(&r.f_opt),
+                    "f_opt_mhz": self.jv(&r.f_opt),
                     "f_opt_forced": r.f_opt_forced,
-                    "p_std_w": fmt_fraction(&r.p_std),
-                    "p_opt_w": fmt_fraction(&r.p_opt),
-                    "t_base_s": fmt_fraction(&r.t_base),
-                    "alpha_p": Self::json_value(v.alpha_p.as_ref(), &ts),
-                    "beta_on": Self::json_value(Some(&v.beta_on), &ts),
+                    "p_std_w": self.jv(&r.p_std),
+                    "p_opt_w": self.jv(&r.p_opt),
+                    "t_base_s": self.jv(&r.t_base),
+                    "alpha_p": self.json_value(v.alpha_p.as_ref(), &ts),
+                    "beta_on": self.json_value(Some(&v.beta_on), &ts),
                     "fractions": v.fractions.as_ref().map_or(Json::Null, |fs| {
-                        FRACTIONS.iter().zip(fs).map(|(n, f)| (n.to_string(), Self::json_value(Some(f), &ts))).collect::<serde_json::Map<_, _>>().into()
+                        FRACTIONS.iter().zip(fs).map(|(n, f)| (n.to_string(), self.json_value(Some(f), &ts))).collect::<serde_json::Map<_, _>>().into()
                     }),
-                    "time_model": {"a": fmt_fraction(&r.point.a), "b": fmt_fraction(&r.point.b)},
-                    "overhead_energy": {"alpha_f_j": fmt_fraction(&r.point.af), "beta_f_j": fmt_fraction(&r.point.bf)},
+                    "time_model": {"a": self.jv(&r.point.a), "b": self.jv(&r.point.b)},
+                    "overhead_energy": {"alpha_f_j": self.jv(&r.point.af), "beta_f_j": self.jv(&r.point.bf)},
                     "frequencies": r.freqs.iter().map(|f| json!({
-                        "mhz": fmt_fraction(&f.freq),
-                        "time_s": fmt_fraction(&f.time),
-                        "power_w": f.power.as_ref().map(fmt_fraction),
+                        "mhz": self.jv(&f.freq),
+                        "time_s": self.jv(&f.time),
+                        "power_w": f.power.as_ref().map(|x| self.jv(x)),
                         "samples": f.samples,
                     })).collect::<Vec<_>>(),
                     "fits": r.fits.iter().map(|f| json!({
                         "kind": f.kind.name(),
                         "model": &*f.model.source,
-                        "params": f.model.params.iter().zip(&f.analysis.params).map(|(pp, v)| (pp.name.clone(), Json::from(fmt_fraction(v)))).collect::<serde_json::Map<_, _>>(),
-                        "emax": fmt_fraction(&f.analysis.emax),
-                        "max_abs_residual": fmt_fraction(&f.analysis.residuals.max_abs),
+                        "params": f.model.params.iter().zip(&f.analysis.params).map(|(pp, v)| (pp.name.clone(), self.jv(v))).collect::<serde_json::Map<_, _>>(),
+                        "emax": self.jv(&f.analysis.emax),
+                        "max_abs_residual": self.jv(&f.analysis.residuals.max_abs),
                         "points": f.data.len(),
-                        "vertices": f.analysis.regions.iter().map(|reg| reg.params_at.iter().map(|v| v.iter().map(fmt_fraction).collect::<Vec<_>>()).collect::<Vec<_>>()).collect::<Vec<_>>(),
+                        "vertices": f.analysis.regions.iter().map(|reg| reg.params_at.iter().map(|v| v.iter().map(|x| self.jv(x)).collect::<Vec<_>>()).collect::<Vec<_>>()).collect::<Vec<_>>(),
                     })).collect::<Vec<_>>(),
                 })
             })
@@ -446,13 +451,13 @@ impl EnergyReport<'_> {
                     let mut m = serde_json::Map::new();
                     m.insert("nodes".into(), json!(nodes_text(&a.nodes)));
                     for (name, get, _) in QUANTITIES {
-                        m.insert(name.into(), Self::json_value(get(a), &ts));
+                        m.insert(name.into(), self.json_value(get(a), &ts));
                     }
                     let shares = |v: &[Option<Value>]| -> Json {
                         p.regions
                             .iter()
                             .zip(v)
-                            .map(|(r, s)| (r.name.clone(), Self::json_value(s.as_ref(), &ts)))
+                            .map(|(r, s)| (r.name.clone(), self.json_value(s.as_ref(), &ts)))
                             .collect::<serde_json::Map<_, _>>()
                             .into()
                     };
@@ -462,10 +467,11 @@ impl EnergyReport<'_> {
                 })
                 .collect();
         json!({
+            "errband": env!("CARGO_PKG_VERSION"),
             "file": self.file,
             "form": match p.form { Form::Profile => "profile", Form::Given => "fitted values" },
-            "f_std_mhz": fmt_fraction(&p.f_std),
-            "base_nodes": p.base_nodes.as_ref().map(fmt_fraction),
+            "f_std_mhz": self.jv(&p.f_std),
+            "base_nodes": p.base_nodes.as_ref().map(|x| self.jv(x)),
             "objective": match p.objective { Objective::Energy => "energy", Objective::Edp => "edp" },
             "thresholds": ts,
             "regions": regions,
