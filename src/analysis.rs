@@ -583,55 +583,48 @@ impl Analysis {
         let (lo, hi) = data_range(data, model.vars.len());
         let views: Vec<Vec<Vec<f64>>> = regions
             .iter()
-            .map(|r| r.params_at.iter().map(|v| v.iter().map(crate::num::to_f64).collect()).collect())
+            .map(|r| r.params_at.iter().map(|v| v.iter().map(filter_view).collect()).collect())
             .collect();
         // Each point is independent: chunks run in parallel, each with its
         // own log of inexact values, merged (a union) in point order; the
         // first failing point in order is the error reported.
-        let predict_one = |x: Vec<Rat>,
-                           log: &mut crate::model::EvalLog|
-         -> Result<Prediction, AnalysisError> {
-            let b = model.basis_at(&x, log).map_err(|e| {
-                AnalysisError::Fit(FitError::Eval(Box::new(model.eval_diagnostic(
-                    &e,
-                    &x,
-                    "prediction point",
-                ))))
-            })?;
-            let f = &b[1..];
-            let (n, d) = crate::num::affine_unreduced(&b[0], f, &params).into_raw();
-            let value = crate::num::reduced(n, d);
-            let bands: Vec<Option<Band>> = regions.iter().zip(&views).map(|(r, v)| band(r, v, &b)).collect();
-            let measurement = regions
-                .iter()
-                .zip(&bands)
-                .map(|(r, b)| {
-                    b.as_ref().map(|b| {
-                        let (lower, upper) = r.bound.measurement_band(b.lower.as_ref(), b.upper.as_ref());
-                        Band { lower, upper }
+        let predict_one =
+            |x: Vec<Rat>, log: &mut crate::model::EvalLog| -> Result<Prediction, AnalysisError> {
+                let b = model.basis_at(&x, log).map_err(|e| {
+                    AnalysisError::Fit(FitError::Eval(Box::new(model.eval_diagnostic(
+                        &e,
+                        &x,
+                        "prediction point",
+                    ))))
+                })?;
+                let f = &b[1..];
+                let (n, d) = crate::num::affine_unreduced(&b[0], f, &params).into_raw();
+                let value = crate::num::reduced(n, d);
+                let bf: Vec<f64> = b.iter().map(filter_view).collect();
+                let bands: Vec<Option<Band>> =
+                    regions.iter().zip(&views).map(|(r, v)| band(r, v, &b, &bf)).collect();
+                let measurement = regions
+                    .iter()
+                    .zip(&bands)
+                    .map(|(r, b)| {
+                        b.as_ref().map(|b| {
+                            let (lower, upper) = r.bound.measurement_band(b.lower.as_ref(), b.upper.as_ref());
+                            Band { lower, upper }
+                        })
                     })
-                })
-                .collect();
-            let outside = x.iter().enumerate().map(|(i, v)| *v < lo[i] || *v > hi[i]).collect();
-            Ok(Prediction { x, model: value, outside, bands, measurement })
-        };
+                    .collect();
+                let outside = x.iter().enumerate().map(|(i, v)| *v < lo[i] || *v > hi[i]).collect();
+                Ok(Prediction { x, model: value, outside, bands, measurement })
+            };
         let mut log = design.log.clone();
         let mut predictions = Vec::with_capacity(points.len());
-        let chunks: Vec<Vec<Vec<Rat>>> = {
-            let mut points = points.into_iter().peekable();
-            let mut chunks = Vec::new();
-            while points.peek().is_some() {
-                chunks.push(points.by_ref().take(PREDICTION_CHUNK).collect());
-            }
-            chunks
-        };
         let done: Vec<(Result<Vec<Prediction>, AnalysisError>, crate::model::EvalLog)> = {
             use rayon::prelude::*;
-            chunks
-                .into_par_iter()
+            points
+                .par_chunks(PREDICTION_CHUNK)
                 .map(|chunk| {
                     let mut log = design.log.clone();
-                    let r = chunk.into_iter().map(|x| predict_one(x, &mut log)).collect();
+                    let r = chunk.iter().map(|x| predict_one(x.clone(), &mut log)).collect();
                     (r, log)
                 })
                 .collect()
@@ -870,8 +863,9 @@ fn rows_lp(p: &Problem, k: usize) -> Option<crate::lp::Prepared> {
 /// `b = [b0, f..]` at `x` (extremes at vertices, taken in the absolute
 /// parameters where the numbers are smallest; a ray or line along which
 /// `f·c` changes makes that side unbounded). `view` is the float view of
-/// the region's `params_at`, which only proposes the extreme vertices.
-fn band(r: &Region, view: &[Vec<f64>], b: &[Rat]) -> Option<Band> {
+/// the region's `params_at` and `bf` that of `b` ([`filter_view`]), which
+/// only propose the extreme vertices.
+fn band(r: &Region, view: &[Vec<f64>], b: &[Rat], bf: &[f64]) -> Option<Band> {
     if matches!(r.shape, Shape::Empty | Shape::Untrusted { .. }) {
         return None;
     }
@@ -882,7 +876,7 @@ fn band(r: &Region, view: &[Vec<f64>], b: &[Rat]) -> Option<Band> {
     let dot = |v: &Vec<Rat>| f.iter().zip(v).fold(Rat::zero(), |a, (x, y)| a + x * y);
     // Values at the candidate vertices unreduced (comparisons need no
     // lowest terms); only the two extremes are reduced.
-    let (for_min, for_max) = extreme_candidates(b, view);
+    let (for_min, for_max) = extreme_candidates(bf, view);
     let lowest = |x: Rat| {
         let (n, d) = x.into_raw();
         crate::num::reduced(n, d)
@@ -910,6 +904,19 @@ fn band(r: &Region, view: &[Vec<f64>], b: &[Rat]) -> Option<Band> {
     Some(Band { lower, upper })
 }
 
+/// The float view of an exact value for [`extreme_candidates`]: NaN (so
+/// that every vertex stays a candidate) when the value is not zero but its
+/// float is, or is subnormal: the filter's relative margin would not cover
+/// a product that lost its magnitude.
+fn filter_view(x: &Rat) -> f64 {
+    let f = crate::num::to_f64(x);
+    if !x.is_zero() && f.abs() < f64::MIN_POSITIVE {
+        f64::NAN
+    } else {
+        f
+    }
+}
+
 /// Points per parallel task in the prediction loop: large enough that a
 /// task outweighs its log's clone, small enough to spread 10^5 points.
 const PREDICTION_CHUNK: usize = 256;
@@ -919,9 +926,8 @@ const PREDICTION_CHUNK: usize = 256;
 /// with a rigorous margin (1e-12 relative, far above the rounding of the
 /// conversions and the sum), so a vertex is dropped only when it is surely
 /// beaten. Every vertex is a candidate when a float is not finite.
-fn extreme_candidates(b: &[Rat], view: &[Vec<f64>]) -> (Vec<usize>, Vec<usize>) {
+fn extreme_candidates(bf: &[f64], view: &[Vec<f64>]) -> (Vec<usize>, Vec<usize>) {
     let all = || (0..view.len()).collect::<Vec<_>>();
-    let bf: Vec<f64> = b.iter().map(crate::num::to_f64).collect();
     let mut vals = Vec::with_capacity(view.len());
     for v in view {
         let (mut s, mut mag) = (bf[0], bf[0].abs());
@@ -967,11 +973,17 @@ mod tests {
     #[test]
     fn extreme_candidates_keep_ties_and_fall_back_when_floats_fail() {
         // b0 + f·v with f = (1, 0): vertices 1 and 2 tie for the maximum.
-        let b = vec![int(1), int(1), int(0)];
+        let b: Vec<f64> = [int(1), int(1), int(0)].iter().map(filter_view).collect();
         let view = vec![vec![0.0, 0.0], vec![1.0, 5.0], vec![1.0, -5.0], vec![-2.0, 0.0]];
         assert_eq!(extreme_candidates(&b, &view), (vec![3], vec![1, 2]));
         let view = vec![vec![f64::INFINITY, 0.0], vec![1.0, 0.0]];
         assert_eq!(extreme_candidates(&b, &view), (vec![0, 1], vec![0, 1]));
+        // A value too small for a normal float is no proposal either.
+        let tiny = filter_view(&Rat::new(1.into(), num_bigint::BigInt::from(10).pow(400)));
+        assert!(tiny.is_nan());
+        let view = vec![vec![tiny, 0.0], vec![1.0, 0.0]];
+        assert_eq!(extreme_candidates(&b, &view), (vec![0, 1], vec![0, 1]));
+        assert_eq!(filter_view(&Rat::zero()), 0.0);
     }
 
     #[test]

@@ -60,8 +60,6 @@ pub struct Design {
     pub log: EvalLog,
     /// The data, as named in messages.
     pub file: String,
-    /// The parameters' names, for messages.
-    pub names: Vec<String>,
 }
 
 /// Why the design or the fit failed.
@@ -190,13 +188,7 @@ impl Design {
             };
             group_of.push(g);
         }
-        Ok(Design {
-            groups,
-            group_of,
-            log,
-            file: file.to_string(),
-            names: model.params.iter().map(|p| p.name.clone()).collect(),
-        })
+        Ok(Design { groups, group_of, log, file: file.to_string() })
     }
 
     /// Number of parameters.
@@ -219,13 +211,14 @@ impl Design {
         FitError::TooFewPoints { points: self.groups.len(), params: k, file: self.file.clone() }
     }
 
-    fn rank_deficient(&self, directions: Vec<Vec<Rat>>) -> FitError {
-        FitError::RankDeficient { directions, names: self.names.clone() }
+    fn rank_deficient(model: &Model, directions: Vec<Vec<Rat>>) -> FitError {
+        FitError::RankDeficient { directions, names: model.params.iter().map(|p| p.name.clone()).collect() }
     }
 
     /// The exact least-squares parameters, minimising
     /// `Σ (w(x_i)·(d_i − T(c, x_i)))²`.
-    pub fn least_squares(&self, k: usize) -> Result<Vec<Rat>, FitError> {
+    pub fn least_squares(&self, model: &Model) -> Result<Vec<Rat>, FitError> {
+        let k = model.k();
         if self.groups.len() < k {
             return Err(self.too_few(k));
         }
@@ -260,7 +253,7 @@ impl Design {
                 lower[0][l] = row[j].clone();
             }
         }
-        solve(a, b).ok_or_else(|| self.rank_deficient(self.null_space(k)))
+        solve(a, b).ok_or_else(|| Design::rank_deficient(model, self.null_space(k)))
     }
 
     /// Parameter values for `model`: fitted, or the given ones.
@@ -273,9 +266,9 @@ impl Design {
                     return Err(self.too_few(k));
                 }
                 if !dirs.is_empty() {
-                    return Err(self.rank_deficient(dirs));
+                    return Err(Design::rank_deficient(model, dirs));
                 }
-                self.least_squares(k)
+                self.least_squares(model)
             }
             FitMode::Given => {
                 Ok(model.params.iter().map(|p| p.given.clone().unwrap_or_else(Rat::zero)).collect())

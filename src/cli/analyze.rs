@@ -178,15 +178,7 @@ fn plot_arg(s: &str) -> Result<(PlotKind, String), Failure> {
         ("residuals", PlotKind::Residuals),
         ("width", PlotKind::Width),
     ];
-    if let Some((k, f)) = s.split_once('=') {
-        return match kinds.iter().find(|(n, _)| *n == k.trim()) {
-            Some((_, kind)) if !f.trim().is_empty() => Ok((*kind, f.trim().to_string())),
-            _ => Err(Failure::input(format!(
-                "--plot {s}: expected [KIND=]FILE with KIND one of band, region, residuals, width"
-            ))),
-        };
-    }
-    Ok((PlotKind::Band, s.to_string()))
+    super::plot_kind(s, &kinds).map_err(|e| Failure::input(format!("--plot {s}: {e}")))
 }
 
 /// Runs the main command.
@@ -256,8 +248,8 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     let model: &Model = if fam.own {
         &input.model
     } else {
-        let f = discover(&input.model, rows, hold.as_ref(), &forms, &opts, &data_path)
-            .map_err(|e| family_failure(&input, e))?;
+        let f =
+            discover(&input.model, rows, hold.as_ref(), &forms, &opts, &data_path).map_err(family_failure)?;
         best_model = f.members[0].model.clone();
         if hold.is_none() {
             family_all = Some(f);
@@ -271,7 +263,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         let threshold = match which {
             EmitQe::Emax => None,
             EmitQe::Region => {
-                let an = Analysis::run_rows(model, rows, &data_path, &opts).map_err(|e| input.failure(e))?;
+                let an = Analysis::run_rows(model, rows, &data_path, &opts).map_err(|e| Failure::of(&e))?;
                 Some(an.regions.first().map(|r| r.bound.clone()).unwrap_or_default())
             }
         };
@@ -302,10 +294,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
                 return Err(Failure::input("--holdout and --drop both leave measurements out; give one"));
             }
             let family: Option<&backtest::FamilyForms<'_>> = if wants_family { Some(&forms) } else { None };
-            Some(
-                backtest::run(model, rows, &data_path, &opts, hold, h, family)
-                    .map_err(|e| backtest_failure(&input, e))?,
-            )
+            Some(backtest::run(model, rows, &data_path, &opts, hold, h, family).map_err(backtest_failure)?)
         }
         _ => None,
     };
@@ -313,14 +302,14 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         Some(b) => (b.train.as_slice(), b.analysis.clone()),
         None => (
             rows.as_slice(),
-            Analysis::run_rows(model, rows, &data_path, &opts).map_err(|e| input.failure(e))?,
+            Analysis::run_rows(model, rows, &data_path, &opts).map_err(|e| Failure::of(&e))?,
         ),
     };
     if wants_family && family_all.is_none() && backtest.is_none() {
         let points: Vec<Vec<Rat>> = analysis.predictions.iter().map(|p| p.x.clone()).collect();
         let f = forms(rows)
             .and_then(|fs| family::analyse(fs, rows, &data_path, &opts, &points))
-            .map_err(|e| family_failure(&input, e))?;
+            .map_err(family_failure)?;
         family_all = Some(f);
     }
     let family = backtest.as_ref().and_then(|b| b.family.as_ref()).or(family_all.as_ref());
@@ -335,7 +324,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         let mut pmodel = model.clone();
         pmodel.predict.clear();
         let pa = Analysis::run_rows(&pmodel, &kept, &data_path, &popts).map_err(|e| {
-            let f = input.failure(e);
+            let f = Failure::of(&e);
             Failure { message: format!("after dropping: {}", f.message), code: f.code }
         })?;
         Some(Pruned { dropped: d, analysis: pa })
@@ -492,7 +481,7 @@ fn run_experiment(
                         }
                         Some(m)
                     }
-                    Err(e) => return none(fail(family_failure(input, e))),
+                    Err(e) => return none(fail(family_failure(e))),
                 }
             };
             let model = best.as_ref().unwrap_or(given);
@@ -509,7 +498,7 @@ fn run_experiment(
                             best,
                         },
                         Err(BacktestError::Split(m)) => none((m, super::EXIT_INPUT)),
-                        Err(e) => none(fail(backtest_failure(input, e))),
+                        Err(e) => none(fail(backtest_failure(e))),
                     }
                 }
                 _ => {
@@ -522,7 +511,7 @@ fn run_experiment(
                                 .and_then(|fs| family::analyse(fs, rows, &input.data_path, opts, &points))
                             {
                                 Ok(f) => family_all = Some(f),
-                                Err(e) => return none(fail(family_failure(input, e))),
+                                Err(e) => return none(fail(family_failure(e))),
                             }
                         }
                     }
@@ -636,10 +625,10 @@ fn points_of(model: &Model, at: &[Vec<Rat>]) -> Vec<Vec<Rat>> {
 }
 
 /// A family that could not be analysed, as a message and exit code.
-fn family_failure(input: &super::input::Loaded, e: FamilyError) -> Failure {
+fn family_failure(e: FamilyError) -> Failure {
     match e {
         FamilyError::NoForm(e) => {
-            let f = input.failure(*e);
+            let f = Failure::of(&*e);
             Failure { message: format!("no form of the family could be fitted: {}", f.message), code: f.code }
         }
         FamilyError::Form(d) => Failure::input(d.message),
@@ -648,18 +637,18 @@ fn family_failure(input: &super::input::Loaded, e: FamilyError) -> Failure {
 }
 
 /// A backtest that could not be done, as a message and exit code.
-fn backtest_failure(input: &super::input::Loaded, e: BacktestError) -> Failure {
+fn backtest_failure(e: BacktestError) -> Failure {
     match e {
         BacktestError::Split(m) => Failure::input(m),
         BacktestError::Analysis(e) => {
-            let f = input.failure(e);
+            let f = Failure::of(&e);
             Failure {
                 message: format!("fitting without the held-out measurements: {}", f.message),
                 code: f.code,
             }
         }
         BacktestError::Family(e) => {
-            let f = family_failure(input, e);
+            let f = family_failure(e);
             Failure { message: format!("without the held-out measurements: {}", f.message), code: f.code }
         }
     }

@@ -105,21 +105,8 @@ pub struct EnergyArgs {
 }
 
 fn plot_arg(s: &str) -> Result<(EnergyPlot, String), Failure> {
-    let (kind, file) = match s.split_once('=') {
-        None => (EnergyPlot::Delta, s),
-        Some(("delta", f)) => (EnergyPlot::Delta, f),
-        Some(("ee", f)) => (EnergyPlot::Ee, f),
-        Some(("shares", f)) => (EnergyPlot::Shares, f),
-        Some(_) => {
-            return Err(Failure::input(format!(
-                "--plot {s}: expected [KIND=]FILE with KIND one of delta, ee, shares"
-            )))
-        }
-    };
-    if file.is_empty() {
-        return Err(Failure::input(format!("--plot {s}: no file name")));
-    }
-    Ok((kind, file.to_string()))
+    let kinds = [("delta", EnergyPlot::Delta), ("ee", EnergyPlot::Ee), ("shares", EnergyPlot::Shares)];
+    super::plot_kind(s, &kinds).map_err(|e| Failure::input(format!("--plot {s}: {e}")))
 }
 
 fn nodes_arg(text: &str, limits: &Limits) -> Result<Vec<Nodes>, Failure> {

@@ -3,7 +3,7 @@
 //! model, a dataset and analysis options.
 
 use super::{decode, files, read_bytes, Failure, EXIT_INPUT};
-use crate::analysis::{AnalysisError, Options, Threshold};
+use crate::analysis::{Options, Threshold};
 use crate::data::detect::{self, Kind};
 use crate::data::{self, Aggregate, ColumnSpec, Dataset, Experiment, Parts, Selection, Source};
 use crate::limits::Limits;
@@ -129,11 +129,6 @@ impl Loaded {
             None => Ok(&self.model),
             Some(m) => m.as_ref().map_err(Clone::clone),
         }
-    }
-
-    /// Maps an analysis failure to a message and exit code.
-    pub fn failure(&self, e: AnalysisError) -> Failure {
-        Failure::of(&e)
     }
 }
 

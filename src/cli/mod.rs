@@ -145,20 +145,24 @@ impl Failure {
     }
 }
 
-/// `--plot [KIND=]FILE` on a command that draws one kind of plot: the
-/// same spelling as the main command's, with `kind` the only KIND.
-pub(crate) fn one_plot(s: &str, kind: &str) -> Result<String, String> {
-    let file = match s.split_once('=') {
-        Some((k, f)) if k.trim() == kind => f.trim(),
-        Some(_) => {
-            return Err(format!("expected [KIND=]FILE with KIND {kind} (the one plot this command draws)"))
-        }
-        None => s,
+/// `--plot [KIND=]FILE`, the one spelling of every command that plots:
+/// `kinds` are the command's plot kinds, the first the default.
+pub(crate) fn plot_kind<K: Copy>(s: &str, kinds: &[(&str, K)]) -> Result<(K, String), String> {
+    let names: Vec<&str> = kinds.iter().map(|k| k.0).collect();
+    let expected = || format!("expected [KIND=]FILE with KIND one of {}", names.join(", "));
+    let (kind, file) = match s.split_once('=') {
+        None => (kinds.first().ok_or_else(expected)?.1, s),
+        Some((k, f)) => (kinds.iter().find(|(n, _)| *n == k.trim()).ok_or_else(expected)?.1, f.trim()),
     };
     if file.is_empty() {
-        return Err("no file name".into());
+        return Err(format!("no file name; {}", expected()));
     }
-    Ok(file.to_string())
+    Ok((kind, file.to_string()))
+}
+
+/// [`plot_kind`] on a command that draws one kind of plot (a clap value parser).
+pub(crate) fn one_plot(s: &str, kind: &str) -> Result<String, String> {
+    plot_kind(s, &[(kind, ())]).map(|(_, file)| file)
 }
 
 /// The command-line definition (every subcommand and flag), for
@@ -236,19 +240,23 @@ where
     }
 }
 
-/// The subcommands, for suggestions.
-const SUBCOMMANDS: [&str; 8] = ["qe", "prune", "plan", "energy", "barrier", "ms", "completions", "man"];
-
 /// `errband prnue …`: the first argument is neither a subcommand nor an
 /// existing file, but close to a subcommand's name. clap would take it for
 /// the model file and complain about the next word; this says what went
 /// wrong. `None` when the argument may well be a file name.
 fn mistyped_subcommand(args: &[OsString]) -> Option<String> {
     let first = args.get(1)?.to_str()?;
-    if first.starts_with('-') || SUBCOMMANDS.contains(&first) || std::path::Path::new(first).exists() {
+    if first.starts_with('-') || std::path::Path::new(first).exists() {
         return None;
     }
-    let best = SUBCOMMANDS
+    // The names from the clap definition itself, so a new subcommand is
+    // suggested without a list to keep in step.
+    let cmd = command();
+    let names: Vec<&str> = cmd.get_subcommands().map(clap::Command::get_name).collect();
+    if names.contains(&first) {
+        return None;
+    }
+    let best = names
         .iter()
         .map(|s| (strsim::damerau_levenshtein(first, s), *s))
         .filter(|(d, s)| *d <= 2 && *d < s.len())
@@ -256,7 +264,7 @@ fn mistyped_subcommand(args: &[OsString]) -> Option<String> {
     Some(format!(
         "error: unrecognized subcommand `{first}` (and no file of that name)\n  = help: did you mean `{}`? Subcommands: {}; without one, errband MODEL DATA analyses a model",
         best.1,
-        SUBCOMMANDS.join(", ")
+        names.join(", ")
     ))
 }
 
@@ -397,6 +405,17 @@ fn decode(mut bytes: Vec<u8>, name: &str) -> Result<String, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plot_kinds_share_one_spelling() {
+        let kinds = [("band", 1), ("region", 2)];
+        assert_eq!(plot_kind("a.svg", &kinds), Ok((1, "a.svg".to_string())));
+        assert_eq!(plot_kind(" region = r.svg", &kinds), Ok((2, "r.svg".to_string())));
+        assert!(plot_kind("pie=p.svg", &kinds).unwrap_err().contains("one of band, region"));
+        assert!(plot_kind("band=", &kinds).unwrap_err().starts_with("no file name"));
+        assert_eq!(one_plot("chart=c.svg", "chart"), Ok("c.svg".to_string()));
+        assert!(one_plot("teb=c.svg", "chart").is_err());
+    }
 
     #[test]
     fn input_text_is_decoded_with_a_location_for_bad_bytes() {

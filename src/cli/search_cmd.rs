@@ -291,7 +291,7 @@ pub fn run_plan(a: PlanArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failur
         .install(|| {
             plan::plan(&input.model, rows, &input.data_path, &input.options(), &targets, &cands, &tick)
         })
-        .map_err(|e| input.failure(e))?;
+        .map_err(|e| Failure::of(&e))?;
     let r = PlanReport {
         model: &input.model,
         data_file: &input.data_path,

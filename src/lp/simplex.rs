@@ -11,6 +11,7 @@
 
 use super::filter::{all_satisfied, FloatRows};
 use crate::linear::{Constraint, Kind};
+use crate::num::int_dot as idot;
 use crate::num::Rat;
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
@@ -37,16 +38,6 @@ pub(crate) enum Solved {
 
 fn dot(a: &[Rat], x: &[Rat]) -> Rat {
     let mut s = Rat::zero();
-    for (p, q) in a.iter().zip(x) {
-        if !p.is_zero() && !q.is_zero() {
-            s += p * q;
-        }
-    }
-    s
-}
-
-fn idot(a: &[BigInt], x: &[BigInt]) -> BigInt {
-    let mut s = BigInt::zero();
     for (p, q) in a.iter().zip(x) {
         if !p.is_zero() && !q.is_zero() {
             s += p * q;

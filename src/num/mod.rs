@@ -730,17 +730,21 @@ pub fn mul(x: &Rat, y: &Rat) -> Rat {
     if x.is_zero() || y.is_zero() {
         return Rat::zero();
     }
-    let cancel = |n: &BigInt, d: &BigInt| {
-        let g = gcd(n, d);
-        if g.is_one() {
-            (n.clone(), d.clone())
-        } else {
-            (n / &g, d / &g)
-        }
-    };
     let (a, d) = cancel(x.numer(), y.denom());
     let (c, b) = cancel(y.numer(), x.denom());
-    Rat::new_raw(a * c, b * d)
+    Rat::new_raw(&*a * &*c, &*b * &*d)
+}
+
+/// `n/g` and `d/g` for `g = gcd(n, d)`, borrowed when `g = 1` (the usual
+/// case keeps the operands).
+fn cancel<'a>(n: &'a BigInt, d: &'a BigInt) -> (std::borrow::Cow<'a, BigInt>, std::borrow::Cow<'a, BigInt>) {
+    use std::borrow::Cow;
+    let g = gcd(n, d);
+    if g.is_one() {
+        (Cow::Borrowed(n), Cow::Borrowed(d))
+    } else {
+        (Cow::Owned(n / &g), Cow::Owned(d / &g))
+    }
 }
 
 /// `x / y` (`y ≠ 0`) in lowest terms by cross-cancellation ([`mul`]).
@@ -804,6 +808,18 @@ pub fn gcd(a: &BigInt, b: &BigInt) -> BigInt {
         Ok(small) => BigInt::from(small),
         Err(_) => BigInt::from(BigUint::from_bytes_le(&g.to_le_bytes())),
     }
+}
+
+/// `a·b` over the integers, skipping zero terms (the double description's
+/// sign tests and the fraction-free simplex's pivots).
+pub(crate) fn int_dot(a: &[BigInt], b: &[BigInt]) -> BigInt {
+    let mut s = BigInt::zero();
+    for (x, y) in a.iter().zip(b) {
+        if !x.is_zero() && !y.is_zero() {
+            s += x * y;
+        }
+    }
+    s
 }
 
 /// Euclid on words.

@@ -8,6 +8,7 @@
 //! common case costs a few float multiplications per generator. Adjacency
 //! uses the combinatorial test on zero sets.
 
+use crate::num::int_dot as dot;
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
 use std::cmp::Ordering;
@@ -55,16 +56,6 @@ impl IVec {
     pub fn is_zero(&self) -> bool {
         self.v.iter().all(Zero::is_zero)
     }
-}
-
-fn dot(a: &[BigInt], b: &[BigInt]) -> BigInt {
-    let mut s = BigInt::zero();
-    for (x, y) in a.iter().zip(b) {
-        if !x.is_zero() && !y.is_zero() {
-            s += x * y;
-        }
-    }
-    s
 }
 
 /// Independent integer rows spanning the same space as `vs` (each of

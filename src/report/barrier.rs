@@ -317,9 +317,8 @@ impl BarrierReport<'_> {
         s
     }
 
-    /// The shape of every command's JSON: `{"exact": "p/q", "decimal": "…"}`.
     fn jv(&self, x: &Rat) -> Json {
-        json!({"exact": fmt_fraction(x), "decimal": fmt_sig(x, self.digits)})
+        super::exact_json(x, self.digits)
     }
     fn jiv(&self, i: &Interval) -> Json {
         json!({"lower": self.jv(&i.lo), "upper": self.jv(&i.hi)})

@@ -384,22 +384,26 @@ impl EnergyReport<'_> {
         s
     }
 
-    /// The shape of every command's JSON: `{"exact": "p/q", "decimal": "…"}`.
     fn jv(&self, x: &Rat) -> Json {
-        json!({"exact": fmt_fraction(x), "decimal": fmt_sig(x, self.digits)})
+        super::exact_json(x, self.digits)
     }
 
     fn json_value(&self, v: Option<&Value>, thresholds: &[String]) -> Json {
         match v {
             None => Json::Null,
-            Some(v) => json!({
-                "exact": fmt_fraction(&v.point),
-                "decimal": fmt_sig(&v.point, self.digits),
-                "bands": v.bands.iter().zip(thresholds).map(|(b, t)| match b {
-                    None => json!({"threshold": t, "lower": null, "upper": null}),
-                    Some(i) => json!({"threshold": t, "lower": self.jv(&i.lo), "upper": self.jv(&i.hi)}),
-                }).collect::<Vec<_>>(),
-            }),
+            Some(v) => {
+                let mut j = self.jv(&v.point);
+                j["bands"] = v
+                    .bands
+                    .iter()
+                    .zip(thresholds)
+                    .map(|(b, t)| match b {
+                        None => json!({"threshold": t, "lower": null, "upper": null}),
+                        Some(i) => json!({"threshold": t, "lower": self.jv(&i.lo), "upper": self.jv(&i.hi)}),
+                    })
+                    .collect();
+                j
+            }
         }
     }
 

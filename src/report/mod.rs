@@ -96,6 +96,13 @@ fn rel_half_width(b: &Band, model: &Rat) -> Option<Rat> {
     Some(crate::num::reduced(w * model.denom(), u.denom() * l.denom() * two_t))
 }
 
+/// The one JSON shape of an exact value on every command:
+/// `{"exact": "p/q", "decimal": "…"}`, the decimal correctly rounded to
+/// `digits` significant digits.
+pub(crate) fn exact_json(x: &Rat, digits: usize) -> Value {
+    json!({ "exact": fmt_fraction(x), "decimal": fmt_sig(x, digits) })
+}
+
 /// Number views shared by every renderer: correctly rounded decimals,
 /// JSON pairs of exact and decimal, points as JSON, the RMS.
 pub(crate) trait Views {
@@ -117,9 +124,9 @@ pub(crate) trait Views {
     fn dec(&self, x: &Rat) -> String {
         fmt_sig(x, self.digits())
     }
-    /// `{"exact": "p/q", "decimal": "…"}`.
+    /// `{"exact": "p/q", "decimal": "…"}` ([`exact_json`]).
     fn both(&self, x: &Rat) -> Value {
-        json!({ "exact": fmt_fraction(x), "decimal": self.dec(x) })
+        exact_json(x, self.digits())
     }
     /// [`Views::both`], or null.
     fn opt_both(&self, x: &Option<Rat>) -> Value {

@@ -307,8 +307,7 @@ impl MsReport<'_> {
     pub fn json(&self) -> Json {
         let p = self.pred;
         let m = self.machine;
-        // Every command's shape: `{"exact": "p/q", "decimal": "…"}`.
-        let f = |x: &Rat| json!({"exact": fmt_fraction(x), "decimal": fmt_sig(x, self.digits)});
+        let f = |x: &Rat| super::exact_json(x, self.digits);
         let runs = |pred: &Prediction| -> Vec<Json> {
             pred.points
                 .iter()
