@@ -408,16 +408,19 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         .filter(|r| r.shape == Shape::Empty)
         .map(|r| r.threshold.text.as_str())
         .collect();
-    if !empty.is_empty() {
+    let code = if empty.is_empty() {
+        super::EXIT_OK
+    } else {
         io.note(&format!(
             "errband: threshold {} is below e_max = {} (exact {}): the region is empty",
             empty.join(", "),
             fmt_sig(&analysis.emax, a.common.decimal as usize),
             fmt_fraction(&analysis.emax)
         ));
-        return Ok(super::EXIT_ANALYSIS);
-    }
-    Ok(super::EXIT_OK)
+        super::EXIT_ANALYSIS
+    };
+    super::free_later((analysis, text, pruned, function, backtest, family_all));
+    Ok(code)
 }
 
 /// A whole experiment (several series): one analysis per series, in

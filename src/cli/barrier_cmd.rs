@@ -198,5 +198,6 @@ pub fn run(a: BarrierArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         io.file(file, svg)?;
     }
     io.stdout(&body)?;
+    super::free_later((pred, loaded));
     Ok(super::EXIT_OK)
 }

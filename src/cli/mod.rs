@@ -467,3 +467,12 @@ mod tests {
         }
     }
 }
+
+/// Frees a command's results on a background thread once its output is
+/// written: 10^4 rows of long fractions take tens of milliseconds to free
+/// one by one, and the process exits without waiting (a caller that keeps
+/// running gets the memory back all the same).
+pub(crate) fn free_later<T: Send + 'static>(value: T) {
+    // When no thread can be spawned, the error drops the value here.
+    let _ = std::thread::Builder::new().spawn(move || drop(value));
+}

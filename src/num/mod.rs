@@ -218,16 +218,17 @@ pub fn pow10(e: u64) -> BigInt {
 
 /// The exact fraction text of `x`: `-1101248/81125`, `3`, `0`.
 pub fn fmt_fraction(x: &Rat) -> String {
-    if x.denom().is_one() {
-        x.numer().to_string()
-    } else {
-        format!("{}/{}", x.numer(), x.denom())
+    // Machine-word fast path: num-bigint's Display converts through a digit
+    // vector, a third of a 100 000-point CSV's time.
+    match (x.numer().to_i128(), x.denom().to_u128()) {
+        (Some(n), Some(1)) => n.to_string(),
+        (Some(n), Some(d)) => match (i64::try_from(n), u64::try_from(d)) {
+            (Ok(n), Ok(d)) => format!("{n}/{d}"),
+            _ => format!("{n}/{d}"),
+        },
+        _ if x.denom().is_one() => x.numer().to_string(),
+        _ => format!("{}/{}", x.numer(), x.denom()),
     }
-}
-
-/// floor(log10 |x|) for x != 0, computed exactly.
-fn decimal_exponent(x: &Rat) -> i64 {
-    decimal_exponent_parts(&x.numer().abs(), x.denom())
 }
 
 /// `floor(log10(n/d))` for `n, d > 0`, from an estimate by bit lengths
@@ -288,22 +289,116 @@ pub(crate) fn round_half_even_parts(num: &BigInt, den: &BigInt) -> BigInt {
 /// digits (round half to even; trailing zeros dropped). Plain notation for
 /// moderate magnitudes, scientific (`-7.96273e-8`) otherwise.
 pub fn fmt_sig(x: &Rat, sig: usize) -> String {
+    fmt_sig_parts(x.numer(), x.denom(), sig)
+}
+
+/// [`fmt_sig`] of `n/d` (`d > 0`), which need not be in lowest terms: a
+/// value formed only to be shown never pays for its reduction.
+pub fn fmt_sig_parts(n: &BigInt, d: &BigInt, sig: usize) -> String {
     let sig = sig.max(1);
-    if x.is_zero() {
+    if n.is_zero() {
         return "0".to_string();
     }
-    let mut e = decimal_exponent(x);
-    let mut q = round_scaled(x, sig as i64 - 1 - e);
+    let (digits, e) = match sig_digits_float(n.magnitude(), d.magnitude(), sig) {
+        Some((q, e)) => (q.to_string(), e),
+        None => {
+            let (q, e) = sig_digits_exact(&n.abs(), d, sig);
+            (q.to_string(), e)
+        }
+    };
+    layout_sig(n.is_negative(), digits, e, sig)
+}
+
+/// The `sig` significant digits of `n/d > 0` rounded half to even, as an
+/// integer in `[10^(sig-1), 10^sig)`, and the decimal exponent of the
+/// rounded value; exact integer arithmetic throughout.
+fn sig_digits_exact(n: &BigInt, d: &BigInt, sig: usize) -> (BigInt, i64) {
+    let mut e = decimal_exponent_parts(n, d);
+    let s = sig as i64 - 1 - e;
+    let p = pow10(s.unsigned_abs());
+    let mut q = if s >= 0 { round_half_even_parts(&(n * p), d) } else { round_half_even_parts(n, &(d * p)) };
     if q == pow10(sig as u64) {
         q = pow10(sig as u64 - 1);
         e += 1;
     }
-    let mut digits = q.to_string();
+    (q, e)
+}
+
+/// Powers of ten that `f64` holds exactly (5^22 < 2^53).
+const POW10_F64: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+    1e19, 1e20, 1e21, 1e22,
+];
+
+/// The top 64 bits of `m > 0` as a float `t` and the shift `b` with
+/// `m ≈ t·2^b`: relative error below 2^-52 (truncation to 64 bits, then one
+/// rounding to 53), whatever the length of `m`.
+fn top_bits(m: &BigUint) -> (f64, i64) {
+    let bits = m.bits() as i64;
+    let mut words = m.iter_u64_digits().rev();
+    let hi = words.next().unwrap_or(0);
+    let lo = words.next().unwrap_or(0);
+    let lz = hi.leading_zeros();
+    let top = if lz == 0 { hi } else { (hi << lz) | (lo >> (64 - lz)) };
+    (top as f64, bits - 64)
+}
+
+/// [`sig_digits_exact`] proposed by floats and accepted only when the
+/// float's rigorous error bound cannot change the answer; `None` sends the
+/// caller to the exact path. Most rows of a band table end here: the exact
+/// path costs two big multiplications and a long division per number.
+///
+/// The float `y ≈ n/d·10^s` has relative error below 2^-50 (two top-bit
+/// extractions, one division, one scaling by an exact power of ten), so a
+/// margin of `y·2^-48` is safe. The digits are accepted when `y` is that far
+/// from the ends of `[10^(sig-1), 10^sig)` (the exponent is then exact) and
+/// from the rounding midpoint (the rounding is then exact). Ties, and
+/// values that floats cannot hold, always take the exact path.
+fn sig_digits_float(n: &BigUint, d: &BigUint, sig: usize) -> Option<(u64, i64)> {
+    if sig > 12 {
+        return None; // the margin would exceed half a unit of the last digit
+    }
+    let (tn, bn) = top_bits(n);
+    let (td, bd) = top_bits(d);
+    let shift = bn - bd;
+    if shift.abs() > 900 {
+        return None;
+    }
+    let x = tn / td * 2f64.powi(shift as i32);
+    if !x.is_normal() {
+        return None;
+    }
+    let mut e = x.log10().floor() as i64;
+    let s = sig as i64 - 1 - e;
+    let scale = *POW10_F64.get(s.unsigned_abs() as usize)?;
+    let y = if s >= 0 { x * scale } else { x / scale };
+    let tol = y * (2f64).powi(-48);
+    let (lo, hi) = (POW10_F64[sig - 1], POW10_F64[sig]);
+    if !(y - tol >= lo && y + tol < hi) {
+        return None; // log10's guess may be one off; let exact arithmetic decide
+    }
+    let floor = y.floor();
+    let frac = y - floor;
+    if (frac - 0.5).abs() <= tol {
+        return None;
+    }
+    let mut q = if frac > 0.5 { floor + 1.0 } else { floor };
+    if q == hi {
+        q = lo;
+        e += 1;
+    }
+    Some((q as u64, e))
+}
+
+/// Lays out rounded digits `q` (exactly `sig` of them) with decimal
+/// exponent `e`: trailing zeros dropped, plain notation for moderate
+/// magnitudes, scientific otherwise.
+fn layout_sig(negative: bool, mut digits: String, e: i64, sig: usize) -> String {
     debug_assert_eq!(digits.len(), sig);
     while digits.len() > 1 && digits.ends_with('0') {
         digits.pop();
     }
-    let sign = if x.is_negative() { "-" } else { "" };
+    let sign = if negative { "-" } else { "" };
     let plain = (-5..sig.max(7) as i64).contains(&e);
     if plain {
         if e < 0 {
@@ -563,6 +658,15 @@ pub fn lcm_denoms<'a>(xs: impl IntoIterator<Item = &'a Rat>) -> BigInt {
 /// combined without reduction (one gcd instead of one per operation).
 pub fn reduced(n: BigInt, d: BigInt) -> Rat {
     let (n, d) = if d.is_negative() { (-n, -d) } else { (n, d) };
+    if let (Some(nm), Some(dm)) = (n.magnitude().to_u128(), d.magnitude().to_u128()) {
+        // Two machine words each (a band end at one of 10^5 points): no
+        // allocation but the result's.
+        let g = u128_gcd(nm, dm);
+        if g <= 1 {
+            return Rat::new_raw(n, d);
+        }
+        return Rat::new_raw(BigInt::from_biguint(n.sign(), BigUint::from(nm / g)), BigInt::from(dm / g));
+    }
     let g = gcd(&n, &d);
     if g.is_one() {
         Rat::new_raw(n, d)
@@ -795,6 +899,10 @@ pub fn gcd(a: &BigInt, b: &BigInt) -> BigInt {
         return a.gcd(b);
     }
     let (long, short) = if a.bits() >= b.bits() { (a, b) } else { (b, a) };
+    if long.bits() <= 128 {
+        let w = |x: &BigInt| x.magnitude().to_u128().unwrap_or(0);
+        return BigInt::from(u128_gcd(w(a), w(b)));
+    }
     if short.bits() <= 64 {
         // One Euclid step brings the long operand to a word (a binary gcd
         // on it would shave a few bits per pass over all its words).
@@ -820,6 +928,26 @@ pub(crate) fn int_dot(a: &[BigInt], b: &[BigInt]) -> BigInt {
         }
     }
     s
+}
+
+/// Stein's binary gcd on two words: shifts and subtractions only (a
+/// 128-bit division is a library call).
+fn u128_gcd(mut a: u128, mut b: u128) -> u128 {
+    if a == 0 || b == 0 {
+        return a | b;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
 }
 
 /// Euclid on words.
@@ -947,6 +1075,12 @@ mod tests {
     #[test]
     fn rounds_correctly_to_significant_digits() {
         assert_eq!(fmt_sig(&frac(1101248, 81125), 6), "13.5747");
+        // The float proposal serves ordinary values and leaves ties to exact
+        // arithmetic.
+        let u = |v: u64| BigUint::from(v);
+        assert_eq!(sig_digits_float(&u(1101248), &u(81125), 6), Some((135747, 1)));
+        assert_eq!(sig_digits_float(&u(7962725), &u(100000000000000), 6), None);
+        assert_eq!(sig_digits_float(&u(1), &u(3), 13), None);
         assert_eq!(fmt_sig(&r("-7.962725e-8"), 6), "-7.96272e-8"); // tie to even
         assert_eq!(fmt_sig(&r("-7.962735e-8"), 6), "-7.96274e-8");
         assert_eq!(fmt_sig(&r("0.0003184"), 6), "0.0003184");
@@ -1072,6 +1206,42 @@ mod tests {
                 proptest::prop_assert_eq!(div(&a, &b), &a / &b);
                 proptest::prop_assert_eq!(div_unreduced(&a, &b), &a / &b);
             }
+        }
+
+        /// Significant digits proposed by floats are the exact ones whenever
+        /// they are accepted: random fractions of any length and scale, exact
+        /// ties (`(2k+1)/2·10^j`) and values a hair from a tie or from a
+        /// power of ten, at every digit count the fast path serves.
+        #[test]
+        fn float_digits_are_exact_digits(
+            a in proptest::collection::vec(proptest::num::u64::ANY, 1..5),
+            b in proptest::collection::vec(proptest::num::u64::ANY, 1..5),
+            k in 1u64..1_000_000_000_000,
+            j in -30i64..30,
+            sig in 1usize..=13,
+            hair in 0u32..4,
+        ) {
+            let big = |w: &[u64]| BigUint::from_bytes_le(&w.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()) + 1u32;
+            let check = |n: &BigUint, d: &BigUint| -> Result<(), proptest::test_runner::TestCaseError> {
+                let want = sig_digits_exact(&BigInt::from(n.clone()), &BigInt::from(d.clone()), sig);
+                if let Some((q, e)) = sig_digits_float(n, d, sig) {
+                    proptest::prop_assert_eq!((BigInt::from(q), e), want);
+                }
+                Ok(())
+            };
+            check(&big(&a), &big(&b))?;
+            // (2k+1)/2 · 10^j, nudged by 0, ±10^-40 relative or a power of ten.
+            let p = pow10(j.unsigned_abs()).into_parts().1;
+            let (mut n, mut d) = (BigUint::from(2 * k + 1), BigUint::from(2u32));
+            if j >= 0 { n *= &p } else { d *= &p }
+            let tiny = pow10(40).into_parts().1;
+            let (n, d) = match hair {
+                0 => (n, d),
+                1 => (&n * &tiny + 1u32, d * &tiny),
+                2 => (&n * &tiny - 1u32, d * &tiny),
+                _ => (&p * &tiny - 1u32, tiny.clone()),
+            };
+            check(&n, &d)?;
         }
 
         /// `Sum` over a common denominator equals num-rational's running

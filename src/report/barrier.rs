@@ -56,7 +56,8 @@ fn who(v: Verdict) -> &'static str {
 /// `v` for a one-valued range, else `[lo, hi]` (`-inf`/`+inf` for a missing end).
 fn ends(lo: Option<&Rat>, hi: Option<&Rat>, show: &dyn Fn(&Rat) -> String) -> String {
     match (lo, hi) {
-        (Some(l), Some(u)) if l == u => show(l),
+        // By cross-multiplication: `==` on fractions divides them.
+        (Some(l), Some(u)) if num::cmp_unreduced(l, u).is_eq() => show(l),
         (l, u) => format!("[{}, {}]", l.map_or("-inf".into(), show), u.map_or("+inf".into(), show)),
     }
 }
@@ -81,7 +82,7 @@ impl BarrierReport<'_> {
         b.as_ref().map_or("-".into(), |b| format!("×{}", ends(b.lower.as_ref(), b.upper.as_ref(), &show)))
     }
     fn case(&self, i: &Interval) -> String {
-        if i.lo == i.hi {
+        if num::cmp_unreduced(&i.lo, &i.hi).is_eq() {
             format!("{} {}", self.num(&i.lo), self.unit)
         } else {
             format!("{}..{} {}", self.num(&i.lo), self.num(&i.hi), self.unit)

@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 
 use super::html::{esc, html_table, page};
-use super::{figures, rel_half_width, table_left, Report, Views};
+use super::{figures, rel_half_width, rel_half_width_dec, table_left, Report, Views};
 use crate::analysis::Analysis;
 use crate::data::{Aggregate, Format, Part};
 use crate::model::{show_value, Model};
@@ -389,10 +389,7 @@ impl<'a> ExperimentReport<'a> {
                             r.push(self.dec(&p.model));
                             r.push(opt(&lo, &|v| self.dec(v)));
                             r.push(opt(&hi, &|v| self.dec(v)));
-                            r.push(
-                                b.and_then(|b| rel_half_width(b, &p.model))
-                                    .map_or(String::new(), |v| self.dec(&v)),
-                            );
+                            r.push(rel_half_width_dec(b, &p.model, 1, self.digits()));
                             r.push(self.dec(&an.emax));
                             r.push(crate::num::fmt_fraction(&p.model));
                             r.push(opt(&lo, &crate::num::fmt_fraction));

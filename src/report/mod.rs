@@ -85,15 +85,27 @@ pub fn shrink_ratio(full: &Option<Band>, pruned: &Option<Band>) -> Option<Rat> {
 }
 
 fn rel_half_width(b: &Band, model: &Rat) -> Option<Rat> {
+    rel_half_width_parts(b, model).map(|(n, d)| crate::num::reduced(n, d))
+}
+
+/// (u − l)/(2|T|) as an unreduced numerator and denominator (`d > 0`), one
+/// product each: a table that only shows its decimals never reduces it.
+fn rel_half_width_parts(b: &Band, model: &Rat) -> Option<(BigInt, BigInt)> {
     let (l, u) = (b.lower.as_ref()?, b.upper.as_ref()?);
     if model.is_zero() {
         return None;
     }
-    // (u − l)/(2|T|) over one denominator, one reduction (a point each row
-    // of a long band table).
     let w = u.numer() * l.denom() - l.numer() * u.denom();
     let two_t = BigInt::from(2) * model.numer().abs();
-    Some(crate::num::reduced(w * model.denom(), u.denom() * l.denom() * two_t))
+    Some((w * model.denom(), u.denom() * l.denom() * two_t))
+}
+
+/// The correctly rounded decimal of [`rel_half_width`] at `digits`
+/// significant digits, scaled by `scale` (100 for a percentage); empty when
+/// there is no finite band or the model value is zero.
+fn rel_half_width_dec(b: Option<&Band>, model: &Rat, scale: u32, digits: usize) -> String {
+    b.and_then(|b| rel_half_width_parts(b, model))
+        .map_or(String::new(), |(n, d)| crate::num::fmt_sig_parts(&(n * scale), &d, digits))
 }
 
 /// The one JSON shape of an exact value on every command:
@@ -240,10 +252,10 @@ impl Report<'_> {
     /// band, as table cells.
     fn band_cells(&self, r: &Region, b: &Option<Band>, model: &Rat) -> [String; 3] {
         let (l, u, _) = self.band_text(r, b);
-        let rel = b
-            .as_ref()
-            .and_then(|b| rel_half_width(b, model))
-            .map_or(String::new(), |r| format!("{}%", fmt_sig(&(r * Rat::from_integer(100.into())), 3)));
+        let rel = match rel_half_width_dec(b.as_ref(), model, 100, 3) {
+            r if r.is_empty() => r,
+            r => format!("{r}%"),
+        };
         [l, u, rel]
     }
 
@@ -1077,11 +1089,7 @@ impl Report<'_> {
                     Some(b) => [inf(&b.lower, true, exact), inf(&b.upper, false, exact)],
                 };
                 row.extend(ends(b, false));
-                row.push(
-                    b.as_ref()
-                        .and_then(|b| rel_half_width(b, &p.model))
-                        .map_or(String::new(), |v| self.dec(&v)),
-                );
+                row.push(rel_half_width_dec(b.as_ref(), &p.model, 1, self.digits()));
                 row.extend(ends(mb, false));
                 row.push(fmt_fraction(&p.model));
                 row.extend(ends(b, true));
@@ -1316,23 +1324,28 @@ pub(crate) fn table_left(rows: &[Vec<String>], indent: usize, left: &[usize]) ->
             w[i] = w[i].max(c.chars().count());
         }
     }
-    let mut out = String::new();
+    // Written in place, padding included (a 10 000-row table made two
+    // strings per cell before).
+    let mut out = String::with_capacity(rows.len() * (indent + w.iter().map(|x| x + 2).sum::<usize>() + 1));
+    let pad = |out: &mut String, n: usize| out.extend(std::iter::repeat_n(' ', n));
     for r in rows {
-        let mut line = " ".repeat(indent);
+        let start = out.len();
+        pad(&mut out, indent);
         for (i, c) in r.iter().enumerate() {
-            let pad = " ".repeat(w[i] - c.chars().count());
+            let n = w[i] - c.chars().count();
             if i > 0 {
-                line.push_str("  ");
+                out.push_str("  ");
             }
             if left.contains(&i) {
-                line.push_str(c);
-                line.push_str(&pad);
+                out.push_str(c);
+                pad(&mut out, n);
             } else {
-                line.push_str(&pad);
-                line.push_str(c);
+                pad(&mut out, n);
+                out.push_str(c);
             }
         }
-        out.push_str(line.trim_end());
+        let kept = start + out[start..].trim_end().len();
+        out.truncate(kept);
         out.push('\n');
     }
     out
@@ -1340,35 +1353,42 @@ pub(crate) fn table_left(rows: &[Vec<String>], indent: usize, left: &[usize]) ->
 
 /// One CSV record (RFC 4180 quoting).
 pub(crate) fn csv_line(cells: &[String]) -> String {
-    let q: Vec<String> = cells.iter().map(|c| csv_cell(c)).collect();
-    format!("{}\n", q.join(","))
+    let mut line = String::with_capacity(cells.iter().map(|c| c.len() + 1).sum::<usize>() + 1);
+    for (i, c) in cells.iter().enumerate() {
+        if i > 0 {
+            line.push(',');
+        }
+        line.push_str(&csv_cell(c));
+    }
+    line.push('\n');
+    line
 }
 
 /// One CSV cell, quoted when needed and inert in spreadsheets: text that
 /// starts like a formula (`=`, `+`, `-`, `@`) and is not a number gets a
 /// leading `'` (OWASP's advice against formula injection), and control
 /// characters are written as `\u{..}`.
-fn csv_cell(c: &str) -> String {
-    let mut c: String = if c.chars().any(|ch| ch.is_control() && ch != '\n') {
+fn csv_cell(c: &str) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    let control = |ch: char| ch.is_control() && ch != '\n';
+    let formula = |c: &str| c.starts_with(['=', '+', '-', '@']) && c != "-" && !numeric(c);
+    if !c.contains(control) && !formula(c) && !c.contains([',', '"', '\n']) {
+        return Cow::Borrowed(c); // every number, most text
+    }
+    let mut c: String = if c.contains(control) {
         c.chars()
-            .map(|ch| {
-                if ch.is_control() && ch != '\n' {
-                    format!("\\u{{{:x}}}", u32::from(ch))
-                } else {
-                    ch.to_string()
-                }
-            })
+            .map(|ch| if control(ch) { format!("\\u{{{:x}}}", u32::from(ch)) } else { ch.to_string() })
             .collect()
     } else {
         c.to_string()
     };
-    if c.starts_with(['=', '+', '-', '@']) && c != "-" && !numeric(&c) {
+    if formula(&c) {
         c.insert(0, '\'');
     }
     if c.contains([',', '"', '\n']) {
-        format!("\"{}\"", c.replace('"', "\"\""))
+        Cow::Owned(format!("\"{}\"", c.replace('"', "\"\"")))
     } else {
-        c
+        Cow::Owned(c)
     }
 }
 
