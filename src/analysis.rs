@@ -36,6 +36,10 @@ pub struct Options {
     /// Leave remax out (`None`) unless a threshold needs it: searches that
     /// run many analyses and never report it (prune, plan).
     pub skip_remax: bool,
+    /// Leave the next-measurement bands out (every prediction's
+    /// `measurement` is then `None`): the barrier predictor reads only the
+    /// model bands, at 10^4 node counts.
+    pub skip_measurement: bool,
 }
 
 /// The fit and its minimax bounds ([`Analysis::statistics`]).
@@ -607,7 +611,7 @@ impl Analysis {
                     .iter()
                     .zip(&bands)
                     .map(|(r, b)| {
-                        b.as_ref().map(|b| {
+                        b.as_ref().filter(|_| !opts.skip_measurement).map(|b| {
                             let (lower, upper) = r.bound.measurement_band(b.lower.as_ref(), b.upper.as_ref());
                             Band { lower, upper }
                         })

@@ -299,6 +299,9 @@ pub struct MpiModel {
     pub unit_factor: Rat,
     /// Thresholds of its bands (empty: `max`).
     pub thresholds: Vec<Threshold>,
+    /// Whether its analysis keeps the next-measurement bands (shown with
+    /// the fit); the predictor itself reads only the model bands.
+    pub measurement_bands: bool,
 }
 
 /// The reference MPI_Barrier time.
@@ -550,6 +553,7 @@ fn model_reference(m: &MpiModel, nodes: &[u64]) -> Result<Referenced, BarrierErr
         thresholds: thresholds.clone(),
         at: at.clone(),
         no_cells: true,
+        skip_measurement: !m.measurement_bands,
         limits: *m.model.limits(),
         ..Options::default()
     };
@@ -572,18 +576,22 @@ fn model_reference(m: &MpiModel, nodes: &[u64]) -> Result<Referenced, BarrierErr
     // (10 000 node counts, 10^8 comparisons).
     let index: std::collections::HashMap<&[Rat], &crate::analysis::Prediction> =
         a.predictions.iter().map(|p| (p.x.as_slice(), p)).collect();
-    let mut rows = Vec::with_capacity(nodes.len());
-    for x in &at {
-        let p = index
-            .get(x.as_slice())
-            .ok_or_else(|| BarrierError::Input(format!("no prediction at N = {}", fmt_fraction(&x[0]))))?;
-        let mut row = vec![Band { lower: Some(scale(&p.model)), upper: Some(scale(&p.model)) }];
-        row.extend(p.bands.iter().map(|b| match b {
-            Some(b) => Band { lower: b.lower.as_ref().map(scale), upper: b.upper.as_ref().map(scale) },
-            None => Band { lower: None, upper: None },
-        }));
-        rows.push(row);
-    }
+    use rayon::prelude::*;
+    let rows = at
+        .par_iter()
+        .map(|x| {
+            let p = index
+                .get(x.as_slice())
+                .ok_or_else(|| BarrierError::Input(format!("no prediction at N = {}", fmt_fraction(&x[0]))))?;
+            let fit = scale(&p.model);
+            let mut row = vec![Band { lower: Some(fit.clone()), upper: Some(fit) }];
+            row.extend(p.bands.iter().map(|b| match b {
+                Some(b) => Band { lower: b.lower.as_ref().map(scale), upper: b.upper.as_ref().map(scale) },
+                None => Band { lower: None, upper: None },
+            }));
+            Ok(row)
+        })
+        .collect::<Result<Vec<_>, BarrierError>>()?;
     Ok(Referenced { columns, analysis: Some(a), at: rows })
 }
 

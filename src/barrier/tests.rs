@@ -150,6 +150,7 @@ fn model_reference_is_fitted_by_the_pipeline() {
         file: "mpi.csv".into(),
         unit_factor: us("1"),
         thresholds: vec![Threshold::parse("max").unwrap()],
+        measurement_bands: false,
     };
     let p = predict(&settings(vec![2, 30, 64], Some(Reference::Model(Box::new(m))))).unwrap();
     assert_eq!(p.columns.iter().map(|c| c.label.as_str()).collect::<Vec<_>>(), vec!["fit", "max"]);

@@ -151,6 +151,7 @@ pub fn run(a: BarrierArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
                 file: dp.clone(),
                 unit_factor,
                 thresholds,
+                measurement_bands: a.show_fit,
             };
             (Some(Reference::Model(Box::new(m))), format!("model {mp} fitted to {dp}"), Some(l))
         }
