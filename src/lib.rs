@@ -45,6 +45,7 @@ pub mod poly;
 pub mod prune;
 pub mod qe;
 pub mod report;
+pub mod schema;
 #[cfg(test)]
 mod testdata;
 pub mod threshold;

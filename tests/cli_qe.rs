@@ -347,13 +347,20 @@ fn json_output_has_variables_result_constraints_cells_and_vertices() {
     let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
     assert_eq!(v["variables"], serde_json::json!(["dc2", "dc1"]));
     assert_eq!(v["result"], "formula");
+    assert_eq!(v["errband"], env!("CARGO_PKG_VERSION"), "the version key of every command's JSON");
     let pieces = v["pieces"].as_array().expect("pieces is an array");
     assert_eq!(pieces.len(), 1);
     let p = &pieces[0];
     let cons = p["constraints"].as_array().expect("constraints");
     assert_eq!(cons.len(), 6, "a hexagon has six facets");
     for c in cons {
-        assert!(c["relation"].is_string() && c["rhs"].is_string() && c["coefficients"].is_object(), "{c}");
+        // Numbers in every command's shape: {exact, decimal}.
+        assert!(
+            c["relation"].is_string() && c["rhs"]["exact"].is_string() && c["rhs"]["decimal"].is_string(),
+            "{c}"
+        );
+        let coefficients = c["coefficients"].as_object().expect("coefficients by variable");
+        assert!(coefficients.values().all(|a| a["exact"].is_string() && a["decimal"].is_string()), "{c}");
     }
     assert_eq!(p["cells"].as_array().expect("cells").len(), 5);
     for cell in p["cells"].as_array().unwrap() {
@@ -363,7 +370,7 @@ fn json_output_has_variables_result_constraints_cells_and_vertices() {
     let vs = p["vertices"].as_array().expect("vertices with --vertices");
     assert_eq!(vs.len(), 6);
     for vx in vs {
-        assert!(vx["dc1"].is_string() && vx["dc2"].is_string(), "{vx}");
+        assert!(vx["dc1"]["exact"].is_string() && vx["dc2"]["decimal"].is_string(), "{vx}");
     }
 
     let plain = qe_ok(&[&model("seed003_eq5.qe"), "--order", "dc2,dc1", "--format", "json"]);

@@ -1,6 +1,8 @@
 //! Snapshot tests (insta) of every output format: the main report of the
 //! HPL example (text, JSON, CSV, Markdown, LaTeX) and the pruning
-//! comparison (the same five), plan, and the barrier and master/slave predictors. A change to any output shows up as
+//! comparison (the same five), plan, energy, qe, and the barrier and
+//! master/slave predictors. Every JSON snapshot is also validated against
+//! its schema (`tests/schemas.rs`). A change to any output shows up as
 //! a reviewable diff (`cargo insta review`, or INSTA_UPDATE=always).
 
 #[path = "common/cli.rs"]
@@ -57,11 +59,31 @@ fn plan_formats() {
         "max",
         "--target",
         "p=1000",
-        "--candidates",
+        "--candidate",
         "p=150..300:50",
     ];
     insta::assert_snapshot!("plan_text", with(&plan, &[]));
+    insta::assert_snapshot!("plan_json", with(&plan, &["--format", "json"]));
     insta::assert_snapshot!("plan_csv", with(&plan, &["--format", "csv"]));
+    insta::assert_snapshot!("plan_md", with(&plan, &["--format", "md"]));
+}
+
+#[test]
+fn energy_formats() {
+    let e = ["energy", "data/energy_mg.csv", "--nodes", "2,16,inf"];
+    insta::assert_snapshot!("energy_text", with(&e, &[]));
+    insta::assert_snapshot!("energy_json", with(&e, &["--format", "json"]));
+    insta::assert_snapshot!("energy_csv", with(&e, &["--format", "csv"]));
+    insta::assert_snapshot!("energy_md", with(&e, &["--format", "md"]));
+}
+
+#[test]
+fn qe_formats() {
+    let q = ["qe", "models/seed003_eq5.qe", "--order", "dc2,dc1", "--vertices"];
+    insta::assert_snapshot!("qe_text", with(&q, &[]));
+    insta::assert_snapshot!("qe_json", with(&q, &["--format", "json"]));
+    insta::assert_snapshot!("qe_smtlib", with(&q, &["--format", "smtlib"]));
+    insta::assert_snapshot!("qe_mathematica", with(&q, &["--format", "mathematica"]));
 }
 
 #[test]

@@ -580,9 +580,9 @@ fn model_reference(m: &MpiModel, nodes: &[u64]) -> Result<Referenced, BarrierErr
     let rows = at
         .par_iter()
         .map(|x| {
-            let p = index
-                .get(x.as_slice())
-                .ok_or_else(|| BarrierError::Input(format!("no prediction at N = {}", fmt_fraction(&x[0]))))?;
+            let p = index.get(x.as_slice()).ok_or_else(|| {
+                BarrierError::Input(format!("no prediction at N = {}", fmt_fraction(&x[0])))
+            })?;
             let fit = scale(&p.model);
             let mut row = vec![Band { lower: Some(fit.clone()), upper: Some(fit) }];
             row.extend(p.bands.iter().map(|b| match b {

@@ -104,6 +104,11 @@ enum Command {
     },
     /// Print the manual page (roff) to stdout: `errband man > errband.1`.
     Man,
+    /// Print the JSON Schema (draft 2020-12) of a command's `--format json` output.
+    Schema {
+        /// The command: `analysis` (the main command), `experiment` (the main command on several series), or a subcommand's name.
+        command: crate::schema::Output,
+    },
 }
 
 const MS_ABOUT: &str = "Predict a master/slave program's run time for many processor counts from the measured times of a \
@@ -230,6 +235,7 @@ where
                     Err(e) => Err(Failure::analysis(format!("the manual page could not be rendered: {e}"))),
                 }
             }
+            Some(Command::Schema { command }) => io.stdout(command.schema()).map(|()| EXIT_OK),
             None => analyze::run(cli.analyze, &limits, &mut io),
         };
         r.and_then(|code| io.flush().map(|()| code))

@@ -79,8 +79,12 @@ pub fn run(a: QeArgs, limits: &Limits, io: &mut Io) -> Result<(), Failure> {
             }
             s
         }
-        Format::Json => serde_json::to_string_pretty(&output::json(&result, fmt, a.vertices))
-            .map_err(|e| Failure::analysis(format!("cannot encode JSON: {e}")))?,
+        Format::Json => {
+            let mut v = output::json(&result, fmt, a.vertices);
+            v["errband"] = serde_json::Value::String(env!("CARGO_PKG_VERSION").into());
+            serde_json::to_string_pretty(&v)
+                .map_err(|e| Failure::analysis(format!("cannot encode JSON: {e}")))?
+        }
         Format::Smtlib => output::smt_result(&result),
         Format::Mathematica => output::mma_result(&result),
     };

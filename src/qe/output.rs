@@ -6,7 +6,7 @@ use super::cylinder::{Cell, LevelBound, Side};
 use super::formula::{Atom, Formula, Problem, Rel};
 use super::QeResult;
 use crate::linear::{Constraint, Kind, LinExpr, VarTable};
-use crate::num::{fmt_fraction, NumFormat, Rat};
+use crate::num::{fmt_fraction, fmt_sig, NumFormat, Rat};
 use num_traits::{One, Signed, Zero};
 use serde_json::{json, Value};
 
@@ -102,10 +102,24 @@ pub fn text(r: &QeResult, fmt: NumFormat) -> String {
     lines.join("\nor ")
 }
 
+/// Significant digits of the decimals beside exact values when the text is
+/// exact: the main command's `--decimal` default.
+const JSON_DIGITS: usize = 6;
+
+/// A number in every command's JSON shape: `{"exact": "p/q", "decimal": "…"}`
+/// (the decimal at `fmt`'s digits when it has some).
+fn number_json(x: &Rat, fmt: NumFormat) -> Value {
+    let digits = match fmt {
+        NumFormat::Decimal(n) => n,
+        NumFormat::Exact => JSON_DIGITS,
+    };
+    json!({ "exact": fmt_fraction(x), "decimal": fmt_sig(x, digits) })
+}
+
 fn point_json(v: &[Rat], vars: &VarTable, fmt: NumFormat) -> Value {
     let mut m = serde_json::Map::new();
     for (j, x) in v.iter().enumerate() {
-        m.insert(vars.name(j).to_string(), Value::String(fmt.show(x)));
+        m.insert(vars.name(j).to_string(), number_json(x, fmt));
     }
     Value::Object(m)
 }
@@ -114,10 +128,10 @@ fn constraint_json(c: &Constraint, vars: &VarTable, fmt: NumFormat) -> Value {
     let mut coeffs = serde_json::Map::new();
     for (j, a) in c.a.iter().enumerate() {
         if !a.is_zero() {
-            coeffs.insert(vars.name(j).to_string(), Value::String(fmt.show(a)));
+            coeffs.insert(vars.name(j).to_string(), number_json(a, fmt));
         }
     }
-    json!({ "coefficients": coeffs, "relation": c.kind.symbol(), "rhs": fmt.show(&c.b), "text": c.show(vars, fmt) })
+    json!({ "coefficients": coeffs, "relation": c.kind.symbol(), "rhs": number_json(&c.b, fmt), "text": c.show(vars, fmt) })
 }
 
 fn level_json(var: &str, lb: &LevelBound, vars: &VarTable, fmt: NumFormat) -> Value {

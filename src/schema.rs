@@ -1,0 +1,89 @@
+//! JSON Schemas (draft 2020-12) of every command's JSON output, shipped
+//! with the crate and printed by `errband schema COMMAND`.
+//!
+//! Every document has the version key `errband` and writes exact values as
+//! `{"exact": "p/q", "decimal": "…"}`; the schemas say so, key by key. The
+//! test suite validates every JSON snapshot and every bundled example's
+//! output against them (`tests/schemas.rs`), so a change of shape that is
+//! not also made here fails CI.
+
+/// A command whose JSON output has a schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Output {
+    /// `errband MODEL DATA --format json`: one series.
+    Analysis,
+    /// `errband MODEL DATA --format json` on data of several series (an
+    /// Extra-P experiment, a CUBE profile, a call tree).
+    Experiment,
+    /// `errband prune … --format json`.
+    Prune,
+    /// `errband plan … --format json`.
+    Plan,
+    /// `errband energy … --format json`.
+    Energy,
+    /// `errband barrier … --format json`.
+    Barrier,
+    /// `errband ms predict … --format json`.
+    Ms,
+    /// `errband qe … --format json`.
+    Qe,
+}
+
+impl Output {
+    /// Every command with a schema, in the order of the README.
+    pub const ALL: [Output; 8] = [
+        Output::Analysis,
+        Output::Experiment,
+        Output::Prune,
+        Output::Plan,
+        Output::Energy,
+        Output::Barrier,
+        Output::Ms,
+        Output::Qe,
+    ];
+
+    /// The schema's file name under `schemas/`.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            Output::Analysis => "analysis.schema.json",
+            Output::Experiment => "experiment.schema.json",
+            Output::Prune => "prune.schema.json",
+            Output::Plan => "plan.schema.json",
+            Output::Energy => "energy.schema.json",
+            Output::Barrier => "barrier.schema.json",
+            Output::Ms => "ms.schema.json",
+            Output::Qe => "qe.schema.json",
+        }
+    }
+
+    /// The schema text (JSON).
+    pub fn schema(self) -> &'static str {
+        match self {
+            Output::Analysis => include_str!("../schemas/analysis.schema.json"),
+            Output::Experiment => include_str!("../schemas/experiment.schema.json"),
+            Output::Prune => include_str!("../schemas/prune.schema.json"),
+            Output::Plan => include_str!("../schemas/plan.schema.json"),
+            Output::Energy => include_str!("../schemas/energy.schema.json"),
+            Output::Barrier => include_str!("../schemas/barrier.schema.json"),
+            Output::Ms => include_str!("../schemas/ms.schema.json"),
+            Output::Qe => include_str!("../schemas/qe.schema.json"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_schema_is_json_of_draft_2020_12_with_the_version_key() {
+        for o in Output::ALL {
+            let v: serde_json::Value =
+                serde_json::from_str(o.schema()).unwrap_or_else(|e| panic!("{o:?}: {e}"));
+            assert_eq!(v["$schema"], "https://json-schema.org/draft/2020-12/schema", "{o:?}");
+            let required = v["required"].as_array().unwrap_or_else(|| panic!("{o:?} requires keys"));
+            assert!(required.iter().any(|k| k == "errband"), "{o:?} requires the version key");
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! Every command's JSON output validates against its shipped JSON Schema
+//! (`schemas/`, draft 2020-12): every JSON snapshot, and the bundled
+//! examples run in the variants that change the output's shape. A schema
+//! that accepts anything would pass too, so each schema must also reject
+//! documents that break the shared shape (no version key, a bare number
+//! where `{exact, decimal}` belongs).
+
+#[path = "common/cli.rs"]
+mod cli;
+use cli::{json, ok, root};
+use errband::schema::Output;
+use serde_json::Value;
+
+fn validator(o: Output) -> jsonschema::Validator {
+    let schema: Value = serde_json::from_str(o.schema()).expect("schema is JSON");
+    jsonschema::draft202012::new(&schema)
+        .unwrap_or_else(|e| panic!("{:?}: not a valid schema: {e}", o.file_name()))
+}
+
+fn assert_valid(o: Output, doc: &Value, what: &str) {
+    let v = validator(o);
+    let errors: Vec<String> =
+        v.iter_errors(doc).take(5).map(|e| format!("{} at {}", e, e.instance_path)).collect();
+    assert!(errors.is_empty(), "{what} does not match {}:\n{}", o.file_name(), errors.join("\n"));
+}
+
+/// The JSON body of an insta snapshot (after its `---` header).
+fn snapshot(name: &str) -> Value {
+    let path = root().join("tests/snapshots").join(format!("snapshots__{name}.snap"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let body = text.splitn(3, "---\n").nth(2).unwrap_or_else(|| panic!("{name}: no insta header"));
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+#[test]
+fn every_json_snapshot_matches_its_schema() {
+    let mut seen = 0;
+    for entry in std::fs::read_dir(root().join("tests/snapshots")).expect("snapshots") {
+        let name = entry.expect("entry").file_name().to_string_lossy().into_owned();
+        let Some(stem) = name.strip_prefix("snapshots__").and_then(|n| n.strip_suffix(".snap")) else {
+            continue;
+        };
+        if !stem.ends_with("_json") {
+            continue;
+        }
+        let o = match stem.split('_').next() {
+            Some("main") => Output::Analysis,
+            Some("experiment") => Output::Experiment,
+            Some("prune") => Output::Prune,
+            Some("plan") => Output::Plan,
+            Some("energy") => Output::Energy,
+            Some("barrier") => Output::Barrier,
+            Some("ms") => Output::Ms,
+            Some("qe") => Output::Qe,
+            _ => panic!("{name}: which command's schema?"),
+        };
+        assert_valid(o, &snapshot(stem), &name);
+        seen += 1;
+    }
+    assert!(seen >= 8, "only {seen} JSON snapshots found");
+}
+
+#[test]
+fn analysis_outputs_match_the_schema() {
+    let runs: [&[&str]; 8] = [
+        &["models/hpl.tm", "data/hpl.csv"],
+        &["models/hpl.tm", "data/hpl.csv", "-t", "max", "-t", "5%", "-t", "emax", "--at", "p=1..40:7"],
+        &["models/hpl.tm", "data/hpl.csv", "--drop", "p=10"],
+        &["models/hpl.tm", "data/hpl.csv", "--holdout", "p>=60"],
+        &["models/hpl.tm", "data/hpl.csv", "--family", "pmnf"],
+        &["models/amdahl.tm", "data/amdahl.csv", "--exact"],
+        &["models/pn.tm", "data/pn.csv"],
+        &["models/whitebox.tm", "data/whitebox.csv"],
+    ];
+    for args in runs {
+        assert_valid(Output::Analysis, &json(args), &format!("errband {}", args.join(" ")));
+    }
+}
+
+#[test]
+fn subcommand_outputs_match_their_schemas() {
+    let runs: [(Output, &[&str]); 9] = [
+        (Output::Experiment, &["models/amdahl.tm", "data/extrap_experiment.txt", "--metric", "time"]),
+        (Output::Prune, &["prune", "models/hpl.tm", "data/hpl.csv", "--target", "p=1000"]),
+        (
+            Output::Plan,
+            &["plan", "models/hpl.tm", "data/hpl.csv", "--target", "p=1000", "--candidate", "p=130..300:50"],
+        ),
+        (Output::Energy, &["energy", "data/energy_mg.csv", "--nodes", "16,inf"]),
+        (
+            Output::Energy,
+            &["energy", "data/energy_ideal.csv", "--regions", "mem,comm", "--nodes", "1,16,1024,inf"],
+        ),
+        (Output::Barrier, &["barrier", "--nodes", "2..120", "--mpi", "120us"]),
+        (
+            Output::Ms,
+            &["ms", "predict", "data/mandelbrot_32x32.csv", "--grid", "1024x1024", "--procs", "8..32:8"],
+        ),
+        (Output::Qe, &["qe", "models/seed003_eq5.qe", "--vertices"]),
+        (Output::Qe, &["qe", "models/seed003_eq6.qe"]),
+    ];
+    for (o, args) in runs {
+        assert_valid(o, &json(args), &format!("errband {}", args.join(" ")));
+    }
+}
+
+#[test]
+fn schemas_reject_documents_out_of_the_shared_shape() {
+    let doc = json(&["models/hpl.tm", "data/hpl.csv"]);
+    let v = validator(Output::Analysis);
+    assert!(v.is_valid(&doc));
+    let mut no_version = doc.clone();
+    no_version.as_object_mut().expect("object").remove("errband");
+    assert!(!v.is_valid(&no_version), "a document without the version key passed");
+    let mut bare = doc.clone();
+    bare["emax"] = Value::String("1101248/81125".into());
+    assert!(!v.is_valid(&bare), "a bare exact string where {{exact, decimal}} belongs passed");
+    let mut float = doc;
+    float["emax"]["exact"] = serde_json::json!(13.57);
+    assert!(!v.is_valid(&float), "a float where an exact fraction belongs passed");
+}
+
+#[test]
+fn schema_command_prints_the_shipped_files() {
+    for o in Output::ALL {
+        let name = o.file_name().trim_end_matches(".schema.json");
+        let printed = ok(&["schema", name]);
+        let file = std::fs::read_to_string(root().join("schemas").join(o.file_name())).expect("schema file");
+        assert_eq!(printed, file, "errband schema {name}");
+    }
+}
