@@ -464,7 +464,7 @@ fn relearn_with_extrap_printed_models_matches_extrap_coefficients() {
             .unwrap()
             .iter()
             .map(|p| {
-                let e = p["value"]["exact"].as_str().unwrap();
+                let e = p["exact"].as_str().unwrap();
                 let (n, d) = e.split_once('/').unwrap_or((e, "1"));
                 // Exact to f64 through the decimal view at 17 digits would
                 // round twice; the ratio of two parsed big integers is

@@ -418,7 +418,7 @@ impl<'a> ExperimentReport<'a> {
                         "callpath": e.part.callpath, "metric": e.part.metric,
                         "points": an.design.groups.len(), "measurements": e.part.dataset.rows.len(),
                         "model": e.model.body_text,
-                        "params": e.model.params.iter().zip(&an.params).map(|(p, c)| json!({"name": p.name, "value": self.both(c)})).collect::<Vec<_>>(),
+                        "params": e.model.params.iter().zip(&an.params).map(|(p, c)| self.param_json(&p.name, c)).collect::<Vec<_>>(),
                         "emax": self.both(&an.emax),
                         "widest_relative_half_width": Self::widest(an).map_or(Value::Null, |w| self.both(&w)),
                         "family": e.family.as_ref().map_or(Value::Null, |f| json!({

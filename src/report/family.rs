@@ -169,13 +169,12 @@ impl Report<'_> {
             "rank": rank,
             "form": m.form,
             "from": m.origin.label(),
-            "params": m.model.params.iter().zip(&m.stats.params).map(|(p, c)| json!({"name": p.name, "value": self.both(c)})).collect::<Vec<_>>(),
+            "params": m.model.params.iter().zip(&m.stats.params).map(|(p, c)| self.param_json(&p.name, c)).collect::<Vec<_>>(),
             "remax": self.opt_both(&m.stats.remax),
             "rmax": self.opt_both(&m.stats.rmax),
             "emax": self.both(&m.stats.emax),
             "max_abs_residual": self.both(&m.stats.residuals.max_abs),
-            "mean_square": self.both(&m.stats.residuals.mean_square),
-            "rms": self.rms_text(&m.stats.residuals.mean_square),
+            "rms": self.rms_json(&m.stats.residuals.mean_square),
             "consistent": f.levels.iter().zip(&m.consistent).map(|(l, c)| json!({"threshold": l.threshold.text, "consistent": c})).collect::<Vec<_>>(),
         })
     }

@@ -164,6 +164,17 @@ pub(crate) trait Views {
         }
     }
     /// The RMS from the mean square, rounded once from the exact square root.
+    /// A fitted parameter: `{"name": "a", "exact": "p/q", "decimal": "…"}`,
+    /// the one shape of parameters in every command's JSON.
+    fn param_json(&self, name: &str, v: &Rat) -> Value {
+        json!({ "name": name, "exact": fmt_fraction(v), "decimal": fmt_sig(v, self.digits()) })
+    }
+    /// The RMS of residuals, `{"decimal": "…", "mean_square": {exact,
+    /// decimal}}`: the RMS itself is irrational in general, so only its
+    /// square is exact.
+    fn rms_json(&self, ms: &Rat) -> Value {
+        json!({ "decimal": self.rms_text(ms), "mean_square": self.both(ms) })
+    }
     fn rms_text(&self, ms: &Rat) -> String {
         if ms.is_zero() {
             "0".into()
@@ -234,9 +245,6 @@ impl Report<'_> {
     }
     /// The RMS, correctly rounded to the report's digits (one rounding of
     /// the exact square root, never a rounding of a rounded value).
-    fn rms(&self, ms: &Rat) -> Rat {
-        crate::fit::sqrt_display(ms, self.digits as u32)
-    }
     fn band_text(&self, r: &Region, b: &Option<Band>) -> (String, String, String) {
         match b {
             None if matches!(r.shape, Shape::Untrusted { .. }) => ("no band".into(), "-".into(), "".into()),
@@ -819,13 +827,8 @@ impl Report<'_> {
     /// `residuals` is the residual table or its placeholder ([`stream`]).
     fn analysis_json(&self, a: &Analysis, rows: &[usize], residuals: Value) -> Value {
         let fmt = NumFormat::Exact;
-        let params: Vec<Value> = self
-            .model
-            .params
-            .iter()
-            .zip(&a.params)
-            .map(|(p, c)| json!({ "name": p.name, "exact": fmt_fraction(c), "decimal": self.dec(c) }))
-            .collect();
+        let params: Vec<Value> =
+            self.model.params.iter().zip(&a.params).map(|(p, c)| self.param_json(&p.name, c)).collect();
         let regions: Vec<Value> = a
             .regions
             .iter()
@@ -871,22 +874,21 @@ impl Report<'_> {
             }
             Value::Object(m)
         };
-        let rms = self.rms(&a.residuals.mean_square);
         json!({
             "fit": if a.fit == FitMode::Given { "none" } else { "lsq" },
             "params": params,
             "residuals": residuals,
             "max_residual": { "exact": fmt_fraction(&a.residuals.max_abs), "decimal": self.dec(&a.residuals.max_abs), "row": rows[a.residuals.argmax] + 1 },
-            "rms": { "decimal": fmt_sig(&rms, self.digits), "mean_square": self.both(&a.residuals.mean_square) },
+            "rms": self.rms_json(&a.residuals.mean_square),
             "emax": { "exact": fmt_fraction(&a.emax), "decimal": self.dec(&a.emax), "dc": dc, "unique": a.emax_unique },
             "rmax": a.rmax.as_ref().map_or(Value::Null, |v| self.both(v)),
             "remax": a.remax.as_ref().map_or(Value::Null, |v| self.both(v)),
             "regions": regions,
             "bands": bands,
             "hint": a.hint.as_ref().map(|(refit, ms)| json!({
-                "params": self.model.params.iter().zip(refit).map(|(p, c)| json!({"name": p.name, "exact": fmt_fraction(c), "decimal": self.dec(c)})).collect::<Vec<_>>(),
+                "params": self.model.params.iter().zip(refit).map(|(p, c)| self.param_json(&p.name, c)).collect::<Vec<_>>(),
                 "max_residual": self.both(&a.emax),
-                "rms": fmt_sig(&self.rms(ms), self.digits),
+                "rms": self.rms_json(ms),
             })),
         })
     }

@@ -356,11 +356,10 @@ impl Ranked for PruneReport<'_> {
                             })
                             .collect();
                         json!({
-                            "params": self.model.params.iter().zip(&s.params).map(|(p, v)| json!({"name": p.name, "value": self.both(v)})).collect::<Vec<_>>(),
+                            "params": self.model.params.iter().zip(&s.params).map(|(p, v)| self.param_json(&p.name, v)).collect::<Vec<_>>(),
                             "max_abs_residual": self.both(&s.max_abs),
                             "emax": self.both(&s.emax),
-                            "rms": self.rms_text(&s.mean_square),
-                            "mean_square": self.both(&s.mean_square),
+                            "rms": self.rms_json(&s.mean_square),
                             "bands": bands,
                             "leaves_unpruned_band": s.leaves,
                             "rank_key": self.opt_both(&o.key()),
@@ -383,7 +382,7 @@ impl Ranked for PruneReport<'_> {
             "unpruned": {
                 "max_abs_residual": self.both(&a.residuals.max_abs),
                 "emax": self.both(&a.emax),
-                "rms": self.rms_text(&a.residuals.mean_square),
+                "rms": self.rms_json(&a.residuals.mean_square),
                 "bands": base_bands,
             },
             "candidates": cands,
