@@ -1,13 +1,13 @@
-//! The one adapter between the exact core and floating point LP: good_lp with
-//! the microlp backend *proposes* an optimum; the exact simplex then starts
-//! from the rows that proposal makes tight. Nothing computed here is trusted.
+//! The one adapter between the exact core and floating point LP: a dense
+//! float simplex ([`super::dense`]) *proposes* an optimum on scaled rows;
+//! the exact simplex then starts from the rows that proposal makes tight.
+//! Nothing computed here is trusted.
 
 use super::filter::FloatRows;
 use super::simplex::Row;
 use crate::num::{to_f64, Rat};
-use good_lp::{microlp, variable, Expression, ProblemVariables, Solution, SolverModel};
 
-/// Asks microlp for `max c·x` over the rows in `subset`; returns the subset
+/// Asks the float simplex for `max c·x` over the rows in `subset`; returns the subset
 /// rows ordered by how tight they are at the float optimum (tightest first),
 /// or `None` when the float solver fails or reports the problem unbounded or
 /// infeasible (the exact solver decides those cases on its own).
@@ -31,7 +31,7 @@ pub(crate) fn propose_tight_rows(
     Some(order.into_iter().map(|(_, i)| i).collect())
 }
 
-/// microlp's optimum of `max c·x` over all `rows`, in the rows' own
+/// The float optimum of `max c·x` over all `rows`, in the rows' own
 /// variables: a proposal for callers that check it exactly (`None` as for
 /// [`propose_tight_rows`]).
 pub(crate) fn propose_point(fr: &FloatRows, rows: &[Row], c: &[Rat]) -> Option<Vec<f64>> {
@@ -40,41 +40,23 @@ pub(crate) fn propose_point(fr: &FloatRows, rows: &[Row], c: &[Rat]) -> Option<V
     Some(x.iter().zip(&p.col).map(|(v, s)| v / s).collect())
 }
 
-/// The scaled problem and microlp's optimum in its scaled variables.
+/// The scaled problem and the float optimum in its scaled variables.
 fn float_optimum(fr: &FloatRows, rows: &[Row], subset: &[usize], c: &[Rat]) -> Option<(Scaled, Vec<f64>)> {
-    let n = c.len();
     let p = Scaled::new(fr, subset, c)?;
-    // microlp can loop forever on free variables whose optimal face is
-    // unbounded (seen with 2 variables and 32 rows), so the proposal is made
-    // inside a box far larger than the data's scale. The box never reaches
-    // the exact solver: a proposal cut by it is just a worse starting basis.
-    // Rows are scaled to a largest |a_ij| of 1, so the largest |b| is the
-    // data's typical magnitude: a box scaled by the smallest coefficient can
-    // be so large that microlp's answer is meaningless.
+    // The proposal is made inside a box far larger than the data's scale,
+    // so that it always has an optimum. The box never reaches the exact
+    // solver: a proposal cut by it is just a worse starting basis. Rows are
+    // scaled to a largest |a_ij| of 1, so the largest |b| is the data's
+    // typical magnitude.
     let bmax = p.b.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     let big = (1e4 * bmax.max(1.0)).min(1e30);
-    let mut vars = ProblemVariables::new();
-    let xs: Vec<_> = (0..n).map(|_| vars.add(variable().min(-big).max(big))).collect();
-    let objective: Expression = xs.iter().zip(&p.c).map(|(x, cj)| *cj * *x).sum();
-    let mut model = vars.maximise(objective).using(microlp);
-    for (k, &i) in subset.iter().enumerate() {
-        let lhs: Expression = xs.iter().zip(&p.a[k]).filter(|(_, v)| **v != 0.0).map(|(x, v)| *v * *x).sum();
-        model = if rows[i].is_eq() { model.with(lhs.eq(p.b[k])) } else { model.with(lhs.leq(p.b[k])) };
-    }
-    // The scaling keeps microlp's arithmetic finite; should it still assert
-    // on some input, a proposal is not worth the run: the exact solver
-    // starts on its own.
-    let solved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| model.solve().ok()));
-    let sol = solved.ok().flatten()?;
-    let x: Vec<f64> = xs.iter().map(|v| sol.value(*v)).collect();
-    if x.iter().any(|v| !v.is_finite()) {
-        return None;
-    }
-    Some((p, x))
+    let eq: Vec<bool> = subset.iter().map(|&i| rows[i].is_eq()).collect();
+    let x = super::dense::maximize(&p.a, &p.b, &eq, &p.c, big)?;
+    x.iter().all(|v| v.is_finite()).then_some((p, x))
 }
 
 /// Scaled magnitudes must stay within `[1/RANGE, RANGE]`: squares and
-/// products of a few of them (microlp's edge norms) then stay finite.
+/// products of a few of them (the float simplex's pivots) then stay finite.
 const RANGE: f64 = 1e30;
 
 /// The subset's rows over variables scaled by powers of two (each column's
@@ -99,7 +81,7 @@ impl Scaled {
         let n = c.len();
         // Columns first: a basis whose columns differ by many orders of
         // magnitude (1 beside n^(11/4) in a family of forms) leaves the small
-        // ones below microlp's tolerances once rows are scaled, and its
+        // ones below the float simplex's tolerances once rows are scaled, and its
         // vertex is then often infeasible, costing an exact phase 1.
         let mut col = vec![0.0f64; n];
         for &i in subset {

@@ -8,13 +8,14 @@
 //! with a feasible point and an improving ray.
 //!
 //! How it stays fast for many rows and few variables: constraint generation.
-//! A working set of rows is solved exactly (a microlp solve proposes the
+//! A working set of rows is solved exactly (a float simplex proposes the
 //! starting basis, the exact simplex certifies or repairs it); all rows are
 //! then checked at the exact optimum with a certified floating-point filter
 //! (exact arithmetic where the filter cannot decide) and the most violated are
 //! added. The working set stays small, so the cost is a few passes over the
 //! rows: linear in their number.
 
+mod dense;
 mod filter;
 mod float;
 #[doc(hidden)]
