@@ -2,6 +2,7 @@
 
 use super::files::{check_outputs, Io, Kind, Output};
 use super::input::{load, CommonArgs};
+pub use super::whole::Format;
 use super::Failure;
 use crate::analysis::{Analysis, Options, Shape};
 use crate::backtest::{self, BacktestError, Holdout};
@@ -15,21 +16,6 @@ use crate::num::{fmt_fraction, fmt_sig};
 use crate::report::{figures, Pruned, Report};
 use clap::{Args, ValueEnum};
 use std::time::Instant;
-
-/// Output syntax of the report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// The terminal report, read top to bottom.
-    Text,
-    /// JSON (schema in the README).
-    Json,
-    /// The band table as CSV.
-    Csv,
-    /// Markdown tables.
-    Md,
-    /// A LaTeX (booktabs) table of the bands, for papers.
-    Latex,
-}
 
 /// An axis scale choice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

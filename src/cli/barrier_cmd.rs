@@ -2,6 +2,7 @@
 
 use super::files::{check_outputs, Io, Kind, Output};
 use super::input::{load, CommonArgs};
+use super::whole::{self, Format};
 use super::Failure;
 use crate::analysis::Threshold;
 use crate::barrier::{self, MpiModel, Reference, Settings, Tree};
@@ -11,21 +12,8 @@ use crate::num::{fmt_fraction, Interval, Rat};
 use crate::report::barrier::BarrierReport;
 use crate::report::Report;
 use crate::units::{factor_or_err, parse_quantity_items, Dim};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use num_traits::ToPrimitive;
-
-/// Output syntax.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BarrierFormat {
-    /// Terminal report.
-    Text,
-    /// JSON with exact values in seconds.
-    Json,
-    /// One record per node count, quantity, T_SR case and reference column.
-    Csv,
-    /// Markdown tables.
-    Md,
-}
 
 /// `errband barrier`.
 #[derive(Args, Debug)]
@@ -64,11 +52,14 @@ pub struct BarrierArgs {
     #[arg(long = "time-unit", alias = "unit", value_name = "UNIT", default_value = "us")]
     pub unit: String,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = BarrierFormat::Text)]
-    pub format: BarrierFormat,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
     /// Write the plot of T_EB(N) per T_SR case against MPI_Barrier with its band: `[teb=]FILE.svg`.
     #[arg(long, value_name = "[KIND=]FILE", value_parser = |s: &str| super::one_plot(s, "teb"))]
     pub plot: Option<String>,
+    /// Write a whole report: `out.html` (self-contained) or `out.md` (Markdown plus SVG files beside it).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<String>,
     /// Print the MPI_Barrier model's full analysis before the barrier report (text format).
     #[arg(long)]
     pub show_fit: bool,
@@ -107,7 +98,8 @@ fn one_time(text: &str, flag: &str, unit: &str) -> Result<Interval, Failure> {
 /// Runs `errband barrier`.
 pub fn run(a: BarrierArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     let inputs: Vec<&str> = a.mpi_model.iter().chain(&a.mpi_data).map(String::as_str).collect();
-    let outputs: Vec<Output> = a.plot.iter().map(|f| Output::new("--plot", f, Kind::Svg)).collect();
+    let mut outputs: Vec<Output> = a.plot.iter().map(|f| Output::new("--plot", f, Kind::Svg)).collect();
+    outputs.extend(whole::report_outputs(a.report.as_ref(), &["teb"]));
     check_outputs(&inputs, &outputs)?;
     let unit_factor: Rat = factor_or_err(Dim::Time, &a.unit, "--time-unit").map_err(Failure::input)?;
     let mut nodes = Vec::new();
@@ -159,17 +151,16 @@ pub fn run(a: BarrierArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     };
     let settings = Settings { nodes, tree, t_ib, t_sr, reference, conclude_at: a.conclude_at.clone() };
     let pred = barrier::predict(&settings).map_err(|e| Failure::of(&e))?;
-    let report = BarrierReport {
+    let mut report = BarrierReport {
         pred: &pred,
         unit: &a.unit,
         unit_factor: &unit_factor,
         reference_text,
         digits: a.common.decimal as usize,
         exact: a.common.exact,
+        preface: String::new(),
     };
-    let svg = a.plot.as_ref().map(|_| report.plot());
-    let mut body = String::new();
-    if a.show_fit && a.format == BarrierFormat::Text {
+    if a.show_fit && a.format == Format::Text {
         if let (Some(l), Some(an)) = (&loaded, &pred.analysis) {
             let fit = Report {
                 model: &l.model,
@@ -185,20 +176,11 @@ pub fn run(a: BarrierArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
                 backtest: None,
                 family: None,
             };
-            body.push_str(&fit.text());
-            body.push('\n');
+            report.preface = format!("{}\n", fit.text());
         }
     }
-    body.push_str(&match a.format {
-        BarrierFormat::Text => report.text(),
-        BarrierFormat::Json => super::json_text(&report.json())?,
-        BarrierFormat::Csv => report.csv(),
-        BarrierFormat::Md => report.markdown(),
-    });
-    if let (Some(file), Some(svg)) = (&a.plot, &svg) {
-        io.file(file, svg)?;
-    }
-    io.stdout(&body)?;
+    let plots = a.plot.iter().map(|f| (f.clone(), report.plot())).collect();
+    let code = whole::finish(&report, a.format, plots, a.report.as_ref(), io)?;
     super::free_later((pred, loaded));
-    Ok(super::EXIT_OK)
+    Ok(code)
 }

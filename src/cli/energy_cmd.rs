@@ -1,6 +1,7 @@
 //! `errband energy`: the DVFS energy predictor (SPEC §3).
 
 use super::files::{check_outputs, Io, Kind, Output};
+use super::whole::{self, Format};
 use super::{read_input, Failure};
 use crate::analysis::Threshold;
 use crate::energy::input::{self, DefaultUnits, PowerIs};
@@ -10,19 +11,6 @@ use crate::model::value_list;
 use crate::report::energy::{EnergyPlot, EnergyReport};
 use crate::units::{parse_quantity, Dim};
 use clap::{Args, ValueEnum};
-
-/// Output syntax.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum EnergyFormat {
-    /// Terminal report.
-    Text,
-    /// JSON with exact values.
-    Json,
-    /// One record per node count, quantity, region and threshold.
-    Csv,
-    /// Markdown tables.
-    Md,
-}
 
 /// What f_opt minimises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -85,11 +73,14 @@ pub struct EnergyArgs {
     #[arg(long, value_name = "UNIT", default_value = "W")]
     pub power_unit: String,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = EnergyFormat::Text)]
-    pub format: EnergyFormat,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
     /// Write a plot: `[KIND=]FILE.svg`, KIND one of delta (ΔE(n), default), ee (EE_opt(n)), shares; repeatable.
     #[arg(long, value_name = "[KIND=]FILE")]
     pub plot: Vec<String>,
+    /// Write a whole report: `out.html` (self-contained) or `out.md` (Markdown plus SVG files beside it).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<String>,
     /// Print the generated fit models and their analyses.
     #[arg(long = "show-fit", alias = "show-fits")]
     pub show_fits: bool,
@@ -105,8 +96,7 @@ pub struct EnergyArgs {
 }
 
 fn plot_arg(s: &str) -> Result<(EnergyPlot, String), Failure> {
-    let kinds = [("delta", EnergyPlot::Delta), ("ee", EnergyPlot::Ee), ("shares", EnergyPlot::Shares)];
-    super::plot_kind(s, &kinds).map_err(|e| Failure::input(format!("--plot {s}: {e}")))
+    super::plot_kind(s, &EnergyPlot::ALL).map_err(|e| Failure::input(format!("--plot {s}: {e}")))
 }
 
 fn nodes_arg(text: &str, limits: &Limits) -> Result<Vec<Nodes>, Failure> {
@@ -133,7 +123,9 @@ fn nodes_arg(text: &str, limits: &Limits) -> Result<Vec<Nodes>, Failure> {
 /// Runs `errband energy`.
 pub fn run(a: EnergyArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     let plots: Vec<(EnergyPlot, String)> = a.plot.iter().map(|s| plot_arg(s)).collect::<Result<_, _>>()?;
-    let outputs: Vec<Output> = plots.iter().map(|(_, f)| Output::new("--plot", f, Kind::Svg)).collect();
+    let mut outputs: Vec<Output> = plots.iter().map(|(_, f)| Output::new("--plot", f, Kind::Svg)).collect();
+    let kinds: Vec<&str> = EnergyPlot::ALL.iter().map(|(name, _)| *name).collect();
+    outputs.extend(whole::report_outputs(a.report.as_ref(), &kinds));
     check_outputs(&[&a.profile], &outputs)?;
     let mut nodes = Vec::new();
     for n in &a.nodes {
@@ -207,16 +199,6 @@ pub fn run(a: EnergyArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> 
         exact: a.exact,
         show_fits: a.show_fits,
     };
-    let svgs: Vec<String> = plots.iter().map(|(kind, _)| report.plot(*kind)).collect();
-    let body = match a.format {
-        EnergyFormat::Text => report.text(),
-        EnergyFormat::Json => super::json_text(&report.json())?,
-        EnergyFormat::Csv => report.csv(),
-        EnergyFormat::Md => report.markdown(),
-    };
-    for ((_, file), svg) in plots.iter().zip(&svgs) {
-        io.file(file, svg)?;
-    }
-    io.stdout(&body)?;
-    Ok(super::EXIT_OK)
+    let plots = plots.iter().map(|(kind, file)| (file.clone(), report.plot(*kind))).collect();
+    whole::finish(&report, a.format, plots, a.report.as_ref(), io)
 }

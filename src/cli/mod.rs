@@ -10,6 +10,7 @@ mod input;
 mod ms_cmd;
 mod qe_cmd;
 mod search_cmd;
+mod whole;
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -408,6 +409,15 @@ fn decode(mut bytes: Vec<u8>, name: &str) -> Result<String, Failure> {
     })
 }
 
+/// Frees a command's results on a background thread once its output is
+/// written: 10^4 rows of long fractions take tens of milliseconds to free
+/// one by one, and the process exits without waiting (a caller that keeps
+/// running gets the memory back all the same).
+pub(crate) fn free_later<T: Send + 'static>(value: T) {
+    // When no thread can be spawned, the error drops the value here.
+    let _ = std::thread::Builder::new().spawn(move || drop(value));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -472,13 +482,4 @@ mod tests {
             assert_eq!(limits_arg(&m).get(which), 7, "{flag}");
         }
     }
-}
-
-/// Frees a command's results on a background thread once its output is
-/// written: 10^4 rows of long fractions take tens of milliseconds to free
-/// one by one, and the process exits without waiting (a caller that keeps
-/// running gets the memory back all the same).
-pub(crate) fn free_later<T: Send + 'static>(value: T) {
-    // When no thread can be spawned, the error drops the value here.
-    let _ = std::thread::Builder::new().spawn(move || drop(value));
 }

@@ -3,6 +3,7 @@
 //! running a command, `mandelbrot` to write the paper's example workload.
 
 use super::files::{check_outputs, Io, Kind, Output};
+use super::whole::{self, Format};
 use super::{read_input, Failure};
 use crate::data::tasks::{grid_size, grid_text, read_order, read_speeds, read_tasks, DEFAULT_MAX_TASKS};
 use crate::limits::Limits;
@@ -11,7 +12,7 @@ use crate::ms::{self, compare_subsets, mandelbrot, parse_subset, LogGp, Machine,
 use crate::num::{fmt_fraction, Rat};
 use crate::report::ms::{rate, MsReport};
 use crate::units::{parse_quantity, Dim};
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 use num_traits::{Signed, ToPrimitive};
 use std::io::{IsTerminal, Write};
 use std::process::{Command, Stdio};
@@ -32,19 +33,6 @@ enum MsCommand {
     Sample(SampleArgs),
     /// Write the paper's example workload (Mandelbrot, 1024x1024, time = iterations x 1 us) as a task CSV.
     Mandelbrot(MandelbrotArgs),
-}
-
-/// Output syntax.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum MsFormat {
-    /// Terminal report.
-    Text,
-    /// JSON with exact values in seconds.
-    Json,
-    /// One record per prediction (or subset) and processor count.
-    Csv,
-    /// Markdown tables.
-    Md,
 }
 
 /// `errband ms predict`.
@@ -86,11 +74,14 @@ pub struct PredictArgs {
     #[arg(long = "time-unit", alias = "unit", value_name = "UNIT", default_value = "us")]
     pub unit: String,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = MsFormat::Text)]
-    pub format: MsFormat,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
     /// Write the plot of predicted run time against P, one line per subset: `[time=]FILE.svg`.
     #[arg(long, value_name = "[KIND=]FILE", value_parser = |s: &str| super::one_plot(s, "time"))]
     pub plot: Option<String>,
+    /// Write a whole report: `out.html` (self-contained) or `out.md` (Markdown plus SVG files beside it).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<String>,
     /// Show each slave's busy fraction and task count (text).
     #[arg(long)]
     pub per_slave: bool,
@@ -223,7 +214,8 @@ fn predict(a: PredictArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     let t0 = Instant::now();
     let inputs: Vec<&str> =
         std::iter::once(&a.tasks).chain(&a.speeds).chain(&a.order).map(String::as_str).collect();
-    let outputs: Vec<Output> = a.plot.iter().map(|f| Output::new("--plot", f, Kind::Svg)).collect();
+    let mut outputs: Vec<Output> = a.plot.iter().map(|f| Output::new("--plot", f, Kind::Svg)).collect();
+    outputs.extend(whole::report_outputs(a.report.as_ref(), &["time"]));
     check_outputs(&inputs, &outputs)?;
     let grid = grid_arg(&a.grid, "--grid")?;
     let n_tasks = grid_size(&grid, a.max_tasks).map_err(Failure::input)? as usize;
@@ -282,17 +274,8 @@ fn predict(a: PredictArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         exact: a.exact,
         per_slave: a.per_slave,
     };
-    let svg = a.plot.as_ref().map(|_| report.plot());
-    let body = match a.format {
-        MsFormat::Text => report.text(),
-        MsFormat::Json => super::json_text(&report.json())?,
-        MsFormat::Csv => report.csv(),
-        MsFormat::Md => report.markdown(),
-    };
-    if let (Some(f), Some(svg)) = (&a.plot, &svg) {
-        io.file(f, svg)?;
-    }
-    io.stdout(&body)?;
+    let plots = a.plot.iter().map(|f| (f.clone(), report.plot())).collect();
+    whole::finish(&report, a.format, plots, a.report.as_ref(), io)?;
     if a.timings {
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
         let runs = pred.points.len() * (1 + comparison.as_ref().map_or(0, |c| c.subsets.len()));

@@ -3,6 +3,7 @@
 
 use super::files::{check_outputs, Io, Kind, Output};
 use super::input::{load, CommonArgs, Loaded};
+use super::whole::{self, Format};
 use super::Failure;
 use crate::limits::Limits;
 use crate::num::Rat;
@@ -10,25 +11,10 @@ use crate::plan;
 use crate::prune::{self, PruneError, Search};
 use crate::report::plan::PlanReport;
 use crate::report::prune::PruneReport;
-use crate::report::{html, Ranked};
-use clap::{Args, ValueEnum};
+use crate::report::CommandReport;
+use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
-
-/// Output syntax of a search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SearchFormat {
-    /// The ranked table.
-    Text,
-    /// JSON, every candidate with exact values.
-    Json,
-    /// One record per candidate, threshold and target.
-    Csv,
-    /// Markdown table.
-    Md,
-    /// LaTeX booktabs table (prune only).
-    Latex,
-}
 
 /// Options shared by `prune` and `plan`.
 #[derive(Args, Debug)]
@@ -45,15 +31,15 @@ pub struct SearchArgs {
     #[arg(long, value_name = "POINTS")]
     pub target: Vec<String>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = SearchFormat::Text)]
-    pub format: SearchFormat,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
     /// Rows shown in the ranked table (0: all).
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub show: usize,
     /// Write the comparison chart: `[chart=]FILE.svg`.
     #[arg(long, value_name = "[KIND=]FILE", value_parser = |s: &str| super::one_plot(s, "chart"))]
     pub plot: Option<String>,
-    /// Write a whole report: `out.html` (self-contained) or `out.md` (plus the chart as SVG beside it).
+    /// Write a whole report: `out.html` (self-contained) or `out.md` (Markdown plus SVG files beside it).
     #[arg(long, value_name = "FILE")]
     pub report: Option<String>,
     /// Worker threads (default: one per core); results do not depend on it.
@@ -141,54 +127,15 @@ fn targets(input: &Loaded, a: &SearchArgs) -> Result<Vec<Vec<Rat>>, Failure> {
 /// Markdown report) against the inputs and each other, before any work.
 fn check_search_outputs(s: &SearchArgs) -> Result<(), Failure> {
     let mut outputs: Vec<Output> = s.plot.iter().map(|f| Output::new("--plot", f, Kind::Svg)).collect();
-    if let Some(f) = &s.report {
-        outputs.push(Output::new("--report", f, Kind::Report));
-        if is_markdown(f) {
-            outputs.push(Output::new(
-                "--report (the chart beside it)",
-                &html::search_chart_path(f),
-                Kind::Svg,
-            ));
-        }
-    }
+    outputs.extend(whole::report_outputs(s.report.as_ref(), &["chart"]));
     check_outputs(&[&s.model, &s.data], &outputs)
 }
 
-fn is_markdown(path: &str) -> bool {
-    path.to_ascii_lowercase().ends_with(".md")
-}
-
-/// Writes the chart (`--plot`), the whole report (`--report`: HTML with
-/// the chart inline, or Markdown with the chart beside it) and the chosen
-/// format on standard output, everything rendered before the first byte.
-fn finish(r: &dyn Ranked, s: &SearchArgs, io: &mut Io) -> Result<i32, Failure> {
-    let mut files = Vec::new();
-    if let Some(f) = &s.plot {
-        files.push((f.clone(), r.chart()));
-    }
-    if let Some(path) = &s.report {
-        if is_markdown(path) {
-            let (md, chart) = html::search_markdown(path, r.markdown(), r.chart());
-            files.push(chart);
-            files.push((path.clone(), md));
-        } else {
-            files.push((path.clone(), html::search_page(&r.title(), &r.verdict(), &r.chart(), &r.text())));
-        }
-    }
-    let text = match s.format {
-        SearchFormat::Text => r.text(),
-        SearchFormat::Json => super::json_text(&r.json())?,
-        SearchFormat::Csv => r.csv(),
-        SearchFormat::Md => r.markdown(),
-        SearchFormat::Latex => r.latex().ok_or_else(|| {
-            Failure::input("this command has no LaTeX output; use --format md, csv or json")
-        })?,
-    };
-    for (path, content) in &files {
-        io.file(path, content)?;
-    }
-    io.stdout(&text)?;
-    Ok(super::EXIT_OK)
+/// Writes the chart (`--plot`), the whole report and the chosen format
+/// ([`whole::finish`]).
+fn finish(r: &dyn CommandReport, s: &SearchArgs, io: &mut Io) -> Result<i32, Failure> {
+    let plots = s.plot.iter().map(|f| (f.clone(), r.charts().swap_remove(0).1)).collect();
+    whole::finish(r, s.format, plots, s.report.as_ref(), io)
 }
 
 /// Runs `errband prune`.

@@ -146,7 +146,8 @@ fn inverse(m: &[&[f64]]) -> Option<Vec<Vec<f64>>> {
     let scale = a.iter().flatten().fold(0.0f64, |s, v| s.max(v.abs()));
     for col in 0..n {
         let p = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
-        if !(a[p][col].abs() > 1e-13 * scale) {
+        let pivot = a[p][col].abs();
+        if pivot.is_nan() || pivot <= 1e-13 * scale {
             return None;
         }
         a.swap(col, p);

@@ -26,6 +26,9 @@ pub struct BarrierReport<'a> {
     pub digits: usize,
     /// Exact fractions in text and Markdown.
     pub exact: bool,
+    /// Text shown before the text report (the MPI_Barrier model's own
+    /// report, with `--show-fit`); empty for none.
+    pub preface: String,
 }
 
 /// Node counts as text, consecutive ones joined: `2..30, 33..40, 64, 120`.
@@ -548,6 +551,30 @@ impl BarrierReport<'_> {
             }
         }
         chart.svg()
+    }
+}
+
+impl super::CommandReport for BarrierReport<'_> {
+    fn title(&self) -> String {
+        "errband barrier: chassis network against MPI_Barrier".into()
+    }
+    fn headline(&self) -> String {
+        self.conclusions().join(" ")
+    }
+    fn text(&self) -> String {
+        format!("{}{}", self.preface, BarrierReport::text(self))
+    }
+    fn markdown(&self) -> String {
+        BarrierReport::markdown(self)
+    }
+    fn json(&self) -> Json {
+        BarrierReport::json(self)
+    }
+    fn csv(&self) -> String {
+        BarrierReport::csv(self)
+    }
+    fn charts(&self) -> Vec<(&'static str, String)> {
+        vec![("teb", self.plot())]
     }
 }
 

@@ -614,3 +614,33 @@ impl EnergyReport<'_> {
         chart.svg()
     }
 }
+
+impl EnergyPlot {
+    /// Every kind with its `--plot` name, in the order of a whole report.
+    pub const ALL: [(&'static str, EnergyPlot); 3] =
+        [("delta", EnergyPlot::Delta), ("ee", EnergyPlot::Ee), ("shares", EnergyPlot::Shares)];
+}
+
+impl super::CommandReport for EnergyReport<'_> {
+    fn title(&self) -> String {
+        format!("errband energy: {}", self.file)
+    }
+    fn headline(&self) -> String {
+        self.verdict().unwrap_or_default()
+    }
+    fn text(&self) -> String {
+        EnergyReport::text(self)
+    }
+    fn markdown(&self) -> String {
+        EnergyReport::markdown(self)
+    }
+    fn json(&self) -> Json {
+        EnergyReport::json(self)
+    }
+    fn csv(&self) -> String {
+        EnergyReport::csv(self)
+    }
+    fn charts(&self) -> Vec<(&'static str, String)> {
+        EnergyPlot::ALL.iter().map(|&(name, kind)| (name, self.plot(kind))).collect()
+    }
+}

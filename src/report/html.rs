@@ -59,36 +59,18 @@ footer { margin-top: 3em; color: #777; font-size: 0.85em; }
 ";
 
 #[cfg(feature = "cli")]
-/// A whole report of a search (`prune`, `plan`): the verdict, its chart
-/// and the full ranked table.
-pub(crate) fn search_page(title: &str, verdict: &str, chart_svg: &str, text: &str) -> String {
-    let body = format!(
-        "<h1>{}</h1>\n<p><strong>{}</strong></p>\n<figure class=\"plot-search\">\n{chart_svg}\n</figure>\n<h2>Full report</h2>\n<pre>{}</pre>\n",
-        esc(title),
-        esc(verdict),
-        esc(text)
-    );
+/// A whole report of a subcommand (`prune`, `plan`, `energy`, `barrier`,
+/// `ms predict`): its headline, its charts inline and its full text report.
+pub(crate) fn command_page(title: &str, headline: &str, charts: &[String], text: &str) -> String {
+    let mut body = format!("<h1>{}</h1>\n", esc(title));
+    if !headline.is_empty() {
+        body.push_str(&format!("<p><strong>{}</strong></p>\n", esc(headline)));
+    }
+    for svg in charts {
+        body.push_str(&format!("<figure class=\"plot-command\">\n{svg}\n</figure>\n"));
+    }
+    body.push_str(&format!("<h2>Full report</h2>\n<pre>{}</pre>\n", esc(text)));
     page(title, &body)
-}
-
-#[cfg(feature = "cli")]
-/// Markdown of a search with its chart written beside it: `(markdown, (path, svg))`.
-pub(crate) fn search_markdown(
-    md_path: &str,
-    markdown: String,
-    chart_svg: String,
-) -> (String, (String, String)) {
-    let path = search_chart_path(md_path);
-    let name =
-        std::path::Path::new(&path).file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned());
-    (format!("{markdown}\n![chart]({name})\n"), (path, chart_svg))
-}
-
-#[cfg(feature = "cli")]
-/// The chart beside a search's Markdown report `out.md`: `out-chart.svg`.
-pub(crate) fn search_chart_path(md_path: &str) -> String {
-    let stem = md_path.strip_suffix(".md").unwrap_or(md_path);
-    format!("{stem}-chart.svg")
 }
 
 /// File names of the figures of a Markdown report `out.md`: `out-band.svg`, ….

@@ -204,26 +204,31 @@ pub(crate) use views;
 
 views!(Report);
 
-/// A ranked search (`prune`, `plan`) in each of its outputs.
-pub trait Ranked {
+/// One command's report in each of its outputs: the one renderer behind
+/// `prune`, `plan`, `energy`, `barrier` and `ms predict`, so that the CLI
+/// writes `--format`, `--plot` and `--report` for all of them in one place
+/// (`cli::whole`).
+pub trait CommandReport {
     /// `errband prune: MODEL with DATA`.
     fn title(&self) -> String;
-    /// The one sentence on the best choice.
-    fn verdict(&self) -> String;
+    /// The one sentence a reader needs first (the best choice, the
+    /// conclusion), empty when the command has none.
+    fn headline(&self) -> String;
     /// The terminal report.
     fn text(&self) -> String;
     /// Markdown.
     fn markdown(&self) -> String;
-    /// JSON with exact values.
+    /// JSON with exact values (`errband schema COMMAND`).
     fn json(&self) -> Value;
-    /// CSV, one record per candidate, threshold and target.
+    /// CSV: the command's main table, one record per row.
     fn csv(&self) -> String;
-    /// A LaTeX booktabs table, where the search has one.
+    /// A LaTeX booktabs table, where the command has one.
     fn latex(&self) -> Option<String> {
         None
     }
-    /// The comparison chart (SVG).
-    fn chart(&self) -> String;
+    /// The charts (SVG), each with its `--plot` kind, which also names its
+    /// file beside a Markdown report (`out-KIND.svg`).
+    fn charts(&self) -> Vec<(&'static str, String)>;
 }
 
 /// Rows a ranked table shows: `show` of `n`, all when `show` is 0.

@@ -557,3 +557,27 @@ pub fn rate(events: u64, secs: f64) -> String {
     let r = events as f64 / secs;
     format!("{:.1} M events/s", r / 1e6)
 }
+
+impl super::CommandReport for MsReport<'_> {
+    fn title(&self) -> String {
+        format!("errband ms predict: {}", self.file)
+    }
+    fn headline(&self) -> String {
+        String::new()
+    }
+    fn text(&self) -> String {
+        MsReport::text(self)
+    }
+    fn markdown(&self) -> String {
+        MsReport::markdown(self)
+    }
+    fn json(&self) -> Json {
+        MsReport::json(self)
+    }
+    fn csv(&self) -> String {
+        MsReport::csv(self)
+    }
+    fn charts(&self) -> Vec<(&'static str, String)> {
+        vec![("time", self.plot())]
+    }
+}

@@ -3,7 +3,7 @@
 //! candidate point.
 
 use super::prune::failure_text;
-use super::{csv_line, md_row, md_table_head, table_left, Ranked, Views};
+use super::{csv_line, md_row, md_table_head, table_left, CommandReport, Views};
 use crate::analysis::Band;
 use crate::model::{show_value, Model};
 use crate::num::{fmt_fraction, fmt_sig, to_f64, Rat};
@@ -102,13 +102,13 @@ impl PlanReport<'_> {
     }
 }
 
-impl Ranked for PlanReport<'_> {
+impl CommandReport for PlanReport<'_> {
     fn title(&self) -> String {
         format!("errband plan: {} with {}", self.model.file, self.data_file)
     }
 
     /// The sentence on the best candidate.
-    fn verdict(&self) -> String {
+    fn headline(&self) -> String {
         let Some(best) = self.plan.rows.first() else { return "No candidate.".into() };
         match best.key() {
             Some(k) => format!(
@@ -145,7 +145,7 @@ impl Ranked for PlanReport<'_> {
             o.push_str(&format!("  … {} more (--show 0 lists all)\n", self.plan.rows.len() - self.shown()));
         }
         o.push('\n');
-        o.push_str(&self.verdict());
+        o.push_str(&self.headline());
         o.push('\n');
         o
     }
@@ -161,7 +161,7 @@ impl Ranked for PlanReport<'_> {
         for (i, p) in self.plan.rows.iter().enumerate().take(self.shown()) {
             o.push_str(&md_row(&self.row(i + 1, p)));
         }
-        o.push_str(&format!("\n**{}**\n", self.verdict()));
+        o.push_str(&format!("\n**{}**\n", self.headline()));
         o
     }
 
@@ -220,7 +220,7 @@ impl Ranked for PlanReport<'_> {
                 "width": p.bands[t].as_ref().and_then(Band::width).map_or(Value::Null, |w| self.both(&w)),
             })).collect::<Vec<_>>(),
             "candidates": rows,
-            "verdict": self.verdict(),
+            "verdict": self.headline(),
         })
     }
 
@@ -272,6 +272,13 @@ impl Ranked for PlanReport<'_> {
 
     /// Expected and worst width ratio against the candidate's first
     /// coordinate (first threshold, first target).
+    fn charts(&self) -> Vec<(&'static str, String)> {
+        vec![("chart", self.chart())]
+    }
+}
+
+impl PlanReport<'_> {
+    /// The comparison chart (SVG).
     fn chart(&self) -> String {
         let m = self.model;
         let mut rows: Vec<&Planned> = self.plan.rows.iter().collect();

@@ -1,7 +1,7 @@
 //! Renders a pruning comparison ([`crate::prune::Comparison`]): ranked
 //! table (text, Markdown, LaTeX), JSON, CSV and the comparison chart.
 
-use super::{csv_line, latex, md_row, md_table_head, table_left, Ranked, Views};
+use super::{csv_line, latex, md_row, md_table_head, table_left, CommandReport, Views};
 use crate::analysis::{AnalysisError, Band};
 use crate::fit::FitError;
 use crate::model::Model;
@@ -200,13 +200,13 @@ impl PruneReport<'_> {
     }
 }
 
-impl Ranked for PruneReport<'_> {
+impl CommandReport for PruneReport<'_> {
     fn title(&self) -> String {
         format!("errband prune: {} with {}", self.model.file, self.data_file)
     }
 
     /// The sentence on what the best choice buys.
-    fn verdict(&self) -> String {
+    fn headline(&self) -> String {
         let c = self.cmp;
         let Some(best) = c.outcomes.first() else { return "No candidate.".into() };
         let Ok(s) = &best.result else {
@@ -269,7 +269,7 @@ impl Ranked for PruneReport<'_> {
             o.push_str(&format!("  … {} more (--show 0 lists all)\n", c.outcomes.len() - self.shown()));
         }
         o.push('\n');
-        o.push_str(&self.verdict());
+        o.push_str(&self.headline());
         o.push('\n');
         o
     }
@@ -286,7 +286,7 @@ impl Ranked for PruneReport<'_> {
         for (i, out) in c.outcomes.iter().enumerate().take(self.shown()) {
             o.push_str(&md_row(&self.row(i + 1, out)));
         }
-        o.push_str(&format!("\n**{}**\n", self.verdict()));
+        o.push_str(&format!("\n**{}**\n", self.headline()));
         o
     }
 
@@ -386,7 +386,7 @@ impl Ranked for PruneReport<'_> {
                 "bands": base_bands,
             },
             "candidates": cands,
-            "verdict": self.verdict(),
+            "verdict": self.headline(),
         })
     }
 
@@ -515,6 +515,13 @@ impl Ranked for PruneReport<'_> {
     }
 
     /// Bar chart of the width ratios of the best candidates (up to 20).
+    fn charts(&self) -> Vec<(&'static str, String)> {
+        vec![("chart", self.chart())]
+    }
+}
+
+impl PruneReport<'_> {
+    /// The comparison chart (SVG).
     fn chart(&self) -> String {
         let c = self.cmp;
         let n = self.shown().min(20);
