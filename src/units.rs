@@ -172,9 +172,28 @@ fn next_is_exponent(t: &str, i: usize) -> bool {
     rest.starts_with(|c: char| c.is_ascii_digit()) && i > 0
 }
 
+/// A unit as plots write it: microseconds as `µs` (the micro sign, however
+/// the input spelled it: `us`, `µs` or the Greek `μs`), every other unit
+/// as given. Plots of every command label their axes through this.
+pub fn display(unit: &str) -> std::borrow::Cow<'_, str> {
+    match unit {
+        "us" | "μs" => std::borrow::Cow::Borrowed("µs"),
+        other => std::borrow::Cow::Borrowed(other),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plots_write_microseconds_one_way() {
+        for u in ["us", "µs", "μs"] {
+            assert_eq!(display(u), "µs");
+        }
+        assert_eq!(display("ms"), "ms");
+        assert_eq!(display("GHz"), "GHz");
+    }
     use crate::num::frac;
 
     #[test]

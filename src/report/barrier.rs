@@ -495,7 +495,7 @@ impl BarrierReport<'_> {
         let mut chart = Chart::new(
             "Cluster barrier: chassis network T_EB(N) vs MPI_Barrier",
             x,
-            Axis::linear(format!("time ({})", self.unit)),
+            Axis::linear(format!("time ({})", crate::units::display(self.unit))),
         );
         let y = |v: &Rat| to_f64(&num::div_unreduced(v, self.unit_factor));
         let listed = |n: u64| p.rows.iter().any(|r| r.layout.nodes == n);

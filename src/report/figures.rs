@@ -106,7 +106,7 @@ pub(crate) fn region_color(i: usize) -> usize {
 /// `label [unit]` for a model name (variable or function) when a unit is known.
 pub(crate) fn with_unit(model: &Model, name: &str) -> String {
     match model.units.get(name) {
-        Some(u) => format!("{name} [{u}]"),
+        Some(u) => format!("{name} [{}]", crate::units::display(u)),
         None => name.to_string(),
     }
 }
@@ -443,7 +443,7 @@ pub fn residuals(r: &Report) -> String {
         })
         .collect();
     let xscale = scale_for(pts.iter().map(|p| p.0));
-    let unit = m.units.get(&m.func).map(|u| format!(" [{u}]")).unwrap_or_default();
+    let unit = m.units.get(&m.func).map(|u| format!(" [{}]", crate::units::display(u))).unwrap_or_default();
     let (title, ylabel) = if weighted {
         (
             format!(
@@ -492,7 +492,7 @@ pub fn width(r: &Report) -> String {
         "Band width against the residual threshold",
         Axis::linear(format!(
             "threshold e′{}",
-            m.units.get(&m.func).map(|u| format!(" [{u}]")).unwrap_or_default()
+            m.units.get(&m.func).map(|u| format!(" [{}]", crate::units::display(u))).unwrap_or_default()
         )),
         Axis::linear("band width / T(C, x) [%]"),
     );

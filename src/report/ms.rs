@@ -510,7 +510,8 @@ impl MsReport<'_> {
         let mut chart = Chart::new(
             "Master/slave: predicted run time vs processors",
             Axis::linear("processors P (master included)"),
-            Axis::linear(format!("predicted run time ({})", u.name)).range(Some(0.0), None),
+            Axis::linear(format!("predicted run time ({})", crate::units::display(u.name)))
+                .range(Some(0.0), None),
         );
         let marks = [Mark::Circle, Mark::Square, Mark::Triangle, Mark::Diamond, Mark::Cross];
         let line = |pred: &Prediction| -> Vec<(f64, f64)> {
