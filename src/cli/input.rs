@@ -417,10 +417,7 @@ pub fn load(
             (first, models)
         }
     };
-    // Units from the data header fill in those the model does not state.
-    for (k, u) in &dataset.units {
-        model.units.entry(k.clone()).or_insert_with(|| u.clone());
-    }
+    model.complete_units(&dataset.units);
     let mut thresholds = Vec::new();
     for t in &a.thresholds {
         thresholds.push(Threshold::parse_with_noise(t, &a.noise).map_err(|d| Failure::input(d.render(t)))?);

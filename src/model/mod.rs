@@ -119,6 +119,15 @@ impl Model {
             .map_err(|d| d.with_source(source.into()))
     }
 
+    /// Fills in the units the model does not state from a data file's
+    /// header (`p,T [us]`: `T` in µs): the model's own `unit` statements
+    /// win. Reports and plots label values with these.
+    pub fn complete_units(&mut self, header: &BTreeMap<String, String>) {
+        for (name, unit) in header {
+            self.units.entry(name.clone()).or_insert_with(|| unit.clone());
+        }
+    }
+
     /// [`Model::parse`] holding literals, powers and point lists to `limits`
     /// (kept for every later evaluation of the model).
     pub fn parse_with(source: &str, file: &str, digits: u32, limits: &Limits) -> Result<Model, Diagnostic> {
@@ -773,6 +782,16 @@ mod tests {
 
     fn r(s: &str) -> Rat {
         parse_rat(s).unwrap()
+    }
+
+    #[test]
+    fn header_units_fill_in_what_the_model_does_not_state() {
+        let mut m = Model::parse("T(p) = a/p\nparam a\nunit p = nodes\n", "m.tm", 40).unwrap();
+        let header: BTreeMap<String, String> =
+            [("p", "cores"), ("T", "us")].iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        m.complete_units(&header);
+        assert_eq!(m.units.get("T").map(String::as_str), Some("us"));
+        assert_eq!(m.units.get("p").map(String::as_str), Some("nodes"), "the model's statement wins");
     }
 
     #[test]
