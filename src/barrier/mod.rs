@@ -21,7 +21,7 @@
 use crate::analysis::{Analysis, AnalysisError, Band, Options, Shape as RegionShape, Threshold};
 use crate::data::Measurement;
 use crate::model::Model;
-use crate::num::{self, fmt_fraction, fmt_sig, Interval, Rat};
+use crate::num::{self, fmt_sig, Interval, Rat};
 use num_traits::{Signed, Zero};
 
 /// The chassis tree's layout parameters.
@@ -38,23 +38,93 @@ pub struct Tree {
 /// Why no prediction can be made.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum BarrierError {
-    /// Bad options or values (exit code 2).
-    #[error("{0}")]
-    Input(String),
+    /// `--per-chassis 0`.
+    #[error("--per-chassis 0: a chassis holds at least one node")]
+    ZeroPerChassis,
+    /// `--root-fanout 0`.
+    #[error("--root-fanout 0: the root chassis must feed at least one chassis")]
+    ZeroRootFanout,
+    /// A node count below 2.
+    #[error("N = {0}: a barrier needs at least 2 nodes")]
+    TooFewNodes(u64),
+    /// More chassis than a tree with inter-level fan-out 0 holds.
+    #[error("N = {nodes} needs {chassis} chassis, but a tree with inter-level fan-out 0 holds at most {} (1 root + {root_fanout} children); raise --inter-fanout", root_fanout.saturating_add(1))]
+    TreeTooSmall {
+        /// N.
+        nodes: u64,
+        /// Chassis it needs.
+        chassis: u64,
+        /// Children of the root chassis.
+        root_fanout: u64,
+    },
+    /// No node counts.
+    #[error("no node counts")]
+    NoNodes,
+    /// Node counts out of order or repeated.
+    #[error("node counts must be ascending and distinct")]
+    NodesNotAscending,
+    /// No T_SR case.
+    #[error("no T_SR case (--t-sr)")]
+    NoTsr,
+    /// `--conclude-at N` for an N that is not listed.
+    #[error("--conclude-at {0}: N = {0} is not among the listed node counts (--nodes)")]
+    ConcludeAtNotListed(u64),
+    /// A negative time.
+    #[error("{what} = {} s is negative; times are ≥ 0", fmt_sig(.lo, 6))]
+    NegativeTime {
+        /// Which time (`T_IB`, `T_SR`, `MPI_Barrier`).
+        what: &'static str,
+        /// Its lower end, s.
+        lo: Rat,
+    },
+    /// An interval whose lower end exceeds its upper end.
+    #[error("{what}: the interval {}..{} s is empty (its lower end exceeds its upper end)", fmt_sig(.lo, 6), fmt_sig(.hi, 6))]
+    EmptyInterval {
+        /// Which time.
+        what: &'static str,
+        /// Lower end, s.
+        lo: Rat,
+        /// Upper end, s.
+        hi: Rat,
+    },
+    /// The MPI_Barrier model does not have exactly one variable.
+    #[error("the MPI_Barrier model in {file} has variables {}; it needs exactly one, the node count", .vars.join(", "))]
+    ModelVariables {
+        /// The model file.
+        file: String,
+        /// Its variables.
+        vars: Vec<String>,
+    },
     /// The MPI_Barrier model could not be analysed.
     #[error("MPI_Barrier model: {0}")]
     Model(Box<AnalysisError>),
-    /// The analysis is impossible for these values (exit code 1).
+    /// A threshold of the MPI_Barrier model below its e_max (exit code 1).
+    #[error("threshold `{threshold}` = {} is below e_max = {} of the MPI_Barrier model: no parameter values fit that well\n  = help: use a threshold of at least `emax`", fmt_sig(.value, 6), fmt_sig(.emax, 6))]
+    BelowEmax {
+        /// The threshold as written.
+        threshold: String,
+        /// Its value.
+        value: Rat,
+        /// The model's e_max.
+        emax: Rat,
+    },
+    /// A threshold that does not parse.
     #[error("{0}")]
-    Analysis(String),
+    BadThreshold(String),
+    /// A node count without a prediction from the model's analysis (an
+    /// internal inconsistency, reported rather than panicking).
+    #[error("no prediction at N = {0}")]
+    NoPrediction(u64),
 }
 
 impl crate::error::Classified for BarrierError {
     fn kind(&self) -> crate::error::ErrorKind {
         match self {
-            BarrierError::Input(_) => crate::error::ErrorKind::Input,
             BarrierError::Model(e) => crate::error::Classified::kind(&**e),
-            BarrierError::Analysis(_) => crate::error::ErrorKind::Analysis,
+            BarrierError::BelowEmax { .. } | BarrierError::NoPrediction(_) => {
+                crate::error::ErrorKind::Analysis
+            }
+            _ => crate::error::ErrorKind::Input,
         }
     }
 }
@@ -68,13 +138,11 @@ impl Tree {
         inter_fanout: Option<u64>,
     ) -> Result<Tree, BarrierError> {
         if per_chassis == 0 {
-            return Err(BarrierError::Input("--per-chassis 0: a chassis holds at least one node".into()));
+            return Err(BarrierError::ZeroPerChassis);
         }
         let root_fanout = root_fanout.unwrap_or(per_chassis);
         if root_fanout == 0 {
-            return Err(BarrierError::Input(
-                "--root-fanout 0: the root chassis must feed at least one chassis".into(),
-            ));
+            return Err(BarrierError::ZeroRootFanout);
         }
         Ok(Tree { per_chassis, root_fanout, inter_fanout: inter_fanout.unwrap_or(per_chassis - 1) })
     }
@@ -143,18 +211,16 @@ impl Tree {
     /// The tree for `n` nodes.
     pub fn layout(&self, n: u64) -> Result<Layout, BarrierError> {
         if n < 2 {
-            return Err(BarrierError::Input(format!("N = {n}: a barrier needs at least 2 nodes")));
+            return Err(BarrierError::TooFewNodes(n));
         }
         let chassis = n.div_ceil(self.per_chassis);
         if chassis == 1 {
             return Ok(Layout { nodes: n, chassis, inter_levels: None, per_level: vec![1] });
         }
-        let l = self.inter_levels(chassis).ok_or_else(|| {
-            BarrierError::Input(format!(
-                "N = {n} needs {chassis} chassis, but a tree with inter-level fan-out 0 holds at most {} (1 root + {} children); raise --inter-fanout",
-                self.root_fanout.saturating_add(1),
-                self.root_fanout
-            ))
+        let l = self.inter_levels(chassis).ok_or(BarrierError::TreeTooSmall {
+            nodes: n,
+            chassis,
+            root_fanout: self.root_fanout,
         })?;
         // Chassis per level, filled level by level (kept short for long chains).
         let mut per_level = vec![1u64];
@@ -423,13 +489,13 @@ pub struct Prediction {
 /// Runs the predictor.
 pub fn predict(s: &Settings) -> Result<Prediction, BarrierError> {
     if s.nodes.is_empty() {
-        return Err(BarrierError::Input("no node counts".into()));
+        return Err(BarrierError::NoNodes);
     }
     if !s.nodes.windows(2).all(|w| w[0] < w[1]) {
-        return Err(BarrierError::Input("node counts must be ascending and distinct".into()));
+        return Err(BarrierError::NodesNotAscending);
     }
     if s.t_sr.is_empty() {
-        return Err(BarrierError::Input("no T_SR case (--t-sr)".into()));
+        return Err(BarrierError::NoTsr);
     }
     for (what, i) in std::iter::once(("T_IB", &s.t_ib)).chain(s.t_sr.iter().map(|t| ("T_SR", t))) {
         check_time(what, i)?;
@@ -439,9 +505,7 @@ pub fn predict(s: &Settings) -> Result<Prediction, BarrierError> {
     }
     let layouts = s.nodes.iter().map(|&n| s.tree.layout(n)).collect::<Result<Vec<_>, _>>()?;
     if let Some(n) = s.conclude_at.iter().find(|n| !s.nodes.contains(n)) {
-        return Err(BarrierError::Input(format!(
-            "--conclude-at {n}: N = {n} is not among the listed node counts (--nodes)"
-        )));
+        return Err(BarrierError::ConcludeAtNotListed(*n));
     }
     let curve_n = curve_nodes(&s.tree, &s.nodes);
     let curve_layouts: Vec<Result<Layout, BarrierError>> =
@@ -510,19 +574,12 @@ pub fn predict(s: &Settings) -> Result<Prediction, BarrierError> {
     Ok(Prediction { settings: s.clone(), columns, rows, curve, analysis, warnings })
 }
 
-fn check_time(what: &str, i: &Interval) -> Result<(), BarrierError> {
+fn check_time(what: &'static str, i: &Interval) -> Result<(), BarrierError> {
     if i.lo.is_negative() {
-        return Err(BarrierError::Input(format!(
-            "{what} = {} s is negative; times are ≥ 0",
-            fmt_sig(&i.lo, 6)
-        )));
+        return Err(BarrierError::NegativeTime { what, lo: i.lo.clone() });
     }
     if i.lo > i.hi {
-        return Err(BarrierError::Input(format!(
-            "{what}: the interval {}..{} s is empty (its lower end exceeds its upper end)",
-            fmt_sig(&i.lo, 6),
-            fmt_sig(&i.hi, 6)
-        )));
+        return Err(BarrierError::EmptyInterval { what, lo: i.lo.clone(), hi: i.hi.clone() });
     }
     Ok(())
 }
@@ -537,14 +594,10 @@ struct Referenced {
 /// Fits the MPI_Barrier model and reads it (and its bands) at every node count, in s.
 fn model_reference(m: &MpiModel, nodes: &[u64]) -> Result<Referenced, BarrierError> {
     if m.model.vars.len() != 1 {
-        return Err(BarrierError::Input(format!(
-            "the MPI_Barrier model in {} has variables {}; it needs exactly one, the node count",
-            m.model.file,
-            m.model.vars.join(", ")
-        )));
+        return Err(BarrierError::ModelVariables { file: m.model.file.clone(), vars: m.model.vars.clone() });
     }
     let thresholds = if m.thresholds.is_empty() {
-        vec![Threshold::parse("max").map_err(|d| BarrierError::Input(d.message))?]
+        vec![Threshold::parse("max").map_err(|d| BarrierError::BadThreshold(d.message))?]
     } else {
         m.thresholds.clone()
     };
@@ -561,12 +614,11 @@ fn model_reference(m: &MpiModel, nodes: &[u64]) -> Result<Referenced, BarrierErr
         .map_err(|e| BarrierError::Model(Box::new(e)))?;
     for (t, r) in thresholds.iter().zip(&a.regions) {
         if r.shape == RegionShape::Empty {
-            return Err(BarrierError::Analysis(format!(
-                "threshold `{}` = {} is below e_max = {} of the MPI_Barrier model: no parameter values fit that well\n  = help: use a threshold of at least `emax`",
-                t.text,
-                fmt_sig(&r.value, 6),
-                fmt_sig(&a.emax, 6)
-            )));
+            return Err(BarrierError::BelowEmax {
+                threshold: t.text.clone(),
+                value: r.value.clone(),
+                emax: a.emax.clone(),
+            });
         }
     }
     let mut columns = vec![Column { label: "fit".into(), band: false }];
@@ -579,10 +631,9 @@ fn model_reference(m: &MpiModel, nodes: &[u64]) -> Result<Referenced, BarrierErr
     use rayon::prelude::*;
     let rows = at
         .par_iter()
-        .map(|x| {
-            let p = index.get(x.as_slice()).ok_or_else(|| {
-                BarrierError::Input(format!("no prediction at N = {}", fmt_fraction(&x[0])))
-            })?;
+        .zip(nodes.par_iter())
+        .map(|(x, &n)| {
+            let p = index.get(x.as_slice()).ok_or(BarrierError::NoPrediction(n))?;
             let fit = scale(&p.model);
             let mut row = vec![Band { lower: Some(fit.clone()), upper: Some(fit) }];
             row.extend(p.bands.iter().map(|b| match b {

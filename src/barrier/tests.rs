@@ -107,32 +107,41 @@ fn verdicts_and_speedups() {
 
 #[test]
 fn bad_inputs_are_refused() {
+    use crate::error::{Classified, ErrorKind};
+    // Each refusal is its own variant, an input error, with its message.
     let msg = |r: Result<Prediction, BarrierError>| match r {
-        Err(BarrierError::Input(m)) => m,
+        Err(e) if e.kind() == ErrorKind::Input => (e.to_string(), e),
         other => panic!("expected an input error, got {other:?}"),
     };
-    assert!(msg(predict(&settings(vec![1, 4], None))).contains("at least 2 nodes"));
-    assert!(matches!(Tree::new(0, None, None), Err(BarrierError::Input(m)) if m.contains("--per-chassis 0")));
-    assert!(matches!(Tree::new(3, Some(0), None), Err(BarrierError::Input(_))));
+    let (m, e) = msg(predict(&settings(vec![1, 4], None)));
+    assert!(matches!(e, BarrierError::TooFewNodes(1)) && m.contains("at least 2 nodes"), "{m}");
+    assert!(matches!(Tree::new(0, None, None), Err(BarrierError::ZeroPerChassis)));
+    assert!(Tree::new(0, None, None).unwrap_err().to_string().contains("--per-chassis 0"));
+    assert!(matches!(Tree::new(3, Some(0), None), Err(BarrierError::ZeroRootFanout)));
     let mut s = settings(vec![4], None);
     s.t_sr = vec![pt(us("-5"))];
-    assert!(msg(predict(&s)).contains("negative"));
+    let (m, e) = msg(predict(&s));
+    assert!(matches!(e, BarrierError::NegativeTime { what: "T_SR", .. }) && m.contains("negative"), "{m}");
     let mut s = settings(vec![4], None);
     s.t_ib = Interval { lo: us("4"), hi: us("3") };
-    assert!(msg(predict(&s)).contains("empty"));
+    let (m, e) = msg(predict(&s));
+    assert!(matches!(e, BarrierError::EmptyInterval { what: "T_IB", .. }) && m.contains("empty"), "{m}");
     let s = settings(vec![4], Some(Reference::Constant(pt(us("-1")))));
-    assert!(msg(predict(&s)).contains("MPI_Barrier"));
+    assert!(msg(predict(&s)).0.contains("MPI_Barrier"));
     // Per chassis 1: the inter-level fan-out is 0, so the tree stops at 1 + 1 chassis.
     let mut s = settings(vec![2, 3], None);
     s.tree = Tree::new(1, None, None).unwrap();
-    assert!(msg(predict(&s)).contains("inter-level fan-out 0"));
-    assert!(msg(predict(&settings(vec![8, 4], None))).contains("ascending"));
+    let (m, e) = msg(predict(&s));
+    assert!(matches!(e, BarrierError::TreeTooSmall { nodes: 3, chassis: 3, root_fanout: 1 }), "{e:?}");
+    assert!(m.contains("inter-level fan-out 0") && m.contains("at most 2 (1 root + 1 children)"), "{m}");
+    assert!(matches!(msg(predict(&settings(vec![8, 4], None))).1, BarrierError::NodesNotAscending));
     let mut s = settings(vec![4], None);
     s.t_sr.clear();
-    assert!(msg(predict(&s)).contains("--t-sr"));
+    assert!(msg(predict(&s)).0.contains("--t-sr"));
     let mut s = settings(vec![4], None);
     s.conclude_at = vec![30];
-    assert!(msg(predict(&s)).contains("--conclude-at 30"));
+    let (m, e) = msg(predict(&s));
+    assert!(matches!(e, BarrierError::ConcludeAtNotListed(30)) && m.contains("--conclude-at 30"), "{m}");
 }
 
 /// `T(N) = c0 + c1·log2 N` on exact data at powers of two: the fit is exact,
