@@ -93,3 +93,28 @@ fn a_report_over_an_input_or_a_refused_format_writes_nothing() {
     has(&r.stderr, &["--format latex", "no LaTeX output"]);
     assert!(!dir.join("out.html").exists(), "a refused run writes no report");
 }
+
+/// `--plot-at n=16000`: the band plot of a two-variable model at an
+/// extrapolated problem size, over the whole range of the other variable.
+#[test]
+fn band_plots_take_a_slice_of_several_variables() {
+    let dir = tmp_dir();
+    let svg = dir.join("pn.svg").to_string_lossy().into_owned();
+    let plot = format!("band={svg}");
+    ok(&["models/pn.tm", "data/pn.csv", "--plot-at", "n=16000", "--plot", &plot]);
+    let s = std::fs::read_to_string(&svg).unwrap();
+    assert!(s.contains("(n = 16000)"), "the slice is named in the title");
+    assert!(s.contains("p [processors]"), "p is the axis");
+    assert!(s.contains("band, threshold max"), "the band at the extrapolated n is drawn");
+    // Default: the first varying variable, the others at the first prediction point.
+    ok(&["models/pn.tm", "data/pn.csv", "--plot", &plot]);
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("(n = 4000)"));
+    for (arg, says) in [
+        ("n=16000,p=4", "every variable is fixed"),
+        ("q=3", "`q` is not a variable of the model"),
+        ("n=1..3", "exactly one value"),
+    ] {
+        let r = fails(&["models/pn.tm", "data/pn.csv", "--plot-at", arg, "--plot", &plot], 2);
+        has(&r.stderr, &["--plot-at", says]);
+    }
+}

@@ -93,6 +93,9 @@ pub struct AnalyzeArgs {
     /// Write a plot: `[KIND=]FILE.svg`, KIND one of band (default), region, residuals, width; repeatable.
     #[arg(long, value_name = "[KIND=]FILE")]
     pub plot: Vec<String>,
+    /// The slice the band plot shows for a model of several variables: all but one fixed, e.g. `n=16000` (the free one is the axis; default: the first varying variable, the others at the first prediction point).
+    #[arg(long, value_name = "POINT")]
+    pub plot_at: Option<String>,
     /// x axis of the band plot: auto (log when the values span more than a factor of 20), linear or log.
     #[arg(long, value_enum, value_name = "SCALE", default_value_t = AxisScale::Auto)]
     pub xscale: AxisScale,
@@ -207,6 +210,15 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     let t_parse = t0.elapsed();
 
     let at = input.points(&a.at, "--at")?;
+    let plot_at = match &a.plot_at {
+        None => None,
+        Some(s) => {
+            let assigns = syntax::parse_assignments_arg(s, "--plot-at", limits)
+                .and_then(|assigns| input.model.slice(&assigns, "--plot-at", s))
+                .map_err(|d| Failure::input(d.render(s)))?;
+            Some(assigns)
+        }
+    };
     let dnames = crate::analysis::delta_names(&input.model);
     for (i, o) in a.order.iter().enumerate() {
         if !dnames.contains(o) {
@@ -338,6 +350,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         warnings: &dataset.warnings,
         backtest: backtest.as_ref(),
         family,
+        plot_at: plot_at.as_ref(),
     };
     // JSON is streamed: a residual per measurement is too long to hold.
     let text = match a.format {

@@ -175,6 +175,7 @@ pub fn run(a: BarrierArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
                 warnings: &l.dataset.warnings,
                 backtest: None,
                 family: None,
+                plot_at: None,
             };
             report.preface = format!("{}\n", fit.text());
         }

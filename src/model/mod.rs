@@ -101,6 +101,16 @@ fn already(
     Ok(())
 }
 
+/// A one-variable slice of a model's variables ([`Model::slice`]): the
+/// axis variable and the values of the others (`fixed[axis]` is unused).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Slice {
+    /// Index of the free variable.
+    pub axis: usize,
+    /// Values of the fixed variables, by index.
+    pub fixed: Vec<Rat>,
+}
+
 impl Model {
     /// Parses and checks a `.tm` model. Inexact function values (log2 of a
     /// non-power of two, sqrt, ln, exp) and irrational powers (`3^(5/4)`)
@@ -529,15 +539,14 @@ impl Model {
             .join(", ")
     }
 
-    /// Expands value assignments (from `predict`, `--at`, `--drop`) into
-    /// points: the Cartesian product of each variable's values, in the
-    /// model's variable order. Every variable must be given, once.
-    pub fn points(
+    /// The values each assignment gives, by variable (`None`: not given);
+    /// located errors for unknown and repeated names.
+    fn values_per_var(
         &self,
         assigns: &[Assignment],
         file: &str,
         source: &str,
-    ) -> Result<Vec<Vec<Rat>>, Diagnostic> {
+    ) -> Result<Vec<Option<Vec<Rat>>>, Diagnostic> {
         let err = |span: Range<usize>, m: String| Diagnostic::new(file, span, m);
         let mut per_var: Vec<Option<Vec<Rat>>> = vec![None; self.vars.len()];
         let mut log = self.log.clone();
@@ -555,6 +564,54 @@ impl Model {
             }
             per_var[i] = Some(vals);
         }
+        Ok(per_var)
+    }
+
+    /// A one-variable slice of a multi-variable model for plots
+    /// (`--plot-at n=16000`): every variable but one fixed at one value; the
+    /// one left free is the plot's axis.
+    pub fn slice(&self, assigns: &[Assignment], file: &str, source: &str) -> Result<Slice, Diagnostic> {
+        let whole = assigns.first().map_or(0..0, |a| a.span.start..assigns.last().map_or(0, |l| l.span.end));
+        let err = |m: String| Diagnostic::new(file, whole.clone(), m);
+        let per_var = self.values_per_var(assigns, file, source)?;
+        let free: Vec<usize> = (0..self.vars.len()).filter(|&i| per_var[i].is_none()).collect();
+        let [axis] = free[..] else {
+            return Err(err(if free.is_empty() {
+                format!(
+                    "every variable is fixed; leave one of {} free for the plot's axis",
+                    self.vars.join(", ")
+                )
+            } else {
+                format!(
+                    "{} are free; fix all but one (the plot's axis), e.g. `{} = …`",
+                    free.iter().map(|&i| format!("`{}`", self.vars[i])).collect::<Vec<_>>().join(", "),
+                    self.vars[free[1]]
+                )
+            })
+            .with_help("a slice fixes every variable but the plotted one at one value"));
+        };
+        let mut fixed = vec![<Rat as num_traits::Zero>::zero(); self.vars.len()];
+        for (i, v) in per_var.into_iter().enumerate() {
+            match v.as_deref() {
+                None => {}
+                Some([x]) => fixed[i] = x.clone(),
+                Some(_) => return Err(err(format!("`{}` needs exactly one value in a slice", self.vars[i]))),
+            }
+        }
+        Ok(Slice { axis, fixed })
+    }
+
+    /// Expands value assignments (from `predict`, `--at`, `--drop`) into
+    /// points: the Cartesian product of each variable's values, in the
+    /// model's variable order. Every variable must be given, once.
+    pub fn points(
+        &self,
+        assigns: &[Assignment],
+        file: &str,
+        source: &str,
+    ) -> Result<Vec<Vec<Rat>>, Diagnostic> {
+        let err = |span: Range<usize>, m: String| Diagnostic::new(file, span, m);
+        let per_var = self.values_per_var(assigns, file, source)?;
         let mut lists = Vec::new();
         for (i, v) in per_var.into_iter().enumerate() {
             match v {

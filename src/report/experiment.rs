@@ -55,6 +55,7 @@ impl<'a> ExperimentReport<'a> {
     /// The report of one entry's analysis, for the per-series sections.
     fn report<'b>(&'b self, e: &'b Entry<'a>, an: &'b Analysis) -> Report<'b> {
         Report {
+            plot_at: None,
             model: &e.model,
             data_file: self.data_file,
             data: e.backtest.as_ref().map_or(&e.part.dataset.rows, |b| &b.train),

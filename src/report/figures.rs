@@ -183,28 +183,41 @@ fn curves(
     (fit, lowers, uppers)
 }
 
-/// Band plot: data, fitted model and one band per threshold against the
-/// model's first varying variable (others fixed at the first prediction
-/// point's values), the extrapolation shaded.
+/// Band plot: data, fitted model and one band per threshold against one
+/// variable, the extrapolation shaded. The slice is `--plot-at`'s (the
+/// other variables at the given values, over the whole range of the
+/// plotted one) or, by default, the model's first varying variable with
+/// the others at the first prediction point's values.
 pub fn band(r: &Report) -> String {
     let m = r.model;
     let a = r.analysis;
     let nv = m.vars.len();
-    // The plotted variable: the first one the prediction points vary in (or the first).
     let first = a.predictions.first().map(|p| p.x.clone());
-    let axis_var = match &first {
-        Some(f) => (0..nv).find(|&i| a.predictions.iter().any(|p| p.x[i] != f[i])).unwrap_or(0),
-        None => 0,
+    let (axis_var, fixed) = match r.plot_at {
+        Some(s) => (s.axis, s.fixed.clone()),
+        None => {
+            // The first variable the prediction points vary in (or the first).
+            let axis = match &first {
+                Some(f) => (0..nv).find(|&i| a.predictions.iter().any(|p| p.x[i] != f[i])).unwrap_or(0),
+                None => 0,
+            };
+            (axis, first.clone().or_else(|| r.data.first().map(|d| d.x.clone())).unwrap_or_default())
+        }
     };
-    let fixed: Vec<Rat> = first.clone().or_else(|| r.data.first().map(|d| d.x.clone())).unwrap_or_default();
     let on_slice = |x: &[Rat]| (0..nv).all(|i| i == axis_var || x.get(i) == fixed.get(i));
     let data: Vec<(Rat, Rat)> =
         r.data.iter().filter(|d| on_slice(&d.x)).map(|d| (d.x[axis_var].clone(), d.y.clone())).collect();
-    let xs_all: Vec<Rat> = data
+    let mut xs_all: Vec<Rat> = data
         .iter()
         .map(|(x, _)| x.clone())
         .chain(a.predictions.iter().filter(|p| on_slice(&p.x)).map(|p| p.x[axis_var].clone()))
         .collect();
+    if r.plot_at.is_some() {
+        // A chosen slice (often at an extrapolated value, where nothing was
+        // measured) spans the plotted variable's whole range.
+        xs_all.extend(r.data.iter().map(|d| d.x[axis_var].clone()));
+        xs_all.extend(a.predictions.iter().map(|p| p.x[axis_var].clone()));
+    }
     let (Some(lo), Some(hi)) = (xs_all.iter().min().cloned(), xs_all.iter().max().cloned()) else {
         return Chart::new("no data to plot", Axis::linear(""), Axis::linear("")).svg();
     };

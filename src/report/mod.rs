@@ -70,6 +70,9 @@ pub struct Report<'a> {
     pub backtest: Option<&'a crate::backtest::Backtest>,
     /// With a family: the family on the same measurements (`data`).
     pub family: Option<&'a crate::family::FamilyAnalysis>,
+    /// With `--plot-at`: the slice the band plot shows (default: the first
+    /// varying variable, the others at the first prediction point).
+    pub plot_at: Option<&'a crate::model::Slice>,
 }
 
 /// Whether a region's QE result carries its cylindrical cells (a whole
