@@ -96,6 +96,7 @@ fn report(model: &Model, ds: &Dataset, an: &Analysis, file: &str) -> String {
         warnings: &ds.warnings,
         backtest: None,
         family: None,
+        plot_at: None,
     }
     .text()
 }

@@ -78,14 +78,12 @@ pub enum BarrierError {
         lo: Rat,
     },
     /// An interval whose lower end exceeds its upper end.
-    #[error("{what}: the interval {}..{} s is empty (its lower end exceeds its upper end)", fmt_sig(.lo, 6), fmt_sig(.hi, 6))]
+    #[error("{what}: the interval {}..{} s is empty (its lower end exceeds its upper end)", fmt_sig(&.interval.lo, 6), fmt_sig(&.interval.hi, 6))]
     EmptyInterval {
         /// Which time.
         what: &'static str,
-        /// Lower end, s.
-        lo: Rat,
-        /// Upper end, s.
-        hi: Rat,
+        /// The interval, s.
+        interval: Box<Interval>,
     },
     /// The MPI_Barrier model does not have exactly one variable.
     #[error("the MPI_Barrier model in {file} has variables {}; it needs exactly one, the node count", .vars.join(", "))]
@@ -99,14 +97,12 @@ pub enum BarrierError {
     #[error("MPI_Barrier model: {0}")]
     Model(Box<AnalysisError>),
     /// A threshold of the MPI_Barrier model below its e_max (exit code 1).
-    #[error("threshold `{threshold}` = {} is below e_max = {} of the MPI_Barrier model: no parameter values fit that well\n  = help: use a threshold of at least `emax`", fmt_sig(.value, 6), fmt_sig(.emax, 6))]
+    #[error("threshold `{threshold}` = {} is below e_max = {} of the MPI_Barrier model: no parameter values fit that well\n  = help: use a threshold of at least `emax`", fmt_sig(&.values.0, 6), fmt_sig(&.values.1, 6))]
     BelowEmax {
         /// The threshold as written.
         threshold: String,
-        /// Its value.
-        value: Rat,
-        /// The model's e_max.
-        emax: Rat,
+        /// Its value and the model's e_max.
+        values: Box<(Rat, Rat)>,
     },
     /// A threshold that does not parse.
     #[error("{0}")]
@@ -579,7 +575,7 @@ fn check_time(what: &'static str, i: &Interval) -> Result<(), BarrierError> {
         return Err(BarrierError::NegativeTime { what, lo: i.lo.clone() });
     }
     if i.lo > i.hi {
-        return Err(BarrierError::EmptyInterval { what, lo: i.lo.clone(), hi: i.hi.clone() });
+        return Err(BarrierError::EmptyInterval { what, interval: Box::new(i.clone()) });
     }
     Ok(())
 }
@@ -616,8 +612,7 @@ fn model_reference(m: &MpiModel, nodes: &[u64]) -> Result<Referenced, BarrierErr
         if r.shape == RegionShape::Empty {
             return Err(BarrierError::BelowEmax {
                 threshold: t.text.clone(),
-                value: r.value.clone(),
-                emax: a.emax.clone(),
+                values: Box::new((r.value.clone(), a.emax.clone())),
             });
         }
     }
