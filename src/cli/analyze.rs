@@ -353,12 +353,14 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         plot_at: plot_at.as_ref(),
     };
     // JSON is streamed: a residual per measurement is too long to hold.
-    let text = match a.format {
-        Format::Json => String::new(),
-        Format::Text => report.text(),
-        Format::Csv => report.csv(),
-        Format::Md => report.markdown(),
-        Format::Latex => report.latex(),
+    // Standard output in pieces: a CSV table of 10^5 points is written
+    // line group by line group, never joined.
+    let text: Vec<String> = match a.format {
+        Format::Json => Vec::new(),
+        Format::Text => vec![report.text()],
+        Format::Csv => report.csv_parts(),
+        Format::Md => vec![report.markdown()],
+        Format::Latex => vec![report.latex()],
     };
     // Everything is rendered before the first byte is written.
     let mut files: Vec<(String, String)> = Vec::new();
@@ -387,7 +389,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     if a.format == Format::Json {
         io.stdout_with(|w| report.write_json(w))?;
     } else {
-        io.stdout(&text)?;
+        io.stdout_with(|w| text.iter().try_for_each(|t| w.write_all(t.as_bytes())))?;
     }
     let t_output = t2.elapsed();
     if a.timings {
