@@ -286,9 +286,124 @@ pub struct Prediction {
 /// Why there is no prediction.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum EnergyError {
-    /// The input or options cannot be used (exit code 2).
+    /// A threshold that does not parse.
     #[error("{0}")]
-    Input(String),
+    BadThreshold(String),
+    /// A threshold with an absolute part: the fits have different units.
+    #[error("threshold `{0}` has an absolute part; the fits have different units, so energy thresholds are multiples of the fits' own residuals or relative: `max`, `emax`, `1.5*emax`, `max + emax`, `5%`, `2*remax`, …")]
+    AbsoluteThreshold(String),
+    /// log2 of a node count could not be enclosed.
+    #[error("log2({}): {reason}", fmt_fraction(.n))]
+    Log2 {
+        /// The node count.
+        n: Box<Rat>,
+        /// Why.
+        reason: String,
+    },
+    /// A predicted run time that is not positive (α_p > 1; exit code 1).
+    #[error("the predicted run time at n = {} is not positive ({} s): α_p > 1 extrapolates to negative times", fmt_fraction(&.values.0), fmt_sig(&.values.1, 6))]
+    NonPositiveTime {
+        /// The node count and the predicted time, s.
+        values: Box<(Rat, Rat)>,
+    },
+    /// An option names a region the input does not have.
+    #[error("no region `{region}` in the input; its regions are {}", .known.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "))]
+    NoSuchRegion {
+        /// The name given.
+        region: String,
+        /// The input's regions.
+        known: Vec<String>,
+    },
+    /// `--fopt` with fitted values instead of a profile.
+    #[error("--fopt needs a profile: the fitted-values form gives P(f_opt) only for its own f_opt")]
+    FoptNeedsProfile,
+    /// `--overhead-region` with fitted values instead of a profile.
+    #[error(
+        "--overhead-region needs a profile; give `alpha_f,beta_f` columns in the fitted-values form instead"
+    )]
+    OverheadNeedsProfile,
+    /// A region of the fitted-values form with another f_std.
+    #[error("{file}:{line}: region `{region}` has f_std = {}, not {}", mhz(&.f.0), mhz(&.f.1))]
+    FstdMismatch {
+        /// The input file.
+        file: String,
+        /// The region's line.
+        line: usize,
+        /// The region.
+        region: String,
+        /// Its f_std and the common one, MHz.
+        f: Box<(Rat, Rat)>,
+    },
+    /// `--fstd` at a frequency that was not measured.
+    #[error("{file} has no measurement at f_std = {}: --fstd must be a measured frequency", mhz(.f_std))]
+    FstdNotMeasured {
+        /// The input file.
+        file: String,
+        /// The frequency, MHz.
+        f_std: Box<Rat>,
+    },
+    /// No measurement at f_std on the base node count.
+    #[error("{at} has no measurement at f_std = {} on the base node count {} (it has frequencies [{}] MHz on {} nodes and node counts [{}] at f_std)\n  = help: measure it, or choose --fstd / --base-nodes among the measured values", mhz(&.at.f_std), fmt_fraction(&.at.base), list(.freqs), fmt_fraction(&.at.base), list(.nodes))]
+    NoBaseMeasurement {
+        /// The region.
+        at: Box<Place>,
+        /// Frequencies measured on the base node count, MHz.
+        freqs: Vec<Rat>,
+        /// Node counts measured at f_std.
+        nodes: Vec<Rat>,
+    },
+    /// No power at f_std on the base node count.
+    #[error("{at} has no power at f_std = {} on {} nodes (lines {})\n  = help: the `power` column is empty there; energy needs the average power per node", mhz(&.at.f_std), fmt_fraction(&.at.base), .lines.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "))]
+    NoPowerAtFstd {
+        /// The region.
+        at: Box<Place>,
+        /// The lines without power.
+        lines: Vec<usize>,
+    },
+    /// One frequency only on the base node count: β_on needs two.
+    #[error("{at} is measured at one frequency only ({}) on {} nodes; β_on needs two or more", mhz(&.at.f_std), fmt_fraction(&.at.base))]
+    OneFrequency {
+        /// The region.
+        at: Box<Place>,
+    },
+    /// `--fopt REGION=F` at a frequency without power.
+    #[error("--fopt {region}={}: region `{region}` has no power measured at that frequency on {} nodes (measured: [{}] MHz)", fmt_fraction(&.values.0), fmt_fraction(&.values.1), list(.measured))]
+    NoPowerAtFopt {
+        /// The region.
+        region: String,
+        /// The frequency (MHz) and the base node count.
+        values: Box<(Rat, Rat)>,
+        /// Frequencies with power, MHz.
+        measured: Vec<Rat>,
+    },
+    /// One node count only at f_std: α_p (or the overhead energy) needs two.
+    #[error("{at} is measured at f_std = {} on one node count only ({}); {} needs two or more", mhz(&.at.f_std), list(.counts), if *.overhead { "the overhead energy" } else { "α_p" })]
+    OneNodeCount {
+        /// The region.
+        at: Box<Place>,
+        /// The node count(s).
+        counts: Vec<Rat>,
+        /// Whether the region's overhead energy is fitted.
+        overhead: bool,
+    },
+    /// A generated model that does not parse (an internal error, reported).
+    #[error("internal model for {file} does not parse: {message}")]
+    InternalModel {
+        /// The fit's label.
+        file: String,
+        /// The parser's message.
+        message: String,
+    },
+    /// An overhead region without power at some node count.
+    #[error("{file}:{line}: overhead region `{region}` needs the power at every node count at f_std (seed 002 eq. 17 fits the energy)")]
+    OverheadNeedsPower {
+        /// The input file.
+        file: String,
+        /// The line without power.
+        line: usize,
+        /// The region.
+        region: String,
+    },
     /// A fit could not be analysed (exit code 1 or 2 by the inner error).
     #[error("region `{region}`, {} fit: {error}", kind.name())]
     Fit {
@@ -303,17 +418,87 @@ pub enum EnergyError {
         /// The failure.
         error: Box<AnalysisError>,
     },
-    /// The prediction is impossible for these values (exit code 1).
-    #[error("{0}")]
-    Analysis(String),
+    /// A threshold below a fit's e_max (exit code 1).
+    #[error("threshold `{threshold}` = {} is below e_max = {} of the {fit} fit of region `{region}`: no parameter values fit that well\n  = help: use a threshold of at least `emax`", fmt_sig(&.values.0, 6), fmt_sig(&.values.1, 6))]
+    BelowEmax {
+        /// The threshold as written.
+        threshold: String,
+        /// Its value and the fit's e_max.
+        values: Box<(Rat, Rat)>,
+        /// Which fit.
+        fit: &'static str,
+        /// The region.
+        region: String,
+    },
+    /// A fit whose region is unbounded at a threshold (exit code 1).
+    #[error("the {fit} fit of region `{region}` leaves a parameter unbounded at threshold `{threshold}`")]
+    Unbounded {
+        /// Which fit.
+        fit: &'static str,
+        /// The region.
+        region: String,
+        /// The threshold as written.
+        threshold: String,
+    },
+    /// A fit whose region has more vertices than `--max-vertices` (exit code 1).
+    #[error("the {fit} fit of region `{region}` has more than {limit} vertices at threshold `{threshold}`; energy bounds need them all (raise --max-vertices)")]
+    TooManyVertices {
+        /// Which fit.
+        fit: &'static str,
+        /// The region.
+        region: String,
+        /// The vertex limit.
+        limit: usize,
+        /// The threshold as written.
+        threshold: String,
+    },
+    /// A fit that misses its own data at a limited threshold (exit code 1).
+    #[error("the {fit} fit of region `{region}` misses its own data by {bound} at threshold `{threshold}`: no trustworthy band")]
+    Untrusted {
+        /// Which fit.
+        fit: &'static str,
+        /// The region.
+        region: String,
+        /// The bound it needs, described.
+        bound: String,
+        /// The threshold as written.
+        threshold: String,
+    },
+}
+
+/// Where in a profile a region's problem is: `profile.csv:12: region `mem``,
+/// with the frequency and node count the fits are anchored at.
+#[derive(Debug, Clone)]
+pub struct Place {
+    /// The input file.
+    pub file: String,
+    /// The region's first line.
+    pub line: usize,
+    /// The region.
+    pub region: String,
+    /// f_std, MHz.
+    pub f_std: Rat,
+    /// The base node count.
+    pub base: Rat,
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: region `{}`", self.file, self.line, self.region)
+    }
 }
 
 impl crate::error::Classified for EnergyError {
     fn kind(&self) -> crate::error::ErrorKind {
+        use crate::error::ErrorKind;
         match self {
-            EnergyError::Input(_) => crate::error::ErrorKind::Input,
             EnergyError::Fit { error, .. } => crate::error::Classified::kind(&**error),
-            EnergyError::Analysis(_) => crate::error::ErrorKind::Analysis,
+            EnergyError::NonPositiveTime { .. }
+            | EnergyError::BelowEmax { .. }
+            | EnergyError::Unbounded { .. }
+            | EnergyError::TooManyVertices { .. }
+            | EnergyError::Untrusted { .. } => ErrorKind::Analysis,
+            _ => ErrorKind::Input,
         }
     }
 }
@@ -339,16 +524,13 @@ fn mhz(f: &Rat) -> String {
 /// Runs the predictor on a parsed input. `file` names it in messages.
 pub fn predict(input: &Input, file: &str, s: &Settings) -> Result<Prediction, EnergyError> {
     let thresholds = if s.thresholds.is_empty() {
-        vec![Threshold::parse("max").map_err(|d| EnergyError::Input(d.message))?]
+        vec![Threshold::parse("max").map_err(|d| EnergyError::BadThreshold(d.message))?]
     } else {
         s.thresholds.clone()
     };
     for t in &thresholds {
         if t.has_absolute_constant() {
-            return Err(EnergyError::Input(format!(
-                "threshold `{}` has an absolute part; the fits have different units, so energy thresholds are multiples of the fits' own residuals or relative: `max`, `emax`, `1.5*emax`, `max + emax`, `5%`, `2*remax`, …",
-                t.text
-            )));
+            return Err(EnergyError::AbsoluteThreshold(t.text.clone()));
         }
     }
     let mut warnings = Vec::new();
@@ -404,7 +586,7 @@ pub fn predict(input: &Input, file: &str, s: &Settings) -> Result<Prediction, En
             Nodes::Count(n) => {
                 let l = if has_overhead {
                     let v = apply(Func::Log2, n, s.digits)
-                        .map_err(|e| EnergyError::Input(format!("log2({}): {e}", fmt_fraction(n))))?;
+                        .map_err(|e| EnergyError::Log2 { n: Box::new(n.clone()), reason: e.to_string() })?;
                     if !v.exact {
                         inexact.push(fmt_fraction(n));
                     }
@@ -421,11 +603,7 @@ pub fn predict(input: &Input, file: &str, s: &Settings) -> Result<Prediction, En
     for (n, a) in s.nodes.iter().zip(&at) {
         if let (Nodes::Count(nv), Some(t)) = (n, a.t_std.as_ref()) {
             if !t.point.is_positive() {
-                return Err(EnergyError::Analysis(format!(
-                    "the predicted run time at n = {} is not positive ({} s): α_p > 1 extrapolates to negative times",
-                    fmt_fraction(nv),
-                    fmt_sig(&t.point, 6)
-                )));
+                return Err(EnergyError::NonPositiveTime { values: Box::new((nv.clone(), t.point.clone())) });
             }
         }
         if a.ee_opt.is_none() {
@@ -471,10 +649,10 @@ fn selected<'a, T>(
     let names: Vec<&str> = items.iter().map(&name).collect();
     for w in s.regions.iter().chain(&s.overhead).chain(s.fopt.iter().map(|(r, _)| r)) {
         if !names.contains(&w.as_str()) {
-            return Err(EnergyError::Input(format!(
-                "no region `{w}` in the input; its regions are {}",
-                names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
-            )));
+            return Err(EnergyError::NoSuchRegion {
+                region: w.clone(),
+                known: names.iter().map(|n| n.to_string()).collect(),
+            });
         }
     }
     Ok(items.iter().filter(|r| s.regions.is_empty() || s.regions.iter().any(|w| w == name(r))).collect())
@@ -489,14 +667,10 @@ fn from_given(
 ) -> Result<(Rat, Vec<RegionFit>), EnergyError> {
     let chosen = selected(g, |r| r.name.as_str(), s)?;
     if !s.fopt.is_empty() {
-        return Err(EnergyError::Input(
-            "--fopt needs a profile: the fitted-values form gives P(f_opt) only for its own f_opt".into(),
-        ));
+        return Err(EnergyError::FoptNeedsProfile);
     }
     if !s.overhead.is_empty() {
-        return Err(EnergyError::Input(
-            "--overhead-region needs a profile; give `alpha_f,beta_f` columns in the fitted-values form instead".into(),
-        ));
+        return Err(EnergyError::OverheadNeedsProfile);
     }
     let f_std = match (&s.fstd, chosen.iter().find_map(|r| r.f_std.clone())) {
         (Some(f), _) => f.clone(),
@@ -514,13 +688,12 @@ fn from_given(
     for r in chosen {
         if let Some(f) = &r.f_std {
             if *f != f_std {
-                return Err(EnergyError::Input(format!(
-                    "{file}:{}: region `{}` has f_std = {}, not {}",
-                    r.line,
-                    r.name,
-                    mhz(f),
-                    mhz(&f_std)
-                )));
+                return Err(EnergyError::FstdMismatch {
+                    file: file.to_string(),
+                    line: r.line,
+                    region: r.name.clone(),
+                    f: Box::new((f.clone(), f_std.clone())),
+                });
             }
         }
         let (af, bf) = r.overhead.clone().unwrap_or_default();
@@ -565,10 +738,7 @@ fn fit_profile(
     let base = match &s.base_nodes {
         Some(b) => b.clone(),
         None => all().filter(|x| x.freq == f_std).map(|x| x.nodes.clone()).min().ok_or_else(|| {
-            EnergyError::Input(format!(
-                "{file} has no measurement at f_std = {}: --fstd must be a measured frequency",
-                mhz(&f_std)
-            ))
+            EnergyError::FstdNotMeasured { file: file.to_string(), f_std: Box::new(f_std.clone()) }
         })?,
     };
     let unused = all().filter(|x| x.freq != f_std && x.nodes != base).count();
@@ -606,19 +776,20 @@ fn list(xs: &[Rat]) -> String {
 
 fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> {
     let at = |x: &Sample, n: &Rat, f: &Rat| x.nodes == *n && x.freq == *f;
-    let here = format!("{}:{}: region `{}`", c.file, r.line, r.name);
+    let here = || {
+        Box::new(Place {
+            file: c.file.to_string(),
+            line: r.line,
+            region: r.name.clone(),
+            f_std: c.f_std.clone(),
+            base: c.base.clone(),
+        })
+    };
     let base_std: Vec<&Sample> = r.samples.iter().filter(|x| at(x, c.base, c.f_std)).collect();
     if base_std.is_empty() {
         let freqs = distinct(r.samples.iter().filter(|x| x.nodes == *c.base).map(|x| x.freq.clone()));
         let nodes = distinct(r.samples.iter().filter(|x| x.freq == *c.f_std).map(|x| x.nodes.clone()));
-        return Err(EnergyError::Input(format!(
-            "{here} has no measurement at f_std = {} on the base node count {} (it has frequencies [{}] MHz on {} nodes and node counts [{}] at f_std)\n  = help: measure it, or choose --fstd / --base-nodes among the measured values",
-            mhz(c.f_std),
-            fmt_fraction(c.base),
-            list(&freqs),
-            fmt_fraction(c.base),
-            list(&nodes)
-        )));
+        return Err(EnergyError::NoBaseMeasurement { at: here(), freqs, nodes });
     }
     let t_base = mean(base_std.iter().map(|x| &x.time)).unwrap_or_default();
     // Means per frequency on the base node count.
@@ -636,33 +807,20 @@ fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> 
             })
             .collect();
     let power_at = |f: &Rat| freqs.iter().find(|p| p.freq == *f).and_then(|p| p.power.clone());
-    let p_std = power_at(c.f_std).ok_or_else(|| {
-        EnergyError::Input(format!(
-            "{here} has no power at f_std = {} on {} nodes (lines {})\n  = help: the `power` column is empty there; energy needs the average power per node",
-            mhz(c.f_std),
-            fmt_fraction(c.base),
-            base_std.iter().map(|x| x.line.to_string()).collect::<Vec<_>>().join(", ")
-        ))
+    let p_std = power_at(c.f_std).ok_or_else(|| EnergyError::NoPowerAtFstd {
+        at: here(),
+        lines: base_std.iter().map(|x| x.line).collect(),
     })?;
     if freqs.len() < 2 {
-        return Err(EnergyError::Input(format!(
-            "{here} is measured at one frequency only ({}) on {} nodes; β_on needs two or more",
-            mhz(c.f_std),
-            fmt_fraction(c.base)
-        )));
+        return Err(EnergyError::OneFrequency { at: here() });
     }
     let forced = c.s.fopt.iter().find(|(n, _)| *n == r.name).map(|(_, f)| f.clone());
     let (f_opt, p_opt) = match &forced {
         Some(f) => {
-            let p = power_at(f).ok_or_else(|| {
-                EnergyError::Input(format!(
-                    "--fopt {}={}: region `{}` has no power measured at that frequency on {} nodes (measured: [{}] MHz)",
-                    r.name,
-                    fmt_fraction(f),
-                    r.name,
-                    fmt_fraction(c.base),
-                    list(&freqs.iter().filter(|p| p.power.is_some()).map(|p| p.freq.clone()).collect::<Vec<_>>())
-                ))
+            let p = power_at(f).ok_or_else(|| EnergyError::NoPowerAtFopt {
+                region: r.name.clone(),
+                values: Box::new((f.clone(), c.base.clone())),
+                measured: freqs.iter().filter(|p| p.power.is_some()).map(|p| p.freq.clone()).collect(),
             })?;
             (f.clone(), p)
         }
@@ -693,12 +851,7 @@ fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> 
     let std_rows: Vec<&Sample> = r.samples.iter().filter(|x| x.freq == *c.f_std).collect();
     let node_counts = distinct(std_rows.iter().map(|x| x.nodes.clone()));
     if node_counts.len() < 2 {
-        return Err(EnergyError::Input(format!(
-            "{here} is measured at f_std = {} on one node count only ({}); {} needs two or more",
-            mhz(c.f_std),
-            list(&node_counts),
-            if overhead { "the overhead energy" } else { "α_p" }
-        )));
+        return Err(EnergyError::OneNodeCount { at: here(), counts: node_counts, overhead });
     }
     let opts = analysis::Options {
         thresholds: c.thresholds.to_vec(),
@@ -716,9 +869,8 @@ fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> 
             file: file.clone(),
             error: Box::new(error),
         };
-        let model = Model::parse_with(&source, &file, c.s.digits, &c.s.limits).map_err(|d| {
-            EnergyError::Input(format!("internal model for {file} does not parse: {}", d.message))
-        })?;
+        let model = Model::parse_with(&source, &file, c.s.digits, &c.s.limits)
+            .map_err(|d| EnergyError::InternalModel { file: file.clone(), message: d.message })?;
         let analysis = Analysis::run_rows(&model, &data, &file, &opts).map_err(|e| fail(model.clone(), e))?;
         Ok(FitRun { kind, model, data, analysis })
     };
@@ -729,11 +881,10 @@ fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> 
         let e_base = c.base * &p_std * &t_base;
         let mut data = Vec::new();
         for x in &std_rows {
-            let p = x.power.as_ref().ok_or_else(|| {
-                EnergyError::Input(format!(
-                    "{}:{}: overhead region `{}` needs the power at every node count at f_std (seed 002 eq. 17 fits the energy)",
-                    c.file, x.line, r.name
-                ))
+            let p = x.power.as_ref().ok_or_else(|| EnergyError::OverheadNeedsPower {
+                file: c.file.to_string(),
+                line: x.line,
+                region: r.name.clone(),
             })?;
             data.push(meas(x.nodes.clone(), &x.nodes * p * &x.time - &e_base, x.line));
         }
@@ -798,33 +949,29 @@ fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> 
             let Some(f) = f else { return Ok(vec![Vec::new()]) };
             let reg = &f.analysis.regions[ti];
             match &reg.shape {
-                Shape::Empty => Err(EnergyError::Analysis(format!(
-                    "threshold `{}` = {} is below e_max = {} of the {} fit of region `{}`: no parameter values fit that well\n  = help: use a threshold of at least `emax`",
-                    t.text,
-                    fmt_sig(&reg.value, 6),
-                    fmt_sig(&f.analysis.emax, 6),
-                    f.kind.name(),
-                    r.name
-                ))),
-                Shape::Unbounded { .. } => Err(EnergyError::Analysis(format!(
-                    "the {} fit of region `{}` leaves a parameter unbounded at threshold `{}`",
-                    f.kind.name(),
-                    r.name,
-                    t.text
-                ))),
-                Shape::Unlisted { limit, .. } => Err(EnergyError::Analysis(format!(
-                    "the {} fit of region `{}` has more than {limit} vertices at threshold `{}`; energy bounds need them all (raise --max-vertices)",
-                    f.kind.name(),
-                    r.name,
-                    t.text
-                ))),
-                Shape::Untrusted { .. } => Err(EnergyError::Analysis(format!(
-                    "the {} fit of region `{}` misses its own data by {} at threshold `{}`: no trustworthy band",
-                    f.kind.name(),
-                    r.name,
-                    reg.bound.describe(3),
-                    t.text
-                ))),
+                Shape::Empty => Err(EnergyError::BelowEmax {
+                    threshold: t.text.clone(),
+                    values: Box::new((reg.value.clone(), f.analysis.emax.clone())),
+                    fit: f.kind.name(),
+                    region: r.name.clone(),
+                }),
+                Shape::Unbounded { .. } => Err(EnergyError::Unbounded {
+                    fit: f.kind.name(),
+                    region: r.name.clone(),
+                    threshold: t.text.clone(),
+                }),
+                Shape::Unlisted { limit, .. } => Err(EnergyError::TooManyVertices {
+                    fit: f.kind.name(),
+                    region: r.name.clone(),
+                    limit: *limit,
+                    threshold: t.text.clone(),
+                }),
+                Shape::Untrusted { .. } => Err(EnergyError::Untrusted {
+                    fit: f.kind.name(),
+                    region: r.name.clone(),
+                    bound: reg.bound.describe(3),
+                    threshold: t.text.clone(),
+                }),
                 _ => Ok(reg.params_at.clone()),
             }
         };

@@ -190,8 +190,8 @@ fn ee_opt_bounds_equal_brute_force_over_all_corner_choices() {
 
 fn err(text: &str, s: &Settings) -> String {
     match predict(&parse(text), "bad.csv", s) {
-        Err(EnergyError::Input(m)) | Err(EnergyError::Analysis(m)) => m,
         Err(EnergyError::Fit { region, .. }) => format!("fit of {region}"),
+        Err(e) => e.to_string(),
         Ok(_) => "no error".into(),
     }
 }
@@ -251,4 +251,32 @@ fn forced_frequency_and_edp() {
     for (a, b) in p.regions.iter().zip(&pe.regions) {
         assert!(a.f_opt >= b.f_opt, "{}", a.name);
     }
+}
+
+/// Library callers can match on what went wrong, and each failure says
+/// whether it is the input's or the analysis's.
+#[test]
+fn errors_are_structured() {
+    use crate::error::{Classified, ErrorKind};
+    let s = settings(&[16], false);
+    let one_freq =
+        predict(&parse("region,nodes,freq,time,power\na,2,3000,1,100\na,4,3000,0.6,100\n"), "bad.csv", &s);
+    match one_freq {
+        Err(e @ EnergyError::OneFrequency { .. }) => {
+            assert_eq!(e.kind(), ErrorKind::Input);
+            let EnergyError::OneFrequency { at } = &e else { unreachable!() };
+            assert_eq!((at.file.as_str(), at.region.as_str()), ("bad.csv", "a"));
+        }
+        other => panic!("expected OneFrequency, got {other:?}"),
+    }
+    let mut s2 = settings(&[16], false);
+    s2.regions = vec!["nope".into()];
+    let r = predict(
+        &parse("region,nodes,freq,time,power\na,2,3000,1,100\na,2,2000,1.2,80\na,4,3000,0.6,100\n"),
+        "x.csv",
+        &s2,
+    );
+    assert!(
+        matches!(r, Err(EnergyError::NoSuchRegion { ref region, ref known }) if region == "nope" && known == &["a"])
+    );
 }
