@@ -1,0 +1,494 @@
+//! The band table as CSV and the analysis as Markdown, and the table
+//! helpers every report shares (aligned text, RFC 4180 CSV inert in
+//! spreadsheets, Markdown that cannot carry HTML).
+
+use super::*;
+
+impl Report<'_> {
+    /// The band table as CSV: one row per prediction point and threshold
+    /// (exact and decimal columns; with `--drop`, the pruned band and the shrink ratio).
+    pub fn csv(&self) -> String {
+        self.csv_parts().concat()
+    }
+
+    /// [`Report::csv`] in pieces, the header first and then the lines of
+    /// each prediction point, for writing without joining them (a table of
+    /// 10^5 points is 50 MB).
+    pub fn csv_parts(&self) -> Vec<String> {
+        let m = self.model;
+        let mut head: Vec<String> = m.vars.clone();
+        head.extend(
+            [
+                "extrapolated",
+                "threshold",
+                "threshold_value",
+                "threshold_relative",
+                "model",
+                "lower",
+                "upper",
+                "relative_half_width",
+                "measurement_lower",
+                "measurement_upper",
+                "model_exact",
+                "lower_exact",
+                "upper_exact",
+                "measurement_lower_exact",
+                "measurement_upper_exact",
+            ]
+            .map(String::from),
+        );
+        if self.pruned.is_some() {
+            head.extend(
+                [
+                    "pruned_model",
+                    "pruned_lower",
+                    "pruned_upper",
+                    "shrink_ratio",
+                    "pruned_lower_exact",
+                    "pruned_upper_exact",
+                ]
+                .map(String::from),
+            );
+        }
+        if self.family.is_some() {
+            head.extend(
+                [
+                    "family_forms",
+                    "family_lower",
+                    "family_upper",
+                    "family_measurement_lower",
+                    "family_measurement_upper",
+                    "family_lower_exact",
+                    "family_upper_exact",
+                    "family_measurement_lower_exact",
+                    "family_measurement_upper_exact",
+                ]
+                .map(String::from),
+            );
+        }
+        let out = csv_line(&head);
+        let inf = |v: &Option<Rat>, neg: bool, exact: bool| match v {
+            Some(x) => {
+                if exact {
+                    fmt_fraction(x)
+                } else {
+                    self.dec(x)
+                }
+            }
+            None => (if neg { "-inf" } else { "+inf" }).to_string(),
+        };
+        // The family's points by position (a search per point was quadratic).
+        let family_at: std::collections::HashMap<&[Rat], usize> = self
+            .family
+            .map(|f| f.points.iter().enumerate().rev().map(|(k, x)| (x.as_slice(), k)).collect())
+            .unwrap_or_default();
+        // Each prediction's lines in parallel (correctly rounded decimals
+        // and exact fractions of long values), joined in order.
+        use rayon::prelude::*;
+        let lines = |(pi, p): (usize, &crate::analysis::Prediction)| -> String {
+            let mut out = String::new();
+            for (ri, r) in self.analysis.regions.iter().enumerate() {
+                let mut row: Vec<String> = p.x.iter().map(show_value).collect();
+                row.push(p.extrapolated().to_string());
+                row.push(r.threshold.text.clone());
+                row.push(self.dec(&r.value));
+                row.push(self.dec(&r.bound.relative));
+                row.push(self.dec(&p.model));
+                let (b, mb) = (&p.bands[ri], &p.measurement[ri]);
+                let none = if matches!(r.shape, Shape::Untrusted { .. }) { "untrusted" } else { "empty" };
+                let ends = |band: &Option<Band>, exact: bool| match band {
+                    None => [none.to_string(), none.to_string()],
+                    Some(b) => [inf(&b.lower, true, exact), inf(&b.upper, false, exact)],
+                };
+                row.extend(ends(b, false));
+                row.push(rel_half_width_dec(b.as_ref(), &p.model, 1, self.digits()));
+                row.extend(ends(mb, false));
+                row.push(fmt_fraction(&p.model));
+                row.extend(ends(b, true));
+                row.extend(ends(mb, true));
+                if let Some(pr) = self.pruned {
+                    let q = &pr.analysis.predictions[pi];
+                    row.push(self.dec(&q.model));
+                    match &q.bands[ri] {
+                        None => row.extend(["empty", "empty"].map(String::from)),
+                        Some(qb) => {
+                            row.push(inf(&qb.lower, true, false));
+                            row.push(inf(&qb.upper, false, false));
+                        }
+                    }
+                    row.push(shrink_ratio(b, &q.bands[ri]).map_or(String::new(), |v| self.dec(&v)));
+                    match &q.bands[ri] {
+                        None => row.extend(["empty", "empty"].map(String::from)),
+                        Some(qb) => {
+                            row.push(inf(&qb.lower, true, true));
+                            row.push(inf(&qb.upper, false, true));
+                        }
+                    }
+                }
+                if let Some(f) = self.family {
+                    // The family's thresholds are the analysis' (same order);
+                    // its points are the analysis' prediction points.
+                    let h = family_at.get(p.x.as_slice()).and_then(|&k| f.hull.get(ri)?.get(k)?.as_ref());
+                    match h {
+                        None => {
+                            let why = if f.levels.get(ri).is_some_and(|l| l.bound.is_none()) {
+                                "untrusted"
+                            } else {
+                                "none"
+                            };
+                            row.push("0".into());
+                            row.extend(std::iter::repeat_n(why.to_string(), 8));
+                        }
+                        Some(h) => {
+                            row.push(h.forms.to_string());
+                            for exact in [false, true] {
+                                row.push(inf(&h.model.lower, true, exact));
+                                row.push(inf(&h.model.upper, false, exact));
+                                row.push(inf(&h.measurement.lower, true, exact));
+                                row.push(inf(&h.measurement.upper, false, exact));
+                            }
+                        }
+                    }
+                }
+                out.push_str(&csv_line(&row));
+            }
+            out
+        };
+        let mut parts = Vec::with_capacity(self.analysis.predictions.len() + 1);
+        parts.push(out);
+        parts.par_extend(self.analysis.predictions.par_iter().enumerate().map(lines));
+        parts
+    }
+
+    /// Markdown: the same sections as the text report, as tables.
+    pub fn markdown(&self) -> String {
+        let m = self.model;
+        let a = self.analysis;
+        let mut o = String::new();
+        o.push_str(&format!("# errband: {} with {}\n\n", md_escape(&m.file), md_escape(self.data_file)));
+        o.push_str(&format!(
+            "Model: `{}({}) = {}`",
+            m.func,
+            m.vars.join(", "),
+            m.body_text.replace('`', "'")
+        ));
+        o.push_str(&format!(
+            " — {} measurements at {} distinct points.\n\n",
+            self.data.len(),
+            a.design.groups.len()
+        ));
+        o.push_str("## Parameters\n\n| parameter | value | exact |\n|---|---|---|\n");
+        for (p, c) in m.params.iter().zip(&a.params) {
+            o.push_str(&format!("| {} | {} | {} |\n", md_escape(&p.name), self.dec(c), fmt_fraction(c)));
+        }
+        o.push_str(&format!(
+            "\nMax|e_i| = {}, RMS = {}, e_max = {} (exact {}){}.\n\n",
+            self.dec(&a.residuals.max_abs),
+            self.rms_text(&a.residuals.mean_square),
+            self.dec(&a.emax),
+            fmt_fraction(&a.emax),
+            a.remax.as_ref().map_or(String::new(), |r| format!(
+                ", remax = {} % (exact {})",
+                self.dec(&(r * Rat::from_integer(100.into()))),
+                fmt_fraction(r)
+            ))
+        ));
+        o.push_str("## Residuals\n\n");
+        let mut head = vec!["row".to_string()];
+        head.extend(m.vars.iter().cloned());
+        head.extend(["d_i".into(), "T(C,x_i)".into(), "e_i".into()]);
+        o.push_str(&md_table_head(&head));
+        for (i, d) in self.data.iter().enumerate() {
+            let mut r = vec![(i + 1).to_string()];
+            r.extend(d.x.iter().map(show_value));
+            r.extend([
+                self.dec(&d.y),
+                self.dec(&a.residuals.model(i)),
+                self.dec(&a.residuals.e(self.data, i)),
+            ]);
+            o.push_str(&md_row(&r));
+        }
+        o.push_str("\n## Regions\n\n");
+        for r in &a.regions {
+            o.push_str(&format!("- threshold `{}`: ", md_escape(&self.threshold_label(r))));
+            match &r.shape {
+                Shape::Empty => o.push_str(&format!("empty (e_max = {})\n", self.dec(&a.emax))),
+                Shape::Untrusted { .. } => o.push_str("no trustworthy band: the model misses its own data by too much\n"),
+                Shape::Unlisted { found, limit } => o.push_str(&format!(
+                    "not listed (its vertex enumeration passed --max-vertices {limit}, reaching {found}); bands from exact LPs\n"
+                )),
+                _ => {
+                    let v: Vec<String> = r
+                        .vertices
+                        .iter()
+                        .map(|v| {
+                            format!("({})", v.iter().map(|x| self.dec(x)).collect::<Vec<_>>().join(", "))
+                        })
+                        .collect();
+                    let unb = if matches!(r.shape, Shape::Unbounded { .. }) { " (unbounded)" } else { "" };
+                    let n = r.vertices.len();
+                    o.push_str(&format!(
+                        "{n} vert{}{unb}: {}\n",
+                        if n == 1 { "ex" } else { "ices" },
+                        v.join(", ")
+                    ));
+                }
+            }
+        }
+        o.push_str("\n## Bands\n\n`*` marks coordinates outside the range of the data (extrapolation).\n\n");
+        let mut head: Vec<String> = m.vars.clone();
+        head.push("T(C,x)".into());
+        for r in &a.regions {
+            let t = &r.threshold.text;
+            head.extend([
+                format!("{t} lower"),
+                format!("{t} upper"),
+                format!("{t} new measurement lower"),
+                format!("{t} new measurement upper"),
+            ]);
+        }
+        o.push_str(&md_table_head(&head));
+        for p in &a.predictions {
+            let mut row: Vec<String> = p.coords_marked();
+            row.push(self.dec(&p.model));
+            for (r, b) in a
+                .regions
+                .iter()
+                .flat_map(|r| [r, r])
+                .zip(p.bands.iter().zip(&p.measurement).flat_map(|(b, m)| [b, m]))
+            {
+                let (l, u, _) = self.band_text(r, b);
+                row.extend([l, u]);
+            }
+            o.push_str(&md_row(&row));
+        }
+        if let Some(p) = self.pruned {
+            o.push_str(&format!("\n## Pruned: without {}\n\n", md_escape(&self.dropped_text(p))));
+            let mut head: Vec<String> = m.vars.clone();
+            head.extend(["threshold".into(), "width (all)".into(), "width (pruned)".into(), "shrink".into()]);
+            o.push_str(&md_table_head(&head));
+            for (pa, pb) in a.predictions.iter().zip(&p.analysis.predictions) {
+                for (i, r) in a.regions.iter().enumerate() {
+                    let mut row: Vec<String> = pa.x.iter().map(show_value).collect();
+                    let w = |b: &Option<Band>| {
+                        b.as_ref().and_then(|b| b.width()).map_or("-".into(), |w| self.dec(&w))
+                    };
+                    row.extend([
+                        r.threshold.text.clone(),
+                        w(&pa.bands[i]),
+                        w(&pb.bands[i]),
+                        shrink_ratio(&pa.bands[i], &pb.bands[i])
+                            .map_or("-".into(), |s| format!("×{}", fmt_sig(&s, 3))),
+                    ]);
+                    o.push_str(&md_row(&row));
+                }
+            }
+        }
+        if let Some((refit, _)) = &a.hint {
+            let vals: Vec<String> =
+                m.params.iter().zip(refit).map(|(p, v)| format!("{} = {}", p.name, self.dec(v))).collect();
+            o.push_str(&format!(
+                "\n**Hint:** RMS > e_max; the minimax point {} has Max|e_i| = e_max.\n",
+                vals.join(", ")
+            ));
+        }
+        if let Some(f) = self.family {
+            self.family_markdown(&mut o, f);
+        }
+        if let Some(b) = self.backtest {
+            self.backtest_markdown(&mut o, b);
+        }
+        o
+    }
+}
+
+pub(crate) fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Right-aligned columns, two spaces apart.
+pub(crate) fn table(rows: &[Vec<String>], indent: usize) -> String {
+    table_left(rows, indent, &[])
+}
+
+/// Like [`table`], with the columns in `left` left-aligned (labels).
+pub(crate) fn table_left(rows: &[Vec<String>], indent: usize, left: &[usize]) -> String {
+    let ncol = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let mut w = vec![0; ncol];
+    for r in rows {
+        for (i, c) in r.iter().enumerate() {
+            w[i] = w[i].max(c.chars().count());
+        }
+    }
+    // Written in place, padding included (a 10 000-row table made two
+    // strings per cell before).
+    let mut out = String::with_capacity(rows.len() * (indent + w.iter().map(|x| x + 2).sum::<usize>() + 1));
+    let pad = |out: &mut String, n: usize| out.extend(std::iter::repeat_n(' ', n));
+    for r in rows {
+        let start = out.len();
+        pad(&mut out, indent);
+        for (i, c) in r.iter().enumerate() {
+            let n = w[i] - c.chars().count();
+            if i > 0 {
+                out.push_str("  ");
+            }
+            if left.contains(&i) {
+                out.push_str(c);
+                pad(&mut out, n);
+            } else {
+                pad(&mut out, n);
+                out.push_str(c);
+            }
+        }
+        let kept = start + out[start..].trim_end().len();
+        out.truncate(kept);
+        out.push('\n');
+    }
+    out
+}
+
+/// One CSV record (RFC 4180 quoting).
+pub(crate) fn csv_line(cells: &[String]) -> String {
+    let mut line = String::with_capacity(cells.iter().map(|c| c.len() + 1).sum::<usize>() + 1);
+    for (i, c) in cells.iter().enumerate() {
+        if i > 0 {
+            line.push(',');
+        }
+        line.push_str(&csv_cell(c));
+    }
+    line.push('\n');
+    line
+}
+
+/// One CSV cell, quoted when needed and inert in spreadsheets: text that
+/// starts like a formula (`=`, `+`, `-`, `@`) and is not a number gets a
+/// leading `'` (OWASP's advice against formula injection), and control
+/// characters are written as `\u{..}`.
+fn csv_cell(c: &str) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    let control = |ch: char| ch.is_control() && ch != '\n';
+    let formula = |c: &str| c.starts_with(['=', '+', '-', '@']) && c != "-" && !numeric(c);
+    if !c.contains(control) && !formula(c) && !c.contains([',', '"', '\n']) {
+        return Cow::Borrowed(c); // every number, most text
+    }
+    let mut c: String = if c.contains(control) {
+        c.chars()
+            .map(|ch| if control(ch) { format!("\\u{{{:x}}}", u32::from(ch)) } else { ch.to_string() })
+            .collect()
+    } else {
+        c.to_string()
+    };
+    if formula(&c) {
+        c.insert(0, '\'');
+    }
+    if c.contains([',', '"', '\n']) {
+        Cow::Owned(format!("\"{}\"", c.replace('"', "\"\"")))
+    } else {
+        Cow::Owned(c)
+    }
+}
+
+/// A number as errband writes them (`-12`, `-0.5`, `-1.5e-7`, `-3/4`): safe
+/// at the start of a spreadsheet cell. Checked by its characters, not
+/// parsed: long exact fractions fill whole band tables.
+fn numeric(c: &str) -> bool {
+    let body = c.strip_prefix(['-', '+']).unwrap_or(c);
+    let (mantissa, denominator) = match body.split_once('/') {
+        Some((m, d)) => (m, Some(d)),
+        None => (body, None),
+    };
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let (base, exp) = match mantissa.split_once(['e', 'E']) {
+        Some((b, e)) => (b, Some(e.strip_prefix(['-', '+']).unwrap_or(e))),
+        None => (mantissa, None),
+    };
+    let base_ok = match base.split_once('.') {
+        Some((i, f)) => digits(i) && digits(f),
+        None => digits(base),
+    };
+    base_ok && exp.is_none_or(digits) && denominator.is_none_or(digits)
+}
+
+/// Text from inputs made inert in Markdown: markup characters are
+/// backslash-escaped, and `<`, `>` and `&` become entities, which no
+/// renderer turns into HTML (backslash escapes of `<` are not honoured
+/// everywhere raw HTML is allowed).
+pub(crate) fn md_escape(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '&' => o.push_str("&amp;"),
+            c if c.is_control() => o.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => {
+                if "\\`*_{}[]()#+!|".contains(c) {
+                    o.push('\\');
+                }
+                o.push(c);
+            }
+        }
+    }
+    o
+}
+
+pub(crate) fn md_table_head(head: &[String]) -> String {
+    let mut s = md_row(head);
+    s.push_str(&format!("|{}\n", "---|".repeat(head.len())));
+    s
+}
+
+/// A Markdown table row. Cells are made safe for a table and for renderers
+/// that allow raw HTML: `<` and `>` become entities, and a `|` not already
+/// escaped is escaped.
+pub(crate) fn md_row(cells: &[String]) -> String {
+    let cell = |c: &String| {
+        let mut o = String::with_capacity(c.len());
+        let mut escaped = false;
+        for ch in c.chars() {
+            match ch {
+                '<' => o.push_str("&lt;"),
+                '>' => o.push_str("&gt;"),
+                '|' if !escaped => o.push_str("\\|"),
+                c if c.is_control() => o.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+                c => o.push(c),
+            }
+            escaped = ch == '\\' && !escaped;
+        }
+        o
+    };
+    format!("| {} |\n", cells.iter().map(cell).collect::<Vec<_>>().join(" | "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_cells_are_quoted_and_inert_in_spreadsheets() {
+        let line = |cells: &[&str]| csv_line(&cells.iter().map(|c| c.to_string()).collect::<Vec<_>>());
+        assert_eq!(line(&["-3.5", "+2", "-13/4", "1e-7", "-"]), "-3.5,+2,-13/4,1e-7,-\n");
+        assert_eq!(
+            line(&["=1+2", "@SUM(A1)", "-cmd|' /C calc'!A0"]),
+            "'=1+2,'@SUM(A1),'-cmd|' /C calc'!A0\n"
+        );
+        assert_eq!(line(&["a,b", "say \"hi\"", "bell\u{7}"]), "\"a,b\",\"say \"\"hi\"\"\",bell\\u{7}\n");
+        assert_eq!(line(&["=a,b"]), "\"'=a,b\"\n");
+        // Numbers are recognised by their characters, as errband writes them.
+        assert_eq!(line(&["-1.5e-7", "-0.25E+3", "-12/7", "-inf"]), "-1.5e-7,-0.25E+3,-12/7,'-inf\n");
+        assert_eq!(
+            line(&["-1.", "-.5", "-1e", "-1/", "-1/2/3", "--1"]),
+            "'-1.,'-.5,'-1e,'-1/,'-1/2/3,'--1\n"
+        );
+    }
+
+    #[test]
+    fn markdown_text_and_cells_cannot_carry_html() {
+        assert_eq!(md_escape("<b>a_b & c</b>"), "&lt;b&gt;a\\_b &amp; c&lt;/b&gt;");
+        assert_eq!(md_row(&["<i>".into(), "a|b".into(), "c\\|d".into()]), "| &lt;i&gt; | a\\|b | c\\|d |\n");
+    }
+}
