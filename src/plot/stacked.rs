@@ -487,16 +487,30 @@ fn draw(c: &StackedBarChart, dx: f64, dy: f64) -> String {
     let mut ticks = String::new();
     let mut stack_labels = String::new();
     let mut cat_labels = String::new();
+    // Stack names too wide for their bars (std/opt under 13 node counts)
+    // are not cut to "s…": the x label names the bars once instead.
+    let stack_room = slot * 0.8 / ns as f64 - 3.0;
+    let named = stacks.iter().filter(|s| !s.trim().is_empty()).collect::<Vec<_>>();
+    let stacks_fit = named.iter().all(|s| !fit_text(s, SMALL_FONT, stack_room).2);
+    let x_label = if stacks_fit || named.is_empty() || c.x_label.trim().is_empty() {
+        c.x_label.clone()
+    } else {
+        format!(
+            "{} (bars left to right: {})",
+            c.x_label,
+            named.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+        )
+    };
     for (i, cat) in c.categories.iter().enumerate() {
         if let Some(at) = lay.stack_row {
             for (j, stack) in stacks.iter().enumerate() {
                 let (x, bw) = bar_x(plot, n, ns, i, j);
                 let cx = x + bw / 2.0;
                 ticks += &format!("M{}v{}", pt((cx, plot.y1)), num(TICK_LEN));
-                if stack.trim().is_empty() {
+                if stack.trim().is_empty() || !stacks_fit {
                     continue;
                 }
-                let (fs, shown, cut) = fit_text(stack, SMALL_FONT, slot * 0.8 / ns as f64 - 3.0);
+                let (fs, shown, cut) = fit_text(stack, SMALL_FONT, stack_room);
                 stack_labels += &format!(
                     "<text x=\"{}\" y=\"{}\"{}>{}</text>\n",
                     num(cx),
@@ -539,13 +553,13 @@ fn draw(c: &StackedBarChart, dx: f64, dy: f64) -> String {
         );
     }
     if let Some(at) = lay.xlabel_row {
-        let fs = render::fit_font(&c.x_label, LABEL_FONT, plot.w());
+        let fs = render::fit_font(&x_label, LABEL_FONT, plot.w());
         out += &format!(
             "<text class=\"axis-label x\" x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"{}\" fill=\"#222\">{}</text>\n",
             num((plot.x0 + plot.x1) / 2.0),
             num(plot.y1 + at),
             num(fs),
-            esc(&c.x_label)
+            esc(&x_label)
         );
     }
     let in_legend =
@@ -666,6 +680,30 @@ mod tests {
             .flat_map(|i| (0..2).map(move |j| (i, j)))
             .fold(0.0f64, |m, (i, j)| m.max(c.total(i, j)).max(c.whisker(i, j).map_or(0.0, |w| w.1)));
         assert!(ym.hi >= top && ym.hi >= 1.0);
+    }
+
+    /// Bar names that do not fit under 13 groups are not cut to `s…`: the
+    /// x label names the bars once.
+    #[test]
+    fn bar_names_that_do_not_fit_move_to_the_axis_label() {
+        let svg = energy().svg();
+        assert_eq!(count(&svg, ">std</text>"), 4, "four groups leave room for the names");
+        assert!(svg.contains(">nodes n</text>"));
+        let cats: Vec<String> = (1..=13).map(|k| (1u64 << k).to_string()).collect();
+        let values = vec![vec![vec![0.5, 0.5], vec![0.4, 0.4]]; 13];
+        let c = StackedBarChart::new(
+            "many",
+            cats,
+            "nodes n",
+            strings(&["std", "opt"]),
+            strings(&["a", "b"]),
+            values,
+            Axis::linear("y"),
+        );
+        let svg = c.svg();
+        assert_eq!(count(&svg, ">s…"), 0, "{svg}");
+        assert_eq!(count(&svg, ">std</text>"), 0);
+        assert!(svg.contains(">nodes n (bars left to right: std, opt)</text>"), "{svg}");
     }
 
     #[test]
