@@ -401,22 +401,7 @@ impl Report<'_> {
             "\nBands of {}(C+Δc, x) over each region (* = extrapolated beyond the data)\n",
             self.model.func
         ));
-        let mut head: Vec<String> = self.model.vars.clone();
-        head.push(format!("{}(C,x)", self.model.func));
-        for r in &a.regions {
-            let t = &r.threshold.text;
-            head.extend([format!("{t}: lower"), "upper".into(), "±rel".into()]);
-        }
-        let mut rows = vec![head];
-        for p in &a.predictions {
-            let mut row: Vec<String> = p.coords_marked();
-            row.push(self.num(&p.model));
-            for (r, b) in a.regions.iter().zip(&p.bands) {
-                row.extend(self.band_cells(r, b, &p.model));
-            }
-            rows.push(row);
-        }
-        o.push_str(&table(&rows, 2));
+        o.push_str(&self.band_table(a, |p| &p.bands, true));
         o.push_str(&format!(
             "\nBands of a new measurement at x: it scatters about {}(c, x) as the data did within each threshold ([L − a, U + a] for an absolute threshold a, [L/(1+r), U/(1−r)] for a relative one r)\n",
             self.model.func
@@ -429,7 +414,22 @@ impl Report<'_> {
                 self.model.body_text
             ));
         }
+        o.push_str(&self.band_table(a, |p| &p.measurement, false));
+    }
+
+    /// A table of bands per prediction point and threshold (`bands` picks
+    /// the model bands or those of a new measurement), with the model's
+    /// value when `model_column`.
+    fn band_table(
+        &self,
+        a: &Analysis,
+        bands: impl Fn(&Prediction) -> &Vec<Option<Band>>,
+        model_column: bool,
+    ) -> String {
         let mut head: Vec<String> = self.model.vars.clone();
+        if model_column {
+            head.push(format!("{}(C,x)", self.model.func));
+        }
         for r in &a.regions {
             let t = &r.threshold.text;
             head.extend([format!("{t}: lower"), "upper".into(), "±rel".into()]);
@@ -437,12 +437,15 @@ impl Report<'_> {
         let mut rows = vec![head];
         for p in &a.predictions {
             let mut row: Vec<String> = p.coords_marked();
-            for (r, b) in a.regions.iter().zip(&p.measurement) {
+            if model_column {
+                row.push(self.num(&p.model));
+            }
+            for (r, b) in a.regions.iter().zip(bands(p)) {
                 row.extend(self.band_cells(r, b, &p.model));
             }
             rows.push(row);
         }
-        o.push_str(&table(&rows, 2));
+        table(&rows, 2)
     }
 
     pub(super) fn pruned_text(&self, o: &mut String, p: &Pruned) {
