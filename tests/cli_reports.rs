@@ -118,3 +118,16 @@ fn band_plots_take_a_slice_of_several_variables() {
         has(&r.stderr, &["--plot-at", says]);
     }
 }
+
+/// A whole experiment's report draws every series at the `--plot-at` slice.
+#[test]
+fn experiment_reports_take_the_slice_too() {
+    let dir = tmp_dir();
+    let model = dir.join("relearn.tm");
+    std::fs::write(&model, "T(p, n) = c0 + c1*p + c2*n\nparam c0, c1, c2\n").unwrap();
+    let html = dir.join("rel.html").to_string_lossy().into_owned();
+    let m = model.to_string_lossy().into_owned();
+    ok(&[&m, "data/extrap/relearn.extra-p", "--plot-at", "n=5000", "--report", &html]);
+    let h = std::fs::read_to_string(&html).unwrap();
+    assert_eq!(h.matches("(n = 5000)").count(), 14, "one band plot per callpath at n = 5000");
+}

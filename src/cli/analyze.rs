@@ -210,15 +210,15 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     let t_parse = t0.elapsed();
 
     let at = input.points(&a.at, "--at")?;
-    let plot_at = match &a.plot_at {
-        None => None,
-        Some(s) => {
-            let assigns = syntax::parse_assignments_arg(s, "--plot-at", limits)
+    let plot_at = a
+        .plot_at
+        .as_ref()
+        .map(|s| {
+            syntax::parse_assignments_arg(s, "--plot-at", limits)
                 .and_then(|assigns| input.model.slice(&assigns, "--plot-at", s))
-                .map_err(|d| Failure::input(d.render(s)))?;
-            Some(assigns)
-        }
-    };
+                .map_err(|d| Failure::input(d.render(s)))
+        })
+        .transpose()?;
     let dnames = crate::analysis::delta_names(&input.model);
     for (i, o) in a.order.iter().enumerate() {
         if !dnames.contains(o) {
@@ -231,7 +231,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     let opts = Options { at, order: a.order.clone(), ..input.options() };
     let fam = FamilyArgs { own: a.data.is_some(), pmnf: a.family == Some(FamilyKind::Pmnf) };
     if input.parts.parts.len() > 1 {
-        return run_experiment(&a, &input, &opts, fam, &plots, report_kind, io);
+        return run_experiment(&a, &input, &opts, fam, (&plots, plot_at.as_ref()), report_kind, io);
     }
     let rows = &dataset.rows;
     let hold = match &a.holdout {
@@ -431,7 +431,7 @@ fn run_experiment(
     input: &super::input::Loaded,
     opts: &Options,
     fam: FamilyArgs,
-    plots: &[(PlotKind, String)],
+    (plots, plot_at): (&[(PlotKind, String)], Option<&crate::model::Slice>),
     report_kind: Option<ReportKind>,
     io: &mut Io,
 ) -> Result<i32, Failure> {
@@ -526,6 +526,7 @@ fn run_experiment(
         .collect();
     let report = crate::report::experiment::ExperimentReport {
         model: &input.model,
+        plot_at,
         discovered: !fam.own,
         data_file: &input.data_path,
         format: input.parts.format,

@@ -180,8 +180,8 @@ pub fn run(a: BarrierArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
             report.preface = format!("{}\n", fit.text());
         }
     }
-    let plots = a.plot.iter().map(|f| (f.clone(), report.plot())).collect();
-    let code = whole::finish(&report, a.format, plots, a.report.as_ref(), io)?;
+    let plots: Vec<_> = a.plot.iter().map(|f| ("teb", f.clone())).collect();
+    let code = whole::finish(&report, a.format, &plots, a.report.as_ref(), io)?;
     super::free_later((pred, loaded));
     Ok(code)
 }

@@ -199,6 +199,6 @@ pub fn run(a: EnergyArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> 
         exact: a.exact,
         show_fits: a.show_fits,
     };
-    let plots = plots.iter().map(|(kind, file)| (file.clone(), report.plot(*kind))).collect();
-    whole::finish(&report, a.format, plots, a.report.as_ref(), io)
+    let plots: Vec<_> = plots.iter().map(|(kind, file)| (kind.name(), file.clone())).collect();
+    whole::finish(&report, a.format, &plots, a.report.as_ref(), io)
 }

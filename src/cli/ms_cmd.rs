@@ -274,8 +274,8 @@ fn predict(a: PredictArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         exact: a.exact,
         per_slave: a.per_slave,
     };
-    let plots = a.plot.iter().map(|f| (f.clone(), report.plot())).collect();
-    whole::finish(&report, a.format, plots, a.report.as_ref(), io)?;
+    let plots: Vec<_> = a.plot.iter().map(|f| ("time", f.clone())).collect();
+    whole::finish(&report, a.format, &plots, a.report.as_ref(), io)?;
     if a.timings {
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
         let runs = pred.points.len() * (1 + comparison.as_ref().map_or(0, |c| c.subsets.len()));

@@ -134,9 +134,8 @@ fn check_search_outputs(s: &SearchArgs) -> Result<(), Failure> {
 /// Writes the chart (`--plot`), the whole report and the chosen format
 /// ([`whole::finish`]).
 fn finish(r: &dyn CommandReport, s: &SearchArgs, io: &mut Io) -> Result<i32, Failure> {
-    let chart = || r.charts().into_iter().next().map(|(_, svg)| svg).unwrap_or_default();
-    let plots = s.plot.iter().map(|f| (f.clone(), chart())).collect();
-    whole::finish(r, s.format, plots, s.report.as_ref(), io)
+    let plots: Vec<_> = s.plot.iter().map(|f| ("chart", f.clone())).collect();
+    whole::finish(r, s.format, &plots, s.report.as_ref(), io)
 }
 
 /// Runs `errband prune`.

@@ -50,8 +50,11 @@ pub(crate) fn report_outputs(report: Option<&String>, kinds: &[&str]) -> Vec<Out
 }
 
 /// The whole report of `r` at `path`, with its chart files: `(path, content)`.
-fn report_files(r: &dyn CommandReport, path: &str) -> Vec<(String, String)> {
-    let charts = r.charts();
+fn report_files(
+    r: &dyn CommandReport,
+    path: &str,
+    charts: Vec<(&'static str, String)>,
+) -> Vec<(String, String)> {
     if is_markdown(path) {
         let mut md = r.markdown();
         let mut files = Vec::new();
@@ -70,18 +73,23 @@ fn report_files(r: &dyn CommandReport, path: &str) -> Vec<(String, String)> {
     }
 }
 
-/// Writes `plots` (`(file, svg)`, rendered by the caller from the kinds it
-/// was asked for), the whole report and `r` in `format` on standard output.
+/// Writes the `--plot` files (`(kind, file)`), the whole report and `r` in
+/// `format` on standard output. The charts are rendered once, and only when
+/// a plot or a report asks for them.
 pub(crate) fn finish(
     r: &dyn CommandReport,
     format: Format,
-    plots: Vec<(String, String)>,
+    plots: &[(&'static str, String)],
     report: Option<&String>,
     io: &mut Io,
 ) -> Result<i32, Failure> {
-    let mut files = plots;
+    let charts = if plots.is_empty() && report.is_none() { Vec::new() } else { r.charts() };
+    let svg =
+        |kind: &str| charts.iter().find(|(k, _)| *k == kind).map(|(_, s)| s.clone()).unwrap_or_default();
+    let mut files: Vec<(String, String)> =
+        plots.iter().map(|(kind, file)| (file.clone(), svg(kind))).collect();
     if let Some(path) = report {
-        files.extend(report_files(r, path));
+        files.extend(report_files(r, path, charts));
     }
     let text = match format {
         Format::Text => r.text(),

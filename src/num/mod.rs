@@ -222,10 +222,7 @@ pub fn fmt_fraction(x: &Rat) -> String {
     // vector, a third of a 100 000-point CSV's time.
     match (x.numer().to_i128(), x.denom().to_u128()) {
         (Some(n), Some(1)) => n.to_string(),
-        (Some(n), Some(d)) => match (i64::try_from(n), u64::try_from(d)) {
-            (Ok(n), Ok(d)) => format!("{n}/{d}"),
-            _ => format!("{n}/{d}"),
-        },
+        (Some(n), Some(d)) => format!("{n}/{d}"),
         _ if x.denom().is_one() => x.numer().to_string(),
         _ => format!("{}/{}", x.numer(), x.denom()),
     }

@@ -619,6 +619,11 @@ impl EnergyPlot {
     /// Every kind with its `--plot` name, in the order of a whole report.
     pub const ALL: [(&'static str, EnergyPlot); 3] =
         [("delta", EnergyPlot::Delta), ("ee", EnergyPlot::Ee), ("shares", EnergyPlot::Shares)];
+
+    /// The `--plot` name of this kind.
+    pub fn name(self) -> &'static str {
+        EnergyPlot::ALL.iter().find(|(_, k)| *k == self).map_or("", |(n, _)| n)
+    }
 }
 
 impl super::CommandReport for EnergyReport<'_> {

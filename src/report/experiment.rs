@@ -47,6 +47,8 @@ pub struct ExperimentReport<'a> {
     pub digits: usize,
     /// Exact fractions in tables.
     pub exact: bool,
+    /// With `--plot-at`: the slice every series' band plot shows.
+    pub plot_at: Option<&'a crate::model::Slice>,
 }
 
 super::views!(ExperimentReport);
@@ -55,7 +57,7 @@ impl<'a> ExperimentReport<'a> {
     /// The report of one entry's analysis, for the per-series sections.
     fn report<'b>(&'b self, e: &'b Entry<'a>, an: &'b Analysis) -> Report<'b> {
         Report {
-            plot_at: None,
+            plot_at: self.plot_at,
             model: &e.model,
             data_file: self.data_file,
             data: e.backtest.as_ref().map_or(&e.part.dataset.rows, |b| &b.train),
