@@ -151,31 +151,22 @@ fn files_are_whole_or_untouched_and_each_write_is_announced() {
     assert!(stray.is_empty(), "{stray:?}");
 }
 
+/// A time that is up before the output begins stops the run, whether or
+/// not the watchdog thread was scheduled in time (HPL's analysis takes a
+/// few milliseconds): exit 1, nothing on standard output, no plot. The
+/// outcome depends on the clock, never on the scheduler.
 #[test]
-fn a_timeout_never_cuts_an_output_short() {
+fn a_timeout_stops_the_run_before_any_output() {
     let d = copies(&[HPL, HPL_DATA]);
     let (m, data, svg) = (s(&d.join("hpl.tm")), s(&d.join("hpl.csv")), s(&d.join("band.svg")));
-    let full = ok(&[&m, &data, "--format", "json"]);
-    let mut seen = [0, 0];
     for _ in 0..12 {
-        let _ = std::fs::remove_file(&svg);
         let r = run(&[&m, &data, "--format", "json", "--plot", &svg, "--timeout", "1ns"]);
-        match r.code {
-            Some(0) => {
-                assert_eq!(r.stdout, full, "exit 0 with a partial report");
-                assert!(std::fs::read_to_string(&svg).unwrap().trim_end().ends_with("</svg>"));
-                seen[0] += 1;
-            }
-            Some(1) => {
-                assert!(r.stdout.is_empty(), "exit 1 after output:\n{}", r.show());
-                assert!(!Path::new(&svg).exists(), "exit 1 but the plot was written");
-                has(&r.stderr, &["--timeout 1ns reached"]);
-                seen[1] += 1;
-            }
-            c => panic!("exit {c:?}\n{}", r.show()),
-        }
+        assert_eq!(r.code, Some(1), "{}", r.show());
+        assert!(r.stdout.is_empty(), "exit 1 after output:\n{}", r.show());
+        assert!(!Path::new(&svg).exists(), "exit 1 but the plot was written");
+        has(&r.stderr, &["--timeout 1ns reached"]);
+        assert_eq!(r.stderr.matches("reached").count(), 1, "said twice:\n{}", r.show());
     }
-    assert_eq!(seen[0] + seen[1], 12);
 }
 
 /// Numbers far outside f64's range reach the float LP proposer; it must

@@ -20,31 +20,57 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// The shared state of a run and its `--timeout` watchdog.
+///
+/// The watchdog thread ends a run that is still computing when the time is
+/// up; the deadline is also checked when the output begins, so that a run
+/// which finishes before the watchdog thread is even scheduled (`--timeout
+/// 1ns`) is stopped all the same: whether a run is stopped depends on the
+/// clock, never on the scheduler.
 #[derive(Clone, Default)]
-pub struct Gate(Arc<AtomicU8>);
+pub struct Gate {
+    state: Arc<AtomicU8>,
+    /// When the time is up, and the message that says so.
+    deadline: Option<(Instant, Arc<str>)>,
+}
 
 const RUNNING: u8 = 0;
 const WRITING: u8 = 1;
 const STOPPED: u8 = 2;
 
 impl Gate {
+    /// A gate that stops the run at `deadline`, saying `message`.
+    pub fn with_deadline(deadline: Instant, message: String) -> Gate {
+        Gate { state: Arc::default(), deadline: Some((deadline, message.into())) }
+    }
+
     /// Called before the first byte of output: from here on the watchdog
-    /// lets the run finish. Fails when the watchdog has already fired (it
-    /// is then ending the process and has said why).
+    /// lets the run finish. Fails when the time is up (the message is
+    /// then said here, or by the watchdog, which is ending the process).
     fn open(&self) -> Result<(), Failure> {
-        match self.0.compare_exchange(RUNNING, WRITING, Ordering::SeqCst, Ordering::SeqCst) {
+        if let Some((deadline, message)) = &self.deadline {
+            if Instant::now() >= *deadline && self.stop() {
+                return Err(Failure { message: message.to_string(), code: EXIT_ANALYSIS });
+            }
+        }
+        match self.state.compare_exchange(RUNNING, WRITING, Ordering::SeqCst, Ordering::SeqCst) {
             Ok(_) => Ok(()),
             Err(WRITING) => Ok(()),
             Err(_) => Err(Failure { message: String::new(), code: EXIT_ANALYSIS }),
         }
     }
 
-    /// Called by the watchdog when the time is up: true when the run has
-    /// not begun its output, so the watchdog may end it.
+    /// Called when the time is up: true when the run has not begun its
+    /// output, so that it may be ended (once: later calls are false).
     pub fn stop(&self) -> bool {
-        self.0.compare_exchange(RUNNING, STOPPED, Ordering::SeqCst, Ordering::SeqCst).is_ok()
+        self.state.compare_exchange(RUNNING, STOPPED, Ordering::SeqCst, Ordering::SeqCst).is_ok()
+    }
+
+    /// The message of the deadline, if any.
+    pub fn message(&self) -> Option<&str> {
+        self.deadline.as_ref().map(|(_, m)| &**m)
     }
 }
 

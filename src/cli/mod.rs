@@ -209,9 +209,9 @@ where
             };
         }
     };
-    let gate = files::Gate::default();
-    let _watchdog = match timeout.as_deref().map(|t| start_watchdog(t, gate.clone())).transpose() {
-        Ok(w) => w,
+    let (gate, _watchdog) = match timeout.as_deref().map(start_watchdog).transpose() {
+        Ok(Some((gate, w))) => (gate, Some(w)),
+        Ok(None) => (files::Gate::default(), None),
         Err(f) => return report_failure(f, err),
     };
     let result = {
@@ -317,31 +317,40 @@ fn limits_arg(m: &clap::ArgMatches) -> crate::limits::Limits {
 }
 
 /// Ends the process with exit code 1 if it is still running after `text`
-/// (a time) and has not begun writing its output (`gate`): a run writes
-/// its whole output or none of it. Dropping the returned sender (when
-/// `run` returns) cancels it, so an in-process caller of [`run`] is never
-/// stopped later.
-fn start_watchdog(text: &str, gate: files::Gate) -> Result<std::sync::mpsc::Sender<()>, Failure> {
+/// (a time) and has not begun writing its output (the returned gate, which
+/// also refuses to begin the output once the time is up): a run writes its
+/// whole output or none of it. Dropping the returned sender (when `run`
+/// returns) cancels the watchdog, so an in-process caller of [`run`] is
+/// never stopped later.
+fn start_watchdog(text: &str) -> Result<(files::Gate, std::sync::mpsc::Sender<()>), Failure> {
     let secs = crate::units::parse_quantity(text, crate::units::Dim::Time, "s", "--timeout")
         .map_err(Failure::input)?;
     let nanos = (secs * crate::num::int(1_000_000_000)).to_integer();
     let nanos = num_traits::ToPrimitive::to_u64(&nanos).filter(|&n| n > 0).ok_or_else(|| {
         Failure::input(format!("--timeout {text}: expected a positive time up to about 584 years"))
     })?;
+    let limit = std::time::Duration::from_nanos(nanos);
+    let message = format!(
+        "--timeout {} reached; stopped before finishing (raise --timeout, or reduce the input)",
+        files::escape_controls(text)
+    );
+    let deadline = std::time::Instant::now().checked_add(limit);
+    let gate = match deadline {
+        Some(d) => files::Gate::with_deadline(d, message),
+        None => files::Gate::default(), // beyond the clock's range: never
+    };
     let (tx, rx) = std::sync::mpsc::channel::<()>();
-    let shown = files::escape_controls(text);
+    let watched = gate.clone();
     std::thread::spawn(move || {
-        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
-            rx.recv_timeout(std::time::Duration::from_nanos(nanos))
-        {
-            if !gate.stop() {
-                return; // the output is being written: let it finish
+        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(limit) {
+            if !watched.stop() {
+                return; // the output is being written, or the run was stopped
             }
-            eprintln!("errband: --timeout {shown} reached; stopped before finishing (raise --timeout, or reduce the input)");
+            eprintln!("errband: {}", watched.message().unwrap_or("--timeout reached"));
             std::process::exit(EXIT_ANALYSIS);
         }
     });
-    Ok(tx)
+    Ok((gate, tx))
 }
 
 /// Pretty JSON with a final newline, for every command's `--format json`.
