@@ -27,7 +27,7 @@
 use crate::analysis::{Analysis, AnalysisError, Band, Bound, Options, Scale, Statistics, Threshold};
 use crate::data::Measurement;
 use crate::lang::diag::Diagnostic;
-use crate::model::Model;
+use crate::model::{Model, Spec};
 use crate::num::Rat;
 use num_traits::{One, Zero};
 use rayon::prelude::*;
@@ -305,8 +305,10 @@ pub fn pmnf_forms(base: &Model, data: &[Measurement], opts: &Options) -> Result<
 
 /// The model `T(v) = c0` of one variable, with `base`'s digits and limits.
 fn single_model(var: &str, base: &Model) -> Result<Model, FamilyError> {
-    let src = format!("T({var}) = c0\nparam c0\n");
-    Model::parse_with(&src, "pmnf", base.digits(), base.limits()).map_err(FamilyError::Form)
+    Spec::new("T", &[var], "c0")
+        .params(&["c0"])
+        .build("pmnf", base.digits(), base.limits())
+        .map_err(FamilyError::Form)
 }
 
 /// The measurements of variable `i` along its lines: the points that agree

@@ -8,7 +8,7 @@ use crate::data::detect::{self, Kind};
 use crate::data::{self, Aggregate, ColumnSpec, Dataset, Experiment, Parts, Selection, Source};
 use crate::limits::Limits;
 use crate::model::extrap::{self, ModelSet};
-use crate::model::{syntax, FitMode, Model};
+use crate::model::{syntax, FitMode, Model, Spec};
 use crate::num::Rat;
 use clap::Args;
 use std::collections::BTreeMap;
@@ -267,8 +267,8 @@ fn base_model(
         ));
     }
     let func = if vars.iter().any(|v| v == "T") { "T_" } else { "T" };
-    let src = format!("{func}({}) = c0\nparam c0\n", vars.join(", "));
-    let m = Model::parse_with(&src, "--family pmnf", a.digits, limits).map_err(|d| {
+    let names: Vec<&str> = vars.iter().map(String::as_str).collect();
+    let m = Spec::new(func, &names, "c0").params(&["c0"]).build("--family pmnf", a.digits, limits).map_err(|d| {
         Failure::input(format!(
             "--family without a model: the variables {} cannot all be names in errband's model language ({}); name them with --x, e.g. --x 's={}', or give a model file",
             vars.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", "),
@@ -392,14 +392,13 @@ pub fn load(
             let mut models = Vec::with_capacity(parts.parts.len());
             for p in &parts.parts {
                 let built = set.lookup(&p.callpath, &p.metric).and_then(|m| {
-                    let src = extrap::model_source(m, &func, &vars);
+                    let spec = extrap::model_spec(m, &func, &vars);
                     let name = if set.shared.is_some() {
                         model_path.to_string()
                     } else {
                         format!("{model_path} ({})", p.name())
                     };
-                    let mut model =
-                        Model::parse_with(&src, &name, a.digits, limits).map_err(|d| d.render(&src))?;
+                    let mut model = spec.build(&name, a.digits, limits).map_err(|d| d.to_string())?;
                     adjust(&mut model, a, model_path).map_err(|f| f.message)?;
                     Ok(model)
                 });

@@ -50,7 +50,7 @@ pub mod input;
 use crate::analysis::{self, Analysis, AnalysisError, Shape, Threshold};
 use crate::data::Measurement;
 use crate::limits::Limits;
-use crate::model::Model;
+use crate::model::{show_value, Model, Spec};
 use crate::num::transcendental::{apply, Func};
 use crate::num::Interval;
 use crate::num::{self, fmt_fraction, fmt_sig, to_f64, Rat};
@@ -860,7 +860,7 @@ fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> 
         ..Default::default()
     };
     let label = |k: FitKind| format!("{} [{}: {} fit]", c.file, r.name, k.name());
-    let run = |kind: FitKind, source: String, data: Vec<Measurement>| -> Result<FitRun, EnergyError> {
+    let run = |kind: FitKind, spec: Spec, data: Vec<Measurement>| -> Result<FitRun, EnergyError> {
         let file = label(kind);
         let fail = |model: Model, error: AnalysisError| EnergyError::Fit {
             region: r.name.clone(),
@@ -869,7 +869,8 @@ fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> 
             file: file.clone(),
             error: Box::new(error),
         };
-        let model = Model::parse_with(&source, &file, c.s.digits, &c.s.limits)
+        let model = spec
+            .build(&file, c.s.digits, &c.s.limits)
             .map_err(|d| EnergyError::InternalModel { file: file.clone(), message: d.message })?;
         let analysis = Analysis::run_rows(&model, &data, &file, &opts).map_err(|e| fail(model.clone(), e))?;
         Ok(FitRun { kind, model, data, analysis })
@@ -888,20 +889,26 @@ fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> 
             })?;
             data.push(meas(x.nodes.clone(), &x.nodes * p * &x.time - &e_base, x.line));
         }
-        let src = "# Overhead energy beyond perfect scaling, summed over the nodes (seed 002 eq. 17: n·E_overhead).\nE(n) = af*log2(n) + bf\nparam af, bf\nunit E = J, n = nodes\n".to_string();
-        fits.push(run(FitKind::Overhead, src, data)?);
+        let spec = Spec::new("E", &["n"], "af*log2(n) + bf")
+            .comment("Overhead energy beyond perfect scaling, summed over the nodes (seed 002 eq. 17: n·E_overhead).")
+            .params(&["af", "bf"])
+            .unit("E", "J")
+            .unit("n", "nodes");
+        fits.push(run(FitKind::Overhead, spec, data)?);
     } else {
         let data: Vec<Measurement> =
             std_rows.iter().map(|x| meas(x.nodes.clone(), x.time.clone(), x.line)).collect();
-        let src = if c.base.is_one() {
-            format!(
-                "# alpha_p by seed 000 eq. 5 (least squares through the origin), T1 = T(1, r, f_std) measured.\nT(n) = T1*(1 + ap*(1/n - 1))\nconst T1 = {}\nparam ap\nunit T = s, n = nodes\n",
-                fmt_fraction(&t_base)
-            )
+        let spec = if c.base.is_one() {
+            Spec::new("T", &["n"], "T1*(1 + ap*(1/n - 1))")
+                .comment("alpha_p by seed 000 eq. 5 (least squares through the origin), T1 = T(1, r, f_std) measured.")
+                .constant("T1", t_base.clone())
+                .params(&["ap"])
         } else {
-            "# Run time at f_std on n nodes (SPEC §3: base count above 1); alpha_p = B/(A + B).\nT(n) = A + B/n\nparam A, B\nunit T = s, n = nodes\n".to_string()
+            Spec::new("T", &["n"], "A + B/n")
+                .comment("Run time at f_std on n nodes (SPEC §3: base count above 1); alpha_p = B/(A + B).")
+                .params(&["A", "B"])
         };
-        fits.push(run(FitKind::Alpha, src, data)?);
+        fits.push(run(FitKind::Alpha, spec.unit("T", "s").unit("n", "nodes"), data)?);
     }
     // β_on.
     let data: Vec<Measurement> = r
@@ -910,13 +917,17 @@ fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> 
         .filter(|x| x.nodes == *c.base)
         .map(|x| meas(x.freq.clone(), x.time.clone(), x.line))
         .collect();
-    let src = format!(
-        "# beta_on by seed 000 eq. 6 (least squares through the origin) on {} nodes, Tstd = T(n0, r, f_std) measured.\nT(f) = Tstd*(1 + bon*(fstd/f - 1))\nconst Tstd = {}, fstd = {}\nparam bon\nunit T = s, f = MHz\n",
-        fmt_fraction(c.base),
-        fmt_fraction(&t_base),
-        fmt_fraction(c.f_std)
-    );
-    fits.push(run(FitKind::Beta, src, data)?);
+    let spec = Spec::new("T", &["f"], "Tstd*(1 + bon*(fstd/f - 1))")
+        .comment(format!(
+            "beta_on by seed 000 eq. 6 (least squares through the origin) on {} nodes, Tstd = T(n0, r, f_std) measured.",
+            show_value(c.base)
+        ))
+        .constant("Tstd", t_base.clone())
+        .constant("fstd", c.f_std.clone())
+        .params(&["bon"])
+        .unit("T", "s")
+        .unit("f", "MHz");
+    fits.push(run(FitKind::Beta, spec, data)?);
 
     // Fitted values and corners per threshold.
     let time_part = |params: &[Rat]| -> (Rat, Rat) {

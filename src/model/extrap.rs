@@ -4,14 +4,15 @@
 //! times powers and logarithms of the parameters:
 //! `79.3076 + 0.00486739 * p^(7/3) * log2(p)^(1)` (its default format) or
 //! `79.3076+0.00486739*p**(7/3)` (its Python format). [`parse`] reads
-//! either into a [`Hypothesis`], and [`model_source`] writes it
-//! as a `.tm` model with one parameter per coefficient, Extra-P's values
+//! either into a [`Hypothesis`], and [`model_spec`] makes it a
+//! model with one parameter per coefficient, Extra-P's values
 //! given, so that errband can refit the same form exactly or band Extra-P's
 //! own coefficients (`--no-fit`).
 //!
 //! [`parse_printed`] reads what `extrap --print all` prints (`Callpath:`,
 //! `Metric:`, `Model:` lines), a hypothesis per callpath and metric.
 
+use super::Spec;
 use crate::data::{Experiment, StoredModel};
 use crate::lang::diag::Diagnostic;
 use crate::limits::Limits;
@@ -351,17 +352,6 @@ impl Hypothesis {
     }
 }
 
-/// `v` as errband's model language writes it exactly: a decimal when it is
-/// one (Extra-P's coefficients are), else a quotient.
-fn exact_decimal(v: &Rat) -> String {
-    let s = fmt_fraction(v);
-    if s.contains('/') {
-        format!("({s})")
-    } else {
-        s
-    }
-}
-
 /// A hypothesis found in Extra-P's printed output.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PrintedModel {
@@ -555,25 +545,21 @@ fn located(text: &str, file: &str, e: &HypothesisError) -> String {
     format!("{file}:{line}:{column}: {}", e.message)
 }
 
-/// A `.tm` model of a stored model's form over `vars` (every parameter of
-/// the data, so that all series read their measurements the same way),
-/// named `func`, with Extra-P's coefficients given as the parameters'
-/// values.
-pub fn model_source(m: &StoredModel, func: &str, vars: &[String]) -> String {
-    let given: Vec<String> =
-        m.coefficients.iter().map(|(n, v)| format!("{n} = {}", exact_decimal(v))).collect();
+/// The model of a stored model's form over `vars` (every parameter of the
+/// data, so that all series read their measurements the same way), named
+/// `func`, with Extra-P's coefficients given as the parameters' values.
+pub fn model_spec(m: &StoredModel, func: &str, vars: &[String]) -> Spec {
     let what = if m.callpath.is_empty() && m.metric.is_empty() {
         String::new()
     } else {
         format!(" for `{} / {}`", m.callpath, m.metric)
     };
-    format!(
-        "# Extra-P's model{what}: {}\n{func}({}) = {}\nparam {}\n",
-        m.original.replace('\n', " "),
-        vars.join(", "),
-        m.form,
-        given.join(", ")
-    )
+    let vars: Vec<&str> = vars.iter().map(String::as_str).collect();
+    let mut spec = Spec::new(func, &vars, &m.form).comment(format!("Extra-P's model{what}: {}", m.original));
+    for (n, v) in &m.coefficients {
+        spec = spec.given(n, v.clone());
+    }
+    spec
 }
 
 #[cfg(test)]
@@ -619,10 +605,11 @@ mod tests {
     }
 
     #[test]
-    fn model_source_parses_as_a_model_with_extrap_values() {
+    fn model_spec_builds_a_model_with_extrap_values() {
         let h = parse("79.3076 + 0.00486739 * p^(7/3) * log2(n)^(1)", Limits::default()).unwrap();
-        let src = model_source(&h.stored("compute", "time"), "T", &["p".into(), "n".into()]);
-        let m = crate::model::Model::parse(&src, "extrap", 30).unwrap();
+        let spec = model_spec(&h.stored("compute", "time"), "T", &["p".into(), "n".into()]);
+        assert!(spec.source().contains("param c0 = 79.3076, c1 = 0.00486739\n"), "{}", spec.source());
+        let m = spec.build("extrap", 30, &Limits::default()).unwrap();
         assert_eq!(m.vars, vec!["p".to_string(), "n".to_string()]);
         let given: Vec<Rat> = m.params.iter().map(|p| p.given.clone().unwrap()).collect();
         assert_eq!(given, vec![rat("79.3076"), rat("0.00486739")]);

@@ -4,9 +4,11 @@
 
 mod compile;
 pub mod extrap;
+mod spec;
 pub mod syntax;
 
 pub use compile::{EvalError, EvalLog, Inexact};
+pub use spec::Spec;
 
 use crate::lang::diag::Diagnostic;
 use crate::lang::expr::Expr;
