@@ -1,5 +1,10 @@
-//! Shared front end: lexer, expression parser and located diagnostics, used by
-//! the QE formula files and (later) the `.tm` model language.
+//! Shared front end: lexer, expression syntax tree, parser, exact
+//! linearisation and located diagnostics, used by the QE formula files and
+//! the `.tm` model language.
 pub mod diag;
 pub mod expr;
 pub mod lexer;
+pub mod linearize;
+pub mod parser;
+#[cfg(test)]
+mod tests;

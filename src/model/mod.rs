@@ -3,6 +3,7 @@
 //! the basis `T(c, x) = f0(x) + Σ c_j f_j(x)` at data and prediction points.
 
 mod compile;
+mod declare;
 pub mod extrap;
 mod spec;
 pub mod syntax;
@@ -13,13 +14,12 @@ pub use spec::Spec;
 use crate::lang::diag::Diagnostic;
 use crate::lang::expr::Expr;
 use crate::limits::{Limit, Limits};
-use crate::num::transcendental::Func;
 use crate::num::{fmt_fraction, fmt_sig, Rat};
 use compile::{Binding, Node};
 use num_traits::{One, Signed};
 use std::collections::BTreeMap;
 use std::ops::Range;
-use syntax::{Assignment, Item, Step, Stmt};
+use syntax::{Assignment, Item, Step};
 
 /// How the parameters get their values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,30 +79,6 @@ pub struct Model {
     log: EvalLog,
 }
 
-fn already(
-    d: &BTreeMap<String, (&'static str, Range<usize>)>,
-    name: &str,
-    span: &Range<usize>,
-    file: &str,
-    source: &str,
-) -> Result<(), Diagnostic> {
-    if let Some((what, first)) = d.get(name) {
-        let (line, _) = crate::lang::diag::line_col(source, first.start);
-        return Err(Diagnostic::new(
-            file,
-            span.clone(),
-            format!("`{name}` is already declared as a {what} (line {line})"),
-        ));
-    }
-    if syntax::KEYWORDS.contains(&name)
-        || Func::from_name(name).is_some()
-        || ["abs", "min", "max", "rationalize"].contains(&name)
-    {
-        return Err(Diagnostic::new(file, span.clone(), format!("`{name}` is a reserved word")));
-    }
-    Ok(())
-}
-
 /// A one-variable slice of a model's variables ([`Model::slice`]): the
 /// axis variable and the values of the others (`fixed[axis]` is unused).
 #[derive(Debug, Clone, PartialEq)]
@@ -142,134 +118,20 @@ impl Model {
 
     /// [`Model::parse`] holding literals, powers and point lists to `limits`
     /// (kept for every later evaluation of the model).
+    ///
+    /// Four phases: the statements ([`syntax::parse`]); the declarations,
+    /// each name declared once ([`declare::Declarations`]); the body and
+    /// weight compiled against them, every parameter used; then the
+    /// prediction points and the `family` forms, which need the model.
     pub fn parse_with(source: &str, file: &str, digits: u32, limits: &Limits) -> Result<Model, Diagnostic> {
         let stmts = syntax::parse(source, file, limits)?;
         let mut log = EvalLog::new(digits);
         log.limits = *limits;
-        let mut declared: BTreeMap<String, (&'static str, Range<usize>)> = BTreeMap::new();
-        let mut define: Option<(String, Vec<String>, Expr, Range<usize>)> = None;
-        let mut consts: Vec<(String, Rat)> = Vec::new();
-        let mut param_decls: Vec<(syntax::Name, Option<Expr>)> = Vec::new();
-        let mut weight: Option<(Expr, Range<usize>)> = None;
-        let mut predicts: Vec<Assignment> = Vec::new();
-        let mut predict_groups: Vec<Vec<Assignment>> = Vec::new();
-        let mut fit: Option<(FitMode, Range<usize>)> = None;
-        let mut units = BTreeMap::new();
-        let mut unit_spans: Vec<(String, Range<usize>)> = Vec::new();
-        let mut family = Vec::new();
+        let d = declare::Declarations::collect(stmts, file, source, &mut log)?;
         let err = |span: Range<usize>, m: String| Diagnostic::new(file, span, m);
-
-        // Constants first (in order), so every other statement may use them.
-        for (s, _) in &stmts {
-            if let Stmt::Const(list) = s {
-                for ((name, span), e) in list {
-                    already(&declared, name, span, file, source)?;
-                    let env =
-                        |n: &str| consts.iter().find(|(c, _)| c == n).map(|(_, v)| Binding::Const(v.clone()));
-                    let node = compile::compile(e, &env, file, source, &mut log).map_err(|d| {
-                        if d.message.starts_with("unknown name") {
-                            d.with_help("a constant may use only constants declared before it")
-                        } else {
-                            d
-                        }
-                    })?;
-                    let v = compile::scalar(&node, &[], &mut log).map_err(|e| err(e.span, e.message))?;
-                    consts.push((name.clone(), v));
-                    declared.insert(name.clone(), ("const", span.clone()));
-                }
-            }
-        }
-        for (s, span) in stmts {
-            match s {
-                Stmt::Const(_) => {}
-                Stmt::Define { name, vars, body } => {
-                    if let Some((_, _, _, first)) = &define {
-                        let (line, _) = crate::lang::diag::line_col(source, first.start);
-                        return Err(err(span, format!("the model is already defined (line {line})")));
-                    }
-                    already(&declared, &name.0, &name.1, file, source)?;
-                    declared.insert(name.0.clone(), ("function name", name.1.clone()));
-                    for (v, vs) in &vars {
-                        already(&declared, v, vs, file, source)?;
-                        declared.insert(v.clone(), ("variable", vs.clone()));
-                    }
-                    define = Some((name.0, vars.into_iter().map(|v| v.0).collect(), body, span));
-                }
-                Stmt::Param(list) => {
-                    for ((name, nspan), v) in list {
-                        already(&declared, &name, &nspan, file, source)?;
-                        declared.insert(name.clone(), ("param", nspan.clone()));
-                        param_decls.push(((name, nspan), v));
-                    }
-                }
-                Stmt::Weight(e) => {
-                    if let Some((_, first)) = &weight {
-                        let (line, _) = crate::lang::diag::line_col(source, first.start);
-                        return Err(err(span, format!("the weight is already given (line {line})")));
-                    }
-                    weight = Some((e, span));
-                }
-                Stmt::Predict(a) => {
-                    predicts.extend(a.iter().cloned());
-                    predict_groups.push(a);
-                }
-                Stmt::Fit((word, wspan)) => {
-                    let mode = match word.as_str() {
-                        "none" => FitMode::Given,
-                        "lsq" | "ls" | "least_squares" => FitMode::LeastSquares,
-                        _ => {
-                            return Err(err(wspan, format!("unknown fit `{word}`"))
-                                .with_help("use `fit lsq` (the default) or `fit none`"))
-                        }
-                    };
-                    if fit.is_some() {
-                        return Err(err(span, "`fit` is given twice".into()));
-                    }
-                    fit = Some((mode, wspan));
-                }
-                Stmt::Unit(list) => {
-                    for ((name, nspan), u) in list {
-                        unit_spans.push((name.clone(), nspan));
-                        units.insert(name, u);
-                    }
-                }
-                Stmt::Family { name, vars, body } => family.push((name, vars, body)),
-            }
-        }
-        let (func, vars, body, _) = define.ok_or_else(|| {
-            err(source.len()..source.len(), "the model has no definition".into()).with_help(
-                "write the model as `T(p) = ...` (name, variables, and an expression affine in the params)",
-            )
-        })?;
-        if param_decls.is_empty() {
-            return Err(err(body.span.clone(), "the model has no parameters".into())
-                .with_help("declare the coefficients to fit or analyse with `param c1, c2`"));
-        }
-        // Parameter values given in the model (constants only).
-        let mut params = Vec::new();
-        for ((name, nspan), v) in &param_decls {
-            let given = match v {
-                None => None,
-                Some(e) => {
-                    let env =
-                        |n: &str| consts.iter().find(|(c, _)| c == n).map(|(_, v)| Binding::Const(v.clone()));
-                    let node = compile::compile(e, &env, file, source, &mut log).map_err(|d| {
-                        if d.message.starts_with("unknown name") {
-                            d.with_help(
-                                "a parameter's given value must be a constant: numbers and `const` names",
-                            )
-                        } else {
-                            d
-                        }
-                    })?;
-                    Some(compile::scalar(&node, &[], &mut log).map_err(|e| err(e.span, e.message))?)
-                }
-            };
-            params.push(Param { name: name.clone(), given, span: nspan.clone() });
-        }
-        let fit_mode = fit.as_ref().map_or(FitMode::LeastSquares, |f| f.0);
-        if fit_mode == FitMode::Given {
-            if let Some(p) = params.iter().find(|p| p.given.is_none()) {
+        let fit = d.fit.as_ref().map_or(FitMode::LeastSquares, |f| f.0);
+        if fit == FitMode::Given {
+            if let Some(p) = d.params.iter().find(|p| p.given.is_none()) {
                 return Err(err(
                     p.span.clone(),
                     format!("`fit none` needs a value for every parameter; `{}` has none", p.name),
@@ -277,88 +139,49 @@ impl Model {
                 .with_help(format!("write `param {} = VALUE`", p.name)));
             }
         }
-        let env = |n: &str| -> Option<Binding> {
-            if let Some(i) = vars.iter().position(|v| v == n) {
-                return Some(Binding::Var(i));
-            }
-            if let Some(j) = params.iter().position(|p| p.name == n) {
-                return Some(Binding::Param(j));
-            }
-            consts.iter().find(|(c, _)| c == n).map(|(_, v)| Binding::Const(v.clone()))
-        };
-        let unknown_help = |d: Diagnostic| {
-            if d.message.starts_with("unknown name") {
-                d.with_help("declare it with `param NAME` (fitted), `const NAME = VALUE`, or list it as a variable in `T(...)`")
-            } else {
-                d
-            }
-        };
-        let body_node = compile::compile(&body, &env, file, source, &mut log).map_err(unknown_help)?;
-        for (j, p) in params.iter().enumerate() {
-            if !uses_param(&body_node, j) {
-                return Err(err(
-                    p.span.clone(),
-                    format!("parameter `{}` does not occur in the model", p.name),
-                )
-                .with_help("remove it, or use it in the model's expression"));
-            }
-        }
-        let weight_node = match &weight {
-            None => None,
-            Some((e, _)) => {
-                let no_params = |n: &str| match env(n) {
-                    Some(Binding::Param(_)) => None,
-                    b => b,
-                };
-                let node = compile::compile(e, &no_params, file, source, &mut log).map_err(|d| {
-                    if d.message.starts_with("unknown name") {
-                        d.with_help(
-                            "a weight may use the model's variables and constants, not its parameters",
-                        )
-                    } else {
-                        d
-                    }
-                })?;
-                Some(node)
-            }
-        };
-        for (name, nspan) in &unit_spans {
-            if name != &func && !vars.contains(name) {
-                return Err(err(
-                    nspan.clone(),
-                    format!(
-                        "`unit {name} = ...` names neither the model `{func}` nor one of its variables ({})",
-                        vars.join(", ")
-                    ),
-                ));
-            }
-        }
-        let body_text = source.get(body.span.clone()).unwrap_or("").to_string();
-        let weight_text = weight.as_ref().and_then(|(e, _)| source.get(e.span.clone())).map(str::to_string);
-        let weight_span = weight.as_ref().map(|(e, _)| e.span.clone());
+        let (body, weight) = d.compile(file, source, &mut log)?;
+        d.check_units(file)?;
+        let (func, vars, body_expr, _) = d.define;
+        let body_text = source.get(body_expr.span.clone()).unwrap_or("").to_string();
+        let weight_text = d.weight.as_ref().and_then(|(e, _)| source.get(e.span.clone())).map(str::to_string);
+        let weight_span = d.weight.as_ref().map(|(e, _)| e.span.clone());
         let mut model = Model {
             file: file.to_string(),
             source: std::sync::Arc::from(source),
             func,
             vars,
-            consts,
-            params,
-            fit: fit_mode,
+            consts: d.consts,
+            params: d.params,
+            fit,
             predict: Vec::new(),
-            units,
+            units: d.units,
             body_text,
             weight_text,
             weight_span,
             family: Vec::new(),
-            body: body_node,
-            weight: weight_node,
+            body,
+            weight,
             log,
         };
-        // The limit holds for all `predict` statements together: each point
-        // costs a band per threshold.
+        model.predict = model.predict_points(&d.predict_groups, file, source)?;
+        for ((name, nspan), fvars, body) in d.family {
+            model.add_family(name, nspan, &fvars, &body, file)?;
+        }
+        Ok(model)
+    }
+
+    /// The points of all `predict` statements. The limit holds for them
+    /// together: each point costs a band per threshold.
+    fn predict_points(
+        &self,
+        groups: &[Vec<Assignment>],
+        file: &str,
+        source: &str,
+    ) -> Result<Vec<Vec<Rat>>, Diagnostic> {
+        let limits = self.limits();
         let mut predict = Vec::new();
-        for g in &predict_groups {
-            predict.extend(model.points(g, file, source)?);
+        for g in groups {
+            predict.extend(self.points(g, file, source)?);
             if predict.len() > limits.points {
                 let span = g.first().map_or(0..0, |a| a.span.start..g.last().map_or(0, |l| l.span.end));
                 let flag = Limit::Points.flag();
@@ -366,37 +189,43 @@ impl Model {
                     "the `predict` statements give more than {} points (raise the limit with {flag})",
                     limits.points
                 );
-                return Err(err(span, m));
+                return Err(Diagnostic::new(file, span, m));
             }
         }
-        model.predict = predict;
-        for ((name, nspan), fvars, body) in family {
-            if name != model.func {
-                return Err(err(
-                    nspan,
-                    format!("the model is `{}`; a `family` line gives another form of it", model.func),
-                )
-                .with_help(format!(
-                    "write `family {}({}) = ...`",
-                    model.func,
-                    model.vars.join(", ")
-                )));
-            }
-            let names: Vec<&str> = fvars.iter().map(|v| v.0.as_str()).collect();
-            if names != model.vars.iter().map(String::as_str).collect::<Vec<_>>() {
-                let span = fvars
-                    .first()
-                    .map_or(nspan.clone(), |f| f.1.start..fvars.last().map_or(f.1.end, |l| l.1.end));
-                return Err(err(
-                    span,
-                    format!("an alternative form takes the model's variables, ({})", model.vars.join(", ")),
-                ));
-            }
-            let shared = model.source.clone();
-            let alt = model.alternative_expr(&body, &shared, file)?;
-            model.family.push(alt);
+        Ok(predict)
+    }
+
+    /// Adds the form of a `family NAME(fvars) = body` line, which must name
+    /// this model and its variables in order.
+    fn add_family(
+        &mut self,
+        name: String,
+        nspan: Range<usize>,
+        fvars: &[syntax::Name],
+        body: &Expr,
+        file: &str,
+    ) -> Result<(), Diagnostic> {
+        let err = |span: Range<usize>, m: String| Diagnostic::new(file, span, m);
+        if name != self.func {
+            return Err(err(
+                nspan,
+                format!("the model is `{}`; a `family` line gives another form of it", self.func),
+            )
+            .with_help(format!("write `family {}({}) = ...`", self.func, self.vars.join(", "))));
         }
-        Ok(model)
+        let names: Vec<&str> = fvars.iter().map(|v| v.0.as_str()).collect();
+        if names != self.vars.iter().map(String::as_str).collect::<Vec<_>>() {
+            let span =
+                fvars.first().map_or(nspan.clone(), |f| f.1.start..fvars.last().map_or(f.1.end, |l| l.1.end));
+            return Err(err(
+                span,
+                format!("an alternative form takes the model's variables, ({})", self.vars.join(", ")),
+            ));
+        }
+        let shared = self.source.clone();
+        let alt = self.alternative_expr(body, &shared, file)?;
+        self.family.push(alt);
+        Ok(())
     }
 
     /// Another form of this model: `body`, an expression over the model's
@@ -465,7 +294,7 @@ impl Model {
     pub fn alternative(&self, text: &str) -> Result<Model, Diagnostic> {
         let combined: std::sync::Arc<str> = std::sync::Arc::from(format!("{}\n{}", self.source, text));
         let start = self.source.len() + 1;
-        let mut p = crate::lang::expr::Parser::new(&combined, &self.file)?.with_limits(*self.limits());
+        let mut p = crate::lang::parser::Parser::new(&combined, &self.file)?.with_limits(*self.limits());
         p.restore(start);
         let body = p.parse_expr()?;
         if !p.at_eof() {

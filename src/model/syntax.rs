@@ -23,8 +23,9 @@
 //! expression or a range `a..b` (step 1), `a..b:step` or `a..b:*factor`.
 
 use crate::lang::diag::Diagnostic;
-use crate::lang::expr::{Expr, Parser};
+use crate::lang::expr::Expr;
 use crate::lang::lexer::{lex, Tok, Token};
+use crate::lang::parser::Parser;
 use crate::limits::{Limit, Limits};
 use std::ops::Range;
 

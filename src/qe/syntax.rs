@@ -19,8 +19,10 @@
 
 use super::formula::{Atom, Formula, Problem, Rel};
 use crate::lang::diag::Diagnostic;
-use crate::lang::expr::{linearize_in, Expr, NameValue, Parser};
+use crate::lang::expr::Expr;
 use crate::lang::lexer::Tok;
+use crate::lang::linearize::{linearize_in, NameValue};
+use crate::lang::parser::Parser;
 use crate::limits::{Limit, Limits};
 use crate::linear::{LinExpr, VarId, VarTable};
 use crate::num::Rat;
