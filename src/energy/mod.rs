@@ -45,16 +45,17 @@
 //! monotonicity), at a cost linear in the number of regions.
 
 pub mod bounds;
+mod fit;
 pub mod input;
 
-use crate::analysis::{self, Analysis, AnalysisError, Shape, Threshold};
+use crate::analysis::{Analysis, AnalysisError, Threshold};
 use crate::data::Measurement;
 use crate::limits::Limits;
-use crate::model::{show_value, Model, Spec};
+use crate::model::Model;
 use crate::num::transcendental::{apply, Func};
 use crate::num::Interval;
 use crate::num::{self, fmt_fraction, fmt_sig, to_f64, Rat};
-use input::{GivenRegion, Input, RegionSamples, Sample};
+use input::{GivenRegion, Input, RegionSamples};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
 use rayon::prelude::*;
@@ -132,7 +133,8 @@ impl FitKind {
 pub struct FitRun {
     /// What it estimates.
     pub kind: FitKind,
-    /// The time (or energy) model, as `.tm` text in [`Model::source`].
+    /// The time (or energy) model, built from a [`crate::model::Spec`]; its
+    /// canonical `.tm` text is [`Model::source`].
     pub model: Model,
     /// Its measurements.
     pub data: Vec<Measurement>,
@@ -748,19 +750,11 @@ fn fit_profile(
             fmt_fraction(&base)
         ));
     }
-    let ctx = Ctx { file, f_std: &f_std, base: &base, s, thresholds };
+    let ctx = fit::Ctx { file, f_std: &f_std, base: &base, s, thresholds };
     let fitted: Vec<Result<RegionFit, EnergyError>> =
-        chosen.par_iter().map(|r| fit_region(r, &ctx)).collect();
+        chosen.par_iter().map(|r| fit::fit_region(r, &ctx)).collect();
     let regions = fitted.into_iter().collect::<Result<Vec<_>, _>>()?;
     Ok((f_std, base, regions))
-}
-
-struct Ctx<'a> {
-    file: &'a str,
-    f_std: &'a Rat,
-    base: &'a Rat,
-    s: &'a Settings,
-    thresholds: &'a [Threshold],
 }
 
 fn distinct(xs: impl Iterator<Item = Rat>) -> Vec<Rat> {
@@ -772,245 +766,6 @@ fn distinct(xs: impl Iterator<Item = Rat>) -> Vec<Rat> {
 
 fn list(xs: &[Rat]) -> String {
     xs.iter().map(fmt_fraction).collect::<Vec<_>>().join(", ")
-}
-
-fn fit_region(r: &RegionSamples, c: &Ctx<'_>) -> Result<RegionFit, EnergyError> {
-    let at = |x: &Sample, n: &Rat, f: &Rat| x.nodes == *n && x.freq == *f;
-    let here = || {
-        Box::new(Place {
-            file: c.file.to_string(),
-            line: r.line,
-            region: r.name.clone(),
-            f_std: c.f_std.clone(),
-            base: c.base.clone(),
-        })
-    };
-    let base_std: Vec<&Sample> = r.samples.iter().filter(|x| at(x, c.base, c.f_std)).collect();
-    if base_std.is_empty() {
-        let freqs = distinct(r.samples.iter().filter(|x| x.nodes == *c.base).map(|x| x.freq.clone()));
-        let nodes = distinct(r.samples.iter().filter(|x| x.freq == *c.f_std).map(|x| x.nodes.clone()));
-        return Err(EnergyError::NoBaseMeasurement { at: here(), freqs, nodes });
-    }
-    let t_base = mean(base_std.iter().map(|x| &x.time)).unwrap_or_default();
-    // Means per frequency on the base node count.
-    let freqs: Vec<FreqPoint> =
-        distinct(r.samples.iter().filter(|x| x.nodes == *c.base).map(|x| x.freq.clone()))
-            .into_iter()
-            .map(|f| {
-                let xs: Vec<&Sample> = r.samples.iter().filter(|x| at(x, c.base, &f)).collect();
-                FreqPoint {
-                    time: mean(xs.iter().map(|x| &x.time)).unwrap_or_default(),
-                    power: mean(xs.iter().filter_map(|x| x.power.as_ref())),
-                    samples: xs.len(),
-                    freq: f,
-                }
-            })
-            .collect();
-    let power_at = |f: &Rat| freqs.iter().find(|p| p.freq == *f).and_then(|p| p.power.clone());
-    let p_std = power_at(c.f_std).ok_or_else(|| EnergyError::NoPowerAtFstd {
-        at: here(),
-        lines: base_std.iter().map(|x| x.line).collect(),
-    })?;
-    if freqs.len() < 2 {
-        return Err(EnergyError::OneFrequency { at: here() });
-    }
-    let forced = c.s.fopt.iter().find(|(n, _)| *n == r.name).map(|(_, f)| f.clone());
-    let (f_opt, p_opt) = match &forced {
-        Some(f) => {
-            let p = power_at(f).ok_or_else(|| EnergyError::NoPowerAtFopt {
-                region: r.name.clone(),
-                values: Box::new((f.clone(), c.base.clone())),
-                measured: freqs.iter().filter(|p| p.power.is_some()).map(|p| p.freq.clone()).collect(),
-            })?;
-            (f.clone(), p)
-        }
-        None => {
-            let score = |p: &FreqPoint| -> Option<Rat> {
-                let e = p.power.as_ref()? * &p.time;
-                Some(match c.s.objective {
-                    Objective::Energy => e,
-                    Objective::Edp => e * &p.time,
-                })
-            };
-            let mut best: Option<(Rat, &FreqPoint)> = None;
-            for p in &freqs {
-                if let Some(v) = score(p) {
-                    // Ascending frequencies: `<=` lets a tie go to the higher one.
-                    if best.as_ref().is_none_or(|(b, _)| v <= *b) {
-                        best = Some((v, p));
-                    }
-                }
-            }
-            match best {
-                Some((_, p)) => (p.freq.clone(), p.power.clone().unwrap_or_default()),
-                None => (c.f_std.clone(), p_std.clone()),
-            }
-        }
-    };
-    let overhead = c.s.overhead.contains(&r.name);
-    let std_rows: Vec<&Sample> = r.samples.iter().filter(|x| x.freq == *c.f_std).collect();
-    let node_counts = distinct(std_rows.iter().map(|x| x.nodes.clone()));
-    if node_counts.len() < 2 {
-        return Err(EnergyError::OneNodeCount { at: here(), counts: node_counts, overhead });
-    }
-    let opts = analysis::Options {
-        thresholds: c.thresholds.to_vec(),
-        no_cells: true,
-        limits: c.s.limits,
-        ..Default::default()
-    };
-    let label = |k: FitKind| format!("{} [{}: {} fit]", c.file, r.name, k.name());
-    let run = |kind: FitKind, spec: Spec, data: Vec<Measurement>| -> Result<FitRun, EnergyError> {
-        let file = label(kind);
-        let fail = |model: Model, error: AnalysisError| EnergyError::Fit {
-            region: r.name.clone(),
-            kind,
-            model: Box::new(model),
-            file: file.clone(),
-            error: Box::new(error),
-        };
-        let model = spec
-            .build(&file, c.s.digits, &c.s.limits)
-            .map_err(|d| EnergyError::InternalModel { file: file.clone(), message: d.message })?;
-        let analysis = Analysis::run_rows(&model, &data, &file, &opts).map_err(|e| fail(model.clone(), e))?;
-        Ok(FitRun { kind, model, data, analysis })
-    };
-    let meas = |x: Rat, y: Rat, line: usize| Measurement { x: vec![x], y, line };
-    let mut fits = Vec::new();
-    // α_p (or the overhead energy).
-    if overhead {
-        let e_base = c.base * &p_std * &t_base;
-        let mut data = Vec::new();
-        for x in &std_rows {
-            let p = x.power.as_ref().ok_or_else(|| EnergyError::OverheadNeedsPower {
-                file: c.file.to_string(),
-                line: x.line,
-                region: r.name.clone(),
-            })?;
-            data.push(meas(x.nodes.clone(), &x.nodes * p * &x.time - &e_base, x.line));
-        }
-        let spec = Spec::new("E", &["n"], "af*log2(n) + bf")
-            .comment("Overhead energy beyond perfect scaling, summed over the nodes (seed 002 eq. 17: n·E_overhead).")
-            .params(&["af", "bf"])
-            .unit("E", "J")
-            .unit("n", "nodes");
-        fits.push(run(FitKind::Overhead, spec, data)?);
-    } else {
-        let data: Vec<Measurement> =
-            std_rows.iter().map(|x| meas(x.nodes.clone(), x.time.clone(), x.line)).collect();
-        let spec = if c.base.is_one() {
-            Spec::new("T", &["n"], "T1*(1 + ap*(1/n - 1))")
-                .comment("alpha_p by seed 000 eq. 5 (least squares through the origin), T1 = T(1, r, f_std) measured.")
-                .constant("T1", t_base.clone())
-                .params(&["ap"])
-        } else {
-            Spec::new("T", &["n"], "A + B/n")
-                .comment("Run time at f_std on n nodes (SPEC §3: base count above 1); alpha_p = B/(A + B).")
-                .params(&["A", "B"])
-        };
-        fits.push(run(FitKind::Alpha, spec.unit("T", "s").unit("n", "nodes"), data)?);
-    }
-    // β_on.
-    let data: Vec<Measurement> = r
-        .samples
-        .iter()
-        .filter(|x| x.nodes == *c.base)
-        .map(|x| meas(x.freq.clone(), x.time.clone(), x.line))
-        .collect();
-    let spec = Spec::new("T", &["f"], "Tstd*(1 + bon*(fstd/f - 1))")
-        .comment(format!(
-            "beta_on by seed 000 eq. 6 (least squares through the origin) on {} nodes, Tstd = T(n0, r, f_std) measured.",
-            show_value(c.base)
-        ))
-        .constant("Tstd", t_base.clone())
-        .constant("fstd", c.f_std.clone())
-        .params(&["bon"])
-        .unit("T", "s")
-        .unit("f", "MHz");
-    fits.push(run(FitKind::Beta, spec, data)?);
-
-    // Fitted values and corners per threshold.
-    let time_part = |params: &[Rat]| -> (Rat, Rat) {
-        if overhead {
-            (Rat::zero(), c.base * &t_base)
-        } else if c.base.is_one() {
-            let ap = params.first().cloned().unwrap_or_default();
-            (&t_base * (Rat::one() - &ap), &t_base * ap)
-        } else {
-            (params.first().cloned().unwrap_or_default(), params.get(1).cloned().unwrap_or_default())
-        }
-    };
-    let get = |k: FitKind| fits.iter().find(|f| f.kind == k);
-    let first_two =
-        |p: &[Rat]| (p.first().cloned().unwrap_or_default(), p.get(1).cloned().unwrap_or_default());
-    let alpha_fit = get(FitKind::Alpha);
-    let beta_fit = get(FitKind::Beta);
-    let ov_fit = get(FitKind::Overhead);
-    let point_of = |alpha: &[Rat], beta: &[Rat], ov: &[Rat]| {
-        let (a, b) = time_part(alpha);
-        let (af, bf) = if overhead { first_two(ov) } else { (Rat::zero(), Rat::zero()) };
-        Corner { a, b, beta: beta.first().cloned().unwrap_or_default(), af, bf }
-    };
-    let empty: Vec<Rat> = Vec::new();
-    let params = |f: Option<&FitRun>| f.map_or(empty.clone(), |f| f.analysis.params.clone());
-    let point = point_of(&params(alpha_fit), &params(beta_fit), &params(ov_fit));
-    let mut corners = Vec::with_capacity(c.thresholds.len());
-    for (ti, t) in c.thresholds.iter().enumerate() {
-        let vertices = |f: Option<&FitRun>| -> Result<Vec<Vec<Rat>>, EnergyError> {
-            let Some(f) = f else { return Ok(vec![Vec::new()]) };
-            let reg = &f.analysis.regions[ti];
-            match &reg.shape {
-                Shape::Empty => Err(EnergyError::BelowEmax {
-                    threshold: t.text.clone(),
-                    values: Box::new((reg.value.clone(), f.analysis.emax.clone())),
-                    fit: f.kind.name(),
-                    region: r.name.clone(),
-                }),
-                Shape::Unbounded { .. } => Err(EnergyError::Unbounded {
-                    fit: f.kind.name(),
-                    region: r.name.clone(),
-                    threshold: t.text.clone(),
-                }),
-                Shape::Unlisted { limit, .. } => Err(EnergyError::TooManyVertices {
-                    fit: f.kind.name(),
-                    region: r.name.clone(),
-                    limit: *limit,
-                    threshold: t.text.clone(),
-                }),
-                Shape::Untrusted { .. } => Err(EnergyError::Untrusted {
-                    fit: f.kind.name(),
-                    region: r.name.clone(),
-                    bound: reg.bound.describe(3),
-                    threshold: t.text.clone(),
-                }),
-                _ => Ok(reg.params_at.clone()),
-            }
-        };
-        let (va, vb, vo) = (vertices(alpha_fit)?, vertices(beta_fit)?, vertices(ov_fit)?);
-        let mut cs = Vec::with_capacity(va.len() * vb.len() * vo.len());
-        for a in &va {
-            for b in &vb {
-                for o in &vo {
-                    cs.push(point_of(a, b, o));
-                }
-            }
-        }
-        corners.push(cs);
-    }
-    Ok(RegionFit {
-        name: r.name.clone(),
-        line: r.line,
-        overhead,
-        f_opt,
-        f_opt_forced: forced.is_some(),
-        p_std,
-        p_opt,
-        t_base,
-        freqs,
-        fits,
-        point,
-        corners,
-    })
 }
 
 fn value_over(point: Rat, bands: Vec<Option<Interval>>) -> Value {
