@@ -9,7 +9,11 @@
 //! chart's own content and position, so ids do not clash within a page or a
 //! [`grid`].
 
+mod bars;
+mod chart;
+mod legend;
 mod render;
+mod series;
 mod stacked;
 mod svg;
 mod ticks;
@@ -196,7 +200,7 @@ impl Chart {
 
     /// The `<g>` body without the outer `<svg>` element, drawn at an offset, for composing grids.
     pub fn svg_fragment(&self, dx: f64, dy: f64) -> String {
-        render::chart(self, dx, dy)
+        chart::chart(self, dx, dy)
     }
 }
 
@@ -249,13 +253,13 @@ impl BarChart {
 
     /// The `<g>` body without the outer `<svg>`, drawn at an offset.
     pub fn svg_fragment(&self, dx: f64, dy: f64) -> String {
-        render::bars(self, dx, dy)
+        bars::bars(self, dx, dy)
     }
 }
 
 /// Several charts in one SVG in a grid with `cols` columns (for pairwise projections of a region).
 pub fn grid(charts: &[Chart], cols: usize, title: &str) -> String {
-    render::grid(charts, cols, title)
+    chart::grid(charts, cols, title)
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! on before heights are taken, so the written heights of a stack add up
 //! exactly to its written total (no seams or overlaps from rounding).
 
+use super::legend;
 use super::render::{self, Extent, Frame, Map, ID_SLOT, INK, LABEL_FONT, SMALL_FONT, TICK_FONT, TICK_LEN};
 use super::svg::{esc, num, pt, tidy, Rect};
 use super::ticks;
@@ -256,7 +257,7 @@ fn legend_layout(layers: &[String], hline: Option<&str>, max_w: f64, max_h: f64)
 
 /// Draws the legend with its top-left corner at (`x`, `y`).
 fn legend_svg(c: &StackedBarChart, lg: &Legend, x: f64, y: f64) -> String {
-    let mut out = render::legend_open(x, y, lg.w, lg.h);
+    let mut out = legend::legend_open(x, y, lg.w, lg.h);
     let sh = (lg.row - 6.0).clamp(6.0, 10.0);
     for (i, (what, text, cut)) in lg.rows.iter().enumerate() {
         let cy = y + LEGEND_PAD + i as f64 * lg.row + (lg.row - 3.0) / 2.0;
