@@ -352,17 +352,16 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         family,
         plot_at: plot_at.as_ref(),
     };
-    // JSON is streamed: a residual per measurement is too long to hold.
-    // Standard output in pieces: a CSV table of 10^5 points is written
-    // line group by line group, never joined.
-    let text: Vec<String> = match a.format {
-        Format::Json => Vec::new(),
-        Format::Text => vec![report.text()],
-        Format::Csv => report.csv_parts(),
-        Format::Md => vec![report.markdown()],
-        Format::Latex => vec![report.latex()],
+    // JSON and CSV are streamed once the output has begun: a residual per
+    // measurement, or a CSV table of 10^5 points (50 MB), is too long to
+    // hold. Rendering them cannot fail.
+    let text: String = match a.format {
+        Format::Json | Format::Csv => String::new(),
+        Format::Text => report.text(),
+        Format::Md => report.markdown(),
+        Format::Latex => report.latex(),
     };
-    // Everything is rendered before the first byte is written.
+    // Everything else is rendered before the first byte is written.
     let mut files: Vec<(String, String)> = Vec::new();
     for (kind, file) in &plots {
         let svg = match kind {
@@ -386,10 +385,10 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     for (path, content) in &files {
         io.file(path, content)?;
     }
-    if a.format == Format::Json {
-        io.stdout_with(|w| report.write_json(w))?;
-    } else {
-        io.stdout_with(|w| text.iter().try_for_each(|t| w.write_all(t.as_bytes())))?;
+    match a.format {
+        Format::Json => io.stdout_with(|w| report.write_json(w))?,
+        Format::Csv => io.stdout_with(|w| report.write_csv(w))?,
+        _ => io.stdout(&text)?,
     }
     let t_output = t2.elapsed();
     if a.timings {

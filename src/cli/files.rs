@@ -99,7 +99,10 @@ impl<'a> Io<'a> {
         write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
     ) -> Result<(), Failure> {
         self.gate.open()?;
-        write(&mut *self.out).map_err(stdout_failure)
+        // Standard output is line-buffered: a table of 10^5 lines would be
+        // as many system calls.
+        let mut w = io::BufWriter::with_capacity(1 << 16, &mut *self.out);
+        write(&mut w).and_then(|()| w.flush()).map_err(stdout_failure)
     }
 
     /// Flushes standard output (errors as in [`Io::stdout`]).
