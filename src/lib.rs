@@ -46,10 +46,14 @@ pub mod prune;
 pub mod qe;
 pub mod report;
 pub mod schema;
+pub mod session;
 #[cfg(test)]
 mod testdata;
 pub mod threshold;
 pub mod units;
+
+/// The version of errband, the `errband` key of every JSON document.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 pub use analysis::{Analysis, AnalysisError, Band, Options, Prediction, Region};
 pub use data::{Dataset, Measurement};

@@ -5,15 +5,15 @@ use super::input::{load, CommonArgs};
 pub use super::whole::Format;
 use super::Failure;
 use crate::analysis::{Analysis, Options, Shape};
-use crate::backtest::{self, BacktestError, Holdout};
+use crate::backtest::{self, Holdout};
 use crate::data::Measurement;
 use crate::envelope::BandFunction;
-use crate::family::{self, FamilyAnalysis, FamilyError};
+use crate::family::FamilyAnalysis;
 use crate::limits::Limits;
 use crate::model::{syntax, Model};
-use crate::num::Rat;
 use crate::num::{fmt_fraction, fmt_sig};
 use crate::report::{figures, Pruned, Report};
+use crate::session::{self, FamilyChoice};
 use clap::{Args, ValueEnum};
 use std::time::Instant;
 
@@ -229,7 +229,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         }
     }
     let opts = Options { at, order: a.order.clone(), ..input.options() };
-    let fam = FamilyArgs { own: a.data.is_some(), pmnf: a.family == Some(FamilyKind::Pmnf) };
+    let fam = FamilyChoice { own: a.data.is_some(), pmnf: a.family == Some(FamilyKind::Pmnf) };
     if input.parts.parts.len() > 1 {
         return run_experiment(&a, &input, &opts, fam, (&plots, plot_at.as_ref()), report_kind, io);
     }
@@ -238,25 +238,22 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         Some(h) => Some(Holdout::parse(h, &input.model.vars).map_err(|d| Failure::input(d.render(h)))?),
         None => None,
     };
-    let forms = |train: &[Measurement]| family::forms_of(&input.model, fam.own, fam.pmnf, train, &opts);
-    // Without a model file, the family's best form on the data it is
-    // fitted to (the training measurements of a backtest) is the model.
-    let mut family_all: Option<FamilyAnalysis> = None;
-    let best_model;
-    let model: &Model = if fam.own {
-        &input.model
-    } else {
-        let f =
-            discover(&input.model, rows, hold.as_ref(), &forms, &opts, &data_path).map_err(family_failure)?;
-        best_model = f.members[0].model.clone();
-        if hold.is_none() {
-            family_all = Some(f);
-        }
-        &best_model
-    };
-    let wants_family = fam.pmnf || !input.model.family.is_empty();
+    let holdout = hold.as_ref().zip(a.holdout.as_deref());
+    if holdout.is_some() && (!a.drop.is_empty() || !a.drop_row.is_empty()) {
+        return Err(Failure::input("--holdout and --drop both leave measurements out; give one"));
+    }
 
     if let Some(which) = a.emit_qe {
+        // Without a model file, the family's best form is the model.
+        let best = match fam.own {
+            true => None,
+            false => {
+                session::analyse_series(&input.model, rows, &data_path, &opts, fam, holdout)
+                    .map_err(|e| Failure::of(&e))?
+                    .best
+            }
+        };
+        let model = best.as_ref().unwrap_or(&input.model);
         let design = crate::fit::Design::new(model, rows, &data_path).map_err(|e| Failure::of(&e))?;
         let threshold = match which {
             EmitQe::Emax => None,
@@ -286,31 +283,15 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     }
 
     let t1 = Instant::now();
-    let backtest = match (&a.holdout, &hold) {
-        (Some(h), Some(hold)) => {
-            if !a.drop.is_empty() || !a.drop_row.is_empty() {
-                return Err(Failure::input("--holdout and --drop both leave measurements out; give one"));
-            }
-            let family: Option<&backtest::FamilyForms<'_>> = if wants_family { Some(&forms) } else { None };
-            Some(backtest::run(model, rows, &data_path, &opts, hold, h, family).map_err(backtest_failure)?)
-        }
-        _ => None,
-    };
-    let (rows, analysis) = match &backtest {
-        Some(b) => (b.train.as_slice(), b.analysis.clone()),
-        None => (
-            rows.as_slice(),
-            Analysis::run_rows(model, rows, &data_path, &opts).map_err(|e| Failure::of(&e))?,
-        ),
-    };
-    if wants_family && family_all.is_none() && backtest.is_none() {
-        let points: Vec<Vec<Rat>> = analysis.predictions.iter().map(|p| p.x.clone()).collect();
-        let f = forms(rows)
-            .and_then(|fs| family::analyse(fs, rows, &data_path, &opts, &points))
-            .map_err(family_failure)?;
-        family_all = Some(f);
-    }
-    let family = backtest.as_ref().and_then(|b| b.family.as_ref()).or(family_all.as_ref());
+    let series = session::analyse_series(&input.model, rows, &data_path, &opts, fam, holdout)
+        .map_err(|e| Failure::of(&e))?;
+    let model: &Model = series.best.as_ref().unwrap_or(&input.model);
+    let backtest = series.backtest.as_ref();
+    // With a backtest, the analysis and its report are of the training
+    // measurements.
+    let rows = backtest.map_or(rows.as_slice(), |b| b.train.as_slice());
+    let analysis = &series.analysis;
+    let family = series.family.as_ref();
     let pruned = if a.drop.is_empty() && a.drop_row.is_empty() {
         None
     } else {
@@ -329,7 +310,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     };
     // The band as a function: asked for, or part of a whole report.
     let function = (a.envelope || report_kind.is_some() || plots.iter().any(|(k, _)| *k == PlotKind::Width))
-        .then(|| BandFunction::compute(model, &analysis, rows));
+        .then(|| BandFunction::compute(model, analysis, rows));
     let t_analysis = t1.elapsed();
     let t2 = Instant::now();
     // A series chosen from an experiment is named beside the file.
@@ -341,14 +322,14 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         model,
         data_file: &data_label,
         data: rows,
-        analysis: &analysis,
+        analysis,
         pruned: pruned.as_ref(),
         function: function.as_ref(),
         scales: [a.xscale.scale(), a.yscale.scale()],
         digits: a.common.decimal as usize,
         exact: a.common.exact,
         warnings: &dataset.warnings,
-        backtest: backtest.as_ref(),
+        backtest,
         family,
         plot_at: plot_at.as_ref(),
     };
@@ -419,7 +400,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         ));
         super::EXIT_ANALYSIS
     };
-    super::free_later((analysis, text, pruned, function, backtest, family_all));
+    super::free_later((series, text, pruned, function));
     Ok(code)
 }
 
@@ -429,7 +410,7 @@ fn run_experiment(
     a: &AnalyzeArgs,
     input: &super::input::Loaded,
     opts: &Options,
-    fam: FamilyArgs,
+    fam: FamilyChoice,
     (plots, plot_at): (&[(PlotKind, String)], Option<&crate::model::Slice>),
     report_kind: Option<ReportKind>,
     io: &mut Io,
@@ -459,6 +440,7 @@ fn run_experiment(
     // experiment's run and little of its report: left out (the vertices
     // and bands are exact without them; one series shows them).
     let opts = &Options { no_cells: true, ..opts.clone() };
+    let holdout = hold.as_ref().zip(a.holdout.as_deref());
     let outcomes: Vec<SeriesOutcome> = (0..n)
         .into_par_iter()
         .map(|i| {
@@ -468,57 +450,16 @@ fn run_experiment(
                 Err(e) => return none(e),
             };
             let rows = &input.parts.parts[i].dataset.rows;
-            let fail = |e: Failure| (e.message, e.code);
-            let wants_family = fam.pmnf || !given.family.is_empty();
-            let forms = |train: &[Measurement]| family::forms_of(given, fam.own, fam.pmnf, train, opts);
-            // Without a model file, each series' best form is its model.
-            let mut family_all = None;
-            let best = if fam.own {
-                None
-            } else {
-                match discover(given, rows, hold.as_ref(), &forms, opts, &input.data_path) {
-                    Ok(f) => {
-                        let m = f.members[0].model.clone();
-                        if hold.is_none() {
-                            family_all = Some(f);
-                        }
-                        Some(m)
-                    }
-                    Err(e) => return none(fail(family_failure(e))),
-                }
-            };
-            let model = best.as_ref().unwrap_or(given);
-            let analysis_fail = |e: crate::analysis::AnalysisError| fail(Failure::of(&e));
-            match (&hold, &a.holdout) {
-                (Some(h), Some(text)) => {
-                    let family: Option<&backtest::FamilyForms<'_>> =
-                        if wants_family { Some(&forms) } else { None };
-                    match backtest::run(model, rows, &input.data_path, opts, h, text, family) {
-                        Ok(mut b) => SeriesOutcome {
-                            analysis: Ok(b.analysis.clone()),
-                            family: b.family.take(),
-                            backtest: Some(b),
-                            best,
-                        },
-                        Err(BacktestError::Split(m)) => none((m, super::EXIT_INPUT)),
-                        Err(e) => none(fail(backtest_failure(e))),
-                    }
-                }
-                _ => {
-                    let analysis =
-                        Analysis::run_rows(model, rows, &input.data_path, opts).map_err(analysis_fail);
-                    if wants_family && family_all.is_none() {
-                        if let Ok(an) = &analysis {
-                            let points: Vec<Vec<Rat>> = an.predictions.iter().map(|p| p.x.clone()).collect();
-                            match forms(rows)
-                                .and_then(|fs| family::analyse(fs, rows, &input.data_path, opts, &points))
-                            {
-                                Ok(f) => family_all = Some(f),
-                                Err(e) => return none(fail(family_failure(e))),
-                            }
-                        }
-                    }
-                    SeriesOutcome { analysis, backtest: None, family: family_all, best }
+            match session::analyse_series(given, rows, &input.data_path, opts, fam, holdout) {
+                Ok(s) => SeriesOutcome {
+                    analysis: Ok(s.analysis),
+                    backtest: s.backtest,
+                    family: s.family,
+                    best: s.best,
+                },
+                Err(e) => {
+                    let f = Failure::of(&e);
+                    none((f.message, f.code))
                 }
             }
         })
@@ -587,75 +528,6 @@ struct SeriesOutcome {
     family: Option<FamilyAnalysis>,
     /// Without a model file: the family's best form, the series' model.
     best: Option<Model>,
-}
-
-/// How a family is built: whether the model file's own form is a member
-/// (it is when one is given), and whether Extra-P's normal forms are.
-#[derive(Debug, Clone, Copy)]
-struct FamilyArgs {
-    own: bool,
-    pmnf: bool,
-}
-
-/// Without a model file: the family on the measurements a fit sees (the
-/// training ones of a backtest), at the prediction points; its best form
-/// is the model.
-fn discover(
-    base: &Model,
-    rows: &[Measurement],
-    hold: Option<&Holdout>,
-    forms: &backtest::FamilyForms<'_>,
-    opts: &Options,
-    data_path: &str,
-) -> Result<FamilyAnalysis, FamilyError> {
-    let fit_rows = match hold {
-        Some(h) => h.train(rows),
-        None => rows.to_vec(),
-    };
-    let points = points_of(base, &opts.at);
-    family::analyse(forms(&fit_rows)?, &fit_rows, data_path, opts, &points)
-}
-
-/// The prediction points of an analysis of `model` with `--at` points
-/// `at`: the model's own, then the others (as [`Analysis::run`] lists them).
-fn points_of(model: &Model, at: &[Vec<Rat>]) -> Vec<Vec<Rat>> {
-    let mut out = model.predict.clone();
-    for p in at {
-        if !out.contains(p) {
-            out.push(p.clone());
-        }
-    }
-    out
-}
-
-/// A family that could not be analysed, as a message and exit code.
-fn family_failure(e: FamilyError) -> Failure {
-    match e {
-        FamilyError::NoForm(e) => {
-            let f = Failure::of(&*e);
-            Failure { message: format!("no form of the family could be fitted: {}", f.message), code: f.code }
-        }
-        FamilyError::Form(d) => Failure::input(d.message),
-        e @ FamilyError::TooMany { .. } => Failure::input(format!("--family: {e}")),
-    }
-}
-
-/// A backtest that could not be done, as a message and exit code.
-fn backtest_failure(e: BacktestError) -> Failure {
-    match e {
-        BacktestError::Split(m) => Failure::input(m),
-        BacktestError::Analysis(e) => {
-            let f = Failure::of(&e);
-            Failure {
-                message: format!("fitting without the held-out measurements: {}", f.message),
-                code: f.code,
-            }
-        }
-        BacktestError::Family(e) => {
-            let f = family_failure(e);
-            Failure { message: format!("without the held-out measurements: {}", f.message), code: f.code }
-        }
-    }
 }
 
 /// Which whole report `--report` writes.

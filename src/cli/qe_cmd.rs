@@ -4,7 +4,7 @@ use super::files::Io;
 use super::{read_input, Failure};
 use crate::limits::Limits;
 use crate::num::NumFormat;
-use crate::qe::{self, output, QeError};
+use crate::qe::{self, output};
 use clap::{Args, ValueEnum};
 
 /// Output syntax of the result.
@@ -67,10 +67,7 @@ pub fn run(a: QeArgs, limits: &Limits, io: &mut Io) -> Result<(), Failure> {
         return write(io, text.trim_end().to_string());
     }
     let opts = qe::Options { order: a.order.clone(), limits: *limits, ..Default::default() };
-    let result = qe::solve(&problem, &opts).map_err(|e| match e {
-        QeError::Elim(_) => Failure::analysis(e.to_string()),
-        _ => Failure::input(e.to_string()),
-    })?;
+    let result = qe::solve(&problem, &opts).map_err(|e| Failure::of(&e))?;
     let text = match a.format {
         Format::Text => {
             let mut s = output::text(&result, fmt);

@@ -64,6 +64,15 @@ pub enum QeError {
     Elim(#[from] ElimError),
 }
 
+impl crate::error::Classified for QeError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        match self {
+            QeError::Elim(_) => crate::error::ErrorKind::Analysis,
+            _ => crate::error::ErrorKind::Input,
+        }
+    }
+}
+
 /// One convex piece of the result.
 #[derive(Debug, Clone)]
 pub struct Piece {
