@@ -16,7 +16,9 @@
 #   poly8_30                a degree-8 polynomial on 30 points, full report
 # Prints the median wall time of each binary (ms), the ratio new/old, and
 # the peak RSS (KiB). A run past TIMEOUT seconds (default 300) counts as
-# the timeout. Results go to benches/targets/results/YYYY-MM-DD.txt.
+# the timeout. Results go to benches/targets/results/YYYY-MM-DD.txt, or
+# YYYY-MM-DD-TAG.txt with TAG=...; ONLY=hpl_100k,barrier_10000 runs only
+# the cases named.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
@@ -53,6 +55,7 @@ printf '# A = %s\n# B = %s\n' "$A" "$B"
 printf '%-14s %10s %10s %7s %10s %10s %s\n' case A_ms B_ms B/A A_rss_KiB B_rss_KiB output
 for c in "${CASES[@]}"; do
     name="${c%%|*}"; read -r -a args <<<"${c#*|}"
+    if [[ -n "${ONLY:-}" && ",$ONLY," != *",$name,"* ]]; then continue; fi
     : >"$OUT/a"; : >"$OUT/b"
     for _ in $(seq "$RUNS"); do
         one "$A" a "${args[@]}" >>"$OUT/a"
@@ -63,4 +66,4 @@ for c in "${CASES[@]}"; do
     same=$(cmp -s "$OUT/a.stdout" "$OUT/b.stdout" && echo identical || echo DIFFERS)
     printf '%-14s %10s %10s %7.3f %10s %10s %s\n' "$name" "$am" "$bm" "$(echo "$bm / ($am + 0.0001)" | bc -l)" "$ar" "$br" "$same"
 done
-} | tee "$ROOT/benches/targets/results/$(date -u +%F).txt"
+} | tee "$ROOT/benches/targets/results/$(date -u +%F)${TAG:+-$TAG}.txt"
