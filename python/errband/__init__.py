@@ -1,0 +1,442 @@
+"""errband: exact prediction-error bands for parallel-performance models.
+
+``errband.analyse(model, data)`` fits a run-time model exactly in rationals,
+computes e_max, the region of parameter perturbations allowed by each
+residual threshold, and the band of every prediction: the same analysis,
+and the same JSON document, as ``errband MODEL DATA --format json``.
+
+Every exact value is a :class:`fractions.Fraction`; each DataFrame has a
+float column beside it (``<name>_float``) for plotting, so no precision is
+lost unless you ask for floats.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+
+import pandas as pd
+
+from . import _native
+from ._native import ErrbandError, __version__
+
+__all__ = ["analyse", "qe", "Analysis", "Experiment", "QeResult", "ErrbandError", "__version__"]
+
+PathOrText = Union[str, "os.PathLike[str]"]
+
+
+def _exact(v: Any) -> Optional[Fraction]:
+    """A JSON `{exact, decimal}` value (or a bare exact string) as a Fraction."""
+    if v is None:
+        return None
+    if isinstance(v, dict):
+        v = v.get("exact")
+        if v is None:
+            return None
+    return Fraction(str(v))
+
+
+def _float(f: Optional[Fraction], inf: float = float("nan")) -> float:
+    return inf if f is None else float(f)
+
+
+def _read_source(value: PathOrText, default_name: str) -> "tuple[str, str]":
+    """Text and name of a model or data argument: a path (an existing file,
+    or any os.PathLike), else the text itself."""
+    if isinstance(value, os.PathLike):
+        path = os.fspath(value)
+        with open(path, encoding="utf-8") as f:
+            return f.read(), path
+    if isinstance(value, str):
+        if "\n" not in value and os.path.isfile(value):
+            with open(value, encoding="utf-8") as f:
+                return f.read(), value
+        return value, default_name
+    raise TypeError(f"expected a path or text, not {type(value).__name__}")
+
+
+def _cell(v: Any, column: str, row: int) -> str:
+    """One DataFrame value as an exact decimal the CSV reader takes."""
+    if isinstance(v, bool):
+        raise ValueError(f"column {column!r}, row {row}: {v!r} is not a number")
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, Fraction):
+        d = v.denominator
+        twos = fives = 0
+        while d % 2 == 0:
+            d //= 2
+            twos += 1
+        while d % 5 == 0:
+            d //= 5
+            fives += 1
+        if d != 1:
+            raise ValueError(
+                f"column {column!r}, row {row}: {v} is not a finite decimal; "
+                "measurements are decimals (give a Decimal or a float)"
+            )
+        scale = max(twos, fives)
+        return format(Decimal(v.numerator * 10**scale // v.denominator).scaleb(-scale), "f")
+    if isinstance(v, Decimal):
+        return format(v, "f")
+    if isinstance(v, str):
+        return v
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        raise ValueError(f"column {column!r}, row {row}: {v!r} is not a number") from None
+    # The shortest decimal that reads back as the same float: the number
+    # the DataFrame shows.
+    return repr(f)
+
+
+def _frame_to_csv(df: "pd.DataFrame") -> str:
+    """A DataFrame of measurements as CSV text, each value an exact decimal."""
+    cols = [str(c) for c in df.columns]
+    for c in cols:
+        if any(ch in c for ch in ",\"\n\r"):
+            raise ValueError(f"column name {c!r}: a comma, quote or line break cannot be a column name")
+    lines = [",".join(cols)]
+    for i, row in enumerate(df.itertuples(index=False, name=None), start=1):
+        lines.append(",".join(_cell(v, cols[j], i) for j, v in enumerate(row)))
+    return "\n".join(lines) + "\n"
+
+
+class Analysis:
+    """The result of :func:`analyse`: the CLI's JSON document, with views.
+
+    Attributes hold exact values as :class:`fractions.Fraction`:
+    ``emax``, ``params`` (name → value), ``fit``, ``residuals``,
+    ``regions`` and ``bands`` are DataFrames with a float column beside
+    each exact one.
+    """
+
+    def __init__(self, document: str, svg: str):
+        self._text = document
+        self._svg = svg
+        self.json: dict = json.loads(document)
+        d = self.json
+        self.model_file: str = d["model"]["file"]
+        self.variables: list = list(d["model"]["variables"])
+        self.emax: Fraction = _exact(d["emax"])
+        self.rmax: Optional[Fraction] = _exact(d.get("rmax"))
+        self.remax: Optional[Fraction] = _exact(d.get("remax"))
+        self.params: dict = {p["name"]: _exact(p) for p in d["params"]}
+
+    def to_json(self) -> str:
+        """The JSON document of ``errband MODEL DATA --format json``
+        (``errband schema analysis`` gives its schema)."""
+        return self._text
+
+    def band_svg(self) -> str:
+        """The band plot (``--plot band=FILE``) as SVG text."""
+        return self._svg
+
+    @property
+    def fit(self) -> "pd.DataFrame":
+        """The parameters: name, value (Fraction), value_float."""
+        rows = [(n, v, float(v)) for n, v in self.params.items()]
+        return pd.DataFrame(rows, columns=["name", "value", "value_float"])
+
+    @property
+    def residuals(self) -> "pd.DataFrame":
+        """One row per measurement: row, line, the point, measured, model and
+        residual (Fraction), each with a float column."""
+        recs = []
+        for r in self.json["residuals"]:
+            rec = {"row": r["row"], "line": r["line"]}
+            for v in self.variables:
+                rec[v] = Fraction(r["point"][v])
+            for k in ("measured", "model", "residual"):
+                rec[k] = _exact(r[k])
+            recs.append(rec)
+        return _with_floats(recs, self.variables + ["measured", "model", "residual"])
+
+    @property
+    def regions(self) -> "pd.DataFrame":
+        """The vertices of each threshold's region of Δc: threshold, shape,
+        vertex index and one column per Δ variable."""
+        recs = []
+        names: list = []
+        for reg in self.json["regions"]:
+            for i, v in enumerate(reg.get("vertices") or []):
+                rec = {"threshold": reg["threshold"], "shape": reg["shape"], "vertex": i}
+                for k, x in v.items():
+                    if k not in names:
+                        names.append(k)
+                    rec[k] = _exact(x)
+                recs.append(rec)
+        return _with_floats(recs, names)
+
+    @property
+    def bands(self) -> "pd.DataFrame":
+        """One row per prediction point and threshold: the point, whether it
+        is extrapolated, the model value, ``status`` (``"ok"``, or why there
+        is no band: ``"empty"``, ``"untrusted"``), the model band (lower,
+        upper) and the band of a new measurement (measurement_lower,
+        measurement_upper). Exact ends are Fractions (None: unbounded); the
+        float columns give ±inf for an unbounded end and NaN where there is
+        no band."""
+        recs = []
+        for p in self.json["bands"]:
+            for b in p["bands"]:
+                rec: dict = {v: Fraction(p["point"][v]) for v in self.variables}
+                rec["extrapolated"] = p["extrapolated"]
+                rec["threshold"] = b["threshold"]
+                rec["model"] = _exact(p["model"])
+                status = "ok" if "lower" in b else next((k for k in ("empty", "untrusted") if b.get(k)), "none")
+                rec["status"] = status
+                mb = b.get("measurement_band") or {}
+                for name, src, end in (
+                    ("lower", b, "lower"),
+                    ("upper", b, "upper"),
+                    ("measurement_lower", mb, "lower"),
+                    ("measurement_upper", mb, "upper"),
+                ):
+                    v = _exact(src.get(end))
+                    rec[name] = v
+                    if v is not None:
+                        rec[name + "_float"] = float(v)
+                    elif status == "ok" and end in src:
+                        rec[name + "_float"] = float("-inf") if end == "lower" else float("inf")
+                    else:
+                        rec[name + "_float"] = float("nan")
+                recs.append(rec)
+        df = pd.DataFrame.from_records(recs)
+        for c in self.variables + ["model"]:
+            df[c + "_float"] = [float(v) for v in df[c]]
+        return df
+
+    def band(self, **point: Any) -> dict:
+        """The bands at one prediction point, by threshold:
+        ``a.band(p=1000)["max"] == (lower, upper)`` as Fractions."""
+        want = {k: Fraction(str(v)) for k, v in point.items()}
+        for p in self.json["bands"]:
+            if {k: Fraction(x) for k, x in p["point"].items()} == want:
+                return {
+                    b["threshold"]: (_exact(b.get("lower")), _exact(b.get("upper")))
+                    for b in p["bands"]
+                    if isinstance(b.get("lower"), dict) or isinstance(b.get("upper"), dict)
+                }
+        raise KeyError(f"no prediction at {point}; give it with at=[...]")
+
+    def _repr_html_(self) -> str:
+        d = self.json
+        rows = "".join(
+            f"<tr><td>{html.escape(n)}</td><td>{html.escape(str(v))}</td><td>{float(v):.6g}</td></tr>"
+            for n, v in self.params.items()
+        )
+        return (
+            f"<div class='errband'><b>errband</b> {html.escape(d['model']['function'])}"
+            f"({html.escape(', '.join(self.variables))}) = {html.escape(d['model']['body'])}"
+            f" on {html.escape(d['data']['file'])} ({d['data']['measurements']} measurements)"
+            f"<table><tr><th>parameter</th><th>exact</th><th>≈</th></tr>{rows}</table>"
+            f"<p>e_max = {html.escape(str(self.emax))} ≈ {float(self.emax):.6g}</p>"
+            f"{self._svg}</div>"
+        )
+
+    def __repr__(self) -> str:
+        return f"<errband.Analysis of {self.model_file}: e_max = {self.emax} ≈ {float(self.emax):.6g}>"
+
+
+def _with_floats(recs: list, exact: Sequence[str]) -> "pd.DataFrame":
+    """Records as a DataFrame with a ``<c>_float`` column beside each exact
+    column ``c`` (NaN where the value does not exist)."""
+    df = pd.DataFrame.from_records(recs)
+    for c in exact:
+        if c in df.columns:
+            df[c + "_float"] = [float("nan") if v is None else float(v) for v in df[c]]
+    return df
+
+
+def analyse(
+    model: PathOrText,
+    data: Union[PathOrText, "pd.DataFrame"],
+    thresholds: Optional[Iterable[str]] = None,
+    at: Union[None, str, Mapping[str, Any], Iterable[Union[str, Mapping[str, Any]]]] = None,
+    family: Optional[str] = None,
+    holdout: Optional[str] = None,
+    noise: Union[str, Fraction, float] = "5%",
+    decimal: int = 6,
+    callpath: Optional[str] = None,
+    metric: Optional[str] = None,
+) -> Union["Analysis", "Experiment"]:
+    """Fit ``model`` to ``data`` exactly and compute e_max, the regions and
+    the bands, as ``errband MODEL DATA --format json`` does.
+
+    model
+        ``.tm`` model text, or a path to a ``.tm`` file.
+    data
+        A pandas DataFrame (a column per model variable and one named like
+        the model's function, e.g. ``p`` and ``T``); or a path to any data
+        errband reads (CSV, Extra-P text, JSON, JSON Lines, TaLPas,
+        ``.extra-p`` archives, a directory of CUBE runs); or CSV or Extra-P
+        text. Float cells are read as the shortest decimal that gives the
+        same float (what pandas shows); give ``Decimal``, ``Fraction`` or
+        ``int`` cells for exact values.
+    thresholds
+        Residual thresholds as the command line writes them (``"max"``,
+        ``"emax"``, ``"5%"``, ``"max(2*remax, 5%)"``); default ``max`` and
+        ``trusted``.
+    at
+        Prediction points: ``"p=1000"``, ``{"p": 1000}``, ``"p=1000..8000:1000"``
+        or a list of them (besides the model's ``predict`` points).
+    family
+        ``"pmnf"``: add Extra-P's normal forms to the model's family (its
+        ``family`` lines are always used) and give the family band.
+    holdout
+        Backtest: fit without the measurements it names (``"last=1"``,
+        ``"p>=64"``) and check each against the bands (``--holdout``).
+    noise
+        The measurement noise that ``trusted`` uses (default 5 %).
+    decimal
+        Significant digits of the decimal views in the JSON.
+    callpath, metric
+        With an experiment: the series to analyse (names or globs).
+
+    Returns an :class:`Analysis` for one series, or an :class:`Experiment`
+    (one entry per callpath and metric) when the data holds several.
+
+    Raises :class:`ErrbandError` with the command line's located message
+    (carets under the offending text) for bad input, or when the analysis
+    is impossible; ``err.args[1]`` is ``"input"`` or ``"analysis"``.
+    """
+    model_text, model_name = _read_source(model, "<model>")
+    data_path: Optional[str] = None
+    data_text, data_name = "", "<data>"
+    if isinstance(data, pd.DataFrame):
+        data_text, data_name = _frame_to_csv(data), "<DataFrame>"
+    elif isinstance(data, os.PathLike) or (isinstance(data, str) and "\n" not in data and os.path.exists(data)):
+        data_path = os.fspath(data)
+    elif isinstance(data, str):
+        data_text = data
+    else:
+        raise TypeError(f"data: expected a DataFrame, a path or text, not {type(data).__name__}")
+    if family not in (None, "pmnf"):
+        raise ValueError(f"family {family!r}: expected None or 'pmnf'")
+    if isinstance(noise, str) and noise.strip().endswith("%"):
+        noise_v = Fraction(noise.strip()[:-1]) / 100
+    else:
+        noise_v = noise if isinstance(noise, Fraction) else Fraction(str(noise))
+    if not 0 <= noise_v < 1:
+        raise ValueError(f"noise {noise}: expected 0 to below 100 %")
+    points: list = []
+    if at is not None:
+        items = [at] if isinstance(at, (str, Mapping)) else list(at)
+        for item in items:
+            if isinstance(item, Mapping):
+                points.append(", ".join(f"{k}={v}" for k, v in item.items()))
+            else:
+                points.append(str(item))
+    if not 1 <= int(decimal) <= 100:
+        raise ValueError(f"decimal {decimal}: expected 1 to 100 significant digits")
+    kind, document, svg = _native.analyse(
+        model_text,
+        model_name,
+        data_text,
+        data_name,
+        data_path,
+        [str(t) for t in (thresholds or [])],
+        points,
+        f"{noise_v.numerator}/{noise_v.denominator}",
+        int(decimal),
+        family == "pmnf",
+        holdout,
+        callpath,
+        metric,
+    )
+    if kind == "experiment":
+        return Experiment(document)
+    return Analysis(document, svg)
+
+
+class Experiment:
+    """The result of :func:`analyse` on data with several series (an
+    Extra-P experiment, CUBE runs): the JSON of ``errband MODEL DATA
+    --format json`` on it (``.json``, ``.to_json()``), one DataFrame row
+    per series (``.series``), and each series' analysis."""
+
+    def __init__(self, document: str):
+        self._text = document
+        self.json: dict = json.loads(document)
+
+    def to_json(self) -> str:
+        """The JSON document of the whole experiment."""
+        return self._text
+
+    @property
+    def series(self) -> "pd.DataFrame":
+        """One row per series: callpath, metric, model, measurements, points,
+        e_max and each parameter (Fraction, with float columns), the widest
+        relative half-width of its bands, and ``error`` when its analysis
+        failed."""
+        recs = []
+        exact_cols: list = []
+        for e in self.json["summary"]:
+            rec: dict = {}
+            for k, v in e.items():
+                if k == "params":
+                    for p in v or []:
+                        rec[p["name"]] = _exact(p)
+                        if p["name"] not in exact_cols:
+                            exact_cols.append(p["name"])
+                elif isinstance(v, dict) and "exact" in v:
+                    rec[k] = _exact(v)
+                    if k not in exact_cols:
+                        exact_cols.append(k)
+                elif isinstance(v, (dict, list)):
+                    rec[k] = json.dumps(v)
+                else:
+                    rec[k] = v
+            recs.append(rec)
+        return _with_floats(recs, exact_cols)
+
+    def analysis(self, callpath: str, metric: str = "time") -> "Analysis":
+        """The analysis of one series (without its band plot)."""
+        for a in self.json["analyses"]:
+            if a["callpath"] == callpath and a["metric"] == metric and isinstance(a.get("report"), dict):
+                return Analysis(json.dumps(a["report"]), "")
+        raise KeyError(f"no analysed series {callpath!r} / {metric!r}")
+
+    def _repr_html_(self) -> str:
+        return self.series.to_html()
+
+    def __repr__(self) -> str:
+        return f"<errband.Experiment: {len(self.json['summary'])} series of {self.json['experiment']['file']}>"
+
+
+class QeResult:
+    """The result of :func:`qe`: the JSON document of ``errband qe FILE
+    --format json --vertices`` (``.json``), with the pieces' vertices as a
+    DataFrame."""
+
+    def __init__(self, document: str):
+        self._text = document
+        self.json: dict = json.loads(document)
+
+    def to_json(self) -> str:
+        return self._text
+
+    @property
+    def vertices(self) -> "pd.DataFrame":
+        recs = []
+        for i, piece in enumerate(self.json.get("pieces", [])):
+            for j, v in enumerate(piece.get("vertices") or []):
+                rec = {"piece": i, "vertex": j}
+                rec.update({k: _exact(x) for k, x in v.items()})
+                recs.append(rec)
+        return pd.DataFrame.from_records(recs)
+
+    def __repr__(self) -> str:
+        return f"<errband.QeResult: {len(self.json.get('pieces', []))} piece(s)>"
+
+
+def qe(problem: PathOrText) -> QeResult:
+    """Eliminate quantifiers from a linear real-arithmetic problem in
+    ``errband qe`` syntax (text or a path)."""
+    text, name = _read_source(problem, "<qe>")
+    return QeResult(_native.qe(text, name))
