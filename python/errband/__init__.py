@@ -106,34 +106,83 @@ def _frame_to_csv(df: "pd.DataFrame") -> str:
     return "\n".join(lines) + "\n"
 
 
-class Analysis:
-    """The result of :func:`analyse`: the CLI's JSON document, with views.
+def _coprime(n: int, d: int) -> Fraction:
+    """A Fraction of a numerator and a positive denominator already in
+    lowest terms (as the library gives them), without re-normalising."""
+    f = object.__new__(Fraction)
+    f._numerator = n
+    f._denominator = d
+    return f
 
-    Attributes hold exact values as :class:`fractions.Fraction`:
-    ``emax``, ``params`` (name → value), ``fit``, ``residuals``,
-    ``regions`` and ``bands`` are DataFrames with a float column beside
-    each exact one.
+
+try:  # The fast path relies on Fraction's two slots; check it once.
+    _FAST = _coprime(-6, 7) == Fraction(-6, 7) and hash(_coprime(3, 4)) == hash(Fraction(3, 4))
+except (AttributeError, TypeError):  # pragma: no cover - another Fraction
+    _FAST = False
+
+
+def _fractions(nums: list, dens: list) -> list:
+    make = _coprime if _FAST else Fraction
+    return [make(n, d) for n, d in zip(nums, dens)]
+
+
+class Analysis:
+    """The result of :func:`analyse` on one series.
+
+    ``emax`` and ``params`` (name → value) are Fractions; ``fit``,
+    ``residuals``, ``regions`` and ``bands`` are DataFrames with a float
+    column (``<name>_float``) beside each exact one; ``json`` is the
+    document of ``errband MODEL DATA --format json`` (``to_json()`` its
+    text), built when first asked for.
     """
 
-    def __init__(self, document: str, svg: str):
+    def __init__(self, native: Any = None, document: Optional[str] = None, svg: str = ""):
+        self._native = native
         self._text = document
+        self._json: Optional[dict] = None
         self._svg = svg
-        self.json: dict = json.loads(document)
-        d = self.json
-        self.model_file: str = d["model"]["file"]
-        self.variables: list = list(d["model"]["variables"])
-        self.emax: Fraction = _exact(d["emax"])
-        self.rmax: Optional[Fraction] = _exact(d.get("rmax"))
-        self.remax: Optional[Fraction] = _exact(d.get("remax"))
-        self.params: dict = {p["name"]: _exact(p) for p in d["params"]}
+        if native is not None:
+            self.emax: Fraction = _coprime(*native.emax()) if _FAST else Fraction(*native.emax())
+            self.params: dict = {n: (_coprime(*v) if _FAST else Fraction(*v)) for n, v in native.params()}
+        else:
+            d = self.json
+            self.emax = _exact(d["emax"])
+            self.params = {p["name"]: _exact(p) for p in d["params"]}
+
+    @property
+    def json(self) -> dict:
+        """The JSON document, parsed (exact values stay strings)."""
+        if self._json is None:
+            self._json = json.loads(self.to_json())
+        return self._json
+
+    @property
+    def model_file(self) -> str:
+        return self.json["model"]["file"]
+
+    @property
+    def variables(self) -> list:
+        return list(self.json["model"]["variables"])
+
+    @property
+    def rmax(self) -> Optional[Fraction]:
+        return _exact(self.json.get("rmax"))
+
+    @property
+    def remax(self) -> Optional[Fraction]:
+        return _exact(self.json.get("remax"))
 
     def to_json(self) -> str:
         """The JSON document of ``errband MODEL DATA --format json``
         (``errband schema analysis`` gives its schema)."""
+        if self._text is None:
+            self._text = self._native.json()
         return self._text
 
     def band_svg(self) -> str:
         """The band plot (``--plot band=FILE``) as SVG text."""
+        if not self._svg and self._native is not None:
+            self._svg = self._native.svg()
         return self._svg
 
     @property
@@ -145,16 +194,27 @@ class Analysis:
     @property
     def residuals(self) -> "pd.DataFrame":
         """One row per measurement: row, line, the point, measured, model and
-        residual (Fraction), each with a float column."""
-        recs = []
-        for r in self.json["residuals"]:
-            rec = {"row": r["row"], "line": r["line"]}
-            for v in self.variables:
-                rec[v] = Fraction(r["point"][v])
-            for k in ("measured", "model", "residual"):
-                rec[k] = _exact(r[k])
-            recs.append(rec)
-        return _with_floats(recs, self.variables + ["measured", "model", "residual"])
+        residual (model − measured), exact (Fraction) with float columns."""
+        if self._native is None:
+            recs = []
+            for r in self.json["residuals"]:
+                rec = {"row": r["row"], "line": r["line"]}
+                for v in self.variables:
+                    rec[v] = Fraction(r["point"][v])
+                for k in ("measured", "model", "residual"):
+                    rec[k] = _exact(r[k])
+                recs.append(rec)
+            return _with_floats(recs, self.variables + ["measured", "model", "residual"])
+        row, line, cols = self._native.residual_columns()
+        data: dict = {"row": row, "line": line}
+        exact = {name: (nums, dens, floats) for name, (nums, dens, floats) in cols}
+        order = [n for n, _ in cols if n not in ("measured", "model", "residual")] + ["measured", "model", "residual"]
+        for name in order:
+            nums, dens, _ = exact[name]
+            data[name] = _fractions(nums, dens)
+        for name in order:
+            data[name + "_float"] = exact[name][2]
+        return pd.DataFrame(data)
 
     @property
     def regions(self) -> "pd.DataFrame":
@@ -236,7 +296,7 @@ class Analysis:
             f" on {html.escape(d['data']['file'])} ({d['data']['measurements']} measurements)"
             f"<table><tr><th>parameter</th><th>exact</th><th>≈</th></tr>{rows}</table>"
             f"<p>e_max = {html.escape(str(self.emax))} ≈ {float(self.emax):.6g}</p>"
-            f"{self._svg}</div>"
+            f"{self.band_svg()}</div>"
         )
 
     def __repr__(self) -> str:
@@ -334,7 +394,7 @@ def analyse(
                 points.append(str(item))
     if not 1 <= int(decimal) <= 100:
         raise ValueError(f"decimal {decimal}: expected 1 to 100 significant digits")
-    kind, document, svg = _native.analyse(
+    result = _native.analyse(
         model_text,
         model_name,
         data_text,
@@ -349,9 +409,9 @@ def analyse(
         callpath,
         metric,
     )
-    if kind == "experiment":
-        return Experiment(document)
-    return Analysis(document, svg)
+    if isinstance(result, str):
+        return Experiment(result)
+    return Analysis(result)
 
 
 class Experiment:
@@ -399,7 +459,7 @@ class Experiment:
         """The analysis of one series (without its band plot)."""
         for a in self.json["analyses"]:
             if a["callpath"] == callpath and a["metric"] == metric and isinstance(a.get("report"), dict):
-                return Analysis(json.dumps(a["report"]), "")
+                return Analysis(document=json.dumps(a["report"]))
         raise KeyError(f"no analysed series {callpath!r} / {metric!r}")
 
     def _repr_html_(self) -> str:

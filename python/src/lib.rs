@@ -20,6 +20,7 @@ use errband::report::{figures, Report};
 use errband::session::{self, FamilyChoice};
 use errband::threshold::Threshold;
 use errband::{Classified, ErrorKind};
+use num_bigint::BigInt;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
@@ -119,9 +120,9 @@ struct Request {
     sel: Selection,
 }
 
-/// The analysis as the command line's JSON: `("analysis", json, band svg)`
-/// for one series, `("experiment", json, "")` for several.
-fn analyse_inner(r: &Request) -> Result<(String, String, String), PyErr> {
+/// The analysis: one series kept for its views, or a whole experiment's
+/// JSON.
+fn analyse_inner(r: &Request) -> Result<Analysed, PyErr> {
     let limits = Limits::default();
     let digits = errband::num::transcendental::DEFAULT_DIGITS;
     let mut model = Model::parse_with(&r.model_text, &r.model_name, digits, &limits)
@@ -190,37 +191,170 @@ fn analyse_inner(r: &Request) -> Result<(String, String, String), PyErr> {
         };
         let json = serde_json::to_string(&report.json())
             .map_err(|e| fail(format!("cannot write JSON: {e}"), ErrorKind::Analysis))?;
-        return Ok(("experiment".into(), json, String::new()));
+        return Ok(Analysed::Experiment(json));
     }
-    let rows = &parts.parts[0].dataset.rows;
-    let series = session::analyse_series(&model, rows, &data_name, &opts, choice, holdout)
+    let part = parts.parts.into_iter().next().ok_or_else(|| fail("no series".into(), ErrorKind::Input))?;
+    let series = session::analyse_series(&model, &part.dataset.rows, &data_name, &opts, choice, holdout)
         .map_err(|e| fail(e.to_string(), e.kind()))?;
-    let report = Report {
-        model: &model,
-        data_file: &data_name,
-        data: series.backtest.as_ref().map_or(rows, |b| &b.train),
-        analysis: &series.analysis,
-        pruned: None,
-        function: None,
-        scales: [None, None],
-        digits: r.decimal,
-        exact: false,
-        warnings: &parts.parts[0].dataset.warnings,
-        backtest: series.backtest.as_ref(),
-        family: series.family.as_ref(),
-        plot_at: None,
-    };
-    let mut json = Vec::new();
-    report.write_json(&mut json).map_err(|e| fail(format!("cannot write JSON: {e}"), ErrorKind::Analysis))?;
-    let json = String::from_utf8(json).map_err(|e| fail(e.to_string(), ErrorKind::Analysis))?;
-    Ok(("analysis".into(), json, figures::band(&report)))
+    Ok(Analysed::One(Box::new(Outcome {
+        model,
+        data_name,
+        dataset: part.dataset,
+        series,
+        decimal: r.decimal,
+    })))
+}
+
+/// What an analysis gave: one series (kept, for views built on demand), or
+/// an experiment's JSON.
+enum Analysed {
+    One(Box<Outcome>),
+    Experiment(String),
+}
+
+/// One series' analysis, kept on the Rust side: Python asks for the JSON,
+/// the band plot or a table's columns when it needs them.
+#[pyclass(frozen, module = "errband._native")]
+struct Outcome {
+    model: Model,
+    data_name: String,
+    dataset: errband::data::Dataset,
+    series: session::Series,
+    decimal: usize,
+}
+
+impl Outcome {
+    fn report(&self) -> Report<'_> {
+        Report {
+            model: self.series.best.as_ref().unwrap_or(&self.model),
+            data_file: &self.data_name,
+            data: self.rows(),
+            analysis: &self.series.analysis,
+            pruned: None,
+            function: None,
+            scales: [None, None],
+            digits: self.decimal,
+            exact: false,
+            warnings: &self.dataset.warnings,
+            backtest: self.series.backtest.as_ref(),
+            family: self.series.family.as_ref(),
+            plot_at: None,
+        }
+    }
+
+    /// The measurements analysed (the training ones of a backtest).
+    fn rows(&self) -> &[errband::data::Measurement] {
+        self.series.backtest.as_ref().map_or(&self.dataset.rows, |b| &b.train)
+    }
+}
+
+/// An exact value for Python: numerator and denominator as ints (in lowest
+/// terms, denominator positive; no digit limit on the way, unlike `int(str)`).
+fn parts_of(x: &Rat) -> (BigInt, BigInt) {
+    (x.numer().clone(), x.denom().clone())
+}
+
+/// One exact column for Python: numerators, denominators (ints) and floats
+/// (correctly rounded views).
+type Column = (Vec<Py<PyAny>>, Vec<Py<PyAny>>, Vec<f64>);
+
+/// An integer as a Python int: one- and two-word values directly (a big
+/// integer's conversion goes through bytes, 1.5 µs each under abi3).
+fn py_int(py: Python<'_>, n: &BigInt) -> PyResult<Py<PyAny>> {
+    use num_traits::ToPrimitive;
+    if let Some(v) = n.to_i64() {
+        return Ok(v.into_pyobject(py)?.into_any().unbind());
+    }
+    if let Some(v) = n.to_i128() {
+        return Ok(v.into_pyobject(py)?.into_any().unbind());
+    }
+    Ok(n.into_pyobject(py)?.into_any().unbind())
+}
+
+fn column(py: Python<'_>, values: &[Rat]) -> PyResult<Column> {
+    let mut c: Column = (Vec::with_capacity(values.len()), Vec::with_capacity(values.len()), Vec::new());
+    c.2 = py.detach(|| values.iter().map(errband::num::to_f64).collect());
+    for v in values {
+        c.0.push(py_int(py, v.numer())?);
+        c.1.push(py_int(py, v.denom())?);
+    }
+    Ok(c)
+}
+
+#[pymethods]
+impl Outcome {
+    /// The JSON document of `errband MODEL DATA --format json`.
+    fn json(&self, py: Python<'_>) -> PyResult<String> {
+        py.detach(|| {
+            let mut out = Vec::new();
+            self.report()
+                .write_json(&mut out)
+                .map_err(|e| fail(format!("cannot write JSON: {e}"), ErrorKind::Analysis))?;
+            String::from_utf8(out).map_err(|e| fail(e.to_string(), ErrorKind::Analysis))
+        })
+    }
+
+    /// The band plot (`--plot band=FILE`) as SVG.
+    fn svg(&self, py: Python<'_>) -> String {
+        py.detach(|| figures::band(&self.report()))
+    }
+
+    /// e_max as (numerator, denominator).
+    fn emax(&self) -> (BigInt, BigInt) {
+        parts_of(&self.series.analysis.emax)
+    }
+
+    /// The parameters: names and (numerator, denominator) values.
+    fn params(&self) -> Vec<(String, (BigInt, BigInt))> {
+        let m = self.series.best.as_ref().unwrap_or(&self.model);
+        m.params
+            .iter()
+            .zip(&self.series.analysis.params)
+            .map(|(p, v)| (p.name.clone(), parts_of(v)))
+            .collect()
+    }
+
+    /// The residual table as columns: `row`, `line`, each variable,
+    /// `measured`, `model`, `residual` (exact columns as (nums, dens,
+    /// floats)); `model − measured` is the residual.
+    #[allow(clippy::type_complexity)]
+    fn residual_columns(&self, py: Python<'_>) -> PyResult<(Vec<usize>, Vec<usize>, Vec<(String, Column)>)> {
+        let rows = self.rows();
+        let model = self.series.best.as_ref().unwrap_or(&self.model);
+        let exact: Vec<(String, Vec<Rat>)> = py.detach(|| {
+            let a = &self.series.analysis;
+            // One reduction per distinct point, not per measurement.
+            let mut cache: std::collections::HashMap<usize, Rat> = std::collections::HashMap::new();
+            let t: Vec<Rat> = (0..rows.len())
+                .map(|i| {
+                    let g = a.design.group_of[i];
+                    cache.entry(g).or_insert_with(|| a.residuals.value(g)).clone()
+                })
+                .collect();
+            let mut cols: Vec<(String, Vec<Rat>)> = model
+                .vars
+                .iter()
+                .enumerate()
+                .map(|(j, v)| (v.clone(), rows.iter().map(|m| m.x[j].clone()).collect()))
+                .collect();
+            cols.push(("measured".into(), rows.iter().map(|m| m.y.clone()).collect()));
+            let residual = rows.iter().zip(&t).map(|(m, t)| errband::num::sub_lowest(t, &m.y)).collect();
+            cols.push(("residual".into(), residual));
+            cols.push(("model".into(), t));
+            cols
+        });
+        let mut cols = Vec::with_capacity(exact.len());
+        for (name, values) in &exact {
+            cols.push((name.clone(), column(py, values)?));
+        }
+        Ok(((1..=rows.len()).collect(), rows.iter().map(|m| m.line).collect(), cols))
+    }
 }
 
 /// Analyses `model` (`.tm` text) on the data: the data is `data_text`
 /// (named `data_name`) or, when `data_path` is given, that file or CUBE
-/// directory. Returns `(kind, json, svg)`: `kind` is `"analysis"` (the JSON
-/// of `errband MODEL DATA --format json`, and the band plot) or
-/// `"experiment"` (the JSON of a whole experiment, one entry per series).
+/// directory. Returns an [`Outcome`] for one series, or the JSON of a whole
+/// experiment (one entry per series) as a string.
 #[pyfunction]
 #[pyo3(signature = (model, model_name, data_text, data_name, data_path, thresholds, at, noise, decimal, pmnf, holdout, callpath, metric))]
 #[allow(clippy::too_many_arguments)]
@@ -239,7 +373,7 @@ fn analyse(
     holdout: Option<String>,
     callpath: Option<String>,
     metric: Option<String>,
-) -> PyResult<(String, String, String)> {
+) -> PyResult<Py<PyAny>> {
     let r = Request {
         model_text: model,
         model_name,
@@ -255,7 +389,10 @@ fn analyse(
         holdout,
         sel: Selection { callpath, metric },
     };
-    py.detach(|| analyse_inner(&r))
+    match py.detach(|| analyse_inner(&r))? {
+        Analysed::One(o) => Ok(Py::new(py, *o)?.into_any()),
+        Analysed::Experiment(json) => Ok(json.into_pyobject(py)?.into_any().unbind()),
+    }
 }
 
 /// Solves a QE problem (`errband qe` syntax): the JSON document of
@@ -280,6 +417,7 @@ fn qe(py: Python<'_>, problem: String, name: String) -> PyResult<String> {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analyse, m)?)?;
     m.add_function(wrap_pyfunction!(qe, m)?)?;
+    m.add_class::<Outcome>()?;
     m.add("ErrbandError", m.py().get_type::<ErrbandError>())?;
     m.add("__version__", errband::VERSION)?;
     Ok(())

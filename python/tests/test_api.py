@@ -1,0 +1,149 @@
+"""The Python package against the command line: the same numbers, exactly.
+
+Run from the repository root after installing the wheel:
+``pytest python/tests``. The command line's binary (``ERRBAND_BIN``,
+default ``target/release/errband``) is the oracle for the JSON.
+"""
+
+import json
+import os
+import subprocess
+import time
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import errband
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = os.environ.get("ERRBAND_BIN", str(ROOT / "target" / "release" / "errband"))
+
+
+def cli_json(*args: str) -> dict:
+    out = subprocess.run([BIN, *args, "--format", "json"], cwd=ROOT, check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+def hpl_frame() -> pd.DataFrame:
+    """data/hpl.csv as a DataFrame of exact decimals."""
+    lines = [l for l in (ROOT / "data" / "hpl.csv").read_text().splitlines() if l and not l.startswith("#")]
+    head = [h.split("[")[0].strip() for h in lines[0].split(",")]
+    rows = [[Decimal(x) for x in l.split(",")] for l in lines[1:]]
+    return pd.DataFrame(rows, columns=head)
+
+
+def test_hpl_from_a_dataframe_gives_the_papers_emax_and_the_clis_band():
+    a = errband.analyse(ROOT / "models" / "hpl.tm", hpl_frame(), at="p=1000")
+    assert a.emax == Fraction(1101248, 81125)
+    cli = cli_json("models/hpl.tm", "data/hpl.csv", "--at", "p=1000")
+    want = next(p for p in cli["bands"] if p["point"] == {"p": "1000"})
+    got = next(p for p in a.json["bands"] if p["point"] == {"p": "1000"})
+    assert got == want
+    lo, hi = a.band(p=1000)["max"]
+    assert (lo, hi) == (Fraction(want["bands"][0]["lower"]["exact"]), Fraction(want["bands"][0]["upper"]["exact"]))
+    # The whole document is the CLI's but for the file names and the line
+    # numbers of the residuals (the DataFrame's CSV has no comment lines).
+    for doc in (cli, a.json):
+        doc["data"]["file"] = doc["model"]["file"] = "-"
+        for r in doc["residuals"]:
+            r["line"] = 0
+    assert a.json == cli
+
+
+def test_frames_have_fraction_columns_beside_float_ones():
+    a = errband.analyse("models/hpl.tm", "data/hpl.csv", at=[{"p": 1000}, "p=2000"])
+    assert list(a.fit["name"]) == ["c1", "c2"]
+    assert all(isinstance(v, Fraction) for v in a.fit["value"])
+    r = a.residuals
+    assert len(r) == 12 and r["residual"].map(type).eq(Fraction).all()
+    assert (r["model"] - r["measured"] == r["residual"]).all()
+    assert r["residual_float"].abs().max() == pytest.approx(float(max(abs(x) for x in r["residual"])))
+    b = a.bands
+    assert set(b["threshold"]) == {"max", "trusted"}
+    row = b[(b["p"] == 1000) & (b["threshold"] == "max")].iloc[0]
+    assert row["lower"] < row["model"] < row["upper"]
+    assert row["measurement_lower"] <= row["lower"] and row["status"] == "ok"
+    assert float(row["upper"]) == row["upper_float"]
+    reg = a.regions
+    assert {"dc1", "dc2", "dc1_float"} <= set(reg.columns) and (reg["threshold"] == "max").any()
+
+
+def test_an_empty_region_has_no_band_and_nan_floats():
+    a = errband.analyse("models/hpl.tm", "data/hpl.csv", thresholds=["1", "max"], at="p=1000")
+    b = a.bands
+    empty = b[b["threshold"] == "1"]
+    assert (empty["status"] == "empty").all() and empty["lower"].isna().all() and empty["lower_float"].isna().all()
+
+
+def test_a_bad_model_raises_the_located_caret_message():
+    with pytest.raises(errband.ErrbandError) as e:
+        errband.analyse("T(p) = a*p*b\nparam a, b\n", "data/hpl.csv")
+    message, kind = e.value.args
+    assert kind == "input"
+    assert "<model>:1:8" in message and "^^^^^" in message and "not affine" in message
+    with pytest.raises(errband.ErrbandError) as e:
+        errband.analyse("models/hpl.tm", "p,T\n1,2\n2,x\n")
+    assert "<data>:3:" in e.value.args[0]
+
+
+def test_an_extrap_experiment_is_one_row_per_callpath():
+    e = errband.analyse("models/amdahl.tm", "data/extrap_experiment.txt")
+    assert isinstance(e, errband.Experiment)
+    s = e.series
+    cli = cli_json("models/amdahl.tm", "data/extrap_experiment.txt")
+    assert len(s) == len(cli["summary"]) == 4
+    assert list(s["callpath"]) == [x["callpath"] for x in cli["summary"]]
+    assert list(s["emax"]) == [Fraction(x["emax"]["exact"]) for x in cli["summary"]]
+    a = e.analysis("main->solve")
+    assert a.emax == Fraction(cli["summary"][0]["emax"]["exact"])
+    # An archive, read from its path, with a selection.
+    r = errband.analyse("T(p, n) = c0 + c1*p\nparam c0, c1\n", ROOT / "data" / "extrap" / "relearn.extra-p")
+    assert isinstance(r, errband.Experiment) and len(r.series) > 1
+
+
+def test_holdout_and_family_match_the_cli():
+    a = errband.analyse("models/hpl.tm", "data/hpl.csv", holdout="p>=100", family="pmnf")
+    cli = cli_json("models/hpl.tm", "data/hpl.csv", "--holdout", "p>=100", "--family", "pmnf")
+    assert a.json["holdout"] == cli["holdout"] and a.json["family"] == cli["family"]
+
+
+def test_repr_html_shows_the_band_plot():
+    a = errband.analyse("models/hpl.tm", "data/hpl.csv")
+    h = a._repr_html_()
+    assert "<svg" in h and "1101248/81125" in h
+
+
+def test_qe_mirrors_the_command():
+    r = errband.qe(ROOT / "models" / "seed003_eq5.qe")
+    cli = subprocess.run(
+        [BIN, "qe", "models/seed003_eq5.qe", "--format", "json", "--vertices"],
+        cwd=ROOT, check=True, capture_output=True, text=True,
+    )
+    assert r.json == json.loads(cli.stdout)
+    assert len(r.vertices) > 0
+    with pytest.raises(errband.ErrbandError) as e:
+        errband.qe("exists x: x >= ")
+    assert "<qe>:1:" in e.value.args[0]
+
+
+def test_speed_python_adds_little_and_residual_frames_are_fast(tmp_path):
+    # Calling from Python: the same analysis, in process, against the
+    # analysis alone measured by the library (the CLI's --timings).
+    t = time.perf_counter()
+    for _ in range(5):
+        errband.analyse("models/hpl.tm", "data/hpl.csv")
+    per_call = (time.perf_counter() - t) / 5
+    assert per_call < 0.5, per_call  # generous: the figure is in the closing note, not here
+    # 100 000 residual rows to a DataFrame.
+    n = 100_000
+    csv = tmp_path / "big.csv"
+    csv.write_text("p,T\n" + "".join(f"{1 + i % 1000},{10 + (i * 7919) % 1000 / 100}\n" for i in range(n)))
+    a = errband.analyse("T(p) = s + w/p\nparam s, w\n", csv, thresholds=["max"])
+    t = time.perf_counter()
+    r = a.residuals
+    elapsed = time.perf_counter() - t
+    assert len(r) == n
+    print(f"residual frame of {n} rows: {elapsed:.3f} s")
