@@ -1,0 +1,70 @@
+"""Type stubs of the errband Python package."""
+
+import os
+from fractions import Fraction
+from typing import Any, Iterable, Mapping, Optional, Union
+
+import pandas as pd
+
+__version__: str
+
+PathOrText = Union[str, os.PathLike[str]]
+
+class ErrbandError(Exception):
+    """Bad input (a located message with carets) or an impossible analysis.
+    ``args`` is ``(message, kind)``, ``kind`` being ``"input"`` or
+    ``"analysis"``."""
+
+class Analysis:
+    emax: Fraction
+    params: dict[str, Fraction]
+    @property
+    def json(self) -> dict[str, Any]: ...
+    @property
+    def model_file(self) -> str: ...
+    @property
+    def variables(self) -> list[str]: ...
+    @property
+    def rmax(self) -> Optional[Fraction]: ...
+    @property
+    def remax(self) -> Optional[Fraction]: ...
+    def to_json(self) -> str: ...
+    def band_svg(self) -> str: ...
+    @property
+    def fit(self) -> pd.DataFrame: ...
+    @property
+    def residuals(self) -> pd.DataFrame: ...
+    @property
+    def regions(self) -> pd.DataFrame: ...
+    @property
+    def bands(self) -> pd.DataFrame: ...
+    def band(self, **point: Any) -> dict[str, tuple[Optional[Fraction], Optional[Fraction]]]: ...
+    def _repr_html_(self) -> str: ...
+
+class Experiment:
+    json: dict[str, Any]
+    def to_json(self) -> str: ...
+    @property
+    def series(self) -> pd.DataFrame: ...
+    def analysis(self, callpath: str, metric: str = "time") -> Analysis: ...
+    def _repr_html_(self) -> str: ...
+
+class QeResult:
+    json: dict[str, Any]
+    def to_json(self) -> str: ...
+    @property
+    def vertices(self) -> pd.DataFrame: ...
+
+def analyse(
+    model: PathOrText,
+    data: Union[PathOrText, pd.DataFrame],
+    thresholds: Optional[Iterable[str]] = None,
+    at: Union[None, str, Mapping[str, Any], Iterable[Union[str, Mapping[str, Any]]]] = None,
+    family: Optional[str] = None,
+    holdout: Optional[str] = None,
+    noise: Union[str, Fraction, float] = "5%",
+    decimal: int = 6,
+    callpath: Optional[str] = None,
+    metric: Optional[str] = None,
+) -> Union[Analysis, Experiment]: ...
+def qe(problem: PathOrText) -> QeResult: ...
