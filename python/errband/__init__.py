@@ -24,7 +24,7 @@ import pandas as pd
 from . import _native
 from ._native import ErrbandError, __version__
 
-__all__ = ["analyse", "qe", "Analysis", "Experiment", "QeResult", "ErrbandError", "__version__"]
+__all__ = ["analyse", "prune", "plan", "qe", "Analysis", "Experiment", "CommandResult", "QeResult", "ErrbandError", "__version__"]
 
 PathOrText = Union[str, "os.PathLike[str]"]
 
@@ -313,6 +313,38 @@ def _with_floats(recs: list, exact: Sequence[str]) -> "pd.DataFrame":
     return df
 
 
+def _data_args(data: Any) -> "tuple[str, str, Optional[str]]":
+    """(text, name, path) of the data argument: a DataFrame becomes CSV
+    text; a path is read by the library (any format, CUBE directories)."""
+    if isinstance(data, pd.DataFrame):
+        return _frame_to_csv(data), "<DataFrame>", None
+    if isinstance(data, os.PathLike) or (isinstance(data, str) and "\n" not in data and os.path.exists(data)):
+        return "", "<data>", os.fspath(data)
+    if isinstance(data, str):
+        return data, "<data>", None
+    raise TypeError(f"data: expected a DataFrame, a path or text, not {type(data).__name__}")
+
+
+def _noise(noise: Union[str, Fraction, float]) -> str:
+    """The noise as an exact fraction's text (`5%` is 1/20)."""
+    if isinstance(noise, str) and noise.strip().endswith("%"):
+        v = Fraction(noise.strip()[:-1]) / 100
+    else:
+        v = noise if isinstance(noise, Fraction) else Fraction(str(noise))
+    if not 0 <= v < 1:
+        raise ValueError(f"noise {noise}: expected 0 to below 100 %")
+    return f"{v.numerator}/{v.denominator}"
+
+
+def _point_texts(at: Any) -> list:
+    """Points as the command line writes them: `"p=1000"`, `{"p": 1000}`,
+    or a list of them."""
+    if at is None:
+        return []
+    items = [at] if isinstance(at, (str, Mapping)) else list(at)
+    return [", ".join(f"{k}={v}" for k, v in i.items()) if isinstance(i, Mapping) else str(i) for i in items]
+
+
 def analyse(
     model: PathOrText,
     data: Union[PathOrText, "pd.DataFrame"],
@@ -366,32 +398,10 @@ def analyse(
     is impossible; ``err.args[1]`` is ``"input"`` or ``"analysis"``.
     """
     model_text, model_name = _read_source(model, "<model>")
-    data_path: Optional[str] = None
-    data_text, data_name = "", "<data>"
-    if isinstance(data, pd.DataFrame):
-        data_text, data_name = _frame_to_csv(data), "<DataFrame>"
-    elif isinstance(data, os.PathLike) or (isinstance(data, str) and "\n" not in data and os.path.exists(data)):
-        data_path = os.fspath(data)
-    elif isinstance(data, str):
-        data_text = data
-    else:
-        raise TypeError(f"data: expected a DataFrame, a path or text, not {type(data).__name__}")
+    data_text, data_name, data_path = _data_args(data)
     if family not in (None, "pmnf"):
         raise ValueError(f"family {family!r}: expected None or 'pmnf'")
-    if isinstance(noise, str) and noise.strip().endswith("%"):
-        noise_v = Fraction(noise.strip()[:-1]) / 100
-    else:
-        noise_v = noise if isinstance(noise, Fraction) else Fraction(str(noise))
-    if not 0 <= noise_v < 1:
-        raise ValueError(f"noise {noise}: expected 0 to below 100 %")
-    points: list = []
-    if at is not None:
-        items = [at] if isinstance(at, (str, Mapping)) else list(at)
-        for item in items:
-            if isinstance(item, Mapping):
-                points.append(", ".join(f"{k}={v}" for k, v in item.items()))
-            else:
-                points.append(str(item))
+    points = _point_texts(at)
     if not 1 <= int(decimal) <= 100:
         raise ValueError(f"decimal {decimal}: expected 1 to 100 significant digits")
     result = _native.analyse(
@@ -402,7 +412,7 @@ def analyse(
         data_path,
         [str(t) for t in (thresholds or [])],
         points,
-        f"{noise_v.numerator}/{noise_v.denominator}",
+        _noise(noise),
         int(decimal),
         family == "pmnf",
         holdout,
@@ -467,6 +477,114 @@ class Experiment:
 
     def __repr__(self) -> str:
         return f"<errband.Experiment: {len(self.json['summary'])} series of {self.json['experiment']['file']}>"
+
+
+class CommandResult:
+    """The result of :func:`prune` or :func:`plan`: the JSON of the command
+    (``.json``, ``.to_json()``), its verdict, and its ranked candidates as
+    a DataFrame."""
+
+    def __init__(self, document: str):
+        self._text = document
+        self.json: dict = json.loads(document)
+        self.verdict: str = self.json.get("verdict", "")
+
+    def to_json(self) -> str:
+        return self._text
+
+    @property
+    def candidates(self) -> "pd.DataFrame":
+        """One row per candidate and target: rank, what it drops (prune) or
+        where it measures (plan), the target, the threshold, the band and
+        the ratio (Fractions, with float columns)."""
+        recs = []
+        exact_cols: list = []
+        for c in self.json.get("candidates", []):
+            base: dict = {"rank": c.get("rank")}
+            if "drop" in c:
+                base["drop"] = "; ".join(", ".join(f"{k}={v}" for k, v in d.items()) for d in c["drop"])
+                base["sources"] = ", ".join(c.get("sources", []))
+            if "point" in c:
+                base.update({k: Fraction(v) for k, v in c["point"].items()})
+            for k in ("rank_key", "emax", "d_new"):
+                if isinstance(c.get(k), dict):
+                    base[k] = _exact(c[k])
+                    exact_cols.append(k)
+            for b in c.get("bands", []):
+                rec = dict(base)
+                rec["target"] = ", ".join(f"{k}={v}" for k, v in b.get("target", {}).items())
+                rec["threshold"] = b.get("threshold")
+                band = b.get("band") or b.get("expected") or {}
+                for end in ("lower", "upper", "width"):
+                    rec[end] = _exact(band.get(end))
+                    exact_cols.append(end)
+                if isinstance(b.get("ratio"), dict):
+                    rec["ratio"] = _exact(b["ratio"])
+                    exact_cols.append("ratio")
+                recs.append(rec)
+        return _with_floats(recs, list(dict.fromkeys(exact_cols)))
+
+    def __repr__(self) -> str:
+        return f"<errband.CommandResult of {self.json.get('command')}: {self.verdict}>"
+
+
+def prune(
+    model: PathOrText,
+    data: Union[PathOrText, "pd.DataFrame"],
+    target: Union[None, str, Mapping[str, Any], Iterable[Union[str, Mapping[str, Any]]]] = None,
+    max_drop: int = 1,
+    top: Optional[int] = None,
+    greedy: int = 3,
+    candidates: Iterable[Union[str, Iterable[Union[str, Mapping[str, Any]]]]] = (),
+    thresholds: Optional[Iterable[str]] = None,
+    noise: Union[str, Fraction, float] = "5%",
+    decimal: int = 6,
+    show: int = 20,
+    callpath: Optional[str] = None,
+    metric: Optional[str] = None,
+) -> CommandResult:
+    """Which measurements to leave out (``errband prune``): every subset
+    dropping up to ``max_drop`` points (among the ``top`` largest residuals),
+    a greedy sequence of ``greedy`` steps, and your ``candidates`` (each the
+    points one candidate drops: ``"p=100"`` or ``["p=10", "p=20"]``), ranked
+    by how much they narrow the band at the targets (default: the model's
+    ``predict`` points)."""
+    model_text, model_name = _read_source(model, "<model>")
+    data_text, data_name, data_path = _data_args(data)
+    cands = [[c] if isinstance(c, str) else _point_texts(c) for c in candidates]
+    return CommandResult(
+        _native.prune(
+            model_text, model_name, data_text, data_name, data_path,
+            [str(t) for t in (thresholds or [])], _noise(noise), callpath, metric,
+            _point_texts(target), int(max_drop), top, int(greedy), cands, int(decimal), int(show),
+        )
+    )
+
+
+def plan(
+    model: PathOrText,
+    data: Union[PathOrText, "pd.DataFrame"],
+    candidates: Union[str, Mapping[str, Any], Iterable[Union[str, Mapping[str, Any]]]],
+    target: Union[None, str, Mapping[str, Any], Iterable[Union[str, Mapping[str, Any]]]] = None,
+    thresholds: Optional[Iterable[str]] = None,
+    noise: Union[str, Fraction, float] = "5%",
+    decimal: int = 6,
+    show: int = 20,
+    callpath: Optional[str] = None,
+    metric: Optional[str] = None,
+) -> CommandResult:
+    """Where to measure next (``errband plan``): each candidate point
+    (``"p=130..300:10"``) ranked by how much a new measurement there,
+    as the model predicts it, would narrow the band at the targets."""
+    model_text, model_name = _read_source(model, "<model>")
+    data_text, data_name, data_path = _data_args(data)
+    return CommandResult(
+        _native.plan(
+            model_text, model_name, data_text, data_name, data_path,
+            [str(t) for t in (thresholds or [])], _noise(noise), callpath, metric,
+            _point_texts(target), _point_texts(candidates), int(decimal), int(show),
+        )
+    )
 
 
 class QeResult:

@@ -49,6 +49,13 @@ class Experiment:
     def analysis(self, callpath: str, metric: str = "time") -> Analysis: ...
     def _repr_html_(self) -> str: ...
 
+class CommandResult:
+    json: dict[str, Any]
+    verdict: str
+    def to_json(self) -> str: ...
+    @property
+    def candidates(self) -> pd.DataFrame: ...
+
 class QeResult:
     json: dict[str, Any]
     def to_json(self) -> str: ...
@@ -67,4 +74,31 @@ def analyse(
     callpath: Optional[str] = None,
     metric: Optional[str] = None,
 ) -> Union[Analysis, Experiment]: ...
+def prune(
+    model: PathOrText,
+    data: Union[PathOrText, pd.DataFrame],
+    target: Union[None, str, Mapping[str, Any], Iterable[Union[str, Mapping[str, Any]]]] = None,
+    max_drop: int = 1,
+    top: Optional[int] = None,
+    greedy: int = 3,
+    candidates: Iterable[Union[str, Iterable[Union[str, Mapping[str, Any]]]]] = (),
+    thresholds: Optional[Iterable[str]] = None,
+    noise: Union[str, Fraction, float] = "5%",
+    decimal: int = 6,
+    show: int = 20,
+    callpath: Optional[str] = None,
+    metric: Optional[str] = None,
+) -> CommandResult: ...
+def plan(
+    model: PathOrText,
+    data: Union[PathOrText, pd.DataFrame],
+    candidates: Union[str, Mapping[str, Any], Iterable[Union[str, Mapping[str, Any]]]],
+    target: Union[None, str, Mapping[str, Any], Iterable[Union[str, Mapping[str, Any]]]] = None,
+    thresholds: Optional[Iterable[str]] = None,
+    noise: Union[str, Fraction, float] = "5%",
+    decimal: int = 6,
+    show: int = 20,
+    callpath: Optional[str] = None,
+    metric: Optional[str] = None,
+) -> CommandResult: ...
 def qe(problem: PathOrText) -> QeResult: ...

@@ -16,7 +16,9 @@ use errband::limits::Limits;
 use errband::model::{syntax, Model};
 use errband::num::{parse_rat, Rat};
 use errband::report::experiment::{Entry, ExperimentReport};
-use errband::report::{figures, Report};
+use errband::report::plan::PlanReport;
+use errband::report::prune::PruneReport;
+use errband::report::{figures, CommandReport, Report};
 use errband::session::{self, FamilyChoice};
 use errband::threshold::Threshold;
 use errband::{Classified, ErrorKind};
@@ -122,7 +124,17 @@ struct Request {
 
 /// The analysis: one series kept for its views, or a whole experiment's
 /// JSON.
-fn analyse_inner(r: &Request) -> Result<Analysed, PyErr> {
+/// The model, the data's series and the options every command shares.
+struct Prepared {
+    model: Model,
+    data_name: String,
+    parts: Parts,
+    opts: Options,
+}
+
+/// Parses the model, reads the data and the thresholds and `--at` points,
+/// as the command line's `input::load` does.
+fn prepare(r: &Request) -> Result<Prepared, PyErr> {
     let limits = Limits::default();
     let digits = errband::num::transcendental::DEFAULT_DIGITS;
     let mut model = Model::parse_with(&r.model_text, &r.model_name, digits, &limits)
@@ -141,23 +153,71 @@ fn analyse_inner(r: &Request) -> Result<Analysed, PyErr> {
             Threshold::trusted(&noise),
         ];
     }
-    let mut points: Vec<Vec<Rat>> = Vec::new();
-    for s in &r.at {
-        let assigns = syntax::parse_assignments_arg(s, "at", &limits)
+    let at = points(&model, &r.at, "at")?;
+    Ok(Prepared {
+        model,
+        data_name,
+        parts,
+        opts: Options { thresholds: ts, at, limits, ..Options::default() },
+    })
+}
+
+/// Points written as the command line's `--at` takes them (`p=1000`,
+/// `p=100..800:100`), expanded, each once.
+fn points(model: &Model, texts: &[String], what: &str) -> Result<Vec<Vec<Rat>>, PyErr> {
+    let mut out: Vec<Vec<Rat>> = Vec::new();
+    for s in texts {
+        let assigns = syntax::parse_assignments_arg(s, what, model.limits())
             .map_err(|d| fail(d.render(s), ErrorKind::Input))?;
-        for p in model.points(&assigns, "at", s).map_err(|d| fail(d.render(s), ErrorKind::Input))? {
-            if !points.contains(&p) {
-                points.push(p);
+        for p in model.points(&assigns, what, s).map_err(|d| fail(d.render(s), ErrorKind::Input))? {
+            if !out.contains(&p) {
+                out.push(p);
             }
         }
     }
+    Ok(out)
+}
+
+/// The one series a command that takes a single series reads.
+fn single(p: &Prepared, command: &str) -> Result<(), PyErr> {
+    match p.parts.parts.len() {
+        1 => Ok(()),
+        n => Err(fail(
+            format!(
+                "{command} takes one series, and {} holds {n}: choose one with callpath= and metric=",
+                p.data_name
+            ),
+            ErrorKind::Input,
+        )),
+    }
+}
+
+/// The targets of prune and plan: the given points, else the model's
+/// `predict` points.
+fn targets(p: &Prepared, given: &[String]) -> Result<Vec<Vec<Rat>>, PyErr> {
+    let t = points(&p.model, given, "target")?;
+    if !t.is_empty() {
+        return Ok(t);
+    }
+    if p.model.predict.is_empty() {
+        return Err(fail(
+            format!("no target: give target= (e.g. \"p=1000\") or a `predict` statement in {}", p.model.file),
+            ErrorKind::Input,
+        ));
+    }
+    Ok(p.model.predict.clone())
+}
+
+/// The analysis: one series kept for its views, or a whole experiment's
+/// JSON.
+fn analyse_inner(r: &Request) -> Result<Analysed, PyErr> {
+    let Prepared { model, data_name, parts, mut opts } = prepare(r)?;
     let hold = match &r.holdout {
         Some(h) => Some(Holdout::parse(h, &model.vars).map_err(|d| fail(d.render(h), ErrorKind::Input))?),
         None => None,
     };
     let holdout = hold.as_ref().zip(r.holdout.as_deref());
     let choice = FamilyChoice::own(r.pmnf);
-    let mut opts = Options { thresholds: ts, at: points, limits, ..Options::default() };
     if parts.parts.len() > 1 {
         // As the command line: the cylindrical forms of every series are
         // left out (vertices and bands are exact without them).
@@ -395,6 +455,136 @@ fn analyse(
     }
 }
 
+/// The options of `analyse` that prune and plan share.
+#[allow(clippy::too_many_arguments)]
+fn request(
+    model: String,
+    model_name: String,
+    data_text: String,
+    data_name: String,
+    data_path: Option<String>,
+    thresholds: Vec<String>,
+    noise: String,
+    callpath: Option<String>,
+    metric: Option<String>,
+) -> Request {
+    Request {
+        model_text: model,
+        model_name,
+        data: match data_path {
+            Some(p) => DataArg::Path(p),
+            None => DataArg::Text(data_text, data_name),
+        },
+        thresholds,
+        at: Vec::new(),
+        noise,
+        decimal: 6,
+        pmnf: false,
+        holdout: None,
+        sel: Selection { callpath, metric },
+    }
+}
+
+/// A command's report as its JSON text.
+fn command_json(r: &dyn CommandReport) -> Result<String, PyErr> {
+    serde_json::to_string(&r.json()).map_err(|e| fail(format!("cannot write JSON: {e}"), ErrorKind::Analysis))
+}
+
+/// `errband prune`: which measurements to leave out. `candidates` are the
+/// user's candidates (`"p=10,p=20"`: the points one candidate drops).
+/// Returns the JSON of `errband prune ... --format json`.
+#[pyfunction]
+#[pyo3(signature = (model, model_name, data_text, data_name, data_path, thresholds, noise, callpath, metric, target, max_drop, top, greedy, candidates, decimal, show))]
+#[allow(clippy::too_many_arguments)]
+fn prune(
+    py: Python<'_>,
+    model: String,
+    model_name: String,
+    data_text: String,
+    data_name: String,
+    data_path: Option<String>,
+    thresholds: Vec<String>,
+    noise: String,
+    callpath: Option<String>,
+    metric: Option<String>,
+    target: Vec<String>,
+    max_drop: usize,
+    top: Option<usize>,
+    greedy: usize,
+    candidates: Vec<Vec<String>>,
+    decimal: usize,
+    show: usize,
+) -> PyResult<String> {
+    let r = request(model, model_name, data_text, data_name, data_path, thresholds, noise, callpath, metric);
+    py.detach(|| {
+        let p = prepare(&r)?;
+        single(&p, "prune")?;
+        let targets = targets(&p, &target)?;
+        let mut user = Vec::new();
+        for c in &candidates {
+            let mut drop = Vec::new();
+            for part in c {
+                drop.extend(points(&p.model, std::slice::from_ref(part), "candidate")?);
+            }
+            user.push((c.join(","), drop));
+        }
+        let search = errband::prune::Search { max_drop, top, greedy, user };
+        let rows = &p.parts.parts[0].dataset.rows;
+        let cmp = errband::prune::compare(&p.model, rows, &p.data_name, &p.opts, &targets, &search, &|_| {})
+            .map_err(|e| fail(e.to_string(), e.kind()))?;
+        command_json(&PruneReport {
+            model: &p.model,
+            data_file: &p.data_name,
+            data: rows,
+            cmp: &cmp,
+            digits: decimal,
+            exact: false,
+            show,
+        })
+    })
+}
+
+/// `errband plan`: where to measure next. Returns the JSON of `errband
+/// plan ... --format json`.
+#[pyfunction]
+#[pyo3(signature = (model, model_name, data_text, data_name, data_path, thresholds, noise, callpath, metric, target, candidates, decimal, show))]
+#[allow(clippy::too_many_arguments)]
+fn plan(
+    py: Python<'_>,
+    model: String,
+    model_name: String,
+    data_text: String,
+    data_name: String,
+    data_path: Option<String>,
+    thresholds: Vec<String>,
+    noise: String,
+    callpath: Option<String>,
+    metric: Option<String>,
+    target: Vec<String>,
+    candidates: Vec<String>,
+    decimal: usize,
+    show: usize,
+) -> PyResult<String> {
+    let r = request(model, model_name, data_text, data_name, data_path, thresholds, noise, callpath, metric);
+    py.detach(|| {
+        let p = prepare(&r)?;
+        single(&p, "plan")?;
+        let targets = targets(&p, &target)?;
+        let cands = points(&p.model, &candidates, "candidate")?;
+        let rows = &p.parts.parts[0].dataset.rows;
+        let plan = errband::plan::plan(&p.model, rows, &p.data_name, &p.opts, &targets, &cands, &|_| {})
+            .map_err(|e| fail(e.to_string(), e.kind()))?;
+        command_json(&PlanReport {
+            model: &p.model,
+            data_file: &p.data_name,
+            plan: &plan,
+            digits: decimal,
+            exact: false,
+            show,
+        })
+    })
+}
+
 /// Solves a QE problem (`errband qe` syntax): the JSON document of
 /// `errband qe FILE --format json`, with vertices.
 #[pyfunction]
@@ -417,6 +607,8 @@ fn qe(py: Python<'_>, problem: String, name: String) -> PyResult<String> {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analyse, m)?)?;
     m.add_function(wrap_pyfunction!(qe, m)?)?;
+    m.add_function(wrap_pyfunction!(prune, m)?)?;
+    m.add_function(wrap_pyfunction!(plan, m)?)?;
     m.add_class::<Outcome>()?;
     m.add("ErrbandError", m.py().get_type::<ErrbandError>())?;
     m.add("__version__", errband::VERSION)?;

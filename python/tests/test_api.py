@@ -157,3 +157,24 @@ def test_the_readme_example_prints_what_the_readme_shows(monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     exec(compile(code, "README.md (Python)", "exec"), {"__name__": "__main__"})
     assert capsys.readouterr().out == shown
+
+
+def test_prune_and_plan_equal_the_commands_json():
+    r = errband.prune("models/hpl.tm", hpl_frame(), target="p=1000", candidates=[["p=10", "p=20"]])
+    cli = cli_json("prune", "models/hpl.tm", "data/hpl.csv", "--target", "p=1000", "--candidate", "p=10,p=20")
+    for doc in (cli, r.json):
+        doc["data"] = doc["model"] = "-"
+        for c in doc["candidates"]:
+            for m in c.get("measurements", []):
+                m["line"] = 0
+    assert r.json == cli
+    assert r.verdict.startswith("Best: dropping p=100")
+    assert {"leave-one-out", "candidate p=10,p=20"} <= set(r.candidates["sources"])
+    q = errband.plan("models/hpl.tm", "data/hpl.csv", candidates="p=130..300:10", target={"p": 1000})
+    cli = cli_json("plan", "models/hpl.tm", "data/hpl.csv", "--target", "p=1000", "--candidate", "p=130..300:10")
+    cli["model"] = q.json["model"]
+    assert q.json == cli
+    assert q.candidates["p"].iloc[0] == 300
+    with pytest.raises(errband.ErrbandError) as e:
+        errband.plan("T(p) = s + w/p\nparam s, w\n", "data/amdahl.csv", candidates="p=100")
+    assert e.value.args == ("no target: give target= (e.g. \"p=1000\") or a `predict` statement in <model>", "input")
