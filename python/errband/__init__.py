@@ -12,7 +12,9 @@ lost unless you ask for floats.
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import json
 import os
 from decimal import Decimal
@@ -24,7 +26,7 @@ import pandas as pd
 from . import _native
 from ._native import ErrbandError, __version__
 
-__all__ = ["analyse", "prune", "plan", "qe", "Analysis", "Experiment", "CommandResult", "QeResult", "ErrbandError", "__version__"]
+__all__ = ["analyse", "prune", "plan", "qe", "Analysis", "Experiment", "CommandResult", "EnergyResult", "energy", "QeResult", "ErrbandError", "__version__"]
 
 PathOrText = Union[str, "os.PathLike[str]"]
 
@@ -38,10 +40,6 @@ def _exact(v: Any) -> Optional[Fraction]:
         if v is None:
             return None
     return Fraction(str(v))
-
-
-def _float(f: Optional[Fraction], inf: float = float("nan")) -> float:
-    return inf if f is None else float(f)
 
 
 def _read_source(value: PathOrText, default_name: str) -> "tuple[str, str]":
@@ -95,15 +93,15 @@ def _cell(v: Any, column: str, row: int) -> str:
 
 
 def _frame_to_csv(df: "pd.DataFrame") -> str:
-    """A DataFrame of measurements as CSV text, each value an exact decimal."""
+    """A DataFrame of measurements as CSV text, each number an exact decimal
+    (text cells, such as region names, quoted where needed)."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
     cols = [str(c) for c in df.columns]
-    for c in cols:
-        if any(ch in c for ch in ",\"\n\r"):
-            raise ValueError(f"column name {c!r}: a comma, quote or line break cannot be a column name")
-    lines = [",".join(cols)]
+    w.writerow(cols)
     for i, row in enumerate(df.itertuples(index=False, name=None), start=1):
-        lines.append(",".join(_cell(v, cols[j], i) for j, v in enumerate(row)))
-    return "\n".join(lines) + "\n"
+        w.writerow([_cell(v, cols[j], i) for j, v in enumerate(row)])
+    return out.getvalue()
 
 
 def _coprime(n: int, d: int) -> Fraction:
@@ -585,6 +583,109 @@ def plan(
             _point_texts(target), _point_texts(candidates), int(decimal), int(show),
         )
     )
+
+
+def _value_rows(value: Mapping, base: dict, name: str) -> list:
+    """Rows of one predicted quantity: its value, then per threshold its
+    band (lower, upper)."""
+    rows = []
+    for b in value.get("bands") or [{}]:
+        rec = dict(base)
+        rec["quantity"] = name
+        rec["threshold"] = b.get("threshold")
+        rec["value"] = _exact(value)
+        rec["lower"] = _exact(b.get("lower"))
+        rec["upper"] = _exact(b.get("upper"))
+        rows.append(rec)
+    return rows
+
+
+class EnergyResult:
+    """The result of :func:`energy`: the JSON of ``errband energy --format
+    json`` (``.json``, ``.to_json()``), the predictions and the regions as
+    DataFrames, and the charts (``.charts``: name → SVG)."""
+
+    def __init__(self, document: str, charts: list):
+        self._text = document
+        self.json: dict = json.loads(document)
+        self.charts: dict = dict(charts)
+
+    def to_json(self) -> str:
+        return self._text
+
+    @property
+    def predictions(self) -> "pd.DataFrame":
+        """One row per node count, quantity (``delta_e``, ``ee_opt``,
+        ``e_std_J``, ``e_opt_J``, ``t_std_s``, ``t_opt_s``) and threshold:
+        the value and its band, exact with float columns."""
+        recs: list = []
+        for p in self.json["predictions"]:
+            base = {"nodes": p["nodes"]}
+            for k, v in p.items():
+                if isinstance(v, dict) and "exact" in v:
+                    recs.extend(_value_rows(v, base, k))
+        return _with_floats(recs, ["value", "lower", "upper"])
+
+    @property
+    def regions(self) -> "pd.DataFrame":
+        """One row per region and quantity (``alpha_p``, ``beta_on``, …)
+        with a band, and per fitted scalar (``f_opt_mhz``, ``p_std_w``, …)."""
+        recs: list = []
+        for r in self.json["regions"]:
+            base = {"region": r["name"]}
+            for k, v in r.items():
+                if isinstance(v, dict) and "exact" in v:
+                    recs.extend(_value_rows(v, base, k))
+        return _with_floats(recs, ["value", "lower", "upper"])
+
+    def _repr_html_(self) -> str:
+        return self.charts.get("delta", "") + self.predictions.to_html()
+
+    def __repr__(self) -> str:
+        return f"<errband.EnergyResult of {self.json['file']}: {len(self.json['predictions'])} node counts>"
+
+
+def energy(
+    profile: Union[PathOrText, "pd.DataFrame"],
+    nodes: Union[None, str, Iterable[Any]] = None,
+    fstd: Union[None, str, int] = None,
+    base_nodes: Union[None, str, int] = None,
+    overhead_regions: Iterable[str] = (),
+    objective: str = "energy",
+    fopt: Optional[Mapping[str, Any]] = None,
+    regions: Iterable[str] = (),
+    thresholds: Optional[Iterable[str]] = None,
+    power: str = "node",
+    time_unit: str = "s",
+    freq_unit: str = "MHz",
+    power_unit: str = "W",
+    precision: int = 40,
+    decimal: int = 6,
+) -> EnergyResult:
+    """The DVFS energy predictor (``errband energy``) on a profile
+    (``region,nodes,freq,time,power``, or fitted values): a DataFrame, a
+    path or CSV text. ``nodes`` as the command line writes them
+    (``"16,64,256"``, ``"2..4096:*2"``, ``"inf"``) or a list; ``fopt`` maps a
+    region to its forced frequency; ``objective`` is ``"energy"`` or
+    ``"edp"``; ``power`` is ``"node"`` or ``"total"``."""
+    if objective not in ("energy", "edp"):
+        raise ValueError(f"objective {objective!r}: expected 'energy' or 'edp'")
+    if power not in ("node", "total"):
+        raise ValueError(f"power {power!r}: expected 'node' or 'total'")
+    text, name, path = _data_args(profile)
+    if isinstance(nodes, str) or nodes is None:
+        node_texts = [] if nodes is None else [nodes]
+    else:
+        node_texts = [",".join(str(n) for n in nodes)]
+    document, charts = _native.energy(
+        text, "<profile>" if name == "<data>" else name, path, node_texts,
+        None if fstd is None else str(fstd), None if base_nodes is None else str(base_nodes),
+        list(overhead_regions), objective == "edp",
+        [f"{r}={f}" for r, f in (fopt or {}).items()], list(regions),
+        [str(t) for t in (thresholds or [])], power == "total",
+        time_unit, freq_unit, power_unit, int(precision), int(decimal),
+    )
+    return EnergyResult(document, charts)
 
 
 class QeResult:

@@ -56,6 +56,16 @@ class CommandResult:
     @property
     def candidates(self) -> pd.DataFrame: ...
 
+class EnergyResult:
+    json: dict[str, Any]
+    charts: dict[str, str]
+    def to_json(self) -> str: ...
+    @property
+    def predictions(self) -> pd.DataFrame: ...
+    @property
+    def regions(self) -> pd.DataFrame: ...
+    def _repr_html_(self) -> str: ...
+
 class QeResult:
     json: dict[str, Any]
     def to_json(self) -> str: ...
@@ -101,4 +111,21 @@ def plan(
     callpath: Optional[str] = None,
     metric: Optional[str] = None,
 ) -> CommandResult: ...
+def energy(
+    profile: Union[PathOrText, pd.DataFrame],
+    nodes: Union[None, str, Iterable[Any]] = None,
+    fstd: Union[None, str, int] = None,
+    base_nodes: Union[None, str, int] = None,
+    overhead_regions: Iterable[str] = (),
+    objective: str = "energy",
+    fopt: Optional[Mapping[str, Any]] = None,
+    regions: Iterable[str] = (),
+    thresholds: Optional[Iterable[str]] = None,
+    power: str = "node",
+    time_unit: str = "s",
+    freq_unit: str = "MHz",
+    power_unit: str = "W",
+    precision: int = 40,
+    decimal: int = 6,
+) -> EnergyResult: ...
 def qe(problem: PathOrText) -> QeResult: ...

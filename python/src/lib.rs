@@ -585,6 +585,67 @@ fn plan(
     })
 }
 
+/// `errband energy`: the DVFS energy predictor on a profile (`profile_text`
+/// named `profile_name`, or the file `profile_path`). Options are written as
+/// the command line writes them. Returns the command's JSON and its charts
+/// (name, SVG).
+#[pyfunction]
+#[pyo3(signature = (profile_text, profile_name, profile_path, nodes, fstd, base_nodes, overhead, edp, fopt, regions, thresholds, power_total, time_unit, freq_unit, power_unit, precision, decimal))]
+#[allow(clippy::too_many_arguments)]
+fn energy(
+    py: Python<'_>,
+    profile_text: String,
+    profile_name: String,
+    profile_path: Option<String>,
+    nodes: Vec<String>,
+    fstd: Option<String>,
+    base_nodes: Option<String>,
+    overhead: Vec<String>,
+    edp: bool,
+    fopt: Vec<String>,
+    regions: Vec<String>,
+    thresholds: Vec<String>,
+    power_total: bool,
+    time_unit: String,
+    freq_unit: String,
+    power_unit: String,
+    precision: u32,
+    decimal: usize,
+) -> PyResult<(String, Vec<(String, String)>)> {
+    use errband::energy::args::TextOptions;
+    use errband::energy::input::{DefaultUnits, PowerIs};
+    use errband::report::energy::EnergyReport;
+    py.detach(|| {
+        let limits = Limits::default();
+        let o = TextOptions {
+            nodes: if nodes.is_empty() { TextOptions::default().nodes } else { nodes },
+            fstd,
+            base_nodes,
+            overhead,
+            objective: if edp { errband::energy::Objective::Edp } else { errband::energy::Objective::Energy },
+            fopt,
+            regions,
+            thresholds,
+            power: if power_total { PowerIs::Total } else { PowerIs::PerNode },
+            units: DefaultUnits { time: time_unit, freq: freq_unit, power: power_unit },
+            digits: precision,
+        };
+        let input = |m: String| fail(m, ErrorKind::Input);
+        let settings = o.settings(&limits).map_err(input)?;
+        let (text, name) = match profile_path {
+            Some(p) => (std::fs::read_to_string(&p).map_err(|e| input(format!("{p}: {e}")))?, p),
+            None => (profile_text, profile_name),
+        };
+        let parsed = o.read_profile(&text, &name, &limits).map_err(input)?;
+        let pred =
+            errband::energy::predict(&parsed, &name, &settings).map_err(|e| fail(e.to_string(), e.kind()))?;
+        let report =
+            EnergyReport { file: &name, pred: &pred, digits: decimal, exact: false, show_fits: false };
+        let charts = report.charts().into_iter().map(|(n, svg)| (n.to_string(), svg)).collect();
+        Ok((command_json(&report)?, charts))
+    })
+}
+
 /// Solves a QE problem (`errband qe` syntax): the JSON document of
 /// `errband qe FILE --format json`, with vertices.
 #[pyfunction]
@@ -609,6 +670,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(qe, m)?)?;
     m.add_function(wrap_pyfunction!(prune, m)?)?;
     m.add_function(wrap_pyfunction!(plan, m)?)?;
+    m.add_function(wrap_pyfunction!(energy, m)?)?;
     m.add_class::<Outcome>()?;
     m.add("ErrbandError", m.py().get_type::<ErrbandError>())?;
     m.add("__version__", errband::VERSION)?;

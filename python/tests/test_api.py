@@ -178,3 +178,21 @@ def test_prune_and_plan_equal_the_commands_json():
     with pytest.raises(errband.ErrbandError) as e:
         errband.plan("T(p) = s + w/p\nparam s, w\n", "data/amdahl.csv", candidates="p=100")
     assert e.value.args == ("no target: give target= (e.g. \"p=1000\") or a `predict` statement in <model>", "input")
+
+
+def test_energy_equals_the_commands_json_from_a_path_and_a_frame():
+    e = errband.energy(ROOT / "data" / "energy_mg.csv", nodes="16,64,inf")
+    cli = cli_json("energy", "data/energy_mg.csv", "--nodes", "16,64,inf")
+    cli["file"] = e.json["file"]
+    assert e.json == cli
+    assert set(e.charts) == {"delta", "ee", "shares"} and all("<svg" in v for v in e.charts.values())
+    p = e.predictions
+    row = p[(p["nodes"] == "16") & (p["quantity"] == "delta_e")].iloc[0]
+    assert row["lower"] <= row["value"] <= row["upper"]
+    # The same profile as a DataFrame of text cells: the same numbers.
+    df = pd.read_csv(ROOT / "data" / "energy_mg.csv", comment="#", dtype=str)
+    f = errband.energy(df, nodes=[16, 64, "inf"])
+    assert f.json["predictions"] == e.json["predictions"]
+    with pytest.raises(errband.ErrbandError) as x:
+        errband.energy(df, nodes="0")
+    assert x.value.args == ("--nodes 0: 0 is not a node count (a whole number ≥ 1)", "input")

@@ -3,13 +3,11 @@
 use super::files::{check_outputs, Io, Kind, Output};
 use super::whole::{self, Format};
 use super::{read_input, Failure};
-use crate::analysis::Threshold;
-use crate::energy::input::{self, DefaultUnits, PowerIs};
-use crate::energy::{self, Nodes, Objective, Settings};
+use crate::energy::args::TextOptions;
+use crate::energy::input::{DefaultUnits, PowerIs};
+use crate::energy::{self, Objective};
 use crate::limits::Limits;
-use crate::model::value_list;
 use crate::report::energy::{EnergyPlot, EnergyReport};
-use crate::units::{parse_quantity, Dim};
 use clap::{Args, ValueEnum};
 
 /// What f_opt minimises.
@@ -99,27 +97,6 @@ fn plot_arg(s: &str) -> Result<(EnergyPlot, String), Failure> {
     super::plot_kind(s, &EnergyPlot::ALL).map_err(|e| Failure::input(format!("--plot {s}: {e}")))
 }
 
-fn nodes_arg(text: &str, limits: &Limits) -> Result<Vec<Nodes>, Failure> {
-    let mut out = Vec::new();
-    for piece in text.split(',') {
-        let p = piece.trim();
-        if matches!(p, "inf" | "∞" | "infinity") {
-            out.push(Nodes::Infinity);
-            continue;
-        }
-        for v in value_list(p, "--nodes", limits).map_err(|d| Failure::input(d.render(p)))? {
-            if !v.is_integer() || v < num_traits::One::one() {
-                return Err(Failure::input(format!(
-                    "--nodes {text}: {} is not a node count (a whole number ≥ 1)",
-                    crate::num::fmt_fraction(&v)
-                )));
-            }
-            out.push(Nodes::Count(v));
-        }
-    }
-    Ok(out)
-}
-
 /// Runs `errband energy`.
 pub fn run(a: EnergyArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     let plots: Vec<(EnergyPlot, String)> = a.plot.iter().map(|s| plot_arg(s)).collect::<Result<_, _>>()?;
@@ -127,70 +104,32 @@ pub fn run(a: EnergyArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> 
     let kinds: Vec<&str> = EnergyPlot::ALL.iter().map(|(name, _)| *name).collect();
     outputs.extend(whole::report_outputs(a.report.as_ref(), &kinds));
     check_outputs(&[&a.profile], &outputs)?;
-    let mut nodes = Vec::new();
-    for n in &a.nodes {
-        for v in nodes_arg(n, limits)? {
-            if !nodes.contains(&v) {
-                nodes.push(v);
-            }
-        }
-    }
-    let freq =
-        |t: &str, what: &str| parse_quantity(t, Dim::Frequency, &a.freq_unit, what).map_err(Failure::input);
-    let fstd = a.fstd.as_deref().map(|f| freq(f, "--fstd")).transpose()?;
-    let base_nodes = match &a.base_nodes {
-        None => None,
-        Some(b) => {
-            let v = crate::num::parse_rat(b)
-                .ok()
-                .filter(|v| v.is_integer() && *v >= num_traits::One::one())
-                .ok_or_else(|| Failure::input(format!("--base-nodes {b}: expected a whole number ≥ 1")))?;
-            Some(v)
-        }
-    };
-    let mut fopt = Vec::new();
-    for f in &a.fopt {
-        let (r, v) = f
-            .split_once('=')
-            .ok_or_else(|| Failure::input(format!("--fopt {f}: expected REGION=FREQ, e.g. resid=2000")))?;
-        fopt.push((r.trim().to_string(), freq(v, "--fopt")?));
-    }
-    let thresholds = a
-        .thresholds
-        .iter()
-        .map(|t| Threshold::parse(t).map_err(|d| Failure::input(d.render(t))))
-        .collect::<Result<Vec<_>, _>>()?;
-    let units =
-        DefaultUnits { time: a.time_unit.clone(), freq: a.freq_unit.clone(), power: a.power_unit.clone() };
-    for (dim, u, flag) in [
-        (Dim::Time, &a.time_unit, "--time-unit"),
-        (Dim::Frequency, &a.freq_unit, "--freq-unit"),
-        (Dim::Power, &a.power_unit, "--power-unit"),
-    ] {
-        crate::units::factor_or_err(dim, u, flag).map_err(Failure::input)?;
-    }
-    let power = match a.power {
-        PowerArg::Node => PowerIs::PerNode,
-        PowerArg::Total => PowerIs::Total,
-    };
-    let text = read_input(&a.profile)?;
-    let parsed = input::read(&text, &a.profile, &units, power, *limits)
-        .map_err(|e| Failure::input(e.render(&text)))?;
-    let settings = Settings {
-        fstd,
-        base_nodes,
+    let options = TextOptions {
+        nodes: a.nodes.clone(),
+        fstd: a.fstd.clone(),
+        base_nodes: a.base_nodes.clone(),
         overhead: a.overhead.clone(),
         objective: match a.objective {
             ObjectiveArg::Energy => Objective::Energy,
             ObjectiveArg::Edp => Objective::Edp,
         },
-        fopt,
-        thresholds,
-        regions: a.regions.iter().map(|r| r.trim().to_string()).filter(|r| !r.is_empty()).collect(),
-        nodes,
+        fopt: a.fopt.clone(),
+        regions: a.regions.clone(),
+        thresholds: a.thresholds.clone(),
+        power: match a.power {
+            PowerArg::Node => PowerIs::PerNode,
+            PowerArg::Total => PowerIs::Total,
+        },
+        units: DefaultUnits {
+            time: a.time_unit.clone(),
+            freq: a.freq_unit.clone(),
+            power: a.power_unit.clone(),
+        },
         digits: a.digits,
-        limits: *limits,
     };
+    let settings = options.settings(limits).map_err(Failure::input)?;
+    let text = read_input(&a.profile)?;
+    let parsed = options.read_profile(&text, &a.profile, limits).map_err(Failure::input)?;
     let pred = energy::predict(&parsed, &a.profile, &settings).map_err(|e| Failure::of(&e))?;
     let report = EnergyReport {
         file: &a.profile,

@@ -44,6 +44,7 @@
 //! (sums region by region, ratios by Dinkelbach's method, shares by
 //! monotonicity), at a cost linear in the number of regions.
 
+pub mod args;
 pub mod bounds;
 mod fit;
 pub mod input;
