@@ -26,7 +26,7 @@ import pandas as pd
 from . import _native
 from ._native import ErrbandError, __version__
 
-__all__ = ["analyse", "prune", "plan", "qe", "Analysis", "Experiment", "CommandResult", "EnergyResult", "energy", "QeResult", "ErrbandError", "__version__"]
+__all__ = ["analyse", "prune", "plan", "qe", "Analysis", "Experiment", "CommandResult", "EnergyResult", "energy", "BarrierResult", "barrier", "QeResult", "ErrbandError", "__version__"]
 
 PathOrText = Union[str, "os.PathLike[str]"]
 
@@ -686,6 +686,94 @@ def energy(
         time_unit, freq_unit, power_unit, int(precision), int(decimal),
     )
     return EnergyResult(document, charts)
+
+
+class BarrierResult:
+    """The result of :func:`barrier`: the JSON of ``errband barrier --format
+    json`` (``.json``, ``.to_json()``), its conclusions, one DataFrame row
+    per node count and T_SR case (``.rows``), and the chart (``.chart``)."""
+
+    def __init__(self, document: str, chart: str):
+        self._text = document
+        self.json: dict = json.loads(document)
+        self.chart: str = chart
+        self.conclusions: list = list(self.json.get("conclusions", []))
+
+    def to_json(self) -> str:
+        return self._text
+
+    @property
+    def rows(self) -> "pd.DataFrame":
+        """Per N and T_SR case: T_EB (lower, upper, s), the MPI_Barrier time
+        of the first reference column, the winner, the margin and the
+        speed-up (exact with float columns)."""
+        cases = self.json.get("t_sr_cases_s", [])
+        recs = []
+        for r in self.json["rows"]:
+            mpi = (r.get("mpi_s") or [None])[0] or {}
+            for k, teb in enumerate(r["t_eb_s"]):
+                case = cases[k] if k < len(cases) else {}
+                rec = {
+                    "nodes": r["nodes"],
+                    "t_sr_lower": _exact(case.get("lower")),
+                    "t_sr_upper": _exact(case.get("upper")),
+                    "t_eb_lower": _exact(teb.get("lower")),
+                    "t_eb_upper": _exact(teb.get("upper")),
+                    "mpi_lower": _exact(mpi.get("lower")),
+                    "mpi_upper": _exact(mpi.get("upper")),
+                }
+                vs = (r.get("versus") or [[]])[k] if k < len(r.get("versus") or []) else []
+                v = vs[0] if vs else {}
+                rec["winner"] = v.get("winner")
+                for name in ("margin_s", "speedup"):
+                    band = v.get(name) or {}
+                    rec[name + "_lower"] = _exact(band.get("lower"))
+                    rec[name + "_upper"] = _exact(band.get("upper"))
+                recs.append(rec)
+        exact = [c for c in (recs[0].keys() if recs else []) if c not in ("nodes", "winner")]
+        return _with_floats(recs, exact)
+
+    def _repr_html_(self) -> str:
+        return self.chart + "".join(f"<p>{html.escape(c)}</p>" for c in self.conclusions)
+
+    def __repr__(self) -> str:
+        return f"<errband.BarrierResult: {'; '.join(self.conclusions)}>"
+
+
+def barrier(
+    nodes: Union[str, Iterable[int]] = "2..30",
+    per_chassis: int = 3,
+    root_fanout: Optional[int] = None,
+    inter_fanout: Optional[int] = None,
+    t_ib: str = "3.86us",
+    t_sr: Union[str, Iterable[str]] = "60us,120us",
+    mpi: Optional[str] = None,
+    mpi_model: Optional[PathOrText] = None,
+    mpi_data: Union[None, PathOrText, "pd.DataFrame"] = None,
+    conclude_at: Iterable[int] = (),
+    time_unit: str = "us",
+    thresholds: Optional[Iterable[str]] = None,
+    noise: Union[str, Fraction, float] = "5%",
+    decimal: int = 6,
+) -> BarrierResult:
+    """The barrier latency predictor (``errband barrier``): the chassis
+    barrier network's T_EB(N) for each T_SR case against MPI_Barrier, given
+    as a time (``mpi="120us"``) or as a model fitted to measurements
+    (``mpi_model=``, ``mpi_data=``). Times as the command line writes them
+    (``"3.86us"``, intervals ``"2.7us..3.86us"``); bare numbers are in
+    ``time_unit``."""
+    if (mpi_model is None) != (mpi_data is None):
+        raise ValueError("mpi_model and mpi_data go together")
+    node_texts = [nodes] if isinstance(nodes, str) else [",".join(str(n) for n in nodes)]
+    sr = [t_sr] if isinstance(t_sr, str) else list(t_sr)
+    model_text, model_name = _read_source(mpi_model, "<mpi_model>") if mpi_model is not None else (None, "")
+    data_text, data_name, data_path = _data_args(mpi_data) if mpi_data is not None else ("", "", None)
+    document, chart = _native.barrier(
+        node_texts, int(per_chassis), root_fanout, inter_fanout, str(t_ib), sr, mpi,
+        [int(n) for n in conclude_at], time_unit, model_text, model_name, data_text, data_name, data_path,
+        [str(t) for t in (thresholds or [])], _noise(noise), int(decimal),
+    )
+    return BarrierResult(document, chart)
 
 
 class QeResult:

@@ -66,6 +66,15 @@ class EnergyResult:
     def regions(self) -> pd.DataFrame: ...
     def _repr_html_(self) -> str: ...
 
+class BarrierResult:
+    json: dict[str, Any]
+    chart: str
+    conclusions: list[str]
+    def to_json(self) -> str: ...
+    @property
+    def rows(self) -> pd.DataFrame: ...
+    def _repr_html_(self) -> str: ...
+
 class QeResult:
     json: dict[str, Any]
     def to_json(self) -> str: ...
@@ -128,4 +137,20 @@ def energy(
     precision: int = 40,
     decimal: int = 6,
 ) -> EnergyResult: ...
+def barrier(
+    nodes: Union[str, Iterable[int]] = "2..30",
+    per_chassis: int = 3,
+    root_fanout: Optional[int] = None,
+    inter_fanout: Optional[int] = None,
+    t_ib: str = "3.86us",
+    t_sr: Union[str, Iterable[str]] = "60us,120us",
+    mpi: Optional[str] = None,
+    mpi_model: Optional[PathOrText] = None,
+    mpi_data: Union[None, PathOrText, pd.DataFrame] = None,
+    conclude_at: Iterable[int] = (),
+    time_unit: str = "us",
+    thresholds: Optional[Iterable[str]] = None,
+    noise: Union[str, Fraction, float] = "5%",
+    decimal: int = 6,
+) -> BarrierResult: ...
 def qe(problem: PathOrText) -> QeResult: ...

@@ -646,6 +646,77 @@ fn energy(
     })
 }
 
+/// `errband barrier`: chassis barrier network against MPI_Barrier. Times
+/// as the command line writes them; the MPI_Barrier reference is `mpi` (a
+/// time), or the model `mpi_model` fitted to the data (text or path, as
+/// `analyse` takes them), or none. Returns the JSON and the chart's SVG.
+#[pyfunction]
+#[pyo3(signature = (nodes, per_chassis, root_fanout, inter_fanout, t_ib, t_sr, mpi, conclude_at, unit, mpi_model, model_name, data_text, data_name, data_path, thresholds, noise, decimal))]
+#[allow(clippy::too_many_arguments)]
+fn barrier(
+    py: Python<'_>,
+    nodes: Vec<String>,
+    per_chassis: u64,
+    root_fanout: Option<u64>,
+    inter_fanout: Option<u64>,
+    t_ib: String,
+    t_sr: Vec<String>,
+    mpi: Option<String>,
+    conclude_at: Vec<u64>,
+    unit: String,
+    mpi_model: Option<String>,
+    model_name: String,
+    data_text: String,
+    data_name: String,
+    data_path: Option<String>,
+    thresholds: Vec<String>,
+    noise: String,
+    decimal: usize,
+) -> PyResult<(String, String)> {
+    use errband::barrier::args::TextOptions;
+    use errband::barrier::{MpiModel, Reference};
+    use errband::report::barrier::BarrierReport;
+    py.detach(|| {
+        let limits = Limits::default();
+        let o =
+            TextOptions { nodes, per_chassis, root_fanout, inter_fanout, t_ib, t_sr, mpi, conclude_at, unit };
+        let input = |m: String| fail(m, ErrorKind::Input);
+        let unit_factor = o.unit_factor().map_err(input)?;
+        let mut settings = o.settings(&limits).map_err(input)?;
+        let reference_text = match (&o.mpi, mpi_model) {
+            (Some(m), None) => format!("given, {m}"),
+            (Some(_), Some(_)) => {
+                return Err(input("give mpi (a time) or mpi_model with its data, not both".into()))
+            }
+            (None, Some(text)) => {
+                let r =
+                    request(text, model_name, data_text, data_name, data_path, thresholds, noise, None, None);
+                let p = prepare(&r)?;
+                single(&p, "barrier")?;
+                let rows = p.parts.parts.into_iter().next().map(|x| x.dataset.rows).unwrap_or_default();
+                let what = format!("model {} fitted to {}", p.model.file, p.data_name);
+                let m =
+                    MpiModel::new(p.model, rows, &p.data_name, p.opts.thresholds, false).map_err(input)?;
+                settings.reference = Some(Reference::Model(Box::new(m)));
+                what
+            }
+            (None, None) => "none given (--mpi TIME, or --mpi-model MODEL --mpi-data DATA)".into(),
+        };
+        let pred = errband::barrier::predict(&settings).map_err(|e| fail(e.to_string(), e.kind()))?;
+        let report = BarrierReport {
+            pred: &pred,
+            unit: &o.unit,
+            unit_factor: &unit_factor,
+            reference_text,
+            digits: decimal,
+            exact: false,
+            preface: String::new(),
+        };
+        let chart = report.charts().into_iter().next().map(|(_, svg)| svg).unwrap_or_default();
+        Ok((command_json(&report)?, chart))
+    })
+}
+
 /// Solves a QE problem (`errband qe` syntax): the JSON document of
 /// `errband qe FILE --format json`, with vertices.
 #[pyfunction]
@@ -671,6 +742,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(prune, m)?)?;
     m.add_function(wrap_pyfunction!(plan, m)?)?;
     m.add_function(wrap_pyfunction!(energy, m)?)?;
+    m.add_function(wrap_pyfunction!(barrier, m)?)?;
     m.add_class::<Outcome>()?;
     m.add("ErrbandError", m.py().get_type::<ErrbandError>())?;
     m.add("__version__", errband::VERSION)?;

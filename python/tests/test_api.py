@@ -196,3 +196,19 @@ def test_energy_equals_the_commands_json_from_a_path_and_a_frame():
     with pytest.raises(errband.ErrbandError) as x:
         errband.energy(df, nodes="0")
     assert x.value.args == ("--nodes 0: 0 is not a node count (a whole number ≥ 1)", "input")
+
+
+def test_barrier_equals_the_commands_json_with_a_time_and_with_a_fitted_model():
+    b = errband.barrier(nodes="2..40", mpi="120us")
+    assert b.json == cli_json("barrier", "--nodes", "2..40", "--mpi", "120us")
+    assert b.conclusions and "<svg" in b.chart
+    r = b.rows
+    assert len(r) == 39 * 2
+    assert list(r["winner"][r["nodes"] == 40]) == [v[0]["winner"] for v in b.json["rows"][-1]["versus"]]
+    assert (r["t_eb_lower"] <= r["t_eb_upper"]).all() and r["t_eb_upper_float"].max() > 0
+    m = errband.barrier(nodes=range(2, 31), mpi_model="models/mpi_barrier.tm", mpi_data="data/mpi_barrier.csv")
+    cli = cli_json("barrier", "--nodes", "2..30", "--mpi-model", "models/mpi_barrier.tm", "--mpi-data", "data/mpi_barrier.csv")
+    assert m.json == cli
+    with pytest.raises(errband.ErrbandError) as e:
+        errband.barrier(nodes="1")
+    assert e.value.args == ("--nodes 1: N = 1; a barrier needs at least 2 nodes", "input")

@@ -18,6 +18,8 @@
 //! at each threshold carries into every comparison. The crossover
 //! `T_SR*(N) = (T_MPI(N) − (4 + 3·L_i)·T_IB) / (3·(L_i + 1))` is exact.
 
+pub mod args;
+
 use crate::analysis::{Analysis, AnalysisError, Band, Options, Shape as RegionShape, Threshold};
 use crate::data::Measurement;
 use crate::model::Model;
@@ -364,6 +366,34 @@ pub struct MpiModel {
     /// Whether its analysis keeps the next-measurement bands (shown with
     /// the fit); the predictor itself reads only the model bands.
     pub measurement_bands: bool,
+}
+
+impl MpiModel {
+    /// The MPI_Barrier model `model` (its time unit from its `unit`
+    /// statement or the data's header) fitted to `data` of file `file` at
+    /// `thresholds`; `measurement_bands` adds the bands of a new
+    /// measurement. Fails when the model states no time unit.
+    pub fn new(
+        model: Model,
+        data: Vec<Measurement>,
+        file: &str,
+        thresholds: Vec<Threshold>,
+        measurement_bands: bool,
+    ) -> Result<MpiModel, String> {
+        let func = &model.func;
+        let unit = model.units.get(func).cloned().ok_or_else(|| {
+            format!(
+                "the MPI_Barrier model {} states no time unit for `{func}`: add `unit {func} = us` to the model, or `[us]` to the time column's header in {file}",
+                model.file
+            )
+        })?;
+        let unit_factor = crate::units::factor_or_err(
+            crate::units::Dim::Time,
+            &unit,
+            &format!("the unit of `{func}` in {}", model.file),
+        )?;
+        Ok(MpiModel { model, data, file: file.to_string(), unit_factor, thresholds, measurement_bands })
+    }
 }
 
 /// The reference MPI_Barrier time.

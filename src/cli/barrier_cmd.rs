@@ -5,15 +5,12 @@ use super::input::{load, CommonArgs};
 use super::whole::{self, Format};
 use super::Failure;
 use crate::analysis::Threshold;
-use crate::barrier::{self, MpiModel, Reference, Settings, Tree};
+use crate::barrier::args::TextOptions;
+use crate::barrier::{self, MpiModel, Reference};
 use crate::limits::Limits;
-use crate::model::value_list;
-use crate::num::{fmt_fraction, Interval, Rat};
 use crate::report::barrier::BarrierReport;
 use crate::report::Report;
-use crate::units::{factor_or_err, parse_quantity_items, Dim};
 use clap::Args;
-use num_traits::ToPrimitive;
 
 /// `errband barrier`.
 #[derive(Args, Debug)]
@@ -68,88 +65,39 @@ pub struct BarrierArgs {
     pub common: CommonArgs,
 }
 
-fn nodes_arg(text: &str, limits: &Limits) -> Result<Vec<u64>, Failure> {
-    let mut out = Vec::new();
-    for v in value_list(text, "--nodes", limits).map_err(|d| Failure::input(d.render(text)))? {
-        let n = v.is_integer().then(|| v.to_integer().to_u64()).flatten().ok_or_else(|| {
-            Failure::input(format!(
-                "--nodes {text}: {} is not a node count (a whole number ≥ 2)",
-                fmt_fraction(&v)
-            ))
-        })?;
-        if n < 2 {
-            return Err(Failure::input(format!("--nodes {text}: N = {n}; a barrier needs at least 2 nodes")));
-        }
-        out.push(n);
-    }
-    Ok(out)
-}
-
-fn one_time(text: &str, flag: &str, unit: &str) -> Result<Interval, Failure> {
-    let mut v = parse_quantity_items(text, Dim::Time, unit, flag).map_err(Failure::input)?;
-    if v.len() != 1 {
-        return Err(Failure::input(format!(
-            "{flag} {text}: expected one time or one interval (`a..b`), not a list"
-        )));
-    }
-    Ok(v.remove(0))
-}
-
 /// Runs `errband barrier`.
 pub fn run(a: BarrierArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     let inputs: Vec<&str> = a.mpi_model.iter().chain(&a.mpi_data).map(String::as_str).collect();
     let mut outputs: Vec<Output> = a.plot.iter().map(|f| Output::new("--plot", f, Kind::Svg)).collect();
     outputs.extend(whole::report_outputs(a.report.as_ref(), &["teb"]));
     check_outputs(&inputs, &outputs)?;
-    let unit_factor: Rat = factor_or_err(Dim::Time, &a.unit, "--time-unit").map_err(Failure::input)?;
-    let mut nodes = Vec::new();
-    for n in &a.nodes {
-        nodes.extend(nodes_arg(n, limits)?);
-    }
-    nodes.sort_unstable();
-    nodes.dedup();
-    let tree = Tree::new(a.per_chassis, a.root_fanout, a.inter_fanout).map_err(|e| Failure::of(&e))?;
-    let t_ib = one_time(&a.t_ib, "--t-ib", &a.unit)?;
-    let mut t_sr: Vec<Interval> = Vec::new();
-    for t in &a.t_sr {
-        for c in parse_quantity_items(t, Dim::Time, &a.unit, "--t-sr").map_err(Failure::input)? {
-            if !t_sr.contains(&c) {
-                t_sr.push(c);
-            }
-        }
-    }
-    let (reference, reference_text, loaded) = match (&a.mpi, &a.mpi_model, &a.mpi_data) {
-        (Some(m), _, _) => {
-            let c = one_time(m, "--mpi", &a.unit)?;
-            (Some(Reference::Constant(c)), format!("given, {m}"), None)
-        }
+    let options = TextOptions {
+        nodes: a.nodes.clone(),
+        per_chassis: a.per_chassis,
+        root_fanout: a.root_fanout,
+        inter_fanout: a.inter_fanout,
+        t_ib: a.t_ib.clone(),
+        t_sr: a.t_sr.clone(),
+        mpi: a.mpi.clone(),
+        conclude_at: a.conclude_at.clone(),
+        unit: a.unit.clone(),
+    };
+    let unit_factor = options.unit_factor().map_err(Failure::input)?;
+    let mut settings = options.settings(limits).map_err(Failure::input)?;
+    let (reference_text, loaded) = match (&a.mpi, &a.mpi_model, &a.mpi_data) {
+        (Some(m), _, _) => (format!("given, {m}"), None),
         (None, Some(mp), Some(dp)) => {
             let l = load(Some(mp), dp, &a.common, limits)?;
             l.single("barrier")?;
-            let unit = l.model.units.get(&l.model.func).cloned().ok_or_else(|| {
-                Failure::input(format!(
-                    "the MPI_Barrier model {mp} states no time unit for `{}`: add `unit {} = us` to the model, or `[us]` to the time column's header in {dp}",
-                    l.model.func, l.model.func
-                ))
-            })?;
-            let unit_factor =
-                factor_or_err(Dim::Time, &unit, &format!("the unit of `{}` in {mp}", l.model.func))
-                    .map_err(Failure::input)?;
             let thresholds =
                 if l.thresholds.is_empty() { Threshold::defaults() } else { l.thresholds.clone() };
-            let m = MpiModel {
-                model: l.model.clone(),
-                data: l.dataset.rows.clone(),
-                file: dp.clone(),
-                unit_factor,
-                thresholds,
-                measurement_bands: a.show_fit,
-            };
-            (Some(Reference::Model(Box::new(m))), format!("model {mp} fitted to {dp}"), Some(l))
+            let m = MpiModel::new(l.model.clone(), l.dataset.rows.clone(), dp, thresholds, a.show_fit)
+                .map_err(Failure::input)?;
+            settings.reference = Some(Reference::Model(Box::new(m)));
+            (format!("model {mp} fitted to {dp}"), Some(l))
         }
-        _ => (None, "none given (--mpi TIME, or --mpi-model MODEL --mpi-data DATA)".into(), None),
+        _ => ("none given (--mpi TIME, or --mpi-model MODEL --mpi-data DATA)".into(), None),
     };
-    let settings = Settings { nodes, tree, t_ib, t_sr, reference, conclude_at: a.conclude_at.clone() };
     let pred = barrier::predict(&settings).map_err(|e| Failure::of(&e))?;
     let mut report = BarrierReport {
         pred: &pred,
