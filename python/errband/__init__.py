@@ -26,7 +26,7 @@ import pandas as pd
 from . import _native
 from ._native import ErrbandError, __version__
 
-__all__ = ["analyse", "prune", "plan", "qe", "Analysis", "Experiment", "CommandResult", "EnergyResult", "energy", "BarrierResult", "barrier", "QeResult", "ErrbandError", "__version__"]
+__all__ = ["analyse", "prune", "plan", "qe", "Analysis", "Experiment", "CommandResult", "EnergyResult", "energy", "BarrierResult", "barrier", "MsResult", "ms", "QeResult", "ErrbandError", "__version__"]
 
 PathOrText = Union[str, "os.PathLike[str]"]
 
@@ -774,6 +774,84 @@ def barrier(
         [str(t) for t in (thresholds or [])], _noise(noise), int(decimal),
     )
     return BarrierResult(document, chart)
+
+
+class MsResult:
+    """The result of :func:`ms`: the JSON of ``errband ms predict --format
+    json`` (``.json``, ``.to_json()``), one DataFrame row per processor
+    count (``.runs``) and the chart of run time against P (``.chart``)."""
+
+    def __init__(self, document: str, chart: str):
+        self._text = document
+        self.json: dict = json.loads(document)
+        self.chart: str = chart
+
+    def to_json(self) -> str:
+        return self._text
+
+    @property
+    def runs(self) -> "pd.DataFrame":
+        """Per processor count P: slaves, predicted run time (s, exact with a
+        float column), the master's busy fraction and events simulated."""
+        recs = [
+            {
+                "procs": r["procs"],
+                "slaves": r["slaves"],
+                "time_s": _exact(r["time_s"]),
+                "master_busy": _exact(r["master_busy"]),
+                "events": r["events"],
+            }
+            for r in self.json["runs"]
+        ]
+        return _with_floats(recs, ["time_s", "master_busy"])
+
+    def _repr_html_(self) -> str:
+        return self.chart + self.runs.to_html()
+
+    def __repr__(self) -> str:
+        return f"<errband.MsResult: {len(self.json['runs'])} processor counts of {self.json['tasks']['file']}>"
+
+
+def _file_args(value: Any) -> "tuple[Optional[str], Optional[str]]":
+    """(text, path) of an optional file argument: a DataFrame or text, or a
+    path the library reads."""
+    if value is None:
+        return None, None
+    text, _, path = _data_args(value)
+    return (None, path) if path is not None else (text, None)
+
+
+def ms(
+    tasks: Union[PathOrText, "pd.DataFrame"],
+    grid: Union[str, Iterable[int]],
+    procs: Union[str, Iterable[int]] = "8..128:8",
+    loggp: str = "",
+    k_in: str = "16B",
+    k_out: str = "8B",
+    ratio: Union[str, int, Fraction] = "1",
+    speeds: Union[None, PathOrText, "pd.DataFrame"] = None,
+    task_order: Union[None, PathOrText, "pd.DataFrame"] = None,
+    no_p1_recv: bool = False,
+    compare_subsets: Iterable[str] = (),
+    time_unit: str = "us",
+    max_tasks: Optional[int] = None,
+    decimal: int = 6,
+) -> MsResult:
+    """The master/slave run-time predictor (``errband ms predict``): a
+    task file of a sub-grid (columns ``i1..iN``, ``time``; a DataFrame, a
+    path or CSV text) interpolated to the full ``grid`` (``"1024x1024"`` or
+    ``[1024, 1024]``) and simulated at each processor count. Options as the
+    command line writes them (``loggp="L=5us,o=1us"``)."""
+    grid_text = grid if isinstance(grid, str) else "x".join(str(int(c)) for c in grid)
+    procs_texts = [procs] if isinstance(procs, str) else [",".join(str(int(p)) for p in procs)]
+    t_text, t_path = _file_args(tasks)
+    s_text, s_path = _file_args(speeds)
+    o_text, o_path = _file_args(task_order)
+    document, chart = _native.ms(
+        t_text, t_path, grid_text, procs_texts, loggp, str(k_in), str(k_out), str(ratio), bool(no_p1_recv),
+        list(compare_subsets), time_unit, None if max_tasks is None else int(max_tasks), s_text, s_path, o_text, o_path, int(decimal),
+    )
+    return MsResult(document, chart)
 
 
 class QeResult:

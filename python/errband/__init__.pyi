@@ -75,6 +75,14 @@ class BarrierResult:
     def rows(self) -> pd.DataFrame: ...
     def _repr_html_(self) -> str: ...
 
+class MsResult:
+    json: dict[str, Any]
+    chart: str
+    def to_json(self) -> str: ...
+    @property
+    def runs(self) -> pd.DataFrame: ...
+    def _repr_html_(self) -> str: ...
+
 class QeResult:
     json: dict[str, Any]
     def to_json(self) -> str: ...
@@ -153,4 +161,20 @@ def barrier(
     noise: Union[str, Fraction, float] = "5%",
     decimal: int = 6,
 ) -> BarrierResult: ...
+def ms(
+    tasks: Union[PathOrText, pd.DataFrame],
+    grid: Union[str, Iterable[int]],
+    procs: Union[str, Iterable[int]] = "8..128:8",
+    loggp: str = "",
+    k_in: str = "16B",
+    k_out: str = "8B",
+    ratio: Union[str, int, Fraction] = "1",
+    speeds: Union[None, PathOrText, pd.DataFrame] = None,
+    task_order: Union[None, PathOrText, pd.DataFrame] = None,
+    no_p1_recv: bool = False,
+    compare_subsets: Iterable[str] = (),
+    time_unit: str = "us",
+    max_tasks: Optional[int] = None,
+    decimal: int = 6,
+) -> MsResult: ...
 def qe(problem: PathOrText) -> QeResult: ...

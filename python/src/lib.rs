@@ -717,6 +717,113 @@ fn barrier(
     })
 }
 
+/// A file argument from Python: its text and name, from `text` (named
+/// `name`) or read from `path`.
+fn text_of(
+    text: Option<String>,
+    name: &str,
+    path: Option<String>,
+) -> Result<Option<(String, String)>, PyErr> {
+    match (text, path) {
+        (_, Some(p)) => {
+            let t = std::fs::read_to_string(&p).map_err(|e| fail(format!("{p}: {e}"), ErrorKind::Input))?;
+            Ok(Some((t, p)))
+        }
+        (Some(t), None) => Ok(Some((t, name.to_string()))),
+        (None, None) => Ok(None),
+    }
+}
+
+/// `errband ms predict`: master/slave run time from a task file (text or
+/// path), options written as the command line writes them; `speeds` and
+/// `order` are optional files (text or path). Returns the JSON and the
+/// chart's SVG.
+#[pyfunction]
+#[pyo3(signature = (tasks_text, tasks_path, grid, procs, loggp, k_in, k_out, ratio, no_p1_recv, compare_subsets, unit, max_tasks, speeds_text, speeds_path, order_text, order_path, decimal))]
+#[allow(clippy::too_many_arguments)]
+fn ms(
+    py: Python<'_>,
+    tasks_text: Option<String>,
+    tasks_path: Option<String>,
+    grid: String,
+    procs: Vec<String>,
+    loggp: String,
+    k_in: String,
+    k_out: String,
+    ratio: String,
+    no_p1_recv: bool,
+    compare_subsets: Vec<String>,
+    unit: String,
+    max_tasks: Option<u64>,
+    speeds_text: Option<String>,
+    speeds_path: Option<String>,
+    order_text: Option<String>,
+    order_path: Option<String>,
+    decimal: usize,
+) -> PyResult<(String, String)> {
+    use errband::data::tasks::{read_order, read_speeds, read_tasks};
+    use errband::ms::args::{Parsed, TextOptions};
+    use errband::ms::MsError;
+    use errband::report::ms::MsReport;
+    let ms_err = |e: MsError| match e {
+        MsError::Input(m) => fail(m, ErrorKind::Input),
+        MsError::Limit(m) => fail(m, ErrorKind::Analysis),
+    };
+    py.detach(|| {
+        let limits = Limits::default();
+        let o = TextOptions {
+            grid,
+            procs,
+            loggp,
+            k_in,
+            k_out,
+            ratio,
+            no_p1_recv,
+            compare_subsets,
+            unit,
+            max_tasks: max_tasks.unwrap_or(errband::data::tasks::DEFAULT_MAX_TASKS),
+        };
+        let Parsed { grid, tasks: n_tasks, procs, mut machine, subsets } =
+            o.parse(&limits).map_err(ms_err)?;
+        let located = |e: errband::data::DataError, text: &str| fail(e.render(text), ErrorKind::Input);
+        let speeds = text_of(speeds_text, "<speeds>", speeds_path)?;
+        if let Some((text, name)) = &speeds {
+            machine.ratios = read_speeds(text, name, &limits).map_err(|e| located(e, text))?;
+        }
+        let (text, name) = text_of(tasks_text, "<tasks>", tasks_path)?
+            .ok_or_else(|| fail("no task file".into(), ErrorKind::Input))?;
+        let sampled = read_tasks(&text, &name, &grid, &o.unit, &limits).map_err(|e| located(e, &text))?;
+        let order_file = text_of(order_text, "<order>", order_path)?;
+        let order = match &order_file {
+            Some((t, n)) => Some(read_order(t, n, &grid, n_tasks).map_err(|e| located(e, t))?),
+            None => None,
+        };
+        let (pred, comparison) = if subsets.is_empty() {
+            let tasks = errband::ms::Tasks::interpolate(&sampled).map_err(ms_err)?;
+            (errband::ms::predict(&tasks, order.as_deref(), &machine, &procs).map_err(ms_err)?, None)
+        } else {
+            let c = errband::ms::compare_subsets(&sampled, &subsets, order.as_deref(), &machine, &procs)
+                .map_err(ms_err)?;
+            (c.full.clone(), Some(c))
+        };
+        let report = MsReport {
+            file: &name,
+            grid: &grid,
+            sub_grid: sampled.axes.iter().map(Vec::len).collect(),
+            machine: &machine,
+            speeds_file: speeds.as_ref().map(|s| s.1.as_str()),
+            order_file: order_file.as_ref().map(|s| s.1.as_str()),
+            pred: &pred,
+            comparison: comparison.as_ref(),
+            digits: decimal.clamp(1, 40),
+            exact: false,
+            per_slave: false,
+        };
+        let chart = report.charts().into_iter().next().map(|(_, svg)| svg).unwrap_or_default();
+        Ok((command_json(&report)?, chart))
+    })
+}
+
 /// Solves a QE problem (`errband qe` syntax): the JSON document of
 /// `errband qe FILE --format json`, with vertices.
 #[pyfunction]
@@ -743,6 +850,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(plan, m)?)?;
     m.add_function(wrap_pyfunction!(energy, m)?)?;
     m.add_function(wrap_pyfunction!(barrier, m)?)?;
+    m.add_function(wrap_pyfunction!(ms, m)?)?;
     m.add_class::<Outcome>()?;
     m.add("ErrbandError", m.py().get_type::<ErrbandError>())?;
     m.add("__version__", errband::VERSION)?;

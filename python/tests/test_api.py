@@ -212,3 +212,15 @@ def test_barrier_equals_the_commands_json_with_a_time_and_with_a_fitted_model():
     with pytest.raises(errband.ErrbandError) as e:
         errband.barrier(nodes="1")
     assert e.value.args == ("--nodes 1: N = 1; a barrier needs at least 2 nodes", "input")
+
+
+def test_ms_equals_the_commands_json():
+    m = errband.ms("data/mandelbrot_32x32.csv", grid=[1024, 1024], procs=[2, 8, 32])
+    cli = cli_json("ms", "predict", "data/mandelbrot_32x32.csv", "--grid", "1024x1024", "--procs", "2,8,32")
+    assert m.json == cli
+    r = m.runs
+    assert list(r["procs"]) == [2, 8, 32] and (r["time_s"].diff().dropna() < 0).all()
+    assert "<svg" in m.chart
+    with pytest.raises(errband.ErrbandError) as e:
+        errband.ms("data/mandelbrot_32x32.csv", grid="256x256")
+    assert "outside the grid" in e.value.args[0] and "^" in e.value.args[0]

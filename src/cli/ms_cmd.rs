@@ -7,13 +7,9 @@ use super::whole::{self, Format};
 use super::{read_input, Failure};
 use crate::data::tasks::{grid_size, grid_text, read_order, read_speeds, read_tasks, DEFAULT_MAX_TASKS};
 use crate::limits::Limits;
-use crate::model::value_list;
-use crate::ms::{self, compare_subsets, mandelbrot, parse_subset, LogGp, Machine, MsError, Tasks};
-use crate::num::{fmt_fraction, Rat};
+use crate::ms::{self, compare_subsets, mandelbrot, MsError, Tasks};
 use crate::report::ms::{rate, MsReport};
-use crate::units::{parse_quantity, Dim};
 use clap::{Args, Subcommand};
-use num_traits::{Signed, ToPrimitive};
 use std::io::{IsTerminal, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -148,56 +144,11 @@ pub fn run(a: MsArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     }
 }
 
-/// `1024x1024` → [1024, 1024].
-fn grid_arg(text: &str, flag: &str) -> Result<Vec<u32>, Failure> {
-    let parts: Vec<&str> = text.split(['x', 'X', '×']).collect();
-    if parts.len() > 8 {
-        return Err(Failure::input(format!("{flag} {text}: at most 8 dimensions")));
-    }
-    parts
-        .iter()
-        .map(|p| {
-            p.trim().parse::<u32>().ok().filter(|&c| c >= 1).ok_or_else(|| {
-                Failure::input(format!(
-                    "{flag} {text}: `{p}` is not an extent (a whole number ≥ 1); write e.g. 1024x1024"
-                ))
-            })
-        })
-        .collect()
-}
-
-fn procs_arg(texts: &[String], limits: &Limits) -> Result<Vec<u64>, Failure> {
-    let mut out = Vec::new();
-    for text in texts {
-        for v in value_list(text, "--procs", limits).map_err(|d| Failure::input(d.render(text)))? {
-            let n = v.is_integer().then(|| v.to_integer().to_u64()).flatten().ok_or_else(|| {
-                Failure::input(format!(
-                    "--procs {text}: {} is not a processor count (a whole number ≥ 2)",
-                    fmt_fraction(&v)
-                ))
-            })?;
-            out.push(n);
-        }
-    }
-    out.sort_unstable();
-    out.dedup();
-    ms::check_procs(&out).map_err(ms_failure)?;
-    Ok(out)
-}
-
 fn ms_failure(e: MsError) -> Failure {
     match e {
         MsError::Input(m) => Failure::input(m),
         MsError::Limit(m) => Failure::analysis(m),
     }
-}
-
-fn bytes_arg(text: &str, flag: &str) -> Result<Rat, Failure> {
-    let v = parse_quantity(text, Dim::Bytes, "B", flag).map_err(Failure::input)?;
-    if v.is_negative() {
-        return Err(Failure::input(format!("{flag} {text}: a byte count cannot be negative")));
-    }
-    Ok(v)
 }
 
 /// Reads a file for a task-file reader, rendering its errors against the text.
@@ -217,33 +168,23 @@ fn predict(a: PredictArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     let mut outputs: Vec<Output> = a.plot.iter().map(|f| Output::new("--plot", f, Kind::Svg)).collect();
     outputs.extend(whole::report_outputs(a.report.as_ref(), &["time"]));
     check_outputs(&inputs, &outputs)?;
-    let grid = grid_arg(&a.grid, "--grid")?;
-    let n_tasks = grid_size(&grid, a.max_tasks).map_err(Failure::input)? as usize;
-    let procs = procs_arg(&a.procs, limits)?;
-    crate::units::factor_or_err(Dim::Time, &a.unit, "--time-unit").map_err(Failure::input)?;
-    let loggp = LogGp::default().with(&a.loggp, &a.unit).map_err(Failure::input)?;
-    let ratio = crate::num::parse_rat(&a.ratio)
-        .ok()
-        .filter(Signed::is_positive)
-        .ok_or_else(|| Failure::input(format!("--ratio {}: expected a positive number", a.ratio)))?;
-    let ratios = match &a.speeds {
-        Some(f) => read_located(f, |text, name| read_speeds(text, name, limits))?,
-        None => Vec::new(),
+    let options = ms::args::TextOptions {
+        grid: a.grid.clone(),
+        procs: a.procs.clone(),
+        loggp: a.loggp.clone(),
+        k_in: a.k_in.clone(),
+        k_out: a.k_out.clone(),
+        ratio: a.ratio.clone(),
+        no_p1_recv: a.no_p1_recv,
+        compare_subsets: a.compare_subsets.clone(),
+        unit: a.unit.clone(),
+        max_tasks: a.max_tasks,
     };
-    let machine = Machine {
-        loggp,
-        ratios,
-        uniform_ratio: ratio,
-        k_in: bytes_arg(&a.k_in, "--k-in")?,
-        k_out: bytes_arg(&a.k_out, "--k-out")?,
-        p1_recv: !a.no_p1_recv,
-    };
-    let specs = a
-        .compare_subsets
-        .iter()
-        .map(|s| parse_subset(s, &grid))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(Failure::input)?;
+    let ms::args::Parsed { grid, tasks: n_tasks, procs, mut machine, subsets: specs } =
+        options.parse(limits).map_err(ms_failure)?;
+    if let Some(f) = &a.speeds {
+        machine.ratios = read_located(f, |text, name| read_speeds(text, name, limits))?;
+    }
     let sampled = read_located(&a.tasks, |text, name| read_tasks(text, name, &grid, &a.unit, limits))?;
     let order = match &a.order {
         Some(f) => Some(read_located(f, |text, name| read_order(text, name, &grid, n_tasks))?),
@@ -373,7 +314,7 @@ fn sample(a: SampleArgs, io: &mut Io) -> Result<i32, Failure> {
         a.command.iter().map(String::as_str).filter(|c| std::path::Path::new(c).is_file()).collect();
     let outputs: Vec<Output> = a.out.iter().map(|f| Output::new("--out", f, Kind::Csv)).collect();
     check_outputs(&inputs, &outputs)?;
-    let grid = grid_arg(&a.grid, "--grid")?;
+    let grid = ms::args::grid(&a.grid, "--grid").map_err(Failure::input)?;
     grid_size(&grid, DEFAULT_MAX_TASKS).map_err(Failure::input)?;
     let axes = every_axes(&grid, &a.every)?;
     if a.repeat == 0 {
@@ -492,7 +433,7 @@ fn placeholders(s: &str) -> Vec<usize> {
 fn write_mandelbrot(a: MandelbrotArgs, io: &mut Io) -> Result<i32, Failure> {
     let outputs: Vec<Output> = a.out.iter().map(|f| Output::new("--out", f, Kind::Csv)).collect();
     check_outputs(&[], &outputs)?;
-    let grid = grid_arg(&a.grid, "--grid")?;
+    let grid = ms::args::grid(&a.grid, "--grid").map_err(Failure::input)?;
     let [rows, cols] = grid[..] else {
         return Err(Failure::input(format!(
             "--grid {}: the Mandelbrot workload is two-dimensional (ROWSxCOLS)",

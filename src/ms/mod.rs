@@ -19,6 +19,7 @@
 //! reports each one's error against the full prediction with the paper's
 //! explanation by the total task-time deficit (§4.2, eq. 2–3).
 
+pub mod args;
 pub mod interp;
 pub mod mandelbrot;
 pub mod sim;
