@@ -269,6 +269,64 @@ class Analysis:
             df[c + "_float"] = [float(v) for v in df[c]]
         return df
 
+    @property
+    def families(self) -> "pd.DataFrame":
+        """With a family (``family="pmnf"`` or ``family`` lines): one row per
+        form, ranked: rank, form, where it comes from, e_max, remax and
+        its parameters (Fractions, with float columns). Empty without one."""
+        fam = self.json.get("family") or {}
+        recs, exact = [], ["emax", "remax"]
+        for f in fam.get("forms", []):
+            rec = {"rank": f.get("rank"), "form": f.get("form"), "from": f.get("from")}
+            rec["emax"] = _exact(f.get("emax"))
+            rec["remax"] = _exact(f.get("remax"))
+            rec["consistent"] = ", ".join(c["threshold"] for c in f.get("consistent", []) if c.get("consistent"))
+            for p in f.get("params", []):
+                rec[p["name"]] = _exact(p)
+                if p["name"] not in exact:
+                    exact.append(p["name"])
+            recs.append(rec)
+        return _with_floats(recs, exact)
+
+    @property
+    def family_bands(self) -> "pd.DataFrame":
+        """The family band per prediction point and threshold: the hull of
+        every consistent form's band (lower, upper), the band of a new
+        measurement, and how many forms it covers."""
+        fam = self.json.get("family") or {}
+        recs = []
+        for b in fam.get("bands", []):
+            rec: dict = {v: Fraction(b["point"][v]) for v in self.variables}
+            rec["threshold"] = b.get("threshold")
+            rec["forms"] = b.get("forms")
+            band, mb = b.get("band") or {}, b.get("measurement_band") or {}
+            rec["lower"], rec["upper"] = _exact(band.get("lower")), _exact(band.get("upper"))
+            rec["measurement_lower"], rec["measurement_upper"] = _exact(mb.get("lower")), _exact(mb.get("upper"))
+            recs.append(rec)
+        return _with_floats(recs, ["lower", "upper", "measurement_lower", "measurement_upper"])
+
+    @property
+    def holdout(self) -> "pd.DataFrame":
+        """With ``holdout=``: one row per held-out measurement, band and
+        threshold: the measured value, the band, whether it holds the
+        measurement, and by how much it misses. Empty without a holdout;
+        ``json["holdout"]["coverage"]`` has the coverage per band."""
+        h = self.json.get("holdout") or {}
+        recs = []
+        for m in h.get("measurements", []):
+            base: dict = {"row": m.get("row"), "line": m.get("line")}
+            base.update({v: Fraction(x) for v, x in m.get("point", {}).items()})
+            base["measured"] = _exact(m.get("measured"))
+            for b in m.get("bands", []):
+                rec = dict(base)
+                rec["band"] = b.get("band")
+                rec["threshold"] = b.get("threshold")
+                rec["inside"] = b.get("inside")
+                rec["lower"], rec["upper"] = _exact(b.get("lower")), _exact(b.get("upper"))
+                rec["outside_by"] = _exact(b.get("outside_by"))
+                recs.append(rec)
+        return _with_floats(recs, ["measured", "lower", "upper", "outside_by"])
+
     def band(self, **point: Any) -> dict:
         """The bands at one prediction point, by threshold:
         ``a.band(p=1000)["max"] == (lower, upper)`` as Fractions."""

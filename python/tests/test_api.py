@@ -108,6 +108,16 @@ def test_holdout_and_family_match_the_cli():
     a = errband.analyse("models/hpl.tm", "data/hpl.csv", holdout="p>=100", family="pmnf")
     cli = cli_json("models/hpl.tm", "data/hpl.csv", "--holdout", "p>=100", "--family", "pmnf")
     assert a.json["holdout"] == cli["holdout"] and a.json["family"] == cli["family"]
+    f = a.families
+    assert f["rank"].iloc[0] == 1 and len(f) == len(cli["family"]["forms"])
+    fb = a.family_bands
+    assert len(fb) == len(cli["family"]["bands"]) and (fb["lower"] <= fb["upper"]).all()
+    h = a.holdout
+    held = cli["holdout"]["measurements"]
+    assert set(h["row"]) == {m["row"] for m in held}
+    inside = sum(b["inside"] for m in held for b in m["bands"])
+    assert h["inside"].sum() == inside
+    assert errband.analyse("models/hpl.tm", "data/hpl.csv").holdout.empty
 
 
 def test_repr_html_shows_the_band_plot():
