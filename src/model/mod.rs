@@ -120,7 +120,7 @@ impl Model {
     /// (kept for every later evaluation of the model).
     ///
     /// Four phases: the statements ([`syntax::parse`]); the declarations,
-    /// each name declared once ([`declare::Declarations`]); the body and
+    /// each name declared once (`model::declare`); the body and
     /// weight compiled against them, every parameter used; then the
     /// prediction points and the `family` forms, which need the model.
     pub fn parse_with(source: &str, file: &str, digits: u32, limits: &Limits) -> Result<Model, Diagnostic> {

@@ -19,7 +19,7 @@ impl Report<'_> {
     }
 
     /// Writes [`Report::csv`] to `w` as it is rendered: the lines of
-    /// [`CSV_CHUNK`] prediction points at a time, in parallel, so that the
+    /// 4 096 prediction points at a time, in parallel, so that the
     /// table (50 MB at 10^5 points) is never held whole.
     pub fn write_csv(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
         let m = self.model;
