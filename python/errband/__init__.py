@@ -480,19 +480,24 @@ def analyse(
     return Analysis(result)
 
 
-class Experiment:
-    """The result of :func:`analyse` on data with several series (an
-    Extra-P experiment, CUBE runs): the JSON of ``errband MODEL DATA
-    --format json`` on it (``.json``, ``.to_json()``), one DataFrame row
-    per series (``.series``), and each series' analysis."""
+class _Document:
+    """A command's JSON document: ``.json`` (parsed; exact values stay
+    strings) and ``.to_json()`` (the text, as the command line writes it)."""
 
     def __init__(self, document: str):
         self._text = document
         self.json: dict = json.loads(document)
 
     def to_json(self) -> str:
-        """The JSON document of the whole experiment."""
+        """The JSON document, as the command line's ``--format json``."""
         return self._text
+
+
+class Experiment(_Document):
+    """The result of :func:`analyse` on data with several series (an
+    Extra-P experiment, CUBE runs): the JSON of ``errband MODEL DATA
+    --format json`` on it (``.json``, ``.to_json()``), one DataFrame row
+    per series (``.series``), and each series' analysis."""
 
     @property
     def series(self) -> "pd.DataFrame":
@@ -535,18 +540,14 @@ class Experiment:
         return f"<errband.Experiment: {len(self.json['summary'])} series of {self.json['experiment']['file']}>"
 
 
-class CommandResult:
+class CommandResult(_Document):
     """The result of :func:`prune` or :func:`plan`: the JSON of the command
     (``.json``, ``.to_json()``), its verdict, and its ranked candidates as
     a DataFrame."""
 
     def __init__(self, document: str):
-        self._text = document
-        self.json: dict = json.loads(document)
+        super().__init__(document)
         self.verdict: str = self.json.get("verdict", "")
-
-    def to_json(self) -> str:
-        return self._text
 
     @property
     def candidates(self) -> "pd.DataFrame":
@@ -658,18 +659,14 @@ def _value_rows(value: Mapping, base: dict, name: str) -> list:
     return rows
 
 
-class EnergyResult:
+class EnergyResult(_Document):
     """The result of :func:`energy`: the JSON of ``errband energy --format
     json`` (``.json``, ``.to_json()``), the predictions and the regions as
     DataFrames, and the charts (``.charts``: name → SVG)."""
 
     def __init__(self, document: str, charts: list):
-        self._text = document
-        self.json: dict = json.loads(document)
+        super().__init__(document)
         self.charts: dict = dict(charts)
-
-    def to_json(self) -> str:
-        return self._text
 
     @property
     def predictions(self) -> "pd.DataFrame":
@@ -746,19 +743,15 @@ def energy(
     return EnergyResult(document, charts)
 
 
-class BarrierResult:
+class BarrierResult(_Document):
     """The result of :func:`barrier`: the JSON of ``errband barrier --format
     json`` (``.json``, ``.to_json()``), its conclusions, one DataFrame row
     per node count and T_SR case (``.rows``), and the chart (``.chart``)."""
 
     def __init__(self, document: str, chart: str):
-        self._text = document
-        self.json: dict = json.loads(document)
+        super().__init__(document)
         self.chart: str = chart
         self.conclusions: list = list(self.json.get("conclusions", []))
-
-    def to_json(self) -> str:
-        return self._text
 
     @property
     def rows(self) -> "pd.DataFrame":
@@ -834,18 +827,14 @@ def barrier(
     return BarrierResult(document, chart)
 
 
-class MsResult:
+class MsResult(_Document):
     """The result of :func:`ms`: the JSON of ``errband ms predict --format
     json`` (``.json``, ``.to_json()``), one DataFrame row per processor
     count (``.runs``) and the chart of run time against P (``.chart``)."""
 
     def __init__(self, document: str, chart: str):
-        self._text = document
-        self.json: dict = json.loads(document)
+        super().__init__(document)
         self.chart: str = chart
-
-    def to_json(self) -> str:
-        return self._text
 
     @property
     def runs(self) -> "pd.DataFrame":
@@ -912,17 +901,10 @@ def ms(
     return MsResult(document, chart)
 
 
-class QeResult:
+class QeResult(_Document):
     """The result of :func:`qe`: the JSON document of ``errband qe FILE
     --format json --vertices`` (``.json``), with the pieces' vertices as a
     DataFrame."""
-
-    def __init__(self, document: str):
-        self._text = document
-        self.json: dict = json.loads(document)
-
-    def to_json(self) -> str:
-        return self._text
 
     @property
     def vertices(self) -> "pd.DataFrame":
