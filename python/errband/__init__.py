@@ -381,6 +381,16 @@ def _data_args(data: Any) -> "tuple[str, str, Optional[str]]":
     raise TypeError(f"data: expected a DataFrame, a path or text, not {type(data).__name__}")
 
 
+def _source(model: PathOrText, data: Any, thresholds: Optional[Iterable[str]], noise: Any,
+            callpath: Optional[str] = None, metric: Optional[str] = None) -> tuple:
+    """The model, data and threshold arguments as the native module takes
+    them (prune, plan, barrier's MPI_Barrier model)."""
+    model_text, model_name = _read_source(model, "<model>")
+    data_text, data_name, data_path = _data_args(data)
+    return (model_text, model_name, data_text, data_name, data_path,
+            [str(t) for t in (thresholds or [])], _noise(noise), callpath, metric)
+
+
 def _noise(noise: Union[str, Fraction, float]) -> str:
     """The noise as an exact fraction's text (`5%` is 1/20)."""
     if isinstance(noise, str) and noise.strip().endswith("%"):
@@ -606,13 +616,10 @@ def prune(
     points one candidate drops: ``"p=100"`` or ``["p=10", "p=20"]``), ranked
     by how much they narrow the band at the targets (default: the model's
     ``predict`` points)."""
-    model_text, model_name = _read_source(model, "<model>")
-    data_text, data_name, data_path = _data_args(data)
     cands = [[c] if isinstance(c, str) else _point_texts(c) for c in candidates]
     return CommandResult(
         _native.prune(
-            model_text, model_name, data_text, data_name, data_path,
-            [str(t) for t in (thresholds or [])], _noise(noise), callpath, metric,
+            _source(model, data, thresholds, noise, callpath, metric),
             _point_texts(target), int(max_drop), top, int(greedy), cands, int(decimal), int(show),
         )
     )
@@ -633,12 +640,9 @@ def plan(
     """Where to measure next (``errband plan``): each candidate point
     (``"p=130..300:10"``) ranked by how much a new measurement there,
     as the model predicts it, would narrow the band at the targets."""
-    model_text, model_name = _read_source(model, "<model>")
-    data_text, data_name, data_path = _data_args(data)
     return CommandResult(
         _native.plan(
-            model_text, model_name, data_text, data_name, data_path,
-            [str(t) for t in (thresholds or [])], _noise(noise), callpath, metric,
+            _source(model, data, thresholds, noise, callpath, metric),
             _point_texts(target), _point_texts(candidates), int(decimal), int(show),
         )
     )
@@ -817,12 +821,10 @@ def barrier(
         raise ValueError("mpi_model and mpi_data go together")
     node_texts = [nodes] if isinstance(nodes, str) else [",".join(str(n) for n in nodes)]
     sr = [t_sr] if isinstance(t_sr, str) else list(t_sr)
-    model_text, model_name = _read_source(mpi_model, "<mpi_model>") if mpi_model is not None else (None, "")
-    data_text, data_name, data_path = _data_args(mpi_data) if mpi_data is not None else ("", "", None)
+    source = None if mpi_model is None else _source(mpi_model, mpi_data, thresholds, noise)
     document, chart = _native.barrier(
         node_texts, int(per_chassis), root_fanout, inter_fanout, str(t_ib), sr, mpi,
-        [int(n) for n in conclude_at], time_unit, model_text, model_name, data_text, data_name, data_path,
-        [str(t) for t in (thresholds or [])], _noise(noise), int(decimal),
+        [int(n) for n in conclude_at], time_unit, source, int(decimal),
     )
     return BarrierResult(document, chart)
 

@@ -455,19 +455,15 @@ fn analyse(
     }
 }
 
-/// The options of `analyse` that prune and plan share.
-#[allow(clippy::too_many_arguments)]
-fn request(
-    model: String,
-    model_name: String,
-    data_text: String,
-    data_name: String,
-    data_path: Option<String>,
-    thresholds: Vec<String>,
-    noise: String,
-    callpath: Option<String>,
-    metric: Option<String>,
-) -> Request {
+/// The model, data and threshold arguments of prune, plan and barrier's
+/// MPI_Barrier model, as Python passes them: model text and name, data
+/// text and name, data path, thresholds, noise, callpath, metric.
+type SourceArgs =
+    (String, String, String, String, Option<String>, Vec<String>, String, Option<String>, Option<String>);
+
+/// The request of [`SourceArgs`].
+fn request(source: SourceArgs) -> Request {
+    let (model, model_name, data_text, data_name, data_path, thresholds, noise, callpath, metric) = source;
     Request {
         model_text: model,
         model_name,
@@ -494,19 +490,11 @@ fn command_json(r: &dyn CommandReport) -> Result<String, PyErr> {
 /// user's candidates (`"p=10,p=20"`: the points one candidate drops).
 /// Returns the JSON of `errband prune ... --format json`.
 #[pyfunction]
-#[pyo3(signature = (model, model_name, data_text, data_name, data_path, thresholds, noise, callpath, metric, target, max_drop, top, greedy, candidates, decimal, show))]
+#[pyo3(signature = (source, target, max_drop, top, greedy, candidates, decimal, show))]
 #[allow(clippy::too_many_arguments)]
 fn prune(
     py: Python<'_>,
-    model: String,
-    model_name: String,
-    data_text: String,
-    data_name: String,
-    data_path: Option<String>,
-    thresholds: Vec<String>,
-    noise: String,
-    callpath: Option<String>,
-    metric: Option<String>,
+    source: SourceArgs,
     target: Vec<String>,
     max_drop: usize,
     top: Option<usize>,
@@ -515,7 +503,7 @@ fn prune(
     decimal: usize,
     show: usize,
 ) -> PyResult<String> {
-    let r = request(model, model_name, data_text, data_name, data_path, thresholds, noise, callpath, metric);
+    let r = request(source);
     py.detach(|| {
         let p = prepare(&r)?;
         single(&p, "prune")?;
@@ -547,25 +535,16 @@ fn prune(
 /// `errband plan`: where to measure next. Returns the JSON of `errband
 /// plan ... --format json`.
 #[pyfunction]
-#[pyo3(signature = (model, model_name, data_text, data_name, data_path, thresholds, noise, callpath, metric, target, candidates, decimal, show))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (source, target, candidates, decimal, show))]
 fn plan(
     py: Python<'_>,
-    model: String,
-    model_name: String,
-    data_text: String,
-    data_name: String,
-    data_path: Option<String>,
-    thresholds: Vec<String>,
-    noise: String,
-    callpath: Option<String>,
-    metric: Option<String>,
+    source: SourceArgs,
     target: Vec<String>,
     candidates: Vec<String>,
     decimal: usize,
     show: usize,
 ) -> PyResult<String> {
-    let r = request(model, model_name, data_text, data_name, data_path, thresholds, noise, callpath, metric);
+    let r = request(source);
     py.detach(|| {
         let p = prepare(&r)?;
         single(&p, "plan")?;
@@ -651,7 +630,7 @@ fn energy(
 /// time), or the model `mpi_model` fitted to the data (text or path, as
 /// `analyse` takes them), or none. Returns the JSON and the chart's SVG.
 #[pyfunction]
-#[pyo3(signature = (nodes, per_chassis, root_fanout, inter_fanout, t_ib, t_sr, mpi, conclude_at, unit, mpi_model, model_name, data_text, data_name, data_path, thresholds, noise, decimal))]
+#[pyo3(signature = (nodes, per_chassis, root_fanout, inter_fanout, t_ib, t_sr, mpi, conclude_at, unit, mpi_model, decimal))]
 #[allow(clippy::too_many_arguments)]
 fn barrier(
     py: Python<'_>,
@@ -664,13 +643,7 @@ fn barrier(
     mpi: Option<String>,
     conclude_at: Vec<u64>,
     unit: String,
-    mpi_model: Option<String>,
-    model_name: String,
-    data_text: String,
-    data_name: String,
-    data_path: Option<String>,
-    thresholds: Vec<String>,
-    noise: String,
+    mpi_model: Option<SourceArgs>,
     decimal: usize,
 ) -> PyResult<(String, String)> {
     use errband::barrier::args::TextOptions;
@@ -688,10 +661,8 @@ fn barrier(
             (Some(_), Some(_)) => {
                 return Err(input("give mpi (a time) or mpi_model with its data, not both".into()))
             }
-            (None, Some(text)) => {
-                let r =
-                    request(text, model_name, data_text, data_name, data_path, thresholds, noise, None, None);
-                let p = prepare(&r)?;
+            (None, Some(source)) => {
+                let p = prepare(&request(source))?;
                 single(&p, "barrier")?;
                 let rows = p.parts.parts.into_iter().next().map(|x| x.dataset.rows).unwrap_or_default();
                 let what = format!("model {} fitted to {}", p.model.file, p.data_name);
