@@ -234,3 +234,17 @@ def test_ms_equals_the_commands_json():
     with pytest.raises(errband.ErrbandError) as e:
         errband.ms("data/mandelbrot_32x32.csv", grid="256x256")
     assert "outside the grid" in e.value.args[0] and "^" in e.value.args[0]
+
+
+def test_dataframe_cells_are_read_as_the_decimals_they_show():
+    text = hpl_frame()
+    floats = text.astype({"T": float})
+    a, b = errband.analyse("models/hpl.tm", text), errband.analyse("models/hpl.tm", floats)
+    assert a.emax == b.emax == Fraction(1101248, 81125)
+    exact = text.astype({"T": object})
+    exact["T"] = [Fraction(str(v)) for v in text["T"]]
+    assert errband.analyse("models/hpl.tm", exact).emax == a.emax
+    bad = text.astype({"T": object})
+    bad.loc[0, "T"] = Fraction(1, 3)
+    with pytest.raises(ValueError, match="not a finite decimal"):
+        errband.analyse("models/hpl.tm", bad)

@@ -19,3 +19,4 @@ def test_the_example_notebook_runs_top_to_bottom(monkeypatch):
         exec(compile(code, f"hpl.ipynb cell {i}", "exec"), ns)
     assert "<svg" in ns["a"]._repr_html_()
     assert len(ns["e"].series) == 4
+    assert ns["r"].verdict.startswith("Best: dropping") and ns["en"].json["predictions"]
