@@ -191,6 +191,23 @@ pub fn default_noise() -> Rat {
     Rat::new(1.into(), 20.into())
 }
 
+/// `--noise`: a percentage (`5%`) or a fraction (`0.05`, `1/20`), from 0 to
+/// below 100 %.
+pub fn parse_noise(s: &str) -> Result<Rat, String> {
+    let t = s.trim();
+    let (num, scale) = match t.strip_suffix('%') {
+        Some(n) => (n.trim(), Rat::new(1.into(), 100.into())),
+        None => (t, Rat::from_integer(1.into())),
+    };
+    let v = crate::num::parse_rat(num)
+        .map_err(|e| format!("`{s}`: {e} (give a percentage such as 5% or a fraction such as 0.05)"))?
+        * scale;
+    if v < Rat::from_integer(0.into()) || v >= Rat::from_integer(1.into()) {
+        return Err(format!("`{s}`: the noise is a fraction of a measurement, from 0 % to below 100 %"));
+    }
+    Ok(v)
+}
+
 impl Threshold {
     /// Parses a threshold (module docs for the syntax).
     pub fn parse(text: &str) -> Result<Threshold, Diagnostic> {
@@ -266,9 +283,24 @@ impl Threshold {
     /// The defaults: the paper's `max` band, and the trusted band at the
     /// default noise (5 %).
     pub fn defaults() -> Vec<Threshold> {
+        Threshold::defaults_with(&default_noise())
+    }
+
+    /// The defaults with the trusted band at measurement noise `noise`.
+    pub fn defaults_with(noise: &Rat) -> Vec<Threshold> {
         let mut v: Vec<Threshold> = Threshold::parse("max").into_iter().collect();
-        v.push(Threshold::trusted(&default_noise()));
+        v.push(Threshold::trusted(noise));
         v
+    }
+
+    /// Thresholds as written (`--threshold`), relative ones trusted at
+    /// `noise`; none written gives [`Threshold::defaults_with`]. Errors are
+    /// rendered against the text of the threshold that fails.
+    pub fn parse_list(texts: &[String], noise: &Rat) -> Result<Vec<Threshold>, String> {
+        if texts.is_empty() {
+            return Ok(Threshold::defaults_with(noise));
+        }
+        texts.iter().map(|t| Threshold::parse_with_noise(t, noise).map_err(|d| d.render(t))).collect()
     }
 
     /// True when the threshold has a relative part (it then needs positive

@@ -402,14 +402,11 @@ def _source(model: PathOrText, data: Any, thresholds: Optional[Iterable[str]], n
 
 
 def _noise(noise: Union[str, Fraction, float]) -> str:
-    """The noise as an exact fraction's text (`5%` is 1/20)."""
-    if isinstance(noise, str) and noise.strip().endswith("%"):
-        v = Fraction(noise.strip()[:-1]) / 100
-    else:
-        v = noise if isinstance(noise, Fraction) else Fraction(str(noise))
-    if not 0 <= v < 1:
-        raise ValueError(f"noise {noise}: expected 0 to below 100 %")
-    return f"{v.numerator}/{v.denominator}"
+    """The noise as the command line writes it (`5%`, `0.05`); the library
+    reads and checks it (from 0 to below 100 %)."""
+    if isinstance(noise, Fraction):
+        return f"{noise.numerator}/{noise.denominator}"
+    return noise if isinstance(noise, str) else repr(noise)
 
 
 def _point_texts(at: Any) -> list:

@@ -13,8 +13,8 @@ use errband::data::detect::{self, Kind};
 use errband::data::experiment::{Aggregate, Selection};
 use errband::data::{ColumnSpec, Parts, Source};
 use errband::limits::Limits;
-use errband::model::{syntax, Model};
-use errband::num::{parse_rat, Rat};
+use errband::model::Model;
+use errband::num::Rat;
 use errband::report::experiment::{Entry, ExperimentReport};
 use errband::report::plan::PlanReport;
 use errband::report::prune::PruneReport;
@@ -62,8 +62,8 @@ fn read_parts(
     let spec =
         ColumnSpec { vars: model.vars.clone(), y: model.func.clone(), limits: *limits, ..Default::default() };
     let input = |e: errband::data::DataError, text: &str| fail(e.render(text), ErrorKind::Input);
-    let (name, text, bytes) = match data {
-        DataArg::Text(text, name) => (name.clone(), text.clone(), Vec::new()),
+    let (name, bytes): (String, std::borrow::Cow<'_, [u8]>) = match data {
+        DataArg::Text(text, name) => (name.clone(), text.as_bytes().into()),
         DataArg::Path(path) => {
             if std::path::Path::new(path).is_dir() {
                 let exp = errband::data::cube::read_cube_set(std::path::Path::new(path), path, *limits)
@@ -74,37 +74,32 @@ fn read_parts(
                 return Ok((path.clone(), parts));
             }
             let bytes = std::fs::read(path).map_err(|e| fail(format!("{path}: {e}"), ErrorKind::Input))?;
-            match detect::sniff(&bytes, path) {
-                Kind::ExtrapArchive => (path.clone(), String::new(), bytes),
-                _ => {
-                    let text = String::from_utf8(bytes)
-                        .map_err(|_| fail(format!("{path}: not UTF-8 text"), ErrorKind::Input))?;
-                    (path.clone(), text, Vec::new())
-                }
-            }
+            (path.clone(), bytes.into())
         }
     };
-    let kind = if bytes.is_empty() { detect::sniff(text.as_bytes(), &name) } else { Kind::ExtrapArchive };
-    let exp = match kind {
-        Kind::Text => {
-            let src = Source::text(&text, &name, *limits, sel).map_err(|e| input(e, &text))?;
-            let parts = src.parts(&name, &spec, sel, Aggregate::All).map_err(|e| input(e, &text))?;
-            return Ok((name, parts));
+    // The kind from the bytes, as the command line finds it; only text kinds
+    // are decoded.
+    let kind = detect::sniff(&bytes, &name);
+    let text = match kind {
+        Kind::Text | Kind::Json | Kind::JsonLines | Kind::Talpas => {
+            std::str::from_utf8(&bytes).map_err(|e| {
+                fail(
+                    format!("{name}: not UTF-8 text (invalid byte at offset {})", e.valid_up_to()),
+                    ErrorKind::Input,
+                )
+            })?
         }
-        Kind::ExtrapArchive => errband::data::archive::read_extrap_archive(&bytes, &name, *limits),
-        Kind::Json => errband::data::json::read_json(&text, &name, *limits),
-        Kind::JsonLines => errband::data::json::read_jsonl(&text, &name, *limits),
-        Kind::Talpas => errband::data::json::read_talpas(&text, &name, *limits),
-        other => {
-            return Err(fail(
-                format!("{name}: this is {}; errband reads it only as the command line explains (run `errband MODEL {name}`)", other.describe()),
-                ErrorKind::Input,
-            ))
-        }
+        _ => "",
+    };
+    if kind == Kind::Text {
+        let src = Source::text(text, &name, *limits, sel).map_err(|e| input(e, text))?;
+        let parts = src.parts(&name, &spec, sel, Aggregate::All).map_err(|e| input(e, text))?;
+        return Ok((name, parts));
     }
-    .map_err(|e| input(e, &text))?;
+    let exp = errband::data::read_experiment(&bytes, text, kind, &name, *limits)
+        .map_err(|m| fail(m, ErrorKind::Input))?;
     let parts =
-        Source::experiment(exp).parts(&name, &spec, sel, Aggregate::All).map_err(|e| input(e, &text))?;
+        Source::experiment(exp).parts(&name, &spec, sel, Aggregate::All).map_err(|e| input(e, text))?;
     Ok((name, parts))
 }
 
@@ -141,18 +136,9 @@ fn prepare(r: &Request) -> Result<Prepared, PyErr> {
         .map_err(|d| fail(d.render(&r.model_text), ErrorKind::Input))?;
     let (data_name, parts) = read_parts(&model, &r.data, &r.sel, &limits)?;
     model.complete_units(&parts.parts[0].dataset.units);
-    let noise: Rat = parse_rat(&r.noise)
-        .map_err(|_| fail(format!("noise {}: expected a number", r.noise), ErrorKind::Input))?;
-    let mut ts = Vec::with_capacity(r.thresholds.len());
-    for t in &r.thresholds {
-        ts.push(Threshold::parse_with_noise(t, &noise).map_err(|d| fail(d.render(t), ErrorKind::Input))?);
-    }
-    if ts.is_empty() {
-        ts = vec![
-            Threshold::parse("max").map_err(|d| fail(d.message, ErrorKind::Input))?,
-            Threshold::trusted(&noise),
-        ];
-    }
+    let input = |m: String| fail(m, ErrorKind::Input);
+    let noise = errband::threshold::parse_noise(&r.noise).map_err(|m| input(format!("noise {m}")))?;
+    let ts = Threshold::parse_list(&r.thresholds, &noise).map_err(input)?;
     let at = points(&model, &r.at, "at")?;
     Ok(Prepared {
         model,
@@ -165,17 +151,7 @@ fn prepare(r: &Request) -> Result<Prepared, PyErr> {
 /// Points written as the command line's `--at` takes them (`p=1000`,
 /// `p=100..800:100`), expanded, each once.
 fn points(model: &Model, texts: &[String], what: &str) -> Result<Vec<Vec<Rat>>, PyErr> {
-    let mut out: Vec<Vec<Rat>> = Vec::new();
-    for s in texts {
-        let assigns = syntax::parse_assignments_arg(s, what, model.limits())
-            .map_err(|d| fail(d.render(s), ErrorKind::Input))?;
-        for p in model.points(&assigns, what, s).map_err(|d| fail(d.render(s), ErrorKind::Input))? {
-            if !out.contains(&p) {
-                out.push(p);
-            }
-        }
-    }
-    Ok(out)
+    model.points_args(texts, what).map_err(|m| fail(m, ErrorKind::Input))
 }
 
 /// The one series a command that takes a single series reads.

@@ -248,3 +248,12 @@ def test_dataframe_cells_are_read_as_the_decimals_they_show():
     bad.loc[0, "T"] = Fraction(1, 3)
     with pytest.raises(ValueError, match="not a finite decimal"):
         errband.analyse("models/hpl.tm", bad)
+
+
+def test_noise_is_read_as_the_command_line_reads_it():
+    base = errband.analyse("models/hpl.tm", "data/hpl.csv").json["regions"]
+    for noise in ("5%", "0.05", Fraction(1, 20), 0.05):
+        assert errband.analyse("models/hpl.tm", "data/hpl.csv", noise=noise).json["regions"] == base
+    with pytest.raises(errband.ErrbandError) as e:
+        errband.analyse("models/hpl.tm", "data/hpl.csv", noise="150%")
+    assert "from 0 % to below 100 %" in e.value.args[0] and e.value.args[1] == "input"

@@ -2,13 +2,13 @@
 //! (`errband MODEL DATA`, `prune`, `plan`), and their validation into a
 //! model, a dataset and analysis options.
 
-use super::{decode, files, read_bytes, Failure, EXIT_INPUT};
+use super::{decode, read_bytes, Failure, EXIT_INPUT};
 use crate::analysis::{Options, Threshold};
 use crate::data::detect::{self, Kind};
-use crate::data::{self, Aggregate, ColumnSpec, Dataset, Experiment, Parts, Selection, Source};
+use crate::data::{self, Aggregate, ColumnSpec, Dataset, Parts, Selection, Source};
 use crate::limits::Limits;
 use crate::model::extrap::{self, ModelSet};
-use crate::model::{syntax, FitMode, Model, Spec};
+use crate::model::{FitMode, Model, Spec};
 use crate::num::Rat;
 use clap::Args;
 use std::collections::BTreeMap;
@@ -53,7 +53,7 @@ pub struct CommonArgs {
     #[arg(long, value_enum, value_name = "HOW", default_value_t = Aggregate::All)]
     pub aggregate: Aggregate,
     /// Run-to-run variability the trusted band assumes at least, as a percentage or fraction (`5%`, `0.05`): the trusted threshold is max(2*remax, NOISE).
-    #[arg(long, value_name = "NOISE", default_value = "5%", value_parser = parse_noise)]
+    #[arg(long, value_name = "NOISE", default_value = "5%", value_parser = crate::threshold::parse_noise)]
     pub noise: Rat,
     /// Significant digits to which values that cannot be exact are correctly rounded (log2 of a non-power of two, ln, sqrt, exp); `--decimal` sets display digits.
     #[arg(long = "precision", alias = "digits", value_name = "N", default_value_t = crate::num::transcendental::DEFAULT_DIGITS, value_parser = clap::value_parser!(u32).range(10..=1000))]
@@ -91,18 +91,7 @@ impl Loaded {
 
     /// Points given on the command line (`--at p=1000`, `--target …`), expanded.
     pub fn points(&self, args: &[String], flag: &str) -> Result<Vec<Vec<Rat>>, Failure> {
-        let mut out = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        for s in args {
-            let assigns = syntax::parse_assignments_arg(s, flag, &self.limits)
-                .map_err(|e| Failure::input(e.render(s)))?;
-            for p in self.model.points(&assigns, flag, s).map_err(|e| Failure::input(e.render(s)))? {
-                if seen.insert(p.clone()) {
-                    out.push(p);
-                }
-            }
-        }
-        Ok(out)
+        self.model.points_args(args, flag).map_err(Failure::input)
     }
 
     /// The one series a command that analyses a single series reads; an
@@ -145,7 +134,7 @@ fn read_model(path: &str, a: &CommonArgs, limits: &Limits) -> Result<ModelInput,
     let bytes = read_bytes(path)?;
     let kind = detect::sniff(&bytes, path);
     if kind == Kind::ExtrapArchive {
-        let exp = read_experiment(&bytes, "", kind, path, limits)?;
+        let exp = data::read_experiment(&bytes, "", kind, path, *limits).map_err(Failure::input)?;
         if exp.models.is_empty() {
             return Err(Failure::input(format!(
                 "{path}: the Extra-P experiment stores no models; give a .tm model, or model it in Extra-P and save it"
@@ -160,47 +149,6 @@ fn read_model(path: &str, a: &CommonArgs, limits: &Limits) -> Result<ModelInput,
     let model =
         Model::parse_with(&msrc, path, a.digits, limits).map_err(|d| Failure::input(d.render(&msrc)))?;
     Ok(ModelInput::Tm(Box::new(model)))
-}
-
-/// Reads a data input of a non-text kind (`text` is its text when it is
-/// one of the JSON family, for located messages).
-fn read_experiment(
-    bytes: &[u8],
-    text: &str,
-    kind: Kind,
-    path: &str,
-    limits: &Limits,
-) -> Result<Experiment, Failure> {
-    let r = match kind {
-        Kind::ExtrapArchive => data::archive::read_extrap_archive(bytes, path, *limits),
-        Kind::Json => data::json::read_json(text, path, *limits),
-        Kind::JsonLines => data::json::read_jsonl(text, path, *limits),
-        Kind::Talpas => data::json::read_talpas(text, path, *limits),
-        // Text is read by `Source::text`; a caller that gets here is wrong.
-        Kind::Text => return Err(Failure::input(format!("{path}: internal: text data read as an experiment"))),
-        Kind::Extrap3 => {
-            return Err(Failure::input(format!(
-                "{}: this is {}, a format Extra-P 4 no longer writes; errband does not read it. Open it in Extra-P 4 and save it as an experiment (.extra-p), which errband reads",
-                files::escape_controls(path),
-                kind.describe()
-            )))
-        }
-        Kind::Gzip => {
-            return Err(Failure::input(format!(
-                "{}: this is {}; unpack it first (gunzip)",
-                files::escape_controls(path),
-                kind.describe()
-            )))
-        }
-        Kind::CubeProfile => {
-            return Err(Failure::input(format!(
-                "{}: this is {}: one run, so one point. Give the directory that holds one subdirectory per run (e.g. `mm.x1000y1z1.r1/profile.cubex`), whose names carry the parameter values",
-                files::escape_controls(path),
-                kind.describe()
-            )))
-        }
-    };
-    r.map_err(|e| Failure::input(e.render(text)))
 }
 
 /// Applies `--no-fit` and `--unweighted` to a model.
@@ -218,22 +166,6 @@ fn adjust(model: &mut Model, a: &CommonArgs, model_path: &str) -> Result<(), Fai
         model.clear_weight();
     }
     Ok(())
-}
-
-/// `--noise`: a percentage (`5%`) or a fraction (`0.05`), from 0 to below 100 %.
-fn parse_noise(s: &str) -> Result<Rat, String> {
-    let t = s.trim();
-    let (num, scale) = match t.strip_suffix('%') {
-        Some(n) => (n.trim(), Rat::new(1.into(), 100.into())),
-        None => (t, Rat::from_integer(1.into())),
-    };
-    let v = crate::num::parse_rat(num)
-        .map_err(|e| format!("`{s}`: {e} (give a percentage such as 5% or a fraction such as 0.05)"))?
-        * scale;
-    if v < Rat::from_integer(0.into()) || v >= Rat::from_integer(1.into()) {
-        return Err(format!("`{s}`: the noise is a fraction of a measurement, from 0 % to below 100 %"));
-    }
-    Ok(v)
 }
 
 /// The model a family is built on when no model file is given
@@ -307,7 +239,9 @@ pub fn load(
     } else if kind == Kind::Text {
         Source::text(&dsrc, data_path, *limits, &sel).map_err(|e| Failure::input(e.render(&dsrc)))?
     } else {
-        Source::experiment(read_experiment(&dbytes, &dsrc, kind, data_path, limits)?)
+        Source::experiment(
+            data::read_experiment(&dbytes, &dsrc, kind, data_path, *limits).map_err(Failure::input)?,
+        )
     };
     drop(dbytes);
     let mut y_default = None;
@@ -417,16 +351,7 @@ pub fn load(
         }
     };
     model.complete_units(&dataset.units);
-    let mut thresholds = Vec::new();
-    for t in &a.thresholds {
-        thresholds.push(Threshold::parse_with_noise(t, &a.noise).map_err(|d| Failure::input(d.render(t)))?);
-    }
-    if thresholds.is_empty() {
-        thresholds = vec![
-            Threshold::parse("max").map_err(|d| Failure::input(d.message))?,
-            Threshold::trusted(&a.noise),
-        ];
-    }
+    let thresholds = Threshold::parse_list(&a.thresholds, &a.noise).map_err(Failure::input)?;
     Ok(Loaded {
         model,
         models,

@@ -213,6 +213,33 @@ fn read_inner(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset, Data
     }
 }
 
+/// Reads a data input of a kind other than text (`Kind::Text` is read by
+/// [`Source::text`]): `bytes` are the file's, `text` its text when it is of
+/// the JSON family (for located messages). Errors are the full messages,
+/// located errors rendered; kinds errband does not read say what to do.
+pub fn read_experiment(
+    bytes: &[u8],
+    text: &str,
+    kind: detect::Kind,
+    path: &str,
+    limits: Limits,
+) -> Result<Experiment, String> {
+    use detect::Kind;
+    let refused = |why: &str| Err(format!("{path}: this is {}{why}", kind.describe()));
+    let r = match kind {
+        Kind::ExtrapArchive => archive::read_extrap_archive(bytes, path, limits),
+        Kind::Json => json::read_json(text, path, limits),
+        Kind::JsonLines => json::read_jsonl(text, path, limits),
+        Kind::Talpas => json::read_talpas(text, path, limits),
+        // Text is read by `Source::text`; a caller that gets here is wrong.
+        Kind::Text => return Err(format!("{path}: internal: text data read as an experiment")),
+        Kind::Extrap3 => return refused(", a format Extra-P 4 no longer writes; errband does not read it. Open it in Extra-P 4 and save it as an experiment (.extra-p), which errband reads"),
+        Kind::Gzip => return refused("; unpack it first (gunzip)"),
+        Kind::CubeProfile => return refused(": one run, so one point. Give the directory that holds one subdirectory per run (e.g. `mm.x1000y1z1.r1/profile.cubex`), whose names carry the parameter values"),
+    };
+    r.map_err(|e| e.render(text))
+}
+
 /// One series to analyse: where it comes from, and its measurements.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Part {

@@ -228,6 +228,23 @@ impl Model {
         Ok(())
     }
 
+    /// Points written as options (`--at p=1000`, `p=100..800:100`, named
+    /// `what` in messages), expanded, each once, in order; errors are
+    /// rendered against the text that fails.
+    pub fn points_args(&self, texts: &[String], what: &str) -> Result<Vec<Vec<Rat>>, String> {
+        let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for s in texts {
+            let assigns = syntax::parse_assignments_arg(s, what, self.limits()).map_err(|e| e.render(s))?;
+            for p in self.points(&assigns, what, s).map_err(|e| e.render(s))? {
+                if seen.insert(p.clone()) {
+                    out.push(p);
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// Another form of this model: `body`, an expression over the model's
     /// variables and constants in which every other name is a parameter
     /// (fitted; `source` and `file` are the text its spans point into).
