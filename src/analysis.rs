@@ -13,7 +13,7 @@ use crate::fit::{Design, FitError, Residuals};
 use crate::limits::Limits;
 use crate::linear::{Constraint, LinExpr, VarTable};
 use crate::model::{FitMode, Model};
-use crate::num::Rat;
+use crate::num::{Point, Rat};
 use crate::qe::{self, Atom, Formula, Problem, QeError, QeResult, Rel};
 use num_traits::{One, Signed, Zero};
 
@@ -578,9 +578,10 @@ impl Analysis {
         // Prediction points: the model's, then --at ones not already there.
         // A set of seen points: `--at p=1..100000` was quadratic with `contains`.
         let mut points: Vec<Vec<Rat>> = model.predict.clone();
-        let mut seen: std::collections::HashSet<&[Rat]> = model.predict.iter().map(Vec::as_slice).collect();
+        let mut seen: std::collections::HashSet<Point<&[Rat]>> =
+            model.predict.iter().map(|p| Point(p.as_slice())).collect();
         for p in &opts.at {
-            if seen.insert(p) {
+            if seen.insert(Point(p)) {
                 points.push(p.clone());
             }
         }

@@ -13,7 +13,7 @@ use crate::data::Measurement;
 use crate::family::{FamilyAnalysis, FamilyError, Origin};
 use crate::lang::diag::Diagnostic;
 use crate::model::Model;
-use crate::num::{parse_rat, Rat};
+use crate::num::{parse_rat, Point, Rat};
 use num_traits::{Signed, Zero};
 use std::collections::HashMap;
 
@@ -320,12 +320,12 @@ pub fn run(
             lists.push((l.threshold.text.clone(), Kind::Family, bands));
         }
     }
-    let prediction_of: HashMap<&[Rat], usize> =
-        points.iter().enumerate().map(|(k, x)| (x.as_slice(), k)).collect();
+    let prediction_of: HashMap<Point<&[Rat]>, usize> =
+        points.iter().enumerate().map(|(k, x)| (Point(x.as_slice()), k)).collect();
     let mut checks = Vec::with_capacity(held.len());
     for &i in &held {
         let d = &data[i];
-        let k = prediction_of[d.x.as_slice()];
+        let k = prediction_of[&Point(d.x.as_slice())];
         let verdicts = lists
             .iter()
             .map(|(threshold, kind, bands)| {
@@ -357,7 +357,7 @@ pub fn run(
 /// Coverage per threshold and kind (see [`Coverage`]).
 fn coverage(
     lists: &[(String, Kind, Vec<Option<Band>>)],
-    prediction_of: &HashMap<&[Rat], usize>,
+    prediction_of: &HashMap<Point<&[Rat]>, usize>,
     data: &[Measurement],
     held: &[usize],
 ) -> Vec<Coverage> {
@@ -382,7 +382,7 @@ fn coverage(
         };
         for (x, ys) in &points {
             c.points += 1;
-            let Some(b) = prediction_of.get(x).and_then(|&k| bands[k].as_ref()) else {
+            let Some(b) = prediction_of.get(&Point(x)).and_then(|&k| bands[k].as_ref()) else {
                 c.refused += 1;
                 continue;
             };

@@ -10,7 +10,7 @@
 use crate::data::Measurement;
 use crate::linear::{Constraint, Kind};
 use crate::model::{EvalLog, FitMode, Model};
-use crate::num::{abs_sub_unreduced, Rat};
+use crate::num::{abs_sub_unreduced, Point, Rat};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
 use std::collections::HashMap;
@@ -129,11 +129,11 @@ impl Design {
     /// Evaluates `model` at every distinct point of `data` (`file` names the data in messages).
     pub fn new(model: &Model, data: &[Measurement], file: &str) -> Result<Design, FitError> {
         let mut log = model.new_log();
-        let mut index: HashMap<&[Rat], usize> = HashMap::new();
+        let mut index: HashMap<Point<&[Rat]>, usize> = HashMap::new();
         let mut groups: Vec<Group> = Vec::new();
         let mut group_of = Vec::with_capacity(data.len());
         for (i, m) in data.iter().enumerate() {
-            let g = match index.get(m.x.as_slice()) {
+            let g = match index.get(&Point(m.x.as_slice())) {
                 Some(&g) => {
                     let gr = &mut groups[g];
                     gr.rows.push(i);
@@ -170,7 +170,7 @@ impl Design {
                                 .with_help("a zero weight would drop the measurement from the fit; use a weight that is non-zero at every data point, or --drop the point"),
                         )));
                     }
-                    index.insert(&m.x, groups.len());
+                    index.insert(Point(&m.x), groups.len());
                     groups.push(Group {
                         x: m.x.clone(),
                         basis,

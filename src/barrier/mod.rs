@@ -23,7 +23,7 @@ pub mod args;
 use crate::analysis::{Analysis, AnalysisError, Band, Options, Shape as RegionShape, Threshold};
 use crate::data::Measurement;
 use crate::model::Model;
-use crate::num::{self, fmt_sig, Interval, Rat};
+use crate::num::{self, fmt_sig, Interval, Point, Rat};
 use num_traits::{Signed, Zero};
 
 /// The chassis tree's layout parameters.
@@ -651,14 +651,14 @@ fn model_reference(m: &MpiModel, nodes: &[u64]) -> Result<Referenced, BarrierErr
     let scale = |x: &Rat| crate::num::mul(x, &m.unit_factor);
     // Predictions by point: a linear search per node count was quadratic
     // (10 000 node counts, 10^8 comparisons).
-    let index: std::collections::HashMap<&[Rat], &crate::analysis::Prediction> =
-        a.predictions.iter().map(|p| (p.x.as_slice(), p)).collect();
+    let index: std::collections::HashMap<Point<&[Rat]>, &crate::analysis::Prediction> =
+        a.predictions.iter().map(|p| (Point(p.x.as_slice()), p)).collect();
     use rayon::prelude::*;
     let rows = at
         .par_iter()
         .zip(nodes.par_iter())
         .map(|(x, &n)| {
-            let p = index.get(x.as_slice()).ok_or(BarrierError::NoPrediction(n))?;
+            let p = index.get(&Point(x.as_slice())).ok_or(BarrierError::NoPrediction(n))?;
             let fit = scale(&p.model);
             let mut row = vec![Band { lower: Some(fit.clone()), upper: Some(fit) }];
             row.extend(p.bands.iter().map(|b| match b {

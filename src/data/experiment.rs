@@ -8,6 +8,7 @@
 //! exact measurements one model is fitted to, with the repetitions at each
 //! point kept or aggregated as [`Aggregate`] says.
 
+use crate::num::Point;
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -224,15 +225,17 @@ pub fn aggregate_rows(rows: Vec<Measurement>, aggregate: Aggregate) -> Vec<Measu
     if aggregate == Aggregate::All {
         return rows;
     }
-    let mut index: HashMap<Vec<Rat>, usize> = HashMap::new();
+    let mut index: HashMap<Point<Vec<Rat>>, usize> = HashMap::new();
     let mut points: Vec<SeriesPoint> = Vec::new();
     for r in rows {
-        match index.get(&r.x) {
-            Some(&k) => points[k].values.push(r.y),
-            None => {
-                index.insert(r.x.clone(), points.len());
+        use std::collections::hash_map::Entry;
+        match index.entry(Point(r.x)) {
+            Entry::Occupied(k) => points[*k.get()].values.push(r.y),
+            Entry::Vacant(slot) => {
+                let coords = slot.key().0.clone();
+                slot.insert(points.len());
                 points.push(SeriesPoint {
-                    coords: r.x,
+                    coords,
                     values: vec![r.y],
                     summary: Summary::default(),
                     line: r.line,
@@ -386,17 +389,19 @@ impl Experiment {
         // otherwise points that coincide on the model's variables pool
         // their repetitions before they are aggregated.
         let mut merged: Vec<(Vec<Rat>, std::borrow::Cow<'_, SeriesPoint>)> = Vec::new();
-        let mut by_point: HashMap<Vec<Rat>, usize> = HashMap::new();
+        let mut by_point: HashMap<Point<Vec<Rat>>, usize> = HashMap::new();
         for p in &series.points {
             let x: Vec<Rat> = param_of_var.iter().filter_map(|&j| p.coords.get(j).cloned()).collect();
             if aggregate == Aggregate::All {
                 merged.push((x, std::borrow::Cow::Borrowed(p)));
                 continue;
             }
-            match by_point.get(&x) {
-                Some(&k) => merged[k].1.to_mut().values.extend(p.values.iter().cloned()),
-                None => {
-                    by_point.insert(x.clone(), merged.len());
+            use std::collections::hash_map::Entry;
+            match by_point.entry(Point(x)) {
+                Entry::Occupied(k) => merged[*k.get()].1.to_mut().values.extend(p.values.iter().cloned()),
+                Entry::Vacant(slot) => {
+                    let x = slot.key().0.clone();
+                    slot.insert(merged.len());
                     merged.push((x, std::borrow::Cow::Borrowed(p)));
                 }
             }

@@ -16,7 +16,7 @@ use crate::lang::expr::Expr;
 use crate::limits::{Limit, Limits};
 use crate::num::{fmt_fraction, fmt_sig, Rat};
 use compile::{Binding, Node};
-use num_traits::{One, Signed};
+use num_traits::{One, Signed, ToPrimitive};
 use std::collections::BTreeMap;
 use std::ops::Range;
 use syntax::{Assignment, Item, Step};
@@ -232,17 +232,17 @@ impl Model {
     /// `what` in messages), expanded, each once, in order; errors are
     /// rendered against the text that fails.
     pub fn points_args(&self, texts: &[String], what: &str) -> Result<Vec<Vec<Rat>>, String> {
-        let mut out = Vec::new();
-        let mut seen = std::collections::HashSet::new();
+        let mut all = Vec::new();
         for s in texts {
             let assigns = syntax::parse_assignments_arg(s, what, self.limits()).map_err(|e| e.render(s))?;
-            for p in self.points(&assigns, what, s).map_err(|e| e.render(s))? {
-                if seen.insert(p.clone()) {
-                    out.push(p);
-                }
-            }
+            all.extend(self.points(&assigns, what, s).map_err(|e| e.render(s))?);
         }
-        Ok(out)
+        // First occurrences, in order, without copying a point.
+        let keep: Vec<bool> = {
+            let mut seen = std::collections::HashSet::with_capacity(all.len());
+            all.iter().map(|p| seen.insert(crate::num::Point(p.as_slice()))).collect()
+        };
+        Ok(all.into_iter().zip(keep).filter_map(|(p, k)| k.then_some(p)).collect())
     }
 
     /// Another form of this model: `body`, an expression over the model's
@@ -483,7 +483,8 @@ impl Model {
             let mut next = Vec::with_capacity(out.len() * l.len());
             for p in &out {
                 for v in l {
-                    let mut q = p.clone();
+                    let mut q = Vec::with_capacity(lists.len());
+                    q.extend_from_slice(p);
                     q.push(v.clone());
                     next.push(q);
                 }
@@ -545,9 +546,21 @@ impl Model {
                             return Err(err(span.clone(), "the step of a range must be positive".into()));
                         }
                         // Count first: a long range is refused before it is built.
-                        let count = ((&b - &x) / &s).floor().to_integer() + 1;
+                        let count: num_bigint::BigInt = ((&b - &x) / &s).floor().to_integer() + 1;
                         if count > num_bigint::BigInt::from(max) {
                             return Err(too_long());
+                        }
+                        if x.is_integer() && s.is_integer() {
+                            // Integers (`p=1..100000`): no fraction to reduce per value.
+                            let (step, count) = (s.to_integer(), count.to_usize().unwrap_or(0));
+                            let mut n = x.to_integer();
+                            out.reserve(count);
+                            for _ in 0..count {
+                                let next = &n + &step;
+                                out.push(Rat::from_integer(n));
+                                n = next;
+                            }
+                            return Ok(());
                         }
                         while x <= b {
                             out.push(x.clone());
@@ -710,6 +723,32 @@ mod tests {
         assert_eq!(m.weight_at(&[int(10)], &mut log).unwrap(), int(10));
         let pts: Vec<Rat> = m.predict.iter().map(|p| p[0].clone()).collect();
         assert_eq!(pts, ["200", "500", "1000", "2000", "4000", "6000", "8000", "10000"].map(r).to_vec());
+    }
+
+    #[test]
+    fn point_arguments_expand_ranges_and_keep_first_occurrences_in_order() {
+        let m = Model::parse("T(p, n) = c0 + c1*n/p\nparam c0, c1", "m.tm", 40).unwrap();
+        let args = |xs: &[&str]| m.points_args(&xs.iter().map(|s| s.to_string()).collect::<Vec<_>>(), "--at");
+        let got = args(&["p=1..3, n=1/2", "p = 2..4:2, n = 1/2", "p=-3/2..1:1/2, n=0.5"]).unwrap();
+        let want: Vec<Vec<Rat>> = [
+            ("1", "1/2"),
+            ("2", "1/2"),
+            ("3", "1/2"),
+            ("4", "1/2"),
+            ("-3/2", "1/2"),
+            ("-1", "1/2"),
+            ("-1/2", "1/2"),
+            ("0", "1/2"),
+            ("1/2", "1/2"),
+        ]
+        .iter()
+        .map(|(p, n)| vec![r(p), r(n)])
+        .collect();
+        assert_eq!(got, want);
+        // An integer range ends at the last value below a fractional end.
+        let got = args(&["p=-2..3/2:2, n=1"]).unwrap();
+        assert_eq!(got, vec![vec![int(-2), int(1)], vec![int(0), int(1)]]);
+        assert!(args(&["p=1..10000000, n=1"]).unwrap_err().contains("more than"));
     }
 
     #[test]

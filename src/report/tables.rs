@@ -3,10 +3,15 @@
 //! spreadsheets, Markdown that cannot carry HTML).
 
 use super::*;
+use crate::num::Point;
 
 /// Prediction points rendered per batch by [`Report::write_csv`]: enough
 /// for both cores, few enough that the batch's text stays small.
 const CSV_CHUNK: usize = 4096;
+
+/// Points per buffer within a batch: one allocation per run of lines
+/// rather than several per cell.
+const CSV_RUN: usize = 128;
 
 impl Report<'_> {
     /// The band table as CSV: one row per prediction point and threshold
@@ -85,57 +90,74 @@ impl Report<'_> {
             None => (if neg { "-inf" } else { "+inf" }).to_string(),
         };
         // The family's points by position (a search per point was quadratic).
-        let family_at: std::collections::HashMap<&[Rat], usize> = self
+        let family_at: std::collections::HashMap<Point<&[Rat]>, usize> = self
             .family
-            .map(|f| f.points.iter().enumerate().rev().map(|(k, x)| (x.as_slice(), k)).collect())
+            .map(|f| f.points.iter().enumerate().rev().map(|(k, x)| (Point(x.as_slice()), k)).collect())
             .unwrap_or_default();
-        // Each prediction's lines in parallel (correctly rounded decimals
-        // and exact fractions of long values), joined in order.
-        use rayon::prelude::*;
-        let lines = |(pi, p): (usize, &crate::analysis::Prediction)| -> String {
-            let mut out = String::new();
+        // What every row of a threshold repeats, rendered once.
+        let regions: Vec<[String; 3]> = self
+            .analysis
+            .regions
+            .iter()
+            .map(|r| [r.threshold.text.clone(), self.dec(&r.value), self.dec(&r.bound.relative)])
+            .collect();
+        // One prediction's lines, appended to `out` (correctly rounded
+        // decimals and exact fractions of long values; the model's value
+        // rendered once for all its thresholds).
+        let lines = |out: &mut String, pi: usize, p: &crate::analysis::Prediction| {
+            let coords: Vec<String> = p.x.iter().map(show_value).collect();
+            let extrapolated = if p.extrapolated() { "true" } else { "false" };
+            let (model_dec, model_exact) = (self.dec(&p.model), fmt_fraction(&p.model));
             for (ri, r) in self.analysis.regions.iter().enumerate() {
-                let mut row: Vec<String> = p.x.iter().map(show_value).collect();
-                row.push(p.extrapolated().to_string());
-                row.push(r.threshold.text.clone());
-                row.push(self.dec(&r.value));
-                row.push(self.dec(&r.bound.relative));
-                row.push(self.dec(&p.model));
+                let mut row = CsvRow::new(out);
+                for c in &coords {
+                    row.cell(c);
+                }
+                row.cell(extrapolated);
+                for c in &regions[ri] {
+                    row.cell(c);
+                }
+                row.cell(&model_dec);
                 let (b, mb) = (&p.bands[ri], &p.measurement[ri]);
                 let none = if matches!(r.shape, Shape::Untrusted { .. }) { "untrusted" } else { "empty" };
-                let ends = |band: &Option<Band>, exact: bool| match band {
-                    None => [none.to_string(), none.to_string()],
-                    Some(b) => [inf(&b.lower, true, exact), inf(&b.upper, false, exact)],
+                let ends = |row: &mut CsvRow<'_>, band: &Option<Band>, exact: bool| match band {
+                    None => {
+                        row.cell(none);
+                        row.cell(none);
+                    }
+                    Some(b) => {
+                        row.cell(&inf(&b.lower, true, exact));
+                        row.cell(&inf(&b.upper, false, exact));
+                    }
                 };
-                row.extend(ends(b, false));
-                row.push(rel_half_width_dec(b.as_ref(), &p.model, 1, self.digits()));
-                row.extend(ends(mb, false));
-                row.push(fmt_fraction(&p.model));
-                row.extend(ends(b, true));
-                row.extend(ends(mb, true));
+                ends(&mut row, b, false);
+                row.cell(&rel_half_width_dec(b.as_ref(), &p.model, 1, self.digits()));
+                ends(&mut row, mb, false);
+                row.cell(&model_exact);
+                ends(&mut row, b, true);
+                ends(&mut row, mb, true);
                 if let Some(pr) = self.pruned {
                     let q = &pr.analysis.predictions[pi];
-                    row.push(self.dec(&q.model));
-                    match &q.bands[ri] {
-                        None => row.extend(["empty", "empty"].map(String::from)),
-                        Some(qb) => {
-                            row.push(inf(&qb.lower, true, false));
-                            row.push(inf(&qb.upper, false, false));
+                    row.cell(&self.dec(&q.model));
+                    let pruned_ends = |row: &mut CsvRow<'_>, exact: bool| match &q.bands[ri] {
+                        None => {
+                            row.cell("empty");
+                            row.cell("empty");
                         }
-                    }
-                    row.push(shrink_ratio(b, &q.bands[ri]).map_or(String::new(), |v| self.dec(&v)));
-                    match &q.bands[ri] {
-                        None => row.extend(["empty", "empty"].map(String::from)),
                         Some(qb) => {
-                            row.push(inf(&qb.lower, true, true));
-                            row.push(inf(&qb.upper, false, true));
+                            row.cell(&inf(&qb.lower, true, exact));
+                            row.cell(&inf(&qb.upper, false, exact));
                         }
-                    }
+                    };
+                    pruned_ends(&mut row, false);
+                    row.cell(&shrink_ratio(b, &q.bands[ri]).map_or(String::new(), |v| self.dec(&v)));
+                    pruned_ends(&mut row, true);
                 }
                 if let Some(f) = self.family {
                     // The family's thresholds are the analysis' (same order);
                     // its points are the analysis' prediction points.
-                    let h = family_at.get(p.x.as_slice()).and_then(|&k| f.hull.get(ri)?.get(k)?.as_ref());
+                    let h =
+                        family_at.get(&Point(p.x.as_slice())).and_then(|&k| f.hull.get(ri)?.get(k)?.as_ref());
                     match h {
                         None => {
                             let why = if f.levels.get(ri).is_some_and(|l| l.bound.is_none()) {
@@ -143,31 +165,44 @@ impl Report<'_> {
                             } else {
                                 "none"
                             };
-                            row.push("0".into());
-                            row.extend(std::iter::repeat_n(why.to_string(), 8));
+                            row.cell("0");
+                            for _ in 0..8 {
+                                row.cell(why);
+                            }
                         }
                         Some(h) => {
-                            row.push(h.forms.to_string());
+                            row.cell(&h.forms.to_string());
                             for exact in [false, true] {
-                                row.push(inf(&h.model.lower, true, exact));
-                                row.push(inf(&h.model.upper, false, exact));
-                                row.push(inf(&h.measurement.lower, true, exact));
-                                row.push(inf(&h.measurement.upper, false, exact));
+                                row.cell(&inf(&h.model.lower, true, exact));
+                                row.cell(&inf(&h.model.upper, false, exact));
+                                row.cell(&inf(&h.measurement.lower, true, exact));
+                                row.cell(&inf(&h.measurement.upper, false, exact));
                             }
                         }
                     }
                 }
-                out.push_str(&csv_line(&row));
+                row.end();
             }
-            out
         };
         w.write_all(out.as_bytes())?;
+        // Batches of points in order; within a batch, runs of points are
+        // rendered in parallel, each run into one buffer.
+        use rayon::prelude::*;
         let predictions = &self.analysis.predictions;
         for start in (0..predictions.len()).step_by(CSV_CHUNK) {
             let end = (start + CSV_CHUNK).min(predictions.len());
-            let chunk: Vec<String> =
-                (start..end).into_par_iter().map(|pi| lines((pi, &predictions[pi]))).collect();
-            for part in &chunk {
+            let parts: Vec<String> = (start..end)
+                .into_par_iter()
+                .step_by(CSV_RUN)
+                .map(|from| {
+                    let mut out = String::new();
+                    for pi in from..(from + CSV_RUN).min(end) {
+                        lines(&mut out, pi, &predictions[pi]);
+                    }
+                    out
+                })
+                .collect();
+            for part in &parts {
                 w.write_all(part.as_bytes())?;
             }
         }
@@ -368,14 +403,36 @@ pub(crate) fn table_left(rows: &[Vec<String>], indent: usize, left: &[usize]) ->
 /// One CSV record (RFC 4180 quoting).
 pub(crate) fn csv_line(cells: &[String]) -> String {
     let mut line = String::with_capacity(cells.iter().map(|c| c.len() + 1).sum::<usize>() + 1);
-    for (i, c) in cells.iter().enumerate() {
-        if i > 0 {
-            line.push(',');
-        }
-        line.push_str(&csv_cell(c));
+    let mut row = CsvRow::new(&mut line);
+    for c in cells {
+        row.cell(c);
     }
-    line.push('\n');
+    row.end();
     line
+}
+
+/// A CSV line written cell by cell into a buffer ([`csv_cell`] each), so
+/// that long tables are not built as a `String` per cell.
+pub(crate) struct CsvRow<'a> {
+    out: &'a mut String,
+    first: bool,
+}
+
+impl<'a> CsvRow<'a> {
+    pub(crate) fn new(out: &'a mut String) -> Self {
+        CsvRow { out, first: true }
+    }
+
+    pub(crate) fn cell(&mut self, c: &str) {
+        if !std::mem::take(&mut self.first) {
+            self.out.push(',');
+        }
+        self.out.push_str(&csv_cell(c));
+    }
+
+    pub(crate) fn end(self) {
+        self.out.push('\n');
+    }
 }
 
 /// One CSV cell, quoted when needed and inert in spreadsheets: text that
@@ -386,8 +443,11 @@ fn csv_cell(c: &str) -> std::borrow::Cow<'_, str> {
     use std::borrow::Cow;
     let control = |ch: char| ch.is_control() && ch != '\n';
     let formula = |c: &str| c.starts_with(['=', '+', '-', '@']) && c != "-" && !numeric(c);
-    if !c.contains(control) && !formula(c) && !c.contains([',', '"', '\n']) {
-        return Cow::Borrowed(c); // every number, most text
+    // Printable ASCII without a comma or quote, in one pass over the bytes:
+    // every number, most text.
+    let plain = c.bytes().all(|b| (0x20..0x7f).contains(&b) && b != b',' && b != b'"');
+    if (plain || !c.contains(control) && !c.contains([',', '"', '\n'])) && !formula(c) {
+        return Cow::Borrowed(c);
     }
     let mut c: String = if c.contains(control) {
         c.chars()
