@@ -63,6 +63,22 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, rng_seed: RngSeed::Fixed(0x3e_0003), ..ProptestConfig::default() })]
 
     #[test]
+    fn residual_statistics_equal_the_naive_sums(mi in 0usize..4, raw in data_strategy()) {
+        // Points repeat in these draws (p in 1..=64), so the per-point
+        // decomposition of the sum of squares is exercised with n > 1.
+        let m = model(mi);
+        let data = measurements(&raw);
+        let Some(a) = run(&m, &data, &["max"], &[]) else { return Ok(()) };
+        let c = &a.params;
+        let squares = data.iter().fold(Rat::zero(), |s, d| {
+            let e = value(&m, c, &d.x) - &d.y;
+            s + &e * &e
+        });
+        prop_assert_eq!(&a.residuals.mean_square, &(squares / Rat::from_integer(data.len().into())));
+        prop_assert_eq!(&a.residuals.max_abs, &max_residual(&m, c, &data));
+    }
+
+    #[test]
     fn bands_contain_the_fit_and_vertices_meet_every_constraint(
         mi in 0usize..4, raw in data_strategy(), at in prop::collection::vec(1i64..5000, 1..4), k in 1i64..4,
     ) {
