@@ -40,6 +40,11 @@ pub struct Options {
     /// `measurement` is then `None`): the barrier predictor reads only the
     /// model bands, at 10^4 node counts.
     pub skip_measurement: bool,
+    /// Leave the e_max region out unless a threshold equals e_max: then
+    /// `emax_dc` is zero, `emax_unique` and `emax_listed` are false and
+    /// there is no `hint`. For searches that run many analyses and never
+    /// report them (prune, plan): a third of each re-analysis' regions.
+    pub skip_emax_region: bool,
 }
 
 /// The fit and its minimax bounds ([`Analysis::statistics`]).
@@ -526,14 +531,19 @@ impl Analysis {
         };
 
         // The e_max region (eq. 7) gives the Δc attaining it.
-        let at_emax = region(&design, &params, &dnames, &Bound::absolute(emax.clone()), &qopts)?;
-        let emax_unique = at_emax.shape == Shape::Point;
-        let emax_listed = !matches!(at_emax.shape, Shape::Unlisted { .. });
-        let emax_dc = match at_emax.vertices.len() {
+        let at_emax = match opts.skip_emax_region {
+            true => None,
+            false => Some(region(&design, &params, &dnames, &Bound::absolute(emax.clone()), &qopts)?),
+        };
+        let emax_unique = at_emax.as_ref().is_some_and(|r| r.shape == Shape::Point);
+        let emax_listed = at_emax.as_ref().is_some_and(|r| !matches!(r.shape, Shape::Unlisted { .. }));
+        let emax_dc = match at_emax.as_ref().map_or(0, |r| r.vertices.len()) {
+            // Not computed.
+            _ if at_emax.is_none() => vec![Rat::zero(); k],
             // Not listed: a point of the region, from an exact LP.
             0 if !emax_listed => at_emax
-                .lp
                 .as_ref()
+                .and_then(|r| r.lp.as_ref())
                 .and_then(|lp| match lp.optimize(&vec![Rat::zero(); k], crate::lp::Sense::Minimize) {
                     Ok(crate::lp::LpOutcome::Optimal(o)) => Some(o.point),
                     _ => None,
@@ -546,7 +556,10 @@ impl Analysis {
             n => {
                 let nr = Rat::from_integer(n.into());
                 (0..k)
-                    .map(|j| at_emax.vertices.iter().map(|v| &v[j]).fold(Rat::zero(), |a, b| a + b) / &nr)
+                    .map(|j| {
+                        let vs = at_emax.as_ref().map_or(&[][..], |r| &r.vertices[..]);
+                        vs.iter().map(|v| &v[j]).fold(Rat::zero(), |a, b| a + b) / &nr
+                    })
                     .collect()
             }
         };
@@ -566,8 +579,8 @@ impl Analysis {
             };
             let mut r = if t.limit.as_ref().is_some_and(|l| bound.relative >= *l) {
                 untrusted(&bound, k, &dnames, false)
-            } else if bound == at_emax.bound {
-                at_emax.clone()
+            } else if let Some(r) = at_emax.as_ref().filter(|r| r.bound == bound) {
+                r.clone()
             } else {
                 region(&design, &params, &dnames, &bound, &qopts)?
             };
@@ -641,7 +654,7 @@ impl Analysis {
         let mut design = design;
         design.log = log;
 
-        let hint = if crate::fit::rms_exceeds(&residuals.mean_square, &emax) {
+        let hint = if at_emax.is_some() && crate::fit::rms_exceeds(&residuals.mean_square, &emax) {
             let refit: Vec<Rat> = params.iter().zip(&emax_dc).map(|(c, d)| c + d).collect();
             let ms = Residuals::new(&design, data, &refit).mean_square;
             Some((refit, ms))
@@ -989,6 +1002,35 @@ mod tests {
         let view = vec![vec![tiny, 0.0], vec![1.0, 0.0]];
         assert_eq!(extreme_candidates(&b, &view), (vec![0, 1], vec![0, 1]));
         assert_eq!(filter_view(&Rat::zero()), 0.0);
+    }
+
+    #[test]
+    fn skipping_the_emax_region_changes_nothing_else() {
+        let (m, data) = crate::testdata::hpl("param c1, c2\npredict p = 1000, 4000");
+        let run = |thresholds: &[&str], skip: bool| {
+            let opts = Options {
+                thresholds: thresholds.iter().map(|t| Threshold::parse(t).unwrap()).collect(),
+                skip_emax_region: skip,
+                ..Options::default()
+            };
+            Analysis::run_rows(&m, &data, "hpl.csv", &opts).unwrap()
+        };
+        // No thresholds: the defaults, max and trusted.
+        for thresholds in [&[][..], &["emax", "1.5*emax"][..]] {
+            let (full, skipped) = (run(thresholds, false), run(thresholds, true));
+            assert_eq!(full.emax, skipped.emax);
+            for (a, b) in full.regions.iter().zip(&skipped.regions) {
+                assert_eq!((&a.vertices, &a.shape), (&b.vertices, &b.shape));
+            }
+            for (a, b) in full.predictions.iter().zip(&skipped.predictions) {
+                assert_eq!((&a.bands, &a.measurement), (&b.bands, &b.measurement));
+            }
+            assert!(full.emax_unique && full.emax_dc.iter().any(|d| !d.is_zero()));
+            assert!(!skipped.emax_unique && !skipped.emax_listed && skipped.hint.is_none());
+            assert!(skipped.emax_dc.iter().all(Zero::is_zero));
+        }
+        // A threshold at e_max still gets its region (a single point here).
+        assert_eq!(run(&["emax"], true).regions[0].shape, Shape::Point);
     }
 
     #[test]

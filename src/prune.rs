@@ -401,7 +401,13 @@ pub fn compare(
 ) -> Result<Comparison, PruneError> {
     let mut model = model.clone();
     model.predict.clear();
-    let opts = Options { at: targets.to_vec(), no_cells: true, skip_remax: true, ..opts.clone() };
+    let opts = Options {
+        at: targets.to_vec(),
+        no_cells: true,
+        skip_remax: true,
+        skip_emax_region: true,
+        ..opts.clone()
+    };
     let base = Analysis::run_rows(&model, data, file, &opts)?;
     let cands = candidates(&model, data, &base.design, &base.params, search)?;
     if cands.is_empty() {
