@@ -1106,13 +1106,9 @@ mod tests {
 
     #[test]
     fn point_keys_hash_equal_values_equally_reduced_or_not() {
-        use std::hash::{BuildHasher, Hash, Hasher};
+        use std::hash::BuildHasher;
         let state = std::collections::hash_map::RandomState::new();
-        let h = |xs: &[Rat]| {
-            let mut s = state.build_hasher();
-            Point(xs).hash(&mut s);
-            s.finish()
-        };
+        let h = |xs: &[Rat]| state.hash_one(Point(xs));
         let big: BigInt = BigInt::from(2).pow(200u32) + 7;
         let raw = |n: BigInt, d: BigInt| Rat::new_raw(n, d);
         // Unreduced, negative-denominator and multi-word forms of one value.

@@ -191,13 +191,13 @@ impl Report<'_> {
         let predictions = &self.analysis.predictions;
         for start in (0..predictions.len()).step_by(CSV_CHUNK) {
             let end = (start + CSV_CHUNK).min(predictions.len());
-            let parts: Vec<String> = (start..end)
-                .into_par_iter()
-                .step_by(CSV_RUN)
-                .map(|from| {
+            let parts: Vec<String> = predictions[start..end]
+                .par_chunks(CSV_RUN)
+                .enumerate()
+                .map(|(r, run)| {
                     let mut out = String::new();
-                    for pi in from..(from + CSV_RUN).min(end) {
-                        lines(&mut out, pi, &predictions[pi]);
+                    for (i, p) in run.iter().enumerate() {
+                        lines(&mut out, start + r * CSV_RUN + i, p);
                     }
                     out
                 })
