@@ -66,6 +66,19 @@ pub struct Statistics {
 }
 
 impl Options {
+    /// These options for the re-analyses of a search (prune, plan): bands
+    /// at `targets` only, without what a search never reports (remax, the
+    /// cylindrical cells, the e_max region).
+    pub fn for_search(&self, targets: &[Vec<Rat>]) -> Options {
+        Options {
+            at: targets.to_vec(),
+            no_cells: true,
+            skip_remax: true,
+            skip_emax_region: true,
+            ..self.clone()
+        }
+    }
+
     /// The QE engine's options for these.
     fn qe(&self) -> qe::Options {
         qe::Options { order: self.order.clone(), no_cells: self.no_cells, limits: self.limits }

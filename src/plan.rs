@@ -141,13 +141,7 @@ pub fn plan(
 ) -> Result<Plan, AnalysisError> {
     let mut model = model.clone();
     model.predict.clear();
-    let opts = Options {
-        at: targets.to_vec(),
-        no_cells: true,
-        skip_remax: true,
-        skip_emax_region: true,
-        ..opts.clone()
-    };
+    let opts = opts.for_search(targets);
     let base = Analysis::run_rows(&model, data, file, &opts)?;
     let k = model.k();
     let eval = |x: &Vec<Rat>, what: &str| -> Result<Vec<Rat>, AnalysisError> {

@@ -401,13 +401,7 @@ pub fn compare(
 ) -> Result<Comparison, PruneError> {
     let mut model = model.clone();
     model.predict.clear();
-    let opts = Options {
-        at: targets.to_vec(),
-        no_cells: true,
-        skip_remax: true,
-        skip_emax_region: true,
-        ..opts.clone()
-    };
+    let opts = opts.for_search(targets);
     let base = Analysis::run_rows(&model, data, file, &opts)?;
     let cands = candidates(&model, data, &base.design, &base.params, search)?;
     if cands.is_empty() {
