@@ -620,7 +620,8 @@ def prune(
     """Which measurements to leave out (``errband prune``): every subset
     dropping up to ``max_drop`` points (among the ``top`` largest residuals),
     a greedy sequence of ``greedy`` steps, and your ``candidates`` (each the
-    points one candidate drops: ``"p=100"`` or ``["p=10", "p=20"]``), ranked
+    points one candidate drops: ``"p=100"``, ``"p=10,p=20"`` or
+    ``["p=10", "p=20"]``), ranked
     by how much they narrow the band at the targets (default: the model's
     ``predict`` points)."""
     cands = [[c] if isinstance(c, str) else _point_texts(c) for c in candidates]
@@ -645,7 +646,7 @@ def plan(
     metric: Optional[str] = None,
 ) -> CommandResult:
     """Where to measure next (``errband plan``): each candidate point
-    (``"p=130..300:10"``) ranked by how much a new measurement there,
+    (``"p=130..300:10"``, or ``"p=130..300 step 10"``) ranked by how much a new measurement there,
     as the model predicts it, would narrow the band at the targets."""
     return CommandResult(
         _native.plan(

@@ -488,7 +488,9 @@ fn prune(
         for c in &candidates {
             let mut drop = Vec::new();
             for part in c {
-                drop.extend(points(&p.model, std::slice::from_ref(part), "candidate")?);
+                drop.extend(
+                    p.model.dropped_points(part, "candidate").map_err(|m| fail(m, ErrorKind::Input))?,
+                );
             }
             user.push((c.join(","), drop));
         }
@@ -525,7 +527,8 @@ fn plan(
         let p = prepare(&r)?;
         single(&p, "plan")?;
         let targets = targets(&p, &target)?;
-        let cands = points(&p.model, &candidates, "candidate")?;
+        let cands =
+            p.model.candidate_points(&candidates, "candidate").map_err(|m| fail(m, ErrorKind::Input))?;
         let rows = &p.parts.parts[0].dataset.rows;
         let plan = errband::plan::plan(&p.model, rows, &p.data_name, &p.opts, &targets, &cands, &|_| {})
             .map_err(|e| fail(e.to_string(), e.kind()))?;

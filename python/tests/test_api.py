@@ -185,6 +185,13 @@ def test_prune_and_plan_equal_the_commands_json():
     cli["model"] = q.json["model"]
     assert q.json == cli
     assert q.candidates["p"].iloc[0] == 300
+    # The command line's spellings: one text dropping two points, and `step`.
+    same = errband.prune("models/hpl.tm", hpl_frame(), target="p=1000", candidates=["p=10,p=20"])
+    assert same.json["candidates"] == errband.prune(
+        "models/hpl.tm", hpl_frame(), target="p=1000", candidates=[["p=10", "p=20"]]
+    ).json["candidates"]
+    worded = errband.plan("models/hpl.tm", "data/hpl.csv", candidates="p=130..300 step 10", target={"p": 1000})
+    assert worded.json["candidates"] == q.json["candidates"]
     with pytest.raises(errband.ErrbandError) as e:
         errband.plan("T(p) = s + w/p\nparam s, w\n", "data/amdahl.csv", candidates="p=100")
     assert e.value.args == ("no target: give target= (e.g. \"p=1000\") or a `predict` statement in <model>", "input")

@@ -146,11 +146,7 @@ pub fn run_prune(a: PruneArgs, limits: &Limits, io: &mut Io) -> Result<i32, Fail
     let targets = targets(&input, s)?;
     let mut user = Vec::new();
     for c in &a.candidate {
-        let mut points = Vec::new();
-        for part in split_points(c) {
-            points.extend(input.points(std::slice::from_ref(&part), "--candidate")?);
-        }
-        user.push((c.clone(), points));
+        user.push((c.clone(), input.model.dropped_points(c, "--candidate").map_err(Failure::input)?));
     }
     let search = Search { max_drop: a.max_drop, top: a.top, greedy: a.greedy, user };
     let rows = &input.single("prune")?.rows;
@@ -180,58 +176,13 @@ pub fn run_prune(a: PruneArgs, limits: &Limits, io: &mut Io) -> Result<i32, Fail
     finish(&r, s, io)
 }
 
-/// Splits `p=10,p=20` (a variable given again starts a new point) into
-/// `p=10` and `p=20`; `p=10,n=4000` stays one point, `p=10,20` one list.
-fn split_points(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut cur: Vec<String> = Vec::new();
-    let mut seen: Vec<String> = Vec::new();
-    for chunk in text.split(',') {
-        let name = chunk.split_once('=').map(|(n, _)| n.trim().to_string());
-        if let Some(n) = &name {
-            if seen.contains(n) {
-                out.push(cur.join(","));
-                cur.clear();
-                seen.clear();
-            }
-            seen.push(n.clone());
-        }
-        cur.push(chunk.to_string());
-    }
-    if !cur.is_empty() {
-        out.push(cur.join(","));
-    }
-    out
-}
-
-/// `p=130..300 step 10` (the words of the issue) as `p=130..300:10`.
-fn normalise_step(args: &[String]) -> Vec<String> {
-    let joined = args.join(" ");
-    let mut out = String::new();
-    let mut words = joined.split_whitespace().peekable();
-    while let Some(w) = words.next() {
-        if w == "step" {
-            if let Some(n) = words.next() {
-                out.push(':');
-                out.push_str(n);
-                continue;
-            }
-        }
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(w);
-    }
-    out.split(' ').filter(|s| !s.is_empty()).map(String::from).collect()
-}
-
 /// Runs `errband plan`.
 pub fn run_plan(a: PlanArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     let s = &a.search;
     check_search_outputs(s)?;
     let input = load(Some(&s.model), &s.data, &s.common, limits)?;
     let targets = targets(&input, s)?;
-    let cands = input.points(&normalise_step(&a.candidates), "--candidate")?;
+    let cands = input.model.candidate_points(&a.candidates, "--candidate").map_err(Failure::input)?;
     let tick = progress();
     let rows = &input.single("plan")?.rows;
     let p = pool(s.jobs)?
@@ -248,24 +199,4 @@ pub fn run_plan(a: PlanArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failur
         show: s.show,
     };
     finish(&r, s, io)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn repeated_variables_start_new_points() {
-        assert_eq!(split_points("p=10,p=20"), vec!["p=10", "p=20"]);
-        assert_eq!(split_points("p=10,20"), vec!["p=10,20"]);
-        assert_eq!(split_points("p=128,n=4000,p=256,n=8000"), vec!["p=128,n=4000", "p=256,n=8000"]);
-    }
-
-    #[test]
-    fn step_words_become_the_range_syntax() {
-        let v = |a: &[&str]| normalise_step(&a.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        assert_eq!(v(&["p=130..300", "step", "10"]), vec!["p=130..300:10"]);
-        assert_eq!(v(&["p=130..300 step 10"]), vec!["p=130..300:10"]);
-        assert_eq!(v(&["p=130..300:10", "p=400"]), vec!["p=130..300:10", "p=400"]);
-    }
 }

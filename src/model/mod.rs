@@ -245,6 +245,23 @@ impl Model {
         Ok(all.into_iter().zip(keep).filter_map(|(p, k)| k.then_some(p)).collect())
     }
 
+    /// The points one `prune` candidate drops, from its text: a variable
+    /// given again starts a new point (`p=10,p=20` is two points,
+    /// `p=128,n=4000` one, `p=10,20` a list).
+    pub fn dropped_points(&self, text: &str, what: &str) -> Result<Vec<Vec<Rat>>, String> {
+        let mut out = Vec::new();
+        for part in syntax::split_points(text) {
+            out.extend(self.points_args(std::slice::from_ref(&part), what)?);
+        }
+        Ok(out)
+    }
+
+    /// `plan`'s candidate points: [`Model::points_args`] that also reads
+    /// `p=130..300 step 10` (words, as a shell splits them) as `p=130..300:10`.
+    pub fn candidate_points(&self, args: &[String], what: &str) -> Result<Vec<Vec<Rat>>, String> {
+        self.points_args(&syntax::normalise_step(args), what)
+    }
+
     /// Another form of this model: `body`, an expression over the model's
     /// variables and constants in which every other name is a parameter
     /// (fitted; `source` and `file` are the text its spans point into).

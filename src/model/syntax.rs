@@ -373,9 +373,69 @@ pub fn parse_items_arg(text: &str, what: &str, limits: &Limits) -> Result<Vec<It
     Ok(items)
 }
 
+/// Splits `p=10,p=20` (a variable given again starts a new point) into
+/// `p=10` and `p=20`; `p=10,n=4000` stays one point, `p=10,20` one list.
+pub(crate) fn split_points(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur: Vec<String> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    for chunk in text.split(',') {
+        let name = chunk.split_once('=').map(|(n, _)| n.trim().to_string());
+        if let Some(n) = &name {
+            if seen.contains(n) {
+                out.push(cur.join(","));
+                cur.clear();
+                seen.clear();
+            }
+            seen.push(n.clone());
+        }
+        cur.push(chunk.to_string());
+    }
+    if !cur.is_empty() {
+        out.push(cur.join(","));
+    }
+    out
+}
+
+/// `p=130..300 step 10` (the words of the issue) as `p=130..300:10`.
+pub(crate) fn normalise_step(args: &[String]) -> Vec<String> {
+    let joined = args.join(" ");
+    let mut out = String::new();
+    let mut words = joined.split_whitespace().peekable();
+    while let Some(w) = words.next() {
+        if w == "step" {
+            if let Some(n) = words.next() {
+                out.push(':');
+                out.push_str(n);
+                continue;
+            }
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out.split(' ').filter(|s| !s.is_empty()).map(String::from).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn repeated_variables_start_new_points() {
+        assert_eq!(split_points("p=10,p=20"), vec!["p=10", "p=20"]);
+        assert_eq!(split_points("p=10,20"), vec!["p=10,20"]);
+        assert_eq!(split_points("p=128,n=4000,p=256,n=8000"), vec!["p=128,n=4000", "p=256,n=8000"]);
+    }
+
+    #[test]
+    fn step_words_become_the_range_syntax() {
+        let v = |a: &[&str]| normalise_step(&a.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(v(&["p=130..300", "step", "10"]), vec!["p=130..300:10"]);
+        assert_eq!(v(&["p=130..300 step 10"]), vec!["p=130..300:10"]);
+        assert_eq!(v(&["p=130..300:10", "p=400"]), vec!["p=130..300:10", "p=400"]);
+    }
 
     #[test]
     fn statements_split_on_lines_and_continue_on_operators() {
