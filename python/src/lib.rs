@@ -9,7 +9,6 @@
 
 use errband::analysis::Options;
 use errband::backtest::Holdout;
-use errband::data::detect::{self, Kind};
 use errband::data::experiment::{Aggregate, Selection};
 use errband::data::{ColumnSpec, Parts, Source};
 use errband::limits::Limits;
@@ -61,46 +60,22 @@ fn read_parts(
 ) -> Result<(String, Parts), PyErr> {
     let spec =
         ColumnSpec { vars: model.vars.clone(), y: model.func.clone(), limits: *limits, ..Default::default() };
-    let input = |e: errband::data::DataError, text: &str| fail(e.render(text), ErrorKind::Input);
-    let (name, bytes): (String, std::borrow::Cow<'_, [u8]>) = match data {
-        DataArg::Text(text, name) => (name.clone(), text.as_bytes().into()),
-        DataArg::Path(path) => {
-            if std::path::Path::new(path).is_dir() {
-                let exp = errband::data::cube::read_cube_set(std::path::Path::new(path), path, *limits)
-                    .map_err(|e| input(e, ""))?;
-                let parts = Source::experiment(exp)
-                    .parts(path, &spec, sel, Aggregate::All)
-                    .map_err(|e| input(e, ""))?;
-                return Ok((path.clone(), parts));
-            }
-            let bytes = std::fs::read(path).map_err(|e| fail(format!("{path}: {e}"), ErrorKind::Input))?;
-            (path.clone(), bytes.into())
-        }
+    let input = |m: String| fail(m, ErrorKind::Input);
+    let (name, dir, bytes) = match data {
+        DataArg::Text(text, name) => (name.as_str(), None, text.clone().into_bytes()),
+        DataArg::Path(path) => match std::path::Path::new(path) {
+            d if d.is_dir() => (path.as_str(), Some(d), Vec::new()),
+            _ => (path.as_str(), None, std::fs::read(path).map_err(|e| input(format!("{path}: {e}")))?),
+        },
     };
-    // The kind from the bytes, as the command line finds it; only text kinds
-    // are decoded.
-    let kind = detect::sniff(&bytes, &name);
-    let text = match kind {
-        Kind::Text | Kind::Json | Kind::JsonLines | Kind::Talpas => {
-            std::str::from_utf8(&bytes).map_err(|e| {
-                fail(
-                    format!("{name}: not UTF-8 text (invalid byte at offset {})", e.valid_up_to()),
-                    ErrorKind::Input,
-                )
-            })?
-        }
-        _ => "",
-    };
-    if kind == Kind::Text {
-        let src = Source::text(text, &name, *limits, sel).map_err(|e| input(e, text))?;
-        let parts = src.parts(&name, &spec, sel, Aggregate::All).map_err(|e| input(e, text))?;
-        return Ok((name, parts));
-    }
-    let exp = errband::data::read_experiment(&bytes, text, kind, &name, *limits)
-        .map_err(|m| fail(m, ErrorKind::Input))?;
-    let parts =
-        Source::experiment(exp).parts(&name, &spec, sel, Aggregate::All).map_err(|e| input(e, text))?;
-    Ok((name, parts))
+    // As the command line reads its data: the kind from the content, text
+    // decoded (a byte-order mark dropped, lone CRs read as line ends).
+    let (kind, text, bytes) = errband::data::decode_input(bytes, name).map_err(input)?;
+    let parts = Source::read(dir, kind, &text, &bytes, name, *limits, sel)
+        .map_err(input)?
+        .parts(name, &spec, sel, Aggregate::All)
+        .map_err(|e| input(e.render(&text)))?;
+    Ok((name.to_string(), parts))
 }
 
 /// The settings of an analysis from Python.

@@ -264,3 +264,19 @@ def test_noise_is_read_as_the_command_line_reads_it():
     with pytest.raises(errband.ErrbandError) as e:
         errband.analyse("models/hpl.tm", "data/hpl.csv", noise="150%")
     assert "from 0 % to below 100 %" in e.value.args[0] and e.value.args[1] == "input"
+
+
+def test_a_data_file_is_decoded_as_the_command_line_decodes_it(tmp_path):
+    # A byte-order mark and old Mac line ends (a CR alone), as spreadsheets
+    # write them: read as the command line reads them, not as a header `\ufeffp`.
+    text = (ROOT / "data" / "hpl.csv").read_text()
+    odd = tmp_path / "hpl.csv"
+    odd.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r").encode())
+    a = errband.analyse("models/hpl.tm", str(odd))
+    assert a.emax == Fraction(1101248, 81125)
+    assert json.loads(a.to_json())["bands"] == cli_json("models/hpl.tm", str(odd))["bands"]
+    bad = tmp_path / "latin1.csv"
+    bad.write_bytes(text.replace("p,T", "p,T \xb5s").encode("latin-1"))
+    with pytest.raises(errband.ErrbandError) as e:
+        errband.analyse("models/hpl.tm", str(bad))
+    assert "not valid UTF-8 (byte 0xB5" in e.value.args[0] and e.value.args[1] == "input"

@@ -222,27 +222,13 @@ pub fn load(
     let sel = Selection { callpath: a.region.clone(), metric: a.metric.clone() };
     // The data first: Extra-P's models take the data's parameters as their variables.
     // A directory is a set of CUBE profiles, one subdirectory per run.
-    let dir = data_path != "-" && std::path::Path::new(data_path).is_dir();
-    let dbytes = if dir { Vec::new() } else { read_bytes(data_path)? };
-    let kind = detect::sniff(&dbytes, data_path);
+    let dir = Some(std::path::Path::new(data_path)).filter(|d| data_path != "-" && d.is_dir());
+    let dbytes = if dir.is_some() { Vec::new() } else { read_bytes(data_path)? };
     // Text formats move their bytes into the text; archives keep theirs.
-    let (dsrc, dbytes) = match kind {
-        Kind::Text | Kind::Json | Kind::JsonLines | Kind::Talpas => {
-            (decode(dbytes, if data_path == "-" { "<stdin>" } else { data_path })?, Vec::new())
-        }
-        _ => (String::new(), dbytes),
-    };
-    let source = if dir {
-        let exp = data::cube::read_cube_set(std::path::Path::new(data_path), data_path, *limits)
-            .map_err(|e| Failure::input(e.render("")))?;
-        Source::experiment(exp)
-    } else if kind == Kind::Text {
-        Source::text(&dsrc, data_path, *limits, &sel).map_err(|e| Failure::input(e.render(&dsrc)))?
-    } else {
-        Source::experiment(
-            data::read_experiment(&dbytes, &dsrc, kind, data_path, *limits).map_err(Failure::input)?,
-        )
-    };
+    let (kind, dsrc, dbytes) =
+        data::decode_input(dbytes, if data_path == "-" { "<stdin>" } else { data_path })
+            .map_err(Failure::input)?;
+    let source = Source::read(dir, kind, &dsrc, &dbytes, data_path, *limits, &sel).map_err(Failure::input)?;
     drop(dbytes);
     let mut y_default = None;
     let (input, model_path) = match model_path {

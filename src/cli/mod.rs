@@ -383,39 +383,9 @@ fn read_bytes(path: &str) -> Result<Vec<u8>, Failure> {
     })
 }
 
-/// The text of an input file's bytes (see [`read_input`]).
-fn decode(mut bytes: Vec<u8>, name: &str) -> Result<String, Failure> {
-    if bytes.starts_with(b"\xEF\xBB\xBF") {
-        bytes.drain(..3);
-    }
-    // A CR not followed by LF ends a line; the replacement keeps every
-    // byte offset, so located errors still point at the right place.
-    for i in 0..bytes.len() {
-        if bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
-            bytes[i] = b'\n';
-        }
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        let bad = e.utf8_error().valid_up_to();
-        let bytes = e.into_bytes();
-        let line = 1 + bytes[..bad].iter().filter(|&&b| b == b'\n').count();
-        let line_start = bytes[..bad].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-        let column = 1 + String::from_utf8_lossy(&bytes[line_start..bad]).chars().count();
-        let hint = if bytes[bad] >= 0xA0 {
-            // Bytes from 0xA0 up are letters and signs in Latin-1 (µ is 0xB5).
-            format!(
-                " (byte 0x{:02X}, `{}` in Latin-1: the file seems to be Latin-1 or Windows-1252; save it as UTF-8, e.g. `iconv -f latin1 -t utf-8`)",
-                bytes[bad],
-                char::from(bytes[bad])
-            )
-        } else {
-            format!(" (byte 0x{:02X})", bytes[bad])
-        };
-        Failure::input(format!(
-            "{}:{line}:{column}: not valid UTF-8{hint}",
-            files::escape_controls(name)
-        ))
-    })
+/// The text of an input file's bytes ([`crate::data::decode`]).
+fn decode(bytes: Vec<u8>, name: &str) -> Result<String, Failure> {
+    crate::data::decode(bytes, name).map_err(Failure::input)
 }
 
 /// Frees a command's results on a background thread once its output is
@@ -432,6 +402,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn undecodable_input_is_an_input_error() {
+        let e = decode(b"p,T [\xB5s]\n1,2\n".to_vec(), "d.csv").unwrap_err();
+        assert_eq!(e.code, EXIT_INPUT);
+        assert!(e.message.starts_with("d.csv:1:6: not valid UTF-8 (byte 0xB5"), "{}", e.message);
+    }
+
+    #[test]
     fn plot_kinds_share_one_spelling() {
         let kinds = [("band", 1), ("region", 2)];
         assert_eq!(plot_kind("a.svg", &kinds), Ok((1, "a.svg".to_string())));
@@ -442,21 +419,6 @@ mod tests {
         assert!(one_plot("teb=c.svg", "chart").is_err());
     }
 
-    #[test]
-    fn input_text_is_decoded_with_a_location_for_bad_bytes() {
-        assert_eq!(decode(b"\xEF\xBB\xBFT(p) = a\n".to_vec(), "m.tm").unwrap(), "T(p) = a\n");
-        assert_eq!(decode(b"p,T\r1,2\r".to_vec(), "d.csv").unwrap(), "p,T\n1,2\n");
-        assert_eq!(decode(b"p,T\r\n1,2\r\n".to_vec(), "d.csv").unwrap(), "p,T\r\n1,2\r\n");
-        let e = decode(b"p,T [\xB5s]\n1,2\n".to_vec(), "d.csv").unwrap_err();
-        assert_eq!(e.code, EXIT_INPUT);
-        assert!(
-            e.message.starts_with("d.csv:1:6: not valid UTF-8 (byte 0xB5, `\u{b5}` in Latin-1"),
-            "{}",
-            e.message
-        );
-        let e = decode(b"a\nb\n\xC3\xA9\xFF".to_vec(), "x.qe").unwrap_err();
-        assert!(e.message.starts_with("x.qe:3:2: not valid UTF-8 (byte 0xFF"), "{}", e.message);
-    }
     use crate::limits::{Limit, Limits};
 
     /// The defaults the help states are the library's, and each flag sets its limit.

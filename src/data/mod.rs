@@ -213,6 +213,53 @@ fn read_inner(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset, Data
     }
 }
 
+/// The text of an input's bytes: UTF-8, a leading byte-order mark dropped,
+/// old Mac line ends (a CR alone) read as line ends. Invalid UTF-8 is an
+/// error at the line and column of its first bad byte (`name` names the
+/// input), with a hint when the file looks like Latin-1.
+pub fn decode(mut bytes: Vec<u8>, name: &str) -> Result<String, String> {
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    // A CR not followed by LF ends a line; the replacement keeps every
+    // byte offset, so located errors still point at the right place.
+    for i in 0..bytes.len() {
+        if bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
+            bytes[i] = b'\n';
+        }
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let bad = e.utf8_error().valid_up_to();
+        let bytes = e.into_bytes();
+        let line = 1 + bytes[..bad].iter().filter(|&&b| b == b'\n').count();
+        let line_start = bytes[..bad].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let column = 1 + String::from_utf8_lossy(&bytes[line_start..bad]).chars().count();
+        let hint = if bytes[bad] >= 0xA0 {
+            // Bytes from 0xA0 up are letters and signs in Latin-1 (µ is 0xB5).
+            format!(
+                " (byte 0x{:02X}, `{}` in Latin-1: the file seems to be Latin-1 or Windows-1252; save it as UTF-8, e.g. `iconv -f latin1 -t utf-8`)",
+                bytes[bad],
+                char::from(bytes[bad])
+            )
+        } else {
+            format!(" (byte 0x{:02X})", bytes[bad])
+        };
+        format!("{name}:{line}:{column}: not valid UTF-8{hint}")
+    })
+}
+
+/// A data input's kind ([`detect::sniff`], from the content, then the
+/// name) and, for the text kinds (CSV, Extra-P text, the JSON family), its
+/// text ([`decode`]); other kinds keep their bytes.
+pub fn decode_input(bytes: Vec<u8>, name: &str) -> Result<(detect::Kind, String, Vec<u8>), String> {
+    use detect::Kind;
+    let kind = detect::sniff(&bytes, name);
+    Ok(match kind {
+        Kind::Text | Kind::Json | Kind::JsonLines | Kind::Talpas => (kind, decode(bytes, name)?, Vec::new()),
+        _ => (kind, String::new(), bytes),
+    })
+}
+
 /// Reads a data input of a kind other than text (`Kind::Text` is read by
 /// [`Source::text`]): `bytes` are the file's, `text` its text when it is of
 /// the JSON family (for located messages). Errors are the full messages,
@@ -296,6 +343,28 @@ pub enum Source<'a> {
 }
 
 impl<'a> Source<'a> {
+    /// Reads a data input as the command line does: the CUBE profiles
+    /// under `dir` (one subdirectory per run), or an input of `kind` with
+    /// its `text` (text kinds) or its `bytes` (others), from
+    /// [`decode_input`]. Errors are whole messages, located ones rendered.
+    pub fn read(
+        dir: Option<&std::path::Path>,
+        kind: detect::Kind,
+        text: &'a str,
+        bytes: &[u8],
+        file: &str,
+        limits: Limits,
+        sel: &Selection,
+    ) -> Result<Self, String> {
+        if let Some(d) = dir {
+            return Ok(Source::experiment(cube::read_cube_set(d, file, limits).map_err(|e| e.render(""))?));
+        }
+        if kind == detect::Kind::Text {
+            return Source::text(text, file, limits, sel).map_err(|e| e.render(text));
+        }
+        Ok(Source::experiment(read_experiment(bytes, text, kind, file, limits)?))
+    }
+
     /// Opens the text of a CSV or Extra-P text file; of an Extra-P text
     /// file only the series `sel` names are read.
     pub fn text(text: &'a str, file: &str, limits: Limits, sel: &Selection) -> Result<Self, DataError> {
@@ -731,6 +800,23 @@ pub(crate) fn test_spec(vars: &[&str], y: &str) -> ColumnSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn input_text_is_decoded_with_a_location_for_bad_bytes() {
+        assert_eq!(decode(b"\xEF\xBB\xBFT(p) = a\n".to_vec(), "m.tm").unwrap(), "T(p) = a\n");
+        assert_eq!(decode(b"p,T\r1,2\r".to_vec(), "d.csv").unwrap(), "p,T\n1,2\n");
+        assert_eq!(decode(b"p,T\r\n1,2\r\n".to_vec(), "d.csv").unwrap(), "p,T\r\n1,2\r\n");
+        let e = decode(b"p,T [\xB5s]\n1,2\n".to_vec(), "d.csv").unwrap_err();
+        assert!(e.starts_with("d.csv:1:6: not valid UTF-8 (byte 0xB5, `\u{b5}` in Latin-1"), "{e}");
+        let e = decode(b"a\nb\n\xC3\xA9\xFF".to_vec(), "x.qe").unwrap_err();
+        assert!(e.starts_with("x.qe:3:2: not valid UTF-8 (byte 0xFF"), "{e}");
+        // The kind comes first; only text kinds are decoded.
+        let (kind, text, bytes) = decode_input(b"\xEF\xBB\xBFp,T\r1,2\r".to_vec(), "d.csv").unwrap();
+        assert_eq!((kind, text.as_str(), bytes.len()), (detect::Kind::Text, "p,T\n1,2\n", 0));
+        let gz = b"\x1f\x8b\x08\x00\xff\xfe".to_vec();
+        let (kind, text, bytes) = decode_input(gz.clone(), "d.csv.gz").unwrap();
+        assert_eq!((kind, text.as_str(), bytes), (detect::Kind::Gzip, "", gz));
+    }
     use crate::num::parse_rat;
 
     use crate::data::test_spec as spec;
