@@ -601,16 +601,7 @@ impl Analysis {
             regions.push(r);
         }
 
-        // Prediction points: the model's, then --at ones not already there.
-        // A set of seen points: `--at p=1..100000` was quadratic with `contains`.
-        let mut points: Vec<Vec<Rat>> = model.predict.clone();
-        let mut seen: std::collections::HashSet<Point<&[Rat]>> =
-            model.predict.iter().map(|p| Point(p.as_slice())).collect();
-        for p in &opts.at {
-            if seen.insert(Point(p)) {
-                points.push(p.clone());
-            }
-        }
+        let points = prediction_points(model, &opts.at);
         let (lo, hi) = data_range(data, model.vars.len());
         let views: Vec<Vec<Vec<f64>>> = regions
             .iter()
@@ -691,6 +682,22 @@ impl Analysis {
             hint,
         })
     }
+}
+
+/// The prediction points of an analysis of `model` with the extra points
+/// `at`: the model's `predict` points, then those of `at` not already
+/// there, in order (a set of seen points: `--at p=1..100000` was
+/// quadratic with `contains`).
+pub fn prediction_points(model: &Model, at: &[Vec<Rat>]) -> Vec<Vec<Rat>> {
+    let mut points: Vec<Vec<Rat>> = model.predict.clone();
+    let mut seen: std::collections::HashSet<Point<&[Rat]>> =
+        model.predict.iter().map(|p| Point(p.as_slice())).collect();
+    for p in at {
+        if seen.insert(Point(p)) {
+            points.push(p.clone());
+        }
+    }
+    points
 }
 
 fn data_range(data: &[Measurement], nv: usize) -> (Vec<Rat>, Vec<Rat>) {

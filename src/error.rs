@@ -12,6 +12,17 @@ pub enum ErrorKind {
     Analysis,
 }
 
+impl ErrorKind {
+    /// The command line's exit code for a failure of this kind: 2 for
+    /// input, 1 for an impossible analysis.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            ErrorKind::Input => 2,
+            ErrorKind::Analysis => 1,
+        }
+    }
+}
+
 /// Errors that know their [`ErrorKind`].
 pub trait Classified: std::error::Error {
     /// The kind of this failure.

@@ -6,11 +6,13 @@
 
 use crate::analysis::{Analysis, AnalysisError, Options};
 use crate::backtest::{self, Backtest, BacktestError, Holdout};
-use crate::data::Measurement;
+use crate::data::{Measurement, Part};
 use crate::error::{Classified, ErrorKind};
 use crate::family::{self, FamilyAnalysis, FamilyError};
 use crate::model::Model;
 use crate::num::Rat;
+use crate::report::experiment::Entry;
+use std::borrow::Cow;
 
 /// Which forms make the family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -120,7 +122,7 @@ pub fn analyse_series(
             Some((h, _)) => h.train(rows),
             None => rows.to_vec(),
         };
-        let points = points_of(given, &opts.at);
+        let points = crate::analysis::prediction_points(given, &opts.at);
         let f = forms(&fit_rows)
             .and_then(|fs| family::analyse(fs, &fit_rows, file, opts, &points))
             .map_err(SeriesError::Family)?;
@@ -147,14 +149,58 @@ pub fn analyse_series(
     Ok(Series { best, analysis, backtest: None, family: family_all })
 }
 
-/// The prediction points of an analysis of `model` with the extra points
-/// `at`: the model's own, then the others (as [`Analysis::run`] lists them).
-fn points_of(model: &Model, at: &[Vec<Rat>]) -> Vec<Vec<Rat>> {
-    let mut out = model.predict.clone();
-    for p in at {
-        if !out.contains(p) {
-            out.push(p.clone());
-        }
-    }
-    out
+/// Every series of an experiment analysed as [`analyse_series`] analyses
+/// one, in parallel, as the experiment report's entries in series order.
+/// `model` is every series' model, unless `per_series` gives one per
+/// series (Extra-P's models), each or why it could not be built (message,
+/// exit code). The regions' cylindrical forms are left out: they are most
+/// of a whole experiment's run and little of its report (vertices and
+/// bands are exact without them; a single series shows them).
+pub fn analyse_experiment<'a>(
+    parts: &'a [Part],
+    model: &'a Model,
+    per_series: &'a [Result<Model, (String, i32)>],
+    file: &str,
+    opts: &Options,
+    choice: FamilyChoice,
+    holdout: Option<(&Holdout, &str)>,
+) -> Vec<Entry<'a>> {
+    use rayon::prelude::*;
+    let opts = &Options { no_cells: true, ..opts.clone() };
+    parts
+        .par_iter()
+        .enumerate()
+        .map(|(i, part)| {
+            let given = match per_series.get(i) {
+                None => model,
+                Some(Ok(m)) => m,
+                Some(Err(e)) => {
+                    let outcome = Err(e.clone());
+                    return Entry {
+                        part,
+                        model: Cow::Borrowed(model),
+                        outcome,
+                        backtest: None,
+                        family: None,
+                    };
+                }
+            };
+            match analyse_series(given, &part.dataset.rows, file, opts, choice, holdout) {
+                Ok(s) => Entry {
+                    part,
+                    model: s.best.map_or(Cow::Borrowed(given), Cow::Owned),
+                    outcome: Ok(s.analysis),
+                    backtest: s.backtest,
+                    family: s.family,
+                },
+                Err(e) => Entry {
+                    part,
+                    model: Cow::Borrowed(given),
+                    outcome: Err((e.to_string(), e.kind().exit_code())),
+                    backtest: None,
+                    family: None,
+                },
+            }
+        })
+        .collect()
 }

@@ -14,7 +14,7 @@ use errband::data::{ColumnSpec, Parts, Source};
 use errband::limits::Limits;
 use errband::model::Model;
 use errband::num::Rat;
-use errband::report::experiment::{Entry, ExperimentReport};
+use errband::report::experiment::ExperimentReport;
 use errband::report::plan::PlanReport;
 use errband::report::prune::PruneReport;
 use errband::report::{figures, CommandReport, Report};
@@ -92,8 +92,6 @@ struct Request {
     sel: Selection,
 }
 
-/// The analysis: one series kept for its views, or a whole experiment's
-/// JSON.
 /// The model, the data's series and the options every command shares.
 struct Prepared {
     model: Model,
@@ -162,7 +160,7 @@ fn targets(p: &Prepared, given: &[String]) -> Result<Vec<Vec<Rat>>, PyErr> {
 /// The analysis: one series kept for its views, or a whole experiment's
 /// JSON.
 fn analyse_inner(r: &Request) -> Result<Analysed, PyErr> {
-    let Prepared { model, data_name, parts, mut opts } = prepare(r)?;
+    let Prepared { model, data_name, parts, opts } = prepare(r)?;
     let hold = match &r.holdout {
         Some(h) => Some(Holdout::parse(h, &model.vars).map_err(|d| fail(d.render(h), ErrorKind::Input))?),
         None => None,
@@ -170,24 +168,8 @@ fn analyse_inner(r: &Request) -> Result<Analysed, PyErr> {
     let holdout = hold.as_ref().zip(r.holdout.as_deref());
     let choice = FamilyChoice::own(r.pmnf);
     if parts.parts.len() > 1 {
-        // As the command line: the cylindrical forms of every series are
-        // left out (vertices and bands are exact without them).
-        opts.no_cells = true;
-        let entries = parts
-            .parts
-            .iter()
-            .map(|part| {
-                let s =
-                    session::analyse_series(&model, &part.dataset.rows, &data_name, &opts, choice, holdout);
-                let (outcome, backtest, family) = match s {
-                    Ok(s) => (Ok(s.analysis), s.backtest, s.family),
-                    Err(e) => {
-                        (Err((e.to_string(), if e.kind() == ErrorKind::Input { 2 } else { 1 })), None, None)
-                    }
-                };
-                Entry { part, model: std::borrow::Cow::Borrowed(&model), outcome, backtest, family }
-            })
-            .collect();
+        let entries =
+            session::analyse_experiment(&parts.parts, &model, &[], &data_name, &opts, choice, holdout);
         let report = ExperimentReport {
             model: &model,
             discovered: false,

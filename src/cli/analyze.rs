@@ -5,10 +5,9 @@ use super::input::{load, CommonArgs};
 pub use super::whole::Format;
 use super::Failure;
 use crate::analysis::{Analysis, Options, Shape};
-use crate::backtest::{self, Holdout};
+use crate::backtest::Holdout;
 use crate::data::Measurement;
 use crate::envelope::BandFunction;
-use crate::family::FamilyAnalysis;
 use crate::limits::Limits;
 use crate::model::{syntax, Model};
 use crate::num::{fmt_fraction, fmt_sig};
@@ -415,7 +414,6 @@ fn run_experiment(
     report_kind: Option<ReportKind>,
     io: &mut Io,
 ) -> Result<i32, Failure> {
-    use rayon::prelude::*;
     let n = input.parts.parts.len();
     let refuse = |what: &str| {
         Failure::input(format!(
@@ -436,34 +434,10 @@ fn run_experiment(
         Some(h) => Some(Holdout::parse(h, &input.model.vars).map_err(|d| Failure::input(d.render(h)))?),
         None => None,
     };
-    // The cylindrical forms of every series' regions are most of a whole
-    // experiment's run and little of its report: left out (the vertices
-    // and bands are exact without them; one series shows them).
-    let opts = &Options { no_cells: true, ..opts.clone() };
     let holdout = hold.as_ref().zip(a.holdout.as_deref());
-    let outcomes: Vec<SeriesOutcome> = (0..n)
-        .into_par_iter()
-        .map(|i| {
-            let none = |e| SeriesOutcome { analysis: Err(e), backtest: None, family: None, best: None };
-            let given = match input.model_of(i) {
-                Ok(m) => m,
-                Err(e) => return none(e),
-            };
-            let rows = &input.parts.parts[i].dataset.rows;
-            match session::analyse_series(given, rows, &input.data_path, opts, fam, holdout) {
-                Ok(s) => SeriesOutcome {
-                    analysis: Ok(s.analysis),
-                    backtest: s.backtest,
-                    family: s.family,
-                    best: s.best,
-                },
-                Err(e) => {
-                    let f = Failure::of(&e);
-                    none((f.message, f.code))
-                }
-            }
-        })
-        .collect();
+    let parts = &input.parts.parts;
+    let entries =
+        session::analyse_experiment(parts, &input.model, &input.models, &input.data_path, opts, fam, holdout);
     let report = crate::report::experiment::ExperimentReport {
         model: &input.model,
         plot_at,
@@ -472,23 +446,7 @@ fn run_experiment(
         format: input.parts.format,
         total: input.parts.total,
         aggregate: input.aggregate,
-        entries: input
-            .parts
-            .parts
-            .iter()
-            .zip(outcomes)
-            .enumerate()
-            .map(|(i, (part, o))| crate::report::experiment::Entry {
-                part,
-                model: match o.best {
-                    Some(m) => std::borrow::Cow::Owned(m),
-                    None => std::borrow::Cow::Borrowed(input.model_of(i).unwrap_or(&input.model)),
-                },
-                outcome: o.analysis,
-                backtest: o.backtest,
-                family: o.family,
-            })
-            .collect(),
+        entries,
         digits: a.common.decimal as usize,
         exact: a.common.exact,
     };
@@ -516,18 +474,6 @@ fn run_experiment(
         io.note(&format!("errband: {failed} of {n} analyses failed (see the table)"));
     }
     Ok(code)
-}
-
-/// What one series of an experiment gave.
-struct SeriesOutcome {
-    /// The analysis, or why it failed (message, exit code).
-    analysis: Result<Analysis, (String, i32)>,
-    /// With `--holdout`: its backtest.
-    backtest: Option<backtest::Backtest>,
-    /// The family, when one was analysed.
-    family: Option<FamilyAnalysis>,
-    /// Without a model file: the family's best form, the series' model.
-    best: Option<Model>,
 }
 
 /// Which whole report `--report` writes.

@@ -111,14 +111,6 @@ impl Loaded {
             }
         }
     }
-
-    /// The model of series `i`, or why it has none.
-    pub fn model_of(&self, i: usize) -> Result<&Model, (String, i32)> {
-        match self.models.get(i) {
-            None => Ok(&self.model),
-            Some(m) => m.as_ref().map_err(Clone::clone),
-        }
-    }
 }
 
 /// What the model argument names: a `.tm` model, or models Extra-P fitted.

@@ -143,11 +143,7 @@ impl Failure {
     /// A library error: its message, and the exit code of its kind (never
     /// read from the text).
     fn of(e: &impl crate::error::Classified) -> Failure {
-        let code = match e.kind() {
-            crate::error::ErrorKind::Input => EXIT_INPUT,
-            crate::error::ErrorKind::Analysis => EXIT_ANALYSIS,
-        };
-        Failure { message: e.to_string(), code }
+        Failure { message: e.to_string(), code: e.kind().exit_code() }
     }
 }
 
