@@ -47,12 +47,10 @@ def _read_source(value: PathOrText, default_name: str) -> "tuple[str, str]":
     or any os.PathLike), else the text itself."""
     if isinstance(value, os.PathLike):
         path = os.fspath(value)
-        with open(path, encoding="utf-8") as f:
-            return f.read(), path
+        return _native.read_file(path), path
     if isinstance(value, str):
         if "\n" not in value and os.path.isfile(value):
-            with open(value, encoding="utf-8") as f:
-                return f.read(), value
+            return _native.read_file(value), value
         return value, default_name
     raise TypeError(f"expected a path or text, not {type(value).__name__}")
 

@@ -44,6 +44,21 @@ fn fail(message: String, kind: ErrorKind) -> PyErr {
     ErrbandError::new_err((message, kind))
 }
 
+/// A text file read as the command line reads its inputs
+/// ([`errband::data::decode`]: a byte-order mark dropped, lone CRs read as
+/// line ends, a bad byte located).
+fn read_text(path: &str) -> Result<String, PyErr> {
+    let bytes = std::fs::read(path).map_err(|e| fail(format!("{path}: {e}"), ErrorKind::Input))?;
+    errband::data::decode(bytes, path).map_err(|m| fail(m, ErrorKind::Input))
+}
+
+/// A model or QE file's text, read as the command line reads it
+/// ([`read_text`]).
+#[pyfunction]
+fn read_file(path: String) -> PyResult<String> {
+    read_text(&path)
+}
+
 /// The data argument: text (CSV, Extra-P text or JSON) with a name, or a
 /// path (any format errband reads, CUBE directories included).
 enum DataArg {
@@ -548,7 +563,7 @@ fn energy(
         let input = |m: String| fail(m, ErrorKind::Input);
         let settings = o.settings(&limits).map_err(input)?;
         let (text, name) = match profile_path {
-            Some(p) => (std::fs::read_to_string(&p).map_err(|e| input(format!("{p}: {e}")))?, p),
+            Some(p) => (read_text(&p)?, p),
             None => (profile_text, profile_name),
         };
         let parsed = o.read_profile(&text, &name, &limits).map_err(input)?;
@@ -633,7 +648,7 @@ fn text_of(
 ) -> Result<Option<(String, String)>, PyErr> {
     match (text, path) {
         (_, Some(p)) => {
-            let t = std::fs::read_to_string(&p).map_err(|e| fail(format!("{p}: {e}"), ErrorKind::Input))?;
+            let t = read_text(&p)?;
             Ok(Some((t, p)))
         }
         (Some(t), None) => Ok(Some((t, name.to_string()))),
@@ -752,6 +767,7 @@ fn qe(py: Python<'_>, problem: String, name: String) -> PyResult<String> {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analyse, m)?)?;
+    m.add_function(wrap_pyfunction!(read_file, m)?)?;
     m.add_function(wrap_pyfunction!(qe, m)?)?;
     m.add_function(wrap_pyfunction!(prune, m)?)?;
     m.add_function(wrap_pyfunction!(plan, m)?)?;

@@ -274,6 +274,9 @@ def test_a_data_file_is_decoded_as_the_command_line_decodes_it(tmp_path):
     odd.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r").encode())
     a = errband.analyse("models/hpl.tm", str(odd))
     assert a.emax == Fraction(1101248, 81125)
+    model = tmp_path / "hpl.tm"
+    model.write_bytes(b"\xef\xbb\xbf" + (ROOT / "models" / "hpl.tm").read_bytes())
+    assert errband.analyse(model, str(odd)).emax == a.emax
     assert json.loads(a.to_json())["bands"] == cli_json("models/hpl.tm", str(odd))["bands"]
     bad = tmp_path / "latin1.csv"
     bad.write_bytes(text.replace("p,T", "p,T \xb5s").encode("latin-1"))
