@@ -1039,14 +1039,29 @@ pub struct Point<K>(pub K);
 /// The Mersenne prime 2^61 − 1 of [`Point`]'s hash.
 const HASH_P: u64 = (1 << 61) - 1;
 
-/// `|x| mod HASH_P`, over the 64-bit digits (most significant first).
+/// `x mod HASH_P` by folding (2^61 ≡ 1): no 128-bit division, which is a
+/// library call.
+fn mod_p(x: u128) -> u64 {
+    let p = u128::from(HASH_P);
+    let r = (x & p) + (x >> 61);
+    let r = (r & p) + (r >> 61);
+    (if r >= p { r - p } else { r }) as u64
+}
+
+/// `x·y mod HASH_P`.
+fn mul_p(x: u64, y: u64) -> u64 {
+    mod_p(u128::from(x) * u128::from(y))
+}
+
+/// `|x| mod HASH_P`, over the 64-bit digits (most significant first;
+/// 2^64 ≡ 8).
 fn residue(x: &BigInt) -> u64 {
-    x.iter_u64_digits().rev().fold(0u64, |r, w| ((((r as u128) << 64) | w as u128) % HASH_P as u128) as u64)
+    x.iter_u64_digits().rev().fold(0u64, |r, w| mod_p(u128::from(r) * 8 + u128::from(w)))
 }
 
 /// `a⁻¹ mod HASH_P` for `a` in `1..HASH_P` (Fermat: `a^(p−2)`).
 fn inverse(a: u64) -> u64 {
-    let mul = |x: u64, y: u64| ((x as u128 * y as u128) % HASH_P as u128) as u64;
+    let mul = mul_p;
     let (mut base, mut e, mut r) = (a, HASH_P - 2, 1u64);
     while e > 0 {
         if e & 1 == 1 {
@@ -1068,7 +1083,7 @@ fn value_hash(x: &Rat) -> u64 {
     } else {
         match residue(x.denom()) {
             0 => return HASH_P,
-            d => ((n as u128 * inverse(d) as u128) % HASH_P as u128) as u64,
+            d => mul_p(n, inverse(d)),
         }
     };
     if x.is_negative() && v != 0 {
@@ -1139,6 +1154,20 @@ mod tests {
             (-50..50).flat_map(|n| (1..20).map(move |d| frac(n, d))).collect();
         assert_eq!(seen.len(), distinct.len());
         assert_ne!(h(&[int(1), int(2)]), h(&[int(2), int(1)]));
+        // The folded arithmetic against big-integer remainders.
+        let p = BigInt::from(HASH_P);
+        let mut x = BigInt::from(0x9e37_79b9_7f4a_7c15u64);
+        for _ in 0..200 {
+            x = &x * &x + 12345;
+            if x.bits() > 700 {
+                let extra = x.bits() - 300;
+                x >>= extra as usize;
+            }
+            assert_eq!(BigInt::from(residue(&x)), &x % &p, "{x}");
+            let a = residue(&x).max(1);
+            assert_eq!(mul_p(a, inverse(a)), 1);
+        }
+        assert_eq!(mod_p(u128::MAX), (u128::MAX % u128::from(HASH_P)) as u64);
     }
 
     #[test]
