@@ -97,6 +97,10 @@ fn report(model: &Model, ds: &Dataset, an: &Analysis, file: &str) -> String {
         backtest: None,
         family: None,
         plot_at: None,
+        recommendation: None,
+        recommendation_error: None,
+        discovered: false,
+        set_aside: &[],
     }
     .text()
 }

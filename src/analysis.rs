@@ -45,6 +45,10 @@ pub struct Options {
     /// there is no `hint`. For searches that run many analyses and never
     /// report them (prune, plan): a third of each re-analysis' regions.
     pub skip_emax_region: bool,
+    /// The run-to-run variability the trusted band assumes at least
+    /// (`--noise`; `None`: 5 %), for the recommended band
+    /// ([`crate::trust`]).
+    pub noise: Option<Rat>,
 }
 
 /// The fit and its minimax bounds ([`Analysis::statistics`]).
@@ -184,9 +188,52 @@ pub struct Band {
     pub lower: Option<Rat>,
     /// Largest (None: +∞).
     pub upper: Option<Rat>,
+    /// The lower end reached below zero and is bounded by zero
+    /// ([`Band::positive`]): a run time (every measurement positive) is
+    /// never negative.
+    pub clipped: bool,
 }
 
 impl Band {
+    /// The band `[lower, upper]`, not clipped.
+    pub fn new(lower: Option<Rat>, upper: Option<Rat>) -> Band {
+        Band { lower, upper, clipped: false }
+    }
+
+    /// The band with positivity as a constraint at its point: the values
+    /// of the band that are not below zero, `[max(lower, 0), upper]`
+    /// (`clipped` when the lower end moved), or `None` when every value of
+    /// the band is below zero (no parameters of the region give a positive
+    /// value there). For measurements that are all positive: run times.
+    pub fn positive(self) -> Option<Band> {
+        if self.upper.as_ref().is_some_and(Rat::is_negative) {
+            return None;
+        }
+        match self.lower {
+            Some(ref l) if !l.is_negative() => Some(self),
+            _ => Some(Band { lower: Some(Rat::zero()), upper: self.upper, clipped: true }),
+        }
+    }
+
+    /// The smallest band holding both (a side is unbounded when either
+    /// is; clipped when either was).
+    pub fn hull(&self, other: &Band) -> Band {
+        let lower = match (&self.lower, &other.lower) {
+            (Some(a), Some(b)) => Some(a.min(b).clone()),
+            _ => None,
+        };
+        let upper = match (&self.upper, &other.upper) {
+            (Some(a), Some(b)) => Some(a.max(b).clone()),
+            _ => None,
+        };
+        Band { lower, upper, clipped: self.clipped || other.clipped }
+    }
+
+    /// True when `y` lies in the band.
+    pub fn contains(&self, y: &Rat) -> bool {
+        self.lower.as_ref().is_none_or(|l| l <= y) && self.upper.as_ref().is_none_or(|u| y <= u)
+    }
+
     /// `upper − lower`, if finite.
     pub fn width(&self) -> Option<Rat> {
         match (&self.lower, &self.upper) {
@@ -475,14 +522,17 @@ impl Analysis {
     /// no parameters meet it. No vertex is enumerated: this is how a family
     /// of many forms gets its bands. `feasible`: the caller knows that some
     /// parameters meet the bound (it is at least e_max or remax), which
-    /// spares the LP that checks it.
+    /// spares the LP that checks it. When every measurement is positive
+    /// (run times), positivity is a constraint at each point
+    /// ([`Band::positive`]): a point whose whole band is below zero gets
+    /// `None`.
     pub fn lp_bands(
         design: &Design,
         k: usize,
         bound: &Bound,
         bases: &[Vec<Rat>],
         feasible: bool,
-    ) -> Option<Vec<(Band, Band)>> {
+    ) -> Option<Vec<Option<(Band, Band)>>> {
         let names: Vec<String> = (0..k).map(|j| format!("c{j}")).collect();
         let p = Analysis::problem(design, &names, Some(bound));
         let prepared = rows_lp(&p, k)?;
@@ -495,12 +545,19 @@ impl Analysis {
         {
             return None;
         }
+        let positive = design.all_positive();
         bases
             .iter()
             .map(|b| {
-                let m = lp_band(lp, b)?;
-                let (lower, upper) = bound.measurement_band(m.lower.as_ref(), m.upper.as_ref());
-                Some((m, Band { lower, upper }))
+                let Some(m) = lp_band(lp, b) else { return Some(None) };
+                if !positive {
+                    let n = bound.new_measurement(&m);
+                    return Some(Some((m, n)));
+                }
+                // Clipped first, so that the new-measurement band carries
+                // the mark (a relative bound would clamp it silently).
+                let Some(m) = m.positive() else { return Some(None) };
+                Some(bound.new_measurement(&m).positive().map(|n| (m, n)))
             })
             .collect()
     }
@@ -603,6 +660,8 @@ impl Analysis {
 
         let points = prediction_points(model, &opts.at);
         let (lo, hi) = data_range(data, model.vars.len());
+        // Run times: a band never reaches below zero (Band::positive).
+        let positive = design.all_positive();
         let views: Vec<Vec<Vec<f64>>> = regions
             .iter()
             .map(|r| r.params_at.iter().map(|v| v.iter().map(filter_view).collect()).collect())
@@ -610,34 +669,47 @@ impl Analysis {
         // Each point is independent: chunks run in parallel, each with its
         // own log of inexact values, merged (a union) in point order; the
         // first failing point in order is the error reported.
-        let predict_one =
-            |x: Vec<Rat>, log: &mut crate::model::EvalLog| -> Result<Prediction, AnalysisError> {
-                let b = model.basis_at(&x, log).map_err(|e| {
-                    AnalysisError::Fit(FitError::Eval(Box::new(model.eval_diagnostic(
-                        &e,
-                        &x,
-                        "prediction point",
-                    ))))
-                })?;
-                let f = &b[1..];
-                let (n, d) = crate::num::affine_unreduced(&b[0], f, &params).into_raw();
-                let value = crate::num::reduced(n, d);
-                let bf: Vec<f64> = b.iter().map(filter_view).collect();
-                let bands: Vec<Option<Band>> =
-                    regions.iter().zip(&views).map(|(r, v)| band(r, v, &b, &bf)).collect();
-                let measurement = regions
-                    .iter()
-                    .zip(&bands)
-                    .map(|(r, b)| {
-                        b.as_ref().filter(|_| !opts.skip_measurement).map(|b| {
-                            let (lower, upper) = r.bound.measurement_band(b.lower.as_ref(), b.upper.as_ref());
-                            Band { lower, upper }
-                        })
-                    })
-                    .collect();
-                let outside = x.iter().enumerate().map(|(i, v)| *v < lo[i] || *v > hi[i]).collect();
-                Ok(Prediction { x, model: value, outside, bands, measurement })
-            };
+        let predict_one = |x: Vec<Rat>,
+                           log: &mut crate::model::EvalLog|
+         -> Result<Prediction, AnalysisError> {
+            let b = model.basis_at(&x, log).map_err(|e| {
+                AnalysisError::Fit(FitError::Eval(Box::new(model.eval_diagnostic(
+                    &e,
+                    &x,
+                    "prediction point",
+                ))))
+            })?;
+            let f = &b[1..];
+            let (n, d) = crate::num::affine_unreduced(&b[0], f, &params).into_raw();
+            let value = crate::num::reduced(n, d);
+            let bf: Vec<f64> = b.iter().map(filter_view).collect();
+            let bands: Vec<Option<Band>> = regions
+                .iter()
+                .zip(&views)
+                .map(|(r, v)| {
+                    let b = band(r, v, &b, &bf);
+                    if positive {
+                        b.and_then(Band::positive)
+                    } else {
+                        b
+                    }
+                })
+                .collect();
+            let measurement = regions
+                .iter()
+                .zip(&bands)
+                .map(|(r, b)| {
+                    let n = b.as_ref().filter(|_| !opts.skip_measurement).map(|b| r.bound.new_measurement(b));
+                    if positive {
+                        n.and_then(Band::positive)
+                    } else {
+                        n
+                    }
+                })
+                .collect();
+            let outside = x.iter().enumerate().map(|(i, v)| *v < lo[i] || *v > hi[i]).collect();
+            Ok(Prediction { x, model: value, outside, bands, measurement })
+        };
         let mut log = design.log.clone();
         let mut predictions = Vec::with_capacity(points.len());
         let done: Vec<(Result<Vec<Prediction>, AnalysisError>, crate::model::EvalLog)> = {
@@ -939,7 +1011,7 @@ fn band(r: &Region, view: &[Vec<f64>], b: &[Rat], bf: &[f64]) -> Option<Band> {
             }
         }
     }
-    Some(Band { lower, upper })
+    Some(Band::new(lower, upper))
 }
 
 /// The float view of an exact value for [`extreme_candidates`]: NaN (so
@@ -996,7 +1068,7 @@ fn lp_band(lp: &crate::lp::Prepared, b: &[Rat]) -> Option<Band> {
         Ok(LpOutcome::Unbounded(_)) => Some(None),
         _ => None,
     };
-    Some(Band { lower: side(Sense::Minimize)?, upper: side(Sense::Maximize)? })
+    Some(Band::new(side(Sense::Minimize)?, side(Sense::Maximize)?))
 }
 
 #[cfg(test)]

@@ -138,6 +138,9 @@ pub enum Kind {
     /// The family's band of a new measurement (the hull over the forms
     /// consistent at the threshold).
     Family,
+    /// The band errband recommends for the next measurement
+    /// ([`crate::trust`]).
+    Recommended,
 }
 
 impl Kind {
@@ -147,6 +150,7 @@ impl Kind {
             Kind::Model => "model",
             Kind::Measurement => "measurement",
             Kind::Family => "family",
+            Kind::Recommended => "recommended",
         }
     }
 }
@@ -320,47 +324,72 @@ pub fn run(
             lists.push((l.threshold.text.clone(), Kind::Family, bands));
         }
     }
-    let prediction_of: HashMap<Point<&[Rat]>, usize> =
-        points.iter().enumerate().map(|(k, x)| (Point(x.as_slice()), k)).collect();
-    let mut checks = Vec::with_capacity(held.len());
-    for &i in &held {
-        let d = &data[i];
-        let k = prediction_of[&Point(d.x.as_slice())];
-        let verdicts = lists
+    let mut b = Backtest {
+        holdout: text.to_string(),
+        train,
+        held: held.clone(),
+        analysis,
+        family,
+        checks: held
             .iter()
-            .map(|(threshold, kind, bands)| {
-                let band = &bands[k];
-                let (inside, outside_by) = match band {
-                    None => (None, None),
-                    Some(b) => {
-                        let below = b.lower.as_ref().filter(|l| d.y < **l).map(|l| l - &d.y);
-                        let above = b.upper.as_ref().filter(|u| d.y > **u).map(|u| &d.y - u);
-                        let by = below.or(above).map_or_else(Rat::zero, |gap| {
-                            if d.y.is_zero() {
-                                gap
-                            } else {
-                                gap / d.y.abs()
-                            }
-                        });
-                        (Some(by.is_zero()), Some(by))
-                    }
-                };
-                Verdict { threshold: threshold.clone(), kind: *kind, band: band.clone(), inside, outside_by }
-            })
-            .collect();
-        checks.push(Check { row: i, measurement: d.clone(), verdicts });
+            .map(|&i| Check { row: i, measurement: data[i].clone(), verdicts: Vec::new() })
+            .collect(),
+        coverage: Vec::new(),
+    };
+    for (threshold, kind, bands) in lists {
+        b.add(data, &points, &threshold, kind, &bands);
     }
-    let coverage = coverage(&lists, &prediction_of, data, &held);
-    Ok(Backtest { holdout: text.to_string(), train, held, analysis, family, checks, coverage })
+    Ok(b)
 }
 
-/// Coverage per threshold and kind (see [`Coverage`]).
+impl Backtest {
+    /// Checks every held-out measurement against one more band list (one
+    /// band per point of `points`, which holds every held-out point), and
+    /// adds its coverage.
+    pub fn add(
+        &mut self,
+        data: &[Measurement],
+        points: &[Vec<Rat>],
+        threshold: &str,
+        kind: Kind,
+        bands: &[Option<Band>],
+    ) {
+        let prediction_of: HashMap<Point<&[Rat]>, usize> =
+            points.iter().enumerate().map(|(k, x)| (Point(x.as_slice()), k)).collect();
+        for c in &mut self.checks {
+            let d = &c.measurement;
+            let band =
+                prediction_of.get(&Point(d.x.as_slice())).and_then(|&k| bands.get(k)).cloned().flatten();
+            let (inside, outside_by) = match &band {
+                None => (None, None),
+                Some(b) => {
+                    let below = b.lower.as_ref().filter(|l| d.y < **l).map(|l| l - &d.y);
+                    let above = b.upper.as_ref().filter(|u| d.y > **u).map(|u| &d.y - u);
+                    let by = below.or(above).map_or_else(Rat::zero, |gap| {
+                        if d.y.is_zero() {
+                            gap
+                        } else {
+                            gap / d.y.abs()
+                        }
+                    });
+                    (Some(by.is_zero()), Some(by))
+                }
+            };
+            c.verdicts.push(Verdict { threshold: threshold.to_string(), kind, band, inside, outside_by });
+        }
+        self.coverage.push(coverage(threshold, kind, bands, &prediction_of, data, &self.held));
+    }
+}
+
+/// Coverage of one threshold and kind (see [`Coverage`]).
 fn coverage(
-    lists: &[(String, Kind, Vec<Option<Band>>)],
+    threshold: &str,
+    kind: Kind,
+    bands: &[Option<Band>],
     prediction_of: &HashMap<Point<&[Rat]>, usize>,
     data: &[Measurement],
     held: &[usize],
-) -> Vec<Coverage> {
+) -> Coverage {
     // The held-out measurements by point, in order of first appearance.
     let mut points: Vec<(&[Rat], Vec<&Rat>)> = Vec::new();
     for &i in held {
@@ -369,37 +398,33 @@ fn coverage(
             None => points.push((data[i].x.as_slice(), vec![&data[i].y])),
         }
     }
-    let mut out = Vec::new();
-    for (threshold, kind, bands) in lists {
-        let mut c = Coverage {
-            threshold: threshold.clone(),
-            kind: *kind,
-            measurements: 0,
-            inside: 0,
-            refused: 0,
-            points: 0,
-            half_widths: vec![],
+    let mut c = Coverage {
+        threshold: threshold.to_string(),
+        kind,
+        measurements: 0,
+        inside: 0,
+        refused: 0,
+        points: 0,
+        half_widths: vec![],
+    };
+    for (x, ys) in &points {
+        c.points += 1;
+        let Some(b) = prediction_of.get(&Point(x)).and_then(|&k| bands.get(k)?.as_ref()) else {
+            c.refused += 1;
+            continue;
         };
-        for (x, ys) in &points {
-            c.points += 1;
-            let Some(b) = prediction_of.get(&Point(x)).and_then(|&k| bands[k].as_ref()) else {
-                c.refused += 1;
-                continue;
-            };
-            for y in ys {
-                c.measurements += 1;
-                if b.lower.as_ref().is_none_or(|l| l <= *y) && b.upper.as_ref().is_none_or(|u| u >= *y) {
-                    c.inside += 1;
-                }
-            }
-            let mean = ys.iter().fold(Rat::zero(), |a, y| a + *y) / Rat::from_integer(ys.len().into());
-            if let (Some(w), false) = (b.width(), mean.is_zero()) {
-                c.half_widths.push(w / Rat::from_integer(2.into()) / mean.abs());
+        for y in ys {
+            c.measurements += 1;
+            if b.contains(y) {
+                c.inside += 1;
             }
         }
-        out.push(c);
+        let mean = ys.iter().fold(Rat::zero(), |a, y| a + *y) / Rat::from_integer(ys.len().into());
+        if let (Some(w), false) = (b.width(), mean.is_zero()) {
+            c.half_widths.push(w / Rat::from_integer(2.into()) / mean.abs());
+        }
     }
-    out
+    c
 }
 
 #[cfg(test)]

@@ -29,14 +29,14 @@ use crate::data::Measurement;
 use crate::lang::diag::Diagnostic;
 use crate::model::{Model, Spec};
 use crate::num::Rat;
-use num_traits::{One, Zero};
+use num_traits::{One, Signed, Zero};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
 /// Extra-P's single-parameter building blocks `x^(a/b)·log2(x)^c`, as
 /// `(a, b, c)`, in its order (the set its basic modeller searches with log
 /// terms allowed and no negative exponents).
-pub const PMNF_TERMS: [(i64, i64, u32); 42] = [
+pub const PMNF_TERMS: [Term; 42] = [
     (0, 1, 1),
     (0, 1, 2),
     (1, 4, 0),
@@ -81,22 +81,56 @@ pub const PMNF_TERMS: [(i64, i64, u32); 42] = [
     (3, 1, 1),
 ];
 
-/// A building block's text over `var`: `p^(5/4)*log2(p)`.
-pub fn term_text(var: &str, (a, b, c): (i64, i64, u32)) -> String {
+/// A building block `x^(a/b)·log2(x)^c`, as `(a, b, c)`; negative `a` and
+/// `c` are the decreasing terms of strong scaling.
+pub type Term = (i64, i64, i32);
+
+/// A building block's text over `var`: `p^(5/4)*log2(p)`, `p^(-1/2)`,
+/// `log2(p)^(-1)`.
+pub fn term_text(var: &str, (a, b, c): Term) -> String {
     let mut parts = Vec::new();
     match (a, b) {
         (0, _) => {}
         (1, 1) => parts.push(var.to_string()),
-        (a, 1) => parts.push(format!("{var}^{a}")),
+        (a, 1) if a > 0 => parts.push(format!("{var}^{a}")),
+        (a, 1) => parts.push(format!("{var}^({a})")),
         (a, b) => parts.push(format!("{var}^({a}/{b})")),
     }
     match c {
         0 => {}
         1 => parts.push(format!("log2({var})")),
-        c => parts.push(format!("log2({var})^{c}")),
+        c if c > 0 => parts.push(format!("log2({var})^{c}")),
+        c => parts.push(format!("log2({var})^({c})")),
     }
     parts.join("*")
 }
+
+/// Which forms a family holds (`--family`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FamilySet {
+    /// Extra-P's performance-model normal form: the constant and
+    /// `c0 + c1·x^(a/b)·log2(x)^c` over [`PMNF_TERMS`] (growing terms only).
+    Pmnf,
+    /// `pmnf`, its terms negated (decreasing: `x^(-a/b)·log2(x)^(-c)`, the
+    /// set Extra-P adds with negative exponents allowed), and the two-term
+    /// forms a parallel program follows under strong scaling: Amdahl's
+    /// `c0 + c1/x` and [`MIXED`].
+    Scaling,
+}
+
+impl FamilySet {
+    /// `pmnf`, `scaling`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FamilySet::Pmnf => "pmnf",
+            FamilySet::Scaling => "scaling",
+        }
+    }
+}
+
+/// The two-term forms of [`FamilySet::Scaling`] (one variable): a
+/// decreasing term beside a growing one, as terms of [`term_text`].
+pub const MIXED: [[Term; 2]; 3] = [[(-1, 1, 0), (1, 1, 0)], [(-1, 1, 0), (0, 1, 1)], [(-1, 2, 0), (0, 1, 1)]];
 
 /// Where a form of the family comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,15 +141,18 @@ pub enum Origin {
     Listed,
     /// Extra-P's normal form (`--family pmnf`).
     Pmnf,
+    /// The decreasing and two-term forms `--family scaling` adds to it.
+    Scaling,
 }
 
 impl Origin {
-    /// `model`, `family line`, `pmnf`.
+    /// `model`, `family line`, `pmnf`, `scaling`.
     pub fn label(self) -> &'static str {
         match self {
             Origin::Model => "model",
             Origin::Listed => "family line",
             Origin::Pmnf => "pmnf",
+            Origin::Scaling => "scaling",
         }
     }
 }
@@ -136,6 +173,14 @@ pub struct Member {
     /// Per threshold, per point: the model band and the new-measurement
     /// band (None where the form is not consistent).
     pub bands: Vec<Vec<Option<(Band, Band)>>>,
+    /// Per point: false when every measurement is positive and the form's
+    /// own prediction there is zero or below (it cannot be the answer
+    /// there: ranked after every form that predicts a positive time at
+    /// every point, and left out of the family band there).
+    pub positive: Vec<bool>,
+    /// The self-check ([`crate::trust::check`]), made for the forms
+    /// consistent at some threshold.
+    pub check: Option<crate::trust::Check>,
 }
 
 /// A form left out, and why (it cannot be evaluated at a data point, or
@@ -189,7 +234,7 @@ pub struct FamilyAnalysis {
 }
 
 /// The rule forms are ranked by, as reports state it.
-pub const RANKING: &str = "ranked: consistent at more thresholds first, then fewer parameters among the consistent (the simplest form the data allow), then remax (e_max when a measurement is not positive), then the mean square";
+pub const RANKING: &str = "ranked: consistent at more thresholds first, then forms that predict a positive time at every point, then those that passed their self-check (fitted without the largest scale, their band there holds every measurement), then fewer parameters among the consistent (the simplest form the data allow), then remax (e_max when a measurement is not positive), then the mean square";
 
 /// Why a family could not be analysed.
 #[derive(Debug, Clone)]
@@ -199,6 +244,12 @@ pub enum FamilyError {
     /// A generated form did not parse (a variable name the model language
     /// cannot take).
     Form(Diagnostic),
+    /// No generated form can be fitted: every one has as many coefficients
+    /// as the data have distinct points, or more.
+    TooFewPoints {
+        /// Distinct points of the data.
+        points: usize,
+    },
     /// More form × point bands than `--max-candidates` allows.
     TooMany {
         /// Forms fitted.
@@ -215,6 +266,11 @@ impl std::fmt::Display for FamilyError {
         match self {
             FamilyError::NoForm(e) => write!(f, "no form of the family could be fitted ({e})"),
             FamilyError::Form(d) => write!(f, "{}", d.message),
+            FamilyError::TooFewPoints { points } => write!(
+                f,
+                "the data have {points} distinct point{}; a form of the family needs more distinct points than coefficients (the constant form needs 2)",
+                if *points == 1 { "" } else { "s" }
+            ),
             FamilyError::TooMany { forms, points, limit } => write!(
                 f,
                 "the family's bands would take {forms} forms × {points} points, more than {limit} (two exact LPs each); give fewer prediction points or forms, or raise the limit with {}",
@@ -226,25 +282,74 @@ impl std::fmt::Display for FamilyError {
 
 impl std::error::Error for FamilyError {}
 
-/// Extra-P's single-variable terms, `None` for the constant form first;
-/// log terms only when `log_ok` (every value of the variable is at least
-/// 1: Extra-P's rule).
-fn single_terms(log_ok: bool) -> Vec<Option<(i64, i64, u32)>> {
-    std::iter::once(None).chain(PMNF_TERMS.iter().filter(|t| log_ok || t.2 == 0).map(|&t| Some(t))).collect()
+/// The single-variable terms of `set`, `None` for the constant form
+/// first: log terms only when `log_ok` (every value of the variable is at
+/// least 1: Extra-P's rule), and negative powers of the log only when every
+/// value is above 1 (log2(1) = 0).
+fn single_terms(set: FamilySet, log_ok: bool, log_positive: bool) -> Vec<Option<Term>> {
+    let grow = PMNF_TERMS.iter().copied();
+    let shrink = PMNF_TERMS.iter().filter(|_| set == FamilySet::Scaling).map(|&(a, b, c)| (-a, b, -c));
+    std::iter::once(None)
+        .chain(grow.chain(shrink).filter(|t| (log_ok || t.2 == 0) && (log_positive || t.2 >= 0)).map(Some))
+        .collect()
 }
 
-/// The form of a single-variable term: `c0` or `c0 + c1*TERM`.
-fn single_form(var: &str, t: Option<(i64, i64, u32)>) -> String {
-    t.map_or_else(|| "c0".into(), |t| format!("c0 + c1*{}", term_text(var, t)))
+/// The form of single-variable terms: `c0`, `c0 + c1*TERM`, `c0 + c1*A + c2*B`.
+fn single_form(var: &str, terms: &[Term]) -> String {
+    let mut f = "c0".to_string();
+    for (j, t) in terms.iter().enumerate() {
+        f.push_str(&format!(" + c{}*{}", j + 1, term_text(var, *t)));
+    }
+    f
+}
+
+/// The forms of `set` for `base`'s variables on `data` (module docs), each
+/// with its origin.
+pub fn set_forms(
+    set: FamilySet,
+    base: &Model,
+    data: &[Measurement],
+    opts: &Options,
+) -> Result<Vec<(String, Origin)>, FamilyError> {
+    let n = base.vars.len();
+    let log_ok = |i: usize| data.iter().all(|m| m.x[i] >= Rat::one());
+    let log_positive = |i: usize| data.iter().all(|m| m.x[i] > Rat::one());
+    let origin = |t: &Option<Term>| match t {
+        Some(t) if t.0 < 0 || t.2 < 0 => Origin::Scaling,
+        _ => Origin::Pmnf,
+    };
+    if n == 1 {
+        let var = &base.vars[0];
+        let mut out: Vec<(String, Origin)> = single_terms(set, log_ok(0), log_positive(0))
+            .iter()
+            .map(|t| (single_form(var, t.as_slice()), origin(t)))
+            .collect();
+        if set == FamilySet::Scaling {
+            for pair in MIXED.iter().filter(|p| log_ok(0) || p.iter().all(|t| t.2 == 0)) {
+                out.push((single_form(var, pair), Origin::Scaling));
+            }
+        }
+        return Ok(out);
+    }
+    Ok(multi_forms(set, base, data, opts)?.into_iter().map(|f| (f, Origin::Pmnf)).collect())
 }
 
 /// The forms of `pmnf` for `base`'s variables on `data` (module docs).
 pub fn pmnf_forms(base: &Model, data: &[Measurement], opts: &Options) -> Result<Vec<String>, FamilyError> {
+    Ok(set_forms(FamilySet::Pmnf, base, data, opts)?.into_iter().map(|(f, _)| f).collect())
+}
+
+/// Several variables: Extra-P's multi-parameter modeller over `set`'s
+/// single-variable terms (module docs).
+fn multi_forms(
+    set: FamilySet,
+    base: &Model,
+    data: &[Measurement],
+    opts: &Options,
+) -> Result<Vec<String>, FamilyError> {
     let n = base.vars.len();
     let log_ok = |i: usize| data.iter().all(|m| m.x[i] >= Rat::one());
-    if n == 1 {
-        return Ok(single_terms(log_ok(0)).into_iter().map(|t| single_form(&base.vars[0], t)).collect());
-    }
+    let log_positive = |i: usize| data.iter().all(|m| m.x[i] > Rat::one());
     let keep = match n {
         2 | 3 => 2,
         _ => 1,
@@ -259,12 +364,12 @@ pub fn pmnf_forms(base: &Model, data: &[Measurement], opts: &Options) -> Result<
             continue;
         }
         let single = single_model(var, base)?;
-        let terms = single_terms(log_ok(i));
+        let terms = single_terms(set, log_ok(i), log_positive(i));
         let mut ranked: Vec<(Rat, usize, usize)> = terms
             .par_iter()
             .enumerate()
             .filter_map(|(j, t)| {
-                let m = single.alternative(&single_form(var, *t)).ok()?;
+                let m = single.alternative(&single_form(var, t.as_slice())).ok()?;
                 Some((Analysis::smallest_bound(&m, &line, "line", opts).ok()?, m.k(), j))
             })
             .collect();
@@ -407,6 +512,33 @@ pub fn analyse(
     points: &[Vec<Rat>],
 ) -> Result<FamilyAnalysis, FamilyError> {
     let thresholds = if opts.thresholds.is_empty() { Threshold::defaults() } else { opts.thresholds.clone() };
+    // A generated form is fitted only where there are more distinct points
+    // than coefficients: with as many, it passes through every point and
+    // its remax of zero says nothing about the form.
+    let distinct = {
+        let mut xs: Vec<&[Rat]> = data.iter().map(|m| m.x.as_slice()).collect();
+        xs.sort();
+        xs.dedup();
+        xs.len()
+    };
+    let mut skipped = Vec::new();
+    let forms: Vec<(Model, Origin)> = forms
+        .into_iter()
+        .filter(|(m, o)| {
+            let ok = *o == Origin::Model || m.k() < distinct;
+            if !ok {
+                skipped.push(Skipped {
+                    form: m.body_text.clone(),
+                    why: format!(
+                        "{} coefficients need more than {} distinct points; the data have {distinct}",
+                        m.k(),
+                        m.k()
+                    ),
+                });
+            }
+            ok
+        })
+        .collect();
     type Fitted = (Model, Origin, Result<Statistics, AnalysisError>);
     let fitted: Vec<Fitted> = forms
         .into_par_iter()
@@ -416,7 +548,6 @@ pub fn analyse(
         })
         .collect();
     let mut ok = Vec::new();
-    let mut skipped = Vec::new();
     let mut first_error = None;
     for (m, o, s) in fitted {
         match s {
@@ -428,9 +559,13 @@ pub fn analyse(
         }
     }
     if ok.is_empty() {
-        return Err(FamilyError::NoForm(Box::new(
-            first_error.unwrap_or(AnalysisError::NoData { file: String::new() }),
-        )));
+        return Err(match first_error {
+            Some(e) => FamilyError::NoForm(Box::new(e)),
+            None if data.is_empty() => {
+                FamilyError::NoForm(Box::new(AnalysisError::NoData { file: file.to_string() }))
+            }
+            None => FamilyError::TooFewPoints { points: distinct },
+        });
     }
     // Each form's band at each point is two exact LPs: the product is
     // bounded before any is solved (2 000 forms × 100 000 points would run
@@ -454,6 +589,7 @@ pub fn analyse(
             Level { threshold: t, bound }
         })
         .collect();
+    let all_positive = data.iter().all(|m| m.y.is_positive());
     let mut members: Vec<Member> = ok
         .into_par_iter()
         .map(|(model, origin, stats)| {
@@ -475,24 +611,43 @@ pub fn analyse(
                 }
             };
             let all: Vec<Vec<Rat>> = bases.iter().flatten().cloned().collect();
+            // A run time is positive: a form whose own prediction at a point
+            // is zero or below cannot be the answer there.
+            let positive: Vec<bool> = bases
+                .iter()
+                .map(|b| {
+                    !all_positive
+                        || b.as_ref().is_some_and(|b| {
+                            crate::num::affine_unreduced(&b[0], &b[1..], &stats.params).is_positive()
+                        })
+                })
+                .collect();
             for l in &levels {
                 let got = l.bound.as_ref().filter(|b| meets(b) != Some(false)).and_then(|b| {
                     Analysis::lp_bands(&stats.design, model.k(), b, &all, meets(b) == Some(true))
                 });
                 consistent.push(got.is_some());
                 let mut it = got.into_iter().flatten();
-                bands.push(bases.iter().map(|b| b.as_ref().and_then(|_| it.next())).collect());
+                bands.push(bases.iter().map(|b| b.as_ref().and_then(|_| it.next().flatten())).collect());
             }
-            Member { form: model.body_text.clone(), model, origin, stats, consistent, bands }
+            // What predicts, not only what fits: each form the data allow
+            // is fitted without the largest scale and its band there checked.
+            let check =
+                consistent.iter().any(|c| *c).then(|| crate::trust::check(&model, data, file, opts, points));
+            Member { form: model.body_text.clone(), model, origin, stats, consistent, bands, positive, check }
         })
         .collect();
     members.sort_by(|a, b| {
         let key = |m: &Member| m.stats.remax.clone().unwrap_or_else(|| m.stats.emax.clone());
         let held = |m: &Member| m.consistent.iter().filter(|c| **c).count();
+        let negative = |m: &Member| m.positive.iter().any(|p| !p);
+        let failed = |m: &Member| m.check.as_ref().is_some_and(|c| c.outcome.failed());
         // Parsimony among the forms the data allow; the others by fit.
         let k = |m: &Member| if held(m) > 0 { m.model.k() } else { 0 };
         held(b)
             .cmp(&held(a))
+            .then(negative(a).cmp(&negative(b)))
+            .then(failed(a).cmp(&failed(b)))
             .then(k(a).cmp(&k(b)))
             .then(key(a).cmp(&key(b)))
             .then(a.stats.residuals.mean_square.cmp(&b.stats.residuals.mean_square))
@@ -501,7 +656,9 @@ pub fn analyse(
     let hull = (0..levels.len())
         .map(|t| {
             (0..points.len())
-                .map(|p| hull_of(members.iter().filter_map(|m| m.bands[t][p].as_ref())))
+                .map(|p| {
+                    hull_of(members.iter().filter(|m| m.positive[p]).filter_map(|m| m.bands[t][p].as_ref()))
+                })
                 .collect()
         })
         .collect();
@@ -511,25 +668,12 @@ pub fn analyse(
 /// The hull of bands (a side is unbounded when any band's is).
 fn hull_of<'a>(bands: impl Iterator<Item = &'a (Band, Band)>) -> Option<Hull> {
     let mut out: Option<Hull> = None;
-    let lo = |a: &Option<Rat>, b: &Option<Rat>| match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b).clone()),
-        _ => None,
-    };
-    let hi = |a: &Option<Rat>, b: &Option<Rat>| match (a, b) {
-        (Some(a), Some(b)) => Some(a.max(b).clone()),
-        _ => None,
-    };
     for (m, n) in bands {
         out = Some(match out {
             None => Hull { model: m.clone(), measurement: n.clone(), forms: 1 },
-            Some(h) => Hull {
-                model: Band { lower: lo(&h.model.lower, &m.lower), upper: hi(&h.model.upper, &m.upper) },
-                measurement: Band {
-                    lower: lo(&h.measurement.lower, &n.lower),
-                    upper: hi(&h.measurement.upper, &n.upper),
-                },
-                forms: h.forms + 1,
-            },
+            Some(h) => {
+                Hull { model: h.model.hull(m), measurement: h.measurement.hull(n), forms: h.forms + 1 }
+            }
         });
     }
     out
@@ -559,7 +703,7 @@ fn describe(e: &AnalysisError) -> String {
 pub fn forms_of(
     model: &Model,
     own: bool,
-    pmnf: bool,
+    set: Option<FamilySet>,
     data: &[Measurement],
     opts: &Options,
 ) -> Result<Vec<(Model, Origin)>, FamilyError> {
@@ -570,13 +714,13 @@ pub fn forms_of(
     for f in &model.family {
         out.push((f.clone(), Origin::Listed));
     }
-    if pmnf {
-        for f in pmnf_forms(model, data, opts)? {
+    if let Some(set) = set {
+        for (f, origin) in set_forms(set, model, data, opts)? {
             let m = model.alternative(&f).map_err(FamilyError::Form)?;
             if out.iter().any(|(o, _)| same_form(o, &m)) {
                 continue;
             }
-            out.push((m, Origin::Pmnf));
+            out.push((m, origin));
         }
     }
     Ok(out)
@@ -663,7 +807,7 @@ mod tests {
             .collect();
         let b = base("p");
         let opts = Options::default();
-        let forms = forms_of(&b, false, true, &d, &opts).unwrap();
+        let forms = forms_of(&b, false, Some(FamilySet::Pmnf), &d, &opts).unwrap();
         let at = vec![vec![rat("1024")]];
         let fa = analyse(forms, &d, "d", &opts, &at).unwrap();
         assert_eq!(fa.members[0].form, "c0 + c1*p*log2(p)");
@@ -704,7 +848,7 @@ mod tests {
         let forms = pmnf_forms(&b, &d, &Options::default()).unwrap();
         assert!(forms.contains(&"c0 + c1*p*n".to_string()), "{forms:?}");
         assert!(forms.contains(&"c0 + c1*p + c2*n".to_string()), "{forms:?}");
-        let models = forms_of(&b, false, true, &d, &Options::default()).unwrap();
+        let models = forms_of(&b, false, Some(FamilySet::Pmnf), &d, &Options::default()).unwrap();
         let fa = analyse(models, &d, "d", &Options::default(), &[]).unwrap();
         assert_eq!(fa.members[0].stats.remax, Some(Rat::zero()));
         assert!(fa.members[0].form.contains("p*n"), "{}", fa.members[0].form);

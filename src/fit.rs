@@ -62,6 +62,15 @@ pub struct Design {
     pub file: String,
 }
 
+impl Design {
+    /// True when every measurement is positive: run times, whose bands are
+    /// bounded by zero and which relative thresholds apply to.
+    pub fn all_positive(&self) -> bool {
+        use num_traits::Signed;
+        self.groups.iter().all(|g| g.ymin.is_positive())
+    }
+}
+
 /// Why the design or the fit failed.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum FitError {

@@ -50,6 +50,7 @@ pub mod session;
 #[cfg(test)]
 mod testdata;
 pub mod threshold;
+pub mod trust;
 pub mod units;
 
 /// The version of errband, the `errband` key of every JSON document.

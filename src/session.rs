@@ -4,14 +4,15 @@
 //! series or each series of an experiment) and the Python package call
 //! [`analyse_series`]; only their outputs differ.
 
-use crate::analysis::{Analysis, AnalysisError, Options};
+use crate::analysis::{Analysis, AnalysisError, Band, Options};
 use crate::backtest::{self, Backtest, BacktestError, Holdout};
 use crate::data::{Measurement, Part};
 use crate::error::{Classified, ErrorKind};
-use crate::family::{self, FamilyAnalysis, FamilyError};
+use crate::family::{self, FamilyAnalysis, FamilyError, FamilySet};
 use crate::model::Model;
 use crate::num::Rat;
 use crate::report::experiment::Entry;
+use crate::trust::{self, Recommendation};
 use std::borrow::Cow;
 
 /// Which forms make the family.
@@ -20,16 +21,21 @@ pub struct FamilyChoice {
     /// The given model is a member (and the analysed model). False without
     /// a model file: the family's best form is then the model.
     pub own: bool,
-    /// Extra-P's performance-model normal forms are members
-    /// (`--family pmnf`).
-    pub pmnf: bool,
+    /// A set of generated forms that are members (`--family pmnf`,
+    /// `--family scaling`).
+    pub set: Option<FamilySet>,
 }
 
 impl FamilyChoice {
-    /// The choice of the main command: the model's own form, and Extra-P's
-    /// forms when `pmnf`.
-    pub fn own(pmnf: bool) -> FamilyChoice {
-        FamilyChoice { own: true, pmnf }
+    /// The choice of the main command with a model file: the model's own
+    /// form, and `set`'s forms.
+    pub fn own(set: Option<FamilySet>) -> FamilyChoice {
+        FamilyChoice { own: true, set }
+    }
+
+    /// Model discovery (no model file): the best form of `set`.
+    pub fn discover(set: FamilySet) -> FamilyChoice {
+        FamilyChoice { own: false, set: Some(set) }
     }
 }
 
@@ -39,13 +45,37 @@ pub struct Series {
     /// Without a model of its own ([`FamilyChoice::own`] false): the
     /// family's best form, the model analysed.
     pub best: Option<Model>,
-    /// The analysis (of the training measurements, with a holdout).
+    /// The analysis (of the training measurements, with a holdout; of the
+    /// last segment, when a change of trend set earlier scales aside).
     pub analysis: Analysis,
     /// With a holdout: the backtest.
     pub backtest: Option<Backtest>,
-    /// The family, when the model has `family` lines, or Extra-P's forms
-    /// were asked for, or the model was chosen from them.
+    /// The family, when the model has `family` lines, or a set of forms
+    /// was asked for, or the model was chosen from them.
     pub family: Option<FamilyAnalysis>,
+    /// The band errband recommends for the next measurement at each
+    /// prediction point, and what it rests on; `None` when it could not be
+    /// made (the reason in `recommendation_error`).
+    pub recommendation: Option<Recommendation>,
+    /// Why there is no recommendation.
+    pub recommendation_error: Option<String>,
+    /// The measurements set aside before a change of trend.
+    pub set_aside: Vec<Measurement>,
+    /// When measurements were set aside (and there is no backtest, whose
+    /// `train` holds them): the measurements analysed.
+    pub segment: Option<Vec<Measurement>>,
+}
+
+impl Series {
+    /// The measurements the analysis was fitted to: the training ones of a
+    /// backtest, the last segment after a change of trend, or `rows`.
+    pub fn rows<'a>(&'a self, rows: &'a [Measurement]) -> &'a [Measurement] {
+        match (&self.backtest, &self.segment) {
+            (Some(b), _) => &b.train,
+            (None, Some(s)) => s,
+            (None, None) => rows,
+        }
+    }
 }
 
 /// Why a series could not be analysed.
@@ -65,6 +95,7 @@ impl std::fmt::Display for SeriesError {
             match e {
                 FamilyError::NoForm(e) => write!(f, "no form of the family could be fitted: {e}"),
                 FamilyError::Form(d) => write!(f, "{}", d.message),
+                e @ FamilyError::TooFewPoints { .. } => write!(f, "{e}"),
                 e @ FamilyError::TooMany { .. } => write!(f, "--family: {e}"),
             }
         }
@@ -102,6 +133,13 @@ impl Classified for SeriesError {
 /// Analyses the measurements `rows` of `file` with `given` (or the best
 /// form of its family, see [`FamilyChoice::own`]); with `holdout` (parsed,
 /// and as written), backtests against the held-out measurements instead.
+///
+/// Before anything is fitted, the training measurements are searched for a
+/// change of trend ([`trust::regime`]). The recommendation is always of the
+/// last segment; without a model file (the family's best form is the
+/// model) so are the family and the analysis, and the earlier measurements
+/// are returned as set aside. A given model's analysis keeps every
+/// measurement: it is the paper's method on the user's data.
 pub fn analyse_series(
     given: &Model,
     rows: &[Measurement],
@@ -110,43 +148,117 @@ pub fn analyse_series(
     choice: FamilyChoice,
     holdout: Option<(&Holdout, &str)>,
 ) -> Result<Series, SeriesError> {
-    let wants_family = choice.pmnf || !given.family.is_empty();
-    let forms = |train: &[Measurement]| family::forms_of(given, choice.own, choice.pmnf, train, opts);
+    let wants_family = choice.set.is_some() || !given.family.is_empty();
+    let forms = |train: &[Measurement]| family::forms_of(given, choice.own, choice.set, train, opts);
+    let train: Vec<Measurement> = match holdout {
+        Some((h, _)) => h.train(rows),
+        None => rows.to_vec(),
+    };
+    let points = crate::analysis::prediction_points(given, &opts.at);
+    // A change of trend: judged by the forms that may become the model.
+    let regime = if choice.own {
+        trust::regime(&[given], &train, file, opts)
+    } else {
+        let fs = forms(&train).map_err(SeriesError::Family)?;
+        let models: Vec<&Model> = fs.iter().map(|(m, _)| m).collect();
+        trust::regime(&models, &train, file, opts)
+    };
+    let segment = trust::segment(&train, regime.as_ref());
+    // What the family and the analysis fit: a discovered model the segment,
+    // a given one every training measurement.
+    let fitted: Vec<Measurement> = if choice.own { train.clone() } else { segment.clone() };
+    let set_aside: Vec<Measurement> = if choice.own {
+        Vec::new()
+    } else {
+        train.iter().filter(|m| !segment.iter().any(|s| s.line == m.line && s.x == m.x)).cloned().collect()
+    };
+    // Held-out points are predicted too (the backtest checks them).
+    let mut all_points = points.clone();
+    if let Some((h, _)) = holdout {
+        for i in h.held(rows) {
+            if !all_points.contains(&rows[i].x) {
+                all_points.push(rows[i].x.clone());
+            }
+        }
+    }
     // Without a model of its own, the family's best form on the data it is
     // fitted to (the training measurements of a backtest) is the model.
-    let mut family_all: Option<FamilyAnalysis> = None;
+    let mut family_fit: Option<FamilyAnalysis> = None;
     let best = if choice.own {
         None
     } else {
-        let fit_rows = match holdout {
-            Some((h, _)) => h.train(rows),
-            None => rows.to_vec(),
-        };
-        let points = crate::analysis::prediction_points(given, &opts.at);
-        let f = forms(&fit_rows)
-            .and_then(|fs| family::analyse(fs, &fit_rows, file, opts, &points))
+        let f = forms(&segment)
+            .and_then(|fs| family::analyse(fs, &segment, file, opts, &all_points))
             .map_err(SeriesError::Family)?;
         let m = f.members[0].model.clone();
-        if holdout.is_none() {
-            family_all = Some(f);
-        }
+        family_fit = Some(f);
         Some(m)
     };
     let model = best.as_ref().unwrap_or(given);
-    if let Some((h, text)) = holdout {
-        let family: Option<&backtest::FamilyForms<'_>> = if wants_family { Some(&forms) } else { None };
-        let mut b = backtest::run(model, rows, file, opts, h, text, family).map_err(SeriesError::Backtest)?;
-        return Ok(Series { best, analysis: b.analysis.clone(), family: b.family.take(), backtest: Some(b) });
-    }
-    let analysis = Analysis::run_rows(model, rows, file, opts).map_err(SeriesError::Analysis)?;
-    if wants_family && family_all.is_none() {
-        let points: Vec<Vec<Rat>> = analysis.predictions.iter().map(|p| p.x.clone()).collect();
-        let f = forms(rows)
-            .and_then(|fs| family::analyse(fs, rows, file, opts, &points))
+    // The rows the analysis sees, and the held-out ones.
+    let fit_rows: Vec<Measurement> = match holdout {
+        Some((h, _)) => {
+            let held = h.held(rows);
+            fitted.iter().cloned().chain(held.iter().map(|&i| rows[i].clone())).collect()
+        }
+        None => fitted.clone(),
+    };
+    let (analysis, mut backtest) = match holdout {
+        Some((h, text)) => {
+            // A discovered model's family is already fitted to the training
+            // measurements, at every point the backtest checks.
+            let build = wants_family && family_fit.is_none();
+            let family: Option<&backtest::FamilyForms<'_>> = if build { Some(&forms) } else { None };
+            let mut b = backtest::run(model, &fit_rows, file, opts, h, text, family)
+                .map_err(SeriesError::Backtest)?;
+            match &family_fit {
+                None => family_fit = b.family.take(),
+                Some(f) => {
+                    for (l, hull) in f.levels.iter().zip(&f.hull) {
+                        let bands: Vec<Option<Band>> =
+                            hull.iter().map(|h| h.as_ref().map(|h| h.measurement.clone())).collect();
+                        b.add(&fit_rows, &f.points, &l.threshold.text, backtest::Kind::Family, &bands);
+                    }
+                }
+            }
+            (b.analysis.clone(), Some(b))
+        }
+        None => (Analysis::run_rows(model, &fitted, file, opts).map_err(SeriesError::Analysis)?, None),
+    };
+    if wants_family && family_fit.is_none() {
+        let pts: Vec<Vec<Rat>> = analysis.predictions.iter().map(|p| p.x.clone()).collect();
+        let f = forms(&fitted)
+            .and_then(|fs| family::analyse(fs, &fitted, file, opts, &pts))
             .map_err(SeriesError::Family)?;
-        family_all = Some(f);
+        family_fit = Some(f);
     }
-    Ok(Series { best, analysis, backtest: None, family: family_all })
+    // The recommendation at the analysis' points; a family already checked
+    // its best form at the same points.
+    let pts: Vec<Vec<Rat>> = analysis.predictions.iter().map(|p| p.x.clone()).collect();
+    let done = family_fit
+        .as_ref()
+        .filter(|f| f.points == pts && !choice.own)
+        .and_then(|f| f.members[0].check.clone());
+    let (recommendation, recommendation_error) =
+        match trust::recommend(model, &segment, file, opts, &pts, regime, done) {
+            Ok(r) => (Some(r), None),
+            Err(e) => (None, Some(e.to_string())),
+        };
+    if let (Some(b), Some(r)) = (backtest.as_mut(), &recommendation) {
+        let bands: Vec<Option<Band>> = r.points.iter().map(|p| p.band.clone()).collect();
+        b.add(&fit_rows, &pts, "recommended", backtest::Kind::Recommended, &bands);
+    }
+    let segment = (backtest.is_none() && !set_aside.is_empty()).then_some(segment);
+    Ok(Series {
+        best,
+        analysis,
+        backtest,
+        family: family_fit,
+        recommendation,
+        recommendation_error,
+        set_aside,
+        segment,
+    })
 }
 
 /// Every series of an experiment analysed as [`analyse_series`] analyses
@@ -182,6 +294,9 @@ pub fn analyse_experiment<'a>(
                         outcome,
                         backtest: None,
                         family: None,
+                        recommendation: None,
+                        set_aside: Vec::new(),
+                        segment: None,
                     };
                 }
             };
@@ -192,6 +307,9 @@ pub fn analyse_experiment<'a>(
                     outcome: Ok(s.analysis),
                     backtest: s.backtest,
                     family: s.family,
+                    recommendation: s.recommendation,
+                    set_aside: s.set_aside,
+                    segment: s.segment,
                 },
                 Err(e) => Entry {
                     part,
@@ -199,6 +317,9 @@ pub fn analyse_experiment<'a>(
                     outcome: Err((e.to_string(), e.kind().exit_code())),
                     backtest: None,
                     family: None,
+                    recommendation: None,
+                    set_aside: Vec::new(),
+                    segment: None,
                 },
             }
         })

@@ -86,6 +86,13 @@ impl Bound {
         let hi = if *r >= one { None } else { upper.map(|u| side(u, 1)) };
         (lo, hi)
     }
+
+    /// [`Bound::measurement_band`] of a model band, as a band (clipped
+    /// when the model band was).
+    pub fn new_measurement(&self, model: &crate::analysis::Band) -> crate::analysis::Band {
+        let (lower, upper) = self.measurement_band(model.lower.as_ref(), model.upper.as_ref());
+        crate::analysis::Band { lower, upper, clipped: model.clipped }
+    }
 }
 
 /// Names a threshold may use, in the order of [`Form::coeffs`].

@@ -103,10 +103,17 @@ fn discovery_from_csv_in_every_format() {
     has(&out, &["family_forms", "family_measurement_upper_exact"]);
     let out = ok(&[&csv as &str, "--family", "pmnf", "--at", "p=64", "--format", "md"]);
     has(&out, &["## Family", "### Family band"]);
-    // Without --family a data file alone is a usage error.
-    let r = run(&[&csv as &str]);
+    // Without --family a data file alone discovers the model from the
+    // default family (`scaling`), which holds pmnf's forms.
+    let doc = json(&[&csv as &str, "--at", "p=64"]);
+    assert_eq!(doc["model"]["body"], "c0 + c1*p");
+    let rec = &doc["recommendation"]["points"][0];
+    assert_eq!(rec["value"]["exact"], "131");
+    // A model file alone is a usage error that says so.
+    let m = tmp_file("only.tm", "T(p) = a + b*p\nparam a, b\n");
+    let r = run(&[&m as &str]);
     assert_eq!(r.code, Some(2));
-    has(&r.stderr, &["errband DATA --family pmnf"]);
+    has(&r.stderr, &["is a model file; give the measurements after it"]);
 }
 
 /// Backtests check the family band of a new measurement, on forms ranked

@@ -116,9 +116,14 @@ fn holdout_backtests_the_bands() {
     let (lo, hi, d) = (frac(&band["lower"]), frac(&band["upper"]), 545.38);
     assert_eq!(band["inside"], lo <= d && d <= hi);
     let cov = h["coverage"].as_array().unwrap();
-    assert_eq!(cov.len(), 4, "max and trusted, model and measurement bands");
+    assert_eq!(cov.len(), 5, "max and trusted, model and measurement bands, the recommended band");
     assert_eq!(cov[3]["band"], "measurement");
     assert_eq!(cov[3]["inside"], 2);
+    assert_eq!(
+        (cov[4]["band"].as_str(), cov[4]["threshold"].as_str()),
+        (Some("recommended"), Some("recommended"))
+    );
+    assert_eq!(cov[4]["inside"], 2);
     // The analysis itself is of the 10 training measurements.
     assert_eq!(doc["data"]["measurements"], 10);
     let out = ok(&[HPL, HPL_DATA, "--holdout", "largest"]);

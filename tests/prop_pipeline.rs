@@ -8,7 +8,7 @@
 mod common;
 
 use common::{int, q};
-use errband::analysis::{Analysis, Options, Shape, Threshold};
+use errband::analysis::{Analysis, Band, Options, Shape, Threshold};
 use errband::data::Measurement;
 use errband::model::Model;
 use errband::num::{to_f64, Rat};
@@ -96,14 +96,27 @@ proptest! {
             }
         }
         for p in &a.predictions {
-            // Threshold >= Max|e_i| (regions 0 and 1): Δc = 0 is in the region.
+            // No band has its lower end above its upper end, and none
+            // reaches below zero (the measurements are run times).
+            for b in p.bands.iter().chain(&p.measurement).flatten() {
+                if let (Some(l), Some(u)) = (&b.lower, &b.upper) { prop_assert!(l <= u); }
+                prop_assert!(b.lower.as_ref().is_some_and(|l| !l.is_negative()));
+            }
+            // Threshold >= Max|e_i| (regions 0 and 1): Δc = 0 is in the
+            // region, so the band holds the fit's value when it is a time;
+            // a negative value is cut off by positivity.
             for b in &p.bands[..2] {
-                let b = b.as_ref().unwrap();
-                prop_assert!(b.lower.as_ref().is_none_or(|l| *l <= p.model));
-                prop_assert!(b.upper.as_ref().is_none_or(|u| *u >= p.model));
+                match b {
+                    Some(b) if !p.model.is_negative() => {
+                        prop_assert!(b.lower.as_ref().is_none_or(|l| *l <= p.model));
+                        prop_assert!(b.upper.as_ref().is_none_or(|u| *u >= p.model));
+                    }
+                    Some(b) => prop_assert!(b.clipped && b.lower == Some(Rat::zero())),
+                    None => prop_assert!(p.model.is_negative(), "only a band wholly below zero is missing"),
+                }
             }
             // Bands grow with the threshold: emax ⊆ 1.5·emax ⊆ …; max ⊆ max + k/3.
-            let w = |i: usize| p.bands[i].as_ref().unwrap().width();
+            let w = |i: usize| p.bands[i].as_ref().and_then(|b| b.width());
             if let (Some(w0), Some(w1)) = (w(0), w(1)) { prop_assert!(w0 <= w1); }
             if let (Some(w2), Some(w3)) = (w(2), w(3)) { prop_assert!(w2 <= w3); }
         }
@@ -209,9 +222,10 @@ proptest! {
         };
         let text = errband::num::fmt_fraction(&e);
         let fresh = run(&m, &data, &[text.as_str()], &[at]).expect("re-analysis");
-        let band = fresh.predictions[0].bands[0].clone().expect("non-empty at or above e_max");
-        prop_assert_eq!(lerp(l0, l1), band.lower);
-        prop_assert_eq!(lerp(u0, u1), band.upper);
+        // The curve is the band of the region; the analysis bounds it by
+        // zero (the measurements are run times).
+        let expected = Band::new(lerp(l0, l1), lerp(u0, u1)).positive();
+        prop_assert_eq!(expected, fresh.predictions[0].bands[0].clone());
     }
 
     /// Every envelope piece is the extreme of the band at points inside it.

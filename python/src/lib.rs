@@ -132,7 +132,7 @@ fn prepare(r: &Request) -> Result<Prepared, PyErr> {
         model,
         data_name,
         parts,
-        opts: Options { thresholds: ts, at, limits, ..Options::default() },
+        opts: Options { thresholds: ts, at, limits, noise: Some(noise), ..Options::default() },
     })
 }
 
@@ -181,7 +181,7 @@ fn analyse_inner(r: &Request) -> Result<Analysed, PyErr> {
         None => None,
     };
     let holdout = hold.as_ref().zip(r.holdout.as_deref());
-    let choice = FamilyChoice::own(r.pmnf);
+    let choice = FamilyChoice::own(r.pmnf.then_some(errband::family::FamilySet::Pmnf));
     if parts.parts.len() > 1 {
         let entries =
             session::analyse_experiment(&parts.parts, &model, &[], &data_name, &opts, choice, holdout);
@@ -247,12 +247,16 @@ impl Outcome {
             backtest: self.series.backtest.as_ref(),
             family: self.series.family.as_ref(),
             plot_at: None,
+            recommendation: self.series.recommendation.as_ref(),
+            recommendation_error: self.series.recommendation_error.as_deref(),
+            discovered: self.series.best.is_some(),
+            set_aside: &self.series.set_aside,
         }
     }
 
     /// The measurements analysed (the training ones of a backtest).
     fn rows(&self) -> &[errband::data::Measurement] {
-        self.series.backtest.as_ref().map_or(&self.dataset.rows, |b| &b.train)
+        self.series.rows(&self.dataset.rows)
     }
 }
 

@@ -280,7 +280,7 @@ impl Layout {
         // Decreasing in T_IB, increasing in the reference.
         let lower = reference.lower.as_ref().map(|m| num::div(&num::sub_lowest(m, &(&a * &t_ib.hi)), &b));
         let upper = reference.upper.as_ref().map(|m| num::div(&num::sub_lowest(m, &(&a * &t_ib.lo)), &b));
-        Some(Band { lower, upper })
+        Some(Band::new(lower, upper))
     }
 }
 
@@ -315,10 +315,10 @@ impl Verdict {
 
 /// MPI_Barrier minus T_EB: positive when the chassis network wins.
 pub fn margin(reference: &Band, t_eb: &Interval) -> Band {
-    Band {
-        lower: reference.lower.as_ref().map(|m| num::sub_lowest(m, &t_eb.hi)),
-        upper: reference.upper.as_ref().map(|m| num::sub_lowest(m, &t_eb.lo)),
-    }
+    Band::new(
+        reference.lower.as_ref().map(|m| num::sub_lowest(m, &t_eb.hi)),
+        reference.upper.as_ref().map(|m| num::sub_lowest(m, &t_eb.lo)),
+    )
 }
 
 /// The verdict of a margin.
@@ -338,16 +338,10 @@ pub fn speedup(reference: &Band, t_eb: &Interval) -> Option<Band> {
     if !t_eb.lo.is_positive() {
         return None;
     }
-    Some(Band {
-        lower: reference
-            .lower
-            .as_ref()
-            .map(|m| num::div(m, if m.is_negative() { &t_eb.lo } else { &t_eb.hi })),
-        upper: reference
-            .upper
-            .as_ref()
-            .map(|m| num::div(m, if m.is_negative() { &t_eb.hi } else { &t_eb.lo })),
-    })
+    Some(Band::new(
+        reference.lower.as_ref().map(|m| num::div(m, if m.is_negative() { &t_eb.lo } else { &t_eb.hi })),
+        reference.upper.as_ref().map(|m| num::div(m, if m.is_negative() { &t_eb.hi } else { &t_eb.lo })),
+    ))
 }
 
 /// An MPI_Barrier time model fitted to measurements.
@@ -541,7 +535,7 @@ pub fn predict(s: &Settings) -> Result<Prediction, BarrierError> {
     let Referenced { columns, analysis, at: mpi_at } = match &s.reference {
         None => Referenced { columns: Vec::new(), analysis: None, at: vec![Vec::new(); curve_n.len()] },
         Some(Reference::Constant(c)) => {
-            let b = Band { lower: Some(c.lo.clone()), upper: Some(c.hi.clone()) };
+            let b = Band::new(Some(c.lo.clone()), Some(c.hi.clone()));
             let columns = vec![Column { label: "given".into(), band: c.lo != c.hi }];
             Referenced { columns, analysis: None, at: vec![vec![b]; curve_n.len()] }
         }
@@ -660,10 +654,10 @@ fn model_reference(m: &MpiModel, nodes: &[u64]) -> Result<Referenced, BarrierErr
         .map(|(x, &n)| {
             let p = index.get(&Point(x.as_slice())).ok_or(BarrierError::NoPrediction(n))?;
             let fit = scale(&p.model);
-            let mut row = vec![Band { lower: Some(fit.clone()), upper: Some(fit) }];
+            let mut row = vec![Band::new(Some(fit.clone()), Some(fit))];
             row.extend(p.bands.iter().map(|b| match b {
-                Some(b) => Band { lower: b.lower.as_ref().map(scale), upper: b.upper.as_ref().map(scale) },
-                None => Band { lower: None, upper: None },
+                Some(b) => Band::new(b.lower.as_ref().map(scale), b.upper.as_ref().map(scale)),
+                None => Band::new(None, None),
             }));
             Ok(row)
         })

@@ -76,7 +76,7 @@ fn t_eb_at_30_nodes_is_387_02_us_exactly() {
 #[test]
 fn crossover_round_trips_exactly() {
     let tree = scmd();
-    let mpi = Band { lower: Some(us("250")), upper: Some(us("250")) };
+    let mpi = Band::new(Some(us("250")), Some(us("250")));
     for n in [4, 12, 13, 30, 31, 100] {
         let s = tree.layout(n).unwrap();
         let x = s.crossover(&pt(us("3.86")), &mpi).unwrap();
@@ -94,12 +94,12 @@ fn crossover_round_trips_exactly() {
 #[test]
 fn verdicts_and_speedups() {
     let t = pt(us("100"));
-    let b = |lo: &str, hi: &str| Band { lower: Some(us(lo)), upper: Some(us(hi)) };
+    let b = |lo: &str, hi: &str| Band::new(Some(us(lo)), Some(us(hi)));
     assert_eq!(verdict(&margin(&b("120", "130"), &t)), Verdict::Chassis);
     assert_eq!(verdict(&margin(&b("80", "90"), &t)), Verdict::Mpi);
     assert_eq!(verdict(&margin(&b("90", "110"), &t)), Verdict::Undecided);
-    assert_eq!(verdict(&margin(&Band { lower: None, upper: Some(us("90")) }, &t)), Verdict::Mpi);
-    assert_eq!(verdict(&margin(&Band { lower: Some(us("90")), upper: None }, &t)), Verdict::Undecided);
+    assert_eq!(verdict(&margin(&Band::new(None, Some(us("90"))), &t)), Verdict::Mpi);
+    assert_eq!(verdict(&margin(&Band::new(Some(us("90")), None), &t)), Verdict::Undecided);
     let sp = speedup(&b("120", "300"), &Interval { lo: us("100"), hi: us("200") }).unwrap();
     assert_eq!((sp.lower, sp.upper), (Some(frac(3, 5)), Some(frac(3, 1))));
     assert!(speedup(&b("1", "2"), &pt(Rat::zero())).is_none());
@@ -166,7 +166,7 @@ fn model_reference_is_fitted_by_the_pipeline() {
     assert_eq!(p.analysis.as_ref().unwrap().emax, Rat::zero());
     // 10 + 110·log2 64 = 670 µs, exactly, and the band is that value.
     let r64 = &p.rows[2];
-    assert_eq!(r64.mpi[0], Band { lower: Some(us("670")), upper: Some(us("670")) });
+    assert_eq!(r64.mpi[0], Band::new(Some(us("670")), Some(us("670"))));
     assert_eq!(r64.mpi[1], r64.mpi[0]);
     // L_i = 2 at 64 nodes: T_SR* = (670 − 10·3.86)/9 µs.
     let x = r64.crossover[0].clone().unwrap();
@@ -215,7 +215,7 @@ proptest! {
         let whole = layout.t_eb(&t_ib, &t_sr);
         let point = layout.t_eb(&pt(ib.clone()), &pt(sr.clone()));
         prop_assert!(whole.contains(&point.lo) && point.lo == point.hi);
-        let band = Band { lower: Some(mpi.lo.clone()), upper: Some(mpi.hi.clone()) };
+        let band = Band::new(Some(mpi.lo.clone()), Some(mpi.hi.clone()));
         let mb = margin(&band, &whole);
         let mp = &m - &point.lo;
         prop_assert!(mb.lower.as_ref().unwrap() <= &mp && &mp <= mb.upper.as_ref().unwrap());
@@ -226,7 +226,7 @@ proptest! {
             Verdict::Undecided => {}
         }
         if let Some(x) = layout.crossover(&t_ib, &band) {
-            let xp = layout.crossover(&pt(ib.clone()), &Band { lower: Some(m.clone()), upper: Some(m.clone()) }).unwrap();
+            let xp = layout.crossover(&pt(ib.clone()), &Band::new(Some(m.clone()), Some(m.clone()))).unwrap();
             let v = xp.lower.clone().unwrap();
             prop_assert!(x.lower.as_ref().unwrap() <= &v && &v <= x.upper.as_ref().unwrap());
             // And the point crossover round-trips exactly.

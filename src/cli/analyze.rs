@@ -40,8 +40,20 @@ impl AxisScale {
 /// A family of forms (`--family`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FamilyKind {
-    /// Extra-P's performance-model normal form: c0 + c1·x^(a/b)·log2(x)^c over its 42 building blocks, and products and sums of them for several variables.
+    /// Extra-P's performance-model normal form: c0 + c1·x^(a/b)·log2(x)^c over its 42 building blocks (growing terms), and products and sums of them for several variables.
     Pmnf,
+    /// pmnf and its negated exponents (decreasing terms for strong scaling: c1/x, c1·x^(-1/2)·log2(x)^(-1), …), and the two-term forms c0 + c1/x + c2·x, c0 + c1/x + c2·log2(x), c0 + c1·x^(-1/2) + c2·log2(x): the default without a model file.
+    Scaling,
+}
+
+impl FamilyKind {
+    /// The library's set.
+    pub fn set(self) -> crate::family::FamilySet {
+        match self {
+            FamilyKind::Pmnf => crate::family::FamilySet::Pmnf,
+            FamilyKind::Scaling => crate::family::FamilySet::Scaling,
+        }
+    }
 }
 
 /// Which QE problem `--emit-qe` prints.
@@ -71,7 +83,7 @@ pub struct AnalyzeArgs {
     /// Backtest: fit without the measurements this names (`largest`, `largest n`, or conditions such as `p>=512`, `p=512 and n>100`), then check each against every band at its point.
     #[arg(long, value_name = "COND")]
     pub holdout: Option<String>,
-    /// Also analyse a family of forms: fit each, rank them, and give the family band (the hull over the forms consistent at each threshold). With a family, the model file may be left out: `errband DATA --family pmnf`. A model's `family` lines are analysed even without this flag.
+    /// Also analyse a family of forms: fit each, rank them, and give the family band (the hull over the forms consistent at each threshold). Without a model file (`errband DATA`) the best form of the family is the model (`scaling` by default). A model's `family` lines are analysed even without this flag.
     #[arg(long, value_enum, value_name = "FAMILY")]
     pub family: Option<FamilyKind>,
     /// Drop the measurements at these points (e.g. `p=110`), refit and compare; repeatable.
@@ -172,15 +184,18 @@ fn plot_arg(s: &str) -> Result<(PlotKind, String), Failure> {
 /// Runs the main command.
 pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     let t0 = Instant::now();
-    // With a family the model file may be left out: `errband DATA --family pmnf`.
+    // Without a model file the family's best form is the model:
+    // `errband DATA` discovers it.
+    let usage = "usage: errband MODEL DATA [OPTIONS]  (e.g. errband models/hpl.tm data/hpl.csv), or errband DATA to find the model from the data; see errband --help";
     let (model_path, data_path): (Option<String>, String) = match (&a.model, &a.data) {
         (Some(m), Some(d)) => (Some(m.clone()), d.clone()),
-        (Some(d), None) if a.family.is_some() => (None, d.clone()),
-        _ => {
-            return Err(Failure::input(
-                "usage: errband MODEL DATA [OPTIONS]  (e.g. errband models/hpl.tm data/hpl.csv), or errband DATA --family pmnf; see errband --help",
-            ))
+        (Some(d), None) if d.to_ascii_lowercase().ends_with(".tm") => {
+            return Err(Failure::input(format!(
+                "{d} is a model file; give the measurements after it. {usage}"
+            )))
         }
+        (Some(d), None) => (None, d.clone()),
+        _ => return Err(Failure::input(usage)),
     };
     let plots: Vec<(PlotKind, String)> = a.plot.iter().map(|s| plot_arg(s)).collect::<Result<_, _>>()?;
     let mut outputs: Vec<Output> = plots.iter().map(|(_, f)| Output::new("--plot", f, Kind::Svg)).collect();
@@ -228,7 +243,11 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         }
     }
     let opts = Options { at, order: a.order.clone(), ..input.options() };
-    let fam = FamilyChoice { own: a.data.is_some(), pmnf: a.family == Some(FamilyKind::Pmnf) };
+    let set = a.family.map(FamilyKind::set);
+    let fam = match a.data {
+        Some(_) => FamilyChoice::own(set),
+        None => FamilyChoice::discover(set.unwrap_or(crate::family::FamilySet::Scaling)),
+    };
     if input.parts.parts.len() > 1 {
         return run_experiment(&a, &input, &opts, fam, (&plots, plot_at.as_ref()), report_kind, io);
     }
@@ -288,7 +307,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     let backtest = series.backtest.as_ref();
     // With a backtest, the analysis and its report are of the training
     // measurements.
-    let rows = backtest.map_or(rows.as_slice(), |b| b.train.as_slice());
+    let rows = series.rows(rows);
     let analysis = &series.analysis;
     let family = series.family.as_ref();
     let pruned = if a.drop.is_empty() && a.drop_row.is_empty() {
@@ -331,6 +350,10 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         backtest,
         family,
         plot_at: plot_at.as_ref(),
+        recommendation: series.recommendation.as_ref(),
+        recommendation_error: series.recommendation_error.as_deref(),
+        discovered: !fam.own,
+        set_aside: &series.set_aside,
     };
     // JSON and CSV are streamed once the output has begun: a residual per
     // measurement, or a CSV table of 10^5 points (50 MB), is too long to

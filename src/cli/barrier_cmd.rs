@@ -124,6 +124,10 @@ pub fn run(a: BarrierArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
                 backtest: None,
                 family: None,
                 plot_at: None,
+                recommendation: None,
+                recommendation_error: None,
+                discovered: false,
+                set_aside: &[],
             };
             report.preface = format!("{}\n", fit.text());
         }

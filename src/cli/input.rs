@@ -81,12 +81,19 @@ pub struct Loaded {
     pub thresholds: Vec<Threshold>,
     /// The limits in force (`--max-*`).
     pub limits: Limits,
+    /// `--noise`.
+    pub noise: crate::num::Rat,
 }
 
 impl Loaded {
     /// Analysis options with these thresholds.
     pub fn options(&self) -> Options {
-        Options { thresholds: self.thresholds.clone(), limits: self.limits, ..Options::default() }
+        Options {
+            thresholds: self.thresholds.clone(),
+            limits: self.limits,
+            noise: Some(self.noise.clone()),
+            ..Options::default()
+        }
     }
 
     /// Points given on the command line (`--at p=1000`, `--target …`), expanded.
@@ -187,14 +194,14 @@ fn base_model(
     };
     if vars.is_empty() {
         return Err(Failure::input(
-            "--family without a model: the data name no variable (a CSV file needs a column besides the measured one)",
+            "without a model file: the data name no variable (a CSV file needs a column besides the measured one)",
         ));
     }
     let func = if vars.iter().any(|v| v == "T") { "T_" } else { "T" };
     let names: Vec<&str> = vars.iter().map(String::as_str).collect();
-    let m = Spec::new(func, &names, "c0").params(&["c0"]).build("--family pmnf", a.digits, limits).map_err(|d| {
+    let m = Spec::new(func, &names, "c0").params(&["c0"]).build("(no model file)", a.digits, limits).map_err(|d| {
         Failure::input(format!(
-            "--family without a model: the variables {} cannot all be names in errband's model language ({}); name them with --x, e.g. --x 's={}', or give a model file",
+            "without a model file: the variables {} cannot all be names in errband's model language ({}); name them with --x, e.g. --x 's={}', or give a model file",
             vars.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", "),
             d.message,
             vars[0]
@@ -228,7 +235,7 @@ pub fn load(
         None => {
             let (m, y) = base_model(&source, a, limits)?;
             y_default = y;
-            (ModelInput::Tm(Box::new(m)), "pmnf")
+            (ModelInput::Tm(Box::new(m)), "(no model file)")
         }
     };
     let (vars, func): (Vec<String>, String) = match &input {
@@ -339,5 +346,6 @@ pub fn load(
         data_path: data_path.to_string(),
         thresholds,
         limits: *limits,
+        noise: a.noise.clone(),
     })
 }

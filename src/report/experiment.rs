@@ -24,6 +24,24 @@ pub struct Entry<'a> {
     pub backtest: Option<crate::backtest::Backtest>,
     /// With a family (`--family`, `family` lines): the family on the series.
     pub family: Option<crate::family::FamilyAnalysis>,
+    /// The recommended band of the next measurement.
+    pub recommendation: Option<crate::trust::Recommendation>,
+    /// Measurements set aside before a change of trend.
+    pub set_aside: Vec<crate::data::Measurement>,
+    /// The measurements analysed, when they are not the series' own (set
+    /// aside before a change of trend).
+    pub segment: Option<Vec<crate::data::Measurement>>,
+}
+
+impl Entry<'_> {
+    /// The measurements the analysis was fitted to.
+    pub fn rows(&self) -> &[crate::data::Measurement] {
+        match (&self.backtest, &self.segment) {
+            (Some(b), _) => &b.train,
+            (None, Some(s)) => s,
+            (None, None) => &self.part.dataset.rows,
+        }
+    }
 }
 
 /// Every analysis of an experiment.
@@ -60,7 +78,7 @@ impl<'a> ExperimentReport<'a> {
             plot_at: self.plot_at,
             model: &e.model,
             data_file: self.data_file,
-            data: e.backtest.as_ref().map_or(&e.part.dataset.rows, |b| &b.train),
+            data: e.rows(),
             analysis: an,
             pruned: None,
             function: None,
@@ -70,6 +88,10 @@ impl<'a> ExperimentReport<'a> {
             warnings: &e.part.dataset.warnings,
             backtest: e.backtest.as_ref(),
             family: e.family.as_ref(),
+            recommendation: e.recommendation.as_ref(),
+            recommendation_error: None,
+            discovered: self.discovered,
+            set_aside: &e.set_aside,
         }
     }
 

@@ -18,6 +18,18 @@ fn pct(x: &Rat) -> String {
     format!("{} %", fmt_sig(&(x * Rat::from_integer(100.into())), 3))
 }
 
+/// A member's self-check in a table cell.
+fn check_cell(m: &Member) -> String {
+    use crate::trust::Outcome;
+    match m.check.as_ref().map(|c| &c.outcome) {
+        None => "-".into(),
+        Some(Outcome::Passed) => "passed".into(),
+        Some(Outcome::Missed { above, below, of }) => format!("missed {} of {of}", above + below),
+        Some(Outcome::Refused) => "refused".into(),
+        Some(Outcome::NotChecked(_)) => "not made".into(),
+    }
+}
+
 impl Report<'_> {
     /// `[lower, upper]` of a band, `-inf`/`+inf` for an open side.
     fn interval(&self, b: &Band) -> String {
@@ -31,6 +43,7 @@ impl Report<'_> {
         let mut head: Vec<String> =
             ["rank", "form", "from", "k", "remax", "e_max", "RMS"].map(String::from).to_vec();
         head.extend(f.levels.iter().map(|l| format!("at {}", l.threshold.text)));
+        head.push("self-check".into());
         let mut rows = vec![head];
         let mut hidden = 0;
         for (i, m) in f.members.iter().enumerate() {
@@ -48,6 +61,7 @@ impl Report<'_> {
                 self.rms_text(&m.stats.residuals.mean_square),
             ];
             row.extend(m.consistent.iter().map(|c| (if *c { "consistent" } else { "-" }).to_string()));
+            row.push(check_cell(m));
             rows.push(row);
         }
         (rows, hidden)
@@ -161,7 +175,7 @@ impl Report<'_> {
 
     /// A band as `{lower, upper}` of exact/decimal pairs (null: unbounded).
     fn band_json(&self, b: &Band) -> Value {
-        json!({ "lower": self.opt_both(&b.lower), "upper": self.opt_both(&b.upper) })
+        super::answer::band_json(self, b)
     }
 
     fn member_json(&self, rank: usize, m: &Member, f: &FamilyAnalysis) -> Value {
@@ -176,6 +190,17 @@ impl Report<'_> {
             "max_abs_residual": self.both(&m.stats.residuals.max_abs),
             "rms": self.rms_json(&m.stats.residuals.mean_square),
             "consistent": f.levels.iter().zip(&m.consistent).map(|(l, c)| json!({"threshold": l.threshold.text, "consistent": c})).collect::<Vec<_>>(),
+            "positive": m.positive.iter().all(|p| *p),
+            "self_check": m.check.as_ref().map_or(Value::Null, |c| {
+                use crate::trust::Outcome;
+                let (outcome, missed) = match &c.outcome {
+                    Outcome::Passed => ("passed", 0),
+                    Outcome::Missed { above, below, .. } => ("missed", above + below),
+                    Outcome::Refused => ("refused", 0),
+                    Outcome::NotChecked(_) => ("not_checked", 0),
+                };
+                json!({ "at": self.opt_both(&c.at), "outcome": outcome, "missed": missed })
+            }),
         })
     }
 

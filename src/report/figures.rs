@@ -67,7 +67,11 @@ fn family_band(
                 open[k] = true;
                 continue;
             }
-            let Some((_, n)) = it.next() else { break };
+            let Some(next) = it.next() else { break };
+            let Some((_, n)) = next else {
+                open[k] = true;
+                continue;
+            };
             match (&n.lower, &n.upper) {
                 (Some(l), Some(u)) => {
                     let (l, u) = (to_f64(l), to_f64(u));

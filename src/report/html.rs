@@ -140,6 +140,16 @@ impl Report<'_> {
             self.data.len(),
             a.design.groups.len()
         ));
+        if let Some(ans) = self.answer() {
+            b.push_str("<h2>Answer</h2>\n<ul class=\"answer\">\n");
+            for l in &ans.points {
+                b.push_str(&format!("<li><strong>{}</strong></li>\n", esc(l)));
+            }
+            for l in &ans.notes {
+                b.push_str(&format!("<li>{}</li>\n", esc(l)));
+            }
+            b.push_str("</ul>\n");
+        }
         let params: Vec<Vec<String>> = m
             .params
             .iter()

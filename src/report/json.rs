@@ -147,14 +147,17 @@ impl Report<'_> {
                 (Some(b), Some(m)) => json!({
                     "threshold": r.threshold.text,
                     "lower": self.opt_both(&b.lower), "upper": self.opt_both(&b.upper),
+                    "clipped": b.clipped,
                     "relative_half_width": rel_half_width(b, &p.model).map_or(Value::Null, |v| self.both(&v)),
                     "measurement_band": {
                         "lower": self.opt_both(&m.lower), "upper": self.opt_both(&m.upper),
+                        "clipped": m.clipped,
                         "relative_half_width": rel_half_width(m, &p.model).map_or(Value::Null, |v| self.both(&v)),
                     },
                 }),
                 _ if matches!(r.shape, Shape::Untrusted { .. }) => json!({ "threshold": r.threshold.text, "untrusted": true }),
-                _ => json!({ "threshold": r.threshold.text, "empty": true }),
+                _ if r.shape == Shape::Empty => json!({ "threshold": r.threshold.text, "empty": true }),
+                _ => json!({ "threshold": r.threshold.text, "below_zero": true }),
             })
             .collect();
         json!({ "point": self.point_json(&p.x), "model": self.both(&p.model), "extrapolated": p.extrapolated(), "bands": bands })
@@ -238,6 +241,17 @@ impl Report<'_> {
         }
         if let (Some(b), Value::Object(d)) = (self.backtest, &mut doc) {
             d.insert("holdout".into(), self.backtest_json(b));
+        }
+        if let Value::Object(d) = &mut doc {
+            d.insert("recommendation".into(), self.recommendation_json());
+            if !self.set_aside.is_empty() {
+                let rows: Vec<Value> = self
+                    .set_aside
+                    .iter()
+                    .map(|m| json!({ "line": m.line, "point": self.point_json(&m.x), "measured": self.both(&m.y) }))
+                    .collect();
+                d.insert("set_aside".into(), Value::Array(rows));
+            }
         }
         (doc, arrays)
     }

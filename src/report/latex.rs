@@ -30,6 +30,10 @@ pub(crate) fn number(s: &str) -> String {
         "-inf" => return "$-\\infty$".into(),
         _ => {}
     }
+    // A lower end bounded by zero (Band::positive) keeps its mark.
+    if let Some(v) = s.strip_suffix(super::CLIPPED) {
+        return format!("{}$^{{\\dagger}}$", number(v));
+    }
     match s.split_once('e') {
         Some((m, e)) if m.parse::<f64>().is_ok() => {
             let e = e.trim_start_matches('+');
@@ -113,10 +117,15 @@ impl Report<'_> {
             .collect();
         let units = m.units.get(&m.func).map(|u| format!(" in {}", escape(u))).unwrap_or_default();
         let caption = format!(
-            "Prediction bands of {f}{units} from {} ({} measurements): the extremes of the model over the parameter region allowed by each residual threshold; $e_{{\\max}} = {}$. Points marked $^*$ are extrapolated. Exact values by errband {}.",
+            "Prediction bands of {f}{units} from {} ({} measurements): the extremes of the model over the parameter region allowed by each residual threshold; $e_{{\\max}} = {}$. Points marked $^*$ are extrapolated.{} Exact values by errband {}.",
             escape(self.data_file),
             self.data.len(),
             self.dec(&a.emax),
+            if self.any_clipped() {
+                " A lower end marked $^\\dagger$ reached below zero and is bounded by zero (run times are positive)."
+            } else {
+                ""
+            },
             env!("CARGO_PKG_VERSION")
         );
         let header = format!(
@@ -138,6 +147,7 @@ mod tests {
         assert_eq!(number("1.93098e-7"), "$1.93098\\times 10^{-7}$");
         assert_eq!(number("560.236"), "$560.236$");
         assert_eq!(number("-inf"), "$-\\infty$");
+        assert_eq!(number("0†"), "$0$$^{\\dagger}$");
         assert_eq!(
             escape("a_b & 50% #1 {x} ~^\\"),
             "a\\_b \\& 50\\% \\#1 \\{x\\} \\textasciitilde{}\\textasciicircum{}\\textbackslash{}"

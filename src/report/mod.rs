@@ -4,6 +4,7 @@
 //! an exact value printed as a fraction or a correctly rounded decimal.
 
 /// SVG figures of an analysis.
+mod answer;
 mod backtest;
 pub mod barrier;
 pub mod energy;
@@ -33,6 +34,11 @@ use crate::qe::output;
 use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
 use serde_json::{json, Value};
+
+/// The mark of a band's lower end bounded by zero ([`Band::positive`]).
+pub(crate) const CLIPPED: &str = "†";
+/// What the mark means, under a table that shows it.
+pub(crate) const CLIPPED_NOTE: &str = "† bounded by zero: the band reached below zero, and a run time is never negative (every measurement is positive), so positivity is a constraint at that point; \"below 0\": the whole band is below zero there, no parameters of the region give a positive time";
 
 /// Up to this many measurements, the text report lists every residual.
 const MAX_ROW_TABLE: usize = 100;
@@ -78,6 +84,14 @@ pub struct Report<'a> {
     /// With `--plot-at`: the slice the band plot shows (default: the first
     /// varying variable, the others at the first prediction point).
     pub plot_at: Option<&'a crate::model::Slice>,
+    /// The band errband recommends for the next measurement at each point.
+    pub recommendation: Option<&'a crate::trust::Recommendation>,
+    /// Why there is no recommendation.
+    pub recommendation_error: Option<&'a str>,
+    /// True when the model is the family's best form (no model file).
+    pub discovered: bool,
+    /// Measurements set aside before a change of trend (not in `data`).
+    pub set_aside: &'a [Measurement],
 }
 
 /// Whether a region's QE result carries its cylindrical cells (a whole
@@ -256,14 +270,35 @@ impl Report<'_> {
             NumFormat::Decimal(self.digits)
         }
     }
-    /// The RMS, correctly rounded to the report's digits (one rounding of
-    /// the exact square root, never a rounding of a rounded value).
+    /// True when some band of the analysis is bounded by zero or lies
+    /// wholly below it (the tables then explain the mark).
+    fn any_clipped(&self) -> bool {
+        let a = self.analysis;
+        a.predictions.iter().any(|p| {
+            p.bands.iter().chain(&p.measurement).zip(a.regions.iter().chain(&a.regions)).any(|(b, r)| match b
+            {
+                Some(b) => b.clipped,
+                None => !matches!(r.shape, Shape::Empty | Shape::Untrusted { .. }),
+            })
+        })
+    }
+
+    /// Lower end, upper end (and an unused third cell) of a band as text:
+    /// `empty`, `no band` (untrusted), `below 0`, or the ends, the lower
+    /// marked [`CLIPPED`] when it was bounded by zero.
     fn band_text(&self, r: &Region, b: &Option<Band>) -> (String, String, String) {
         match b {
             None if matches!(r.shape, Shape::Untrusted { .. }) => ("no band".into(), "-".into(), "".into()),
-            None => ("empty".into(), "empty".into(), "".into()),
+            None if r.shape == Shape::Empty => ("empty".into(), "empty".into(), "".into()),
+            // A region that is not empty has a band at every point unless
+            // all of it lies below zero (Band::positive).
+            None => ("below 0".into(), "-".into(), "".into()),
             Some(b) => (
-                b.lower.as_ref().map_or("-inf".into(), |v| self.num(v)),
+                format!(
+                    "{}{}",
+                    b.lower.as_ref().map_or("-inf".into(), |v| self.num(v)),
+                    if b.clipped { CLIPPED } else { "" }
+                ),
                 b.upper.as_ref().map_or("+inf".into(), |v| self.num(v)),
                 String::new(),
             ),

@@ -215,6 +215,13 @@ impl Report<'_> {
         let a = self.analysis;
         let mut o = String::new();
         o.push_str(&format!("# errband: {} with {}\n\n", md_escape(&m.file), md_escape(self.data_file)));
+        if let Some(ans) = self.answer() {
+            o.push_str("## Answer\n\n");
+            for l in ans.points.iter().chain(&ans.notes) {
+                o.push_str(&format!("- {}\n", md_escape(l)));
+            }
+            o.push('\n');
+        }
         o.push_str(&format!(
             "Model: `{}({}) = {}`",
             m.func,
@@ -310,6 +317,9 @@ impl Report<'_> {
                 row.extend([l, u]);
             }
             o.push_str(&md_row(&row));
+        }
+        if self.any_clipped() {
+            o.push_str(&format!("\n{}\n", md_escape(super::CLIPPED_NOTE)));
         }
         if let Some(p) = self.pruned {
             o.push_str(&format!("\n## Pruned: without {}\n\n", md_escape(&self.dropped_text(p))));

@@ -14,6 +14,7 @@ impl Report<'_> {
         };
         line(&mut o, format!("errband {} — {} with {}", env!("CARGO_PKG_VERSION"), m.file, self.data_file));
         line(&mut o, String::new());
+        self.answer_text(&mut o);
         line(&mut o, format!("Model   {}({}) = {}", m.func, m.vars.join(", "), m.body_text));
         for (c, v) in &m.consts {
             line(&mut o, format!("        const {c} = {}", show_value(v)));
@@ -50,6 +51,19 @@ impl Report<'_> {
                 self.data_file
             ),
         );
+        if !self.set_aside.is_empty() {
+            let mut at: Vec<String> = self.set_aside.iter().map(|d| m.show_point(&d.x)).collect();
+            at.dedup();
+            line(
+                &mut o,
+                format!(
+                    "        set aside: {} measurement{} before a change of trend ({})",
+                    self.set_aside.len(),
+                    plural(self.set_aside.len()),
+                    at.join("; ")
+                ),
+            );
+        }
         for w in self.warnings {
             line(&mut o, format!("        warning: {w}"));
         }
@@ -415,6 +429,9 @@ impl Report<'_> {
             ));
         }
         o.push_str(&self.band_table(a, |p| &p.measurement, false));
+        if self.any_clipped() {
+            o.push_str(&format!("  {}\n", super::CLIPPED_NOTE));
+        }
     }
 
     /// A table of bands per prediction point and threshold (`bands` picks

@@ -1,0 +1,226 @@
+//! The answer first: the band errband recommends for the next measurement
+//! at each prediction point, what it assumes, and whether the form passed
+//! its self-check ([`crate::trust`]). Text, Markdown and HTML share the
+//! sentences written here; JSON carries the same facts as data.
+
+use super::*;
+use crate::trust::{Outcome, Recommendation, Refusal};
+
+/// The answer's lines, in one wording for every output.
+pub(crate) struct Answer {
+    /// One line per prediction point.
+    pub points: Vec<String>,
+    /// What the bands assume, the self-check and a change of trend.
+    pub notes: Vec<String>,
+}
+
+/// `3.1 %` from a fraction.
+fn pct(x: &Rat) -> String {
+    format!("{} %", fmt_sig(&(x * Rat::from_integer(100.into())), 3))
+}
+
+/// `+3.1 %`, `-2 %`: a signed relative deviation.
+fn signed_pct(x: &Rat) -> String {
+    if x.is_negative() {
+        pct(x)
+    } else {
+        format!("+{}", pct(x))
+    }
+}
+
+impl Report<'_> {
+    /// A value with the unit of the model's function, if it has one.
+    fn with_unit(&self, v: &str) -> String {
+        match self.model.units.get(&self.model.func) {
+            Some(u) => format!("{v} {u}"),
+            None => v.to_string(),
+        }
+    }
+
+    /// The answer's sentences ([`Answer`]), `None` without a recommendation.
+    pub(crate) fn answer(&self) -> Option<Answer> {
+        let r = self.recommendation?;
+        let m = self.model;
+        let mut points = Vec::new();
+        for (p, pred) in r.points.iter().zip(&self.analysis.predictions) {
+            let at = self.model.show_point(&p.x);
+            let star = if pred.extrapolated() { "*" } else { "" };
+            let value = p.value.as_ref().map_or("undefined".into(), |v| self.with_unit(&self.dec(v)));
+            let band = match (&p.band, p.refusal) {
+                (Some(b), _) => {
+                    let lo = b.lower.as_ref().map_or("-inf".into(), |v| self.dec(v));
+                    let hi = b.upper.as_ref().map_or("+inf".into(), |v| self.dec(v));
+                    let rel = p.value.as_ref().filter(|v| v.is_positive()).map(|v| {
+                        let lo = b.lower.as_ref().map_or("-inf".into(), |l| signed_pct(&((l - v) / v)));
+                        let hi = b.upper.as_ref().map_or("+inf".into(), |u| signed_pct(&((u - v) / v)));
+                        format!(" ({lo}, {hi})")
+                    });
+                    format!(
+                        "next measurement in {}{}{}",
+                        self.with_unit(&format!("[{lo}{}, {hi}]", if b.clipped { CLIPPED } else { "" })),
+                        rel.unwrap_or_default(),
+                        if p.widened { ", widened by the self-check" } else { "" }
+                    )
+                }
+                (None, Some(why)) => format!("no band: {}", why.text()),
+                (None, None) => "no band".into(),
+            };
+            points.push(format!("{at}{star}: {}({}) = {value}; {band}", m.func, m.vars.join(", ")));
+        }
+        let mut notes = Vec::new();
+        let how = match self.family {
+            Some(f) if !f.members.is_empty() && f.members[0].form == r.form && self.discovered => {
+                format!("the best of {} forms fitted to the data", f.members.len())
+            }
+            _ => "the model".into(),
+        };
+        let t = &r.trusted;
+        let mut assumes = format!(
+            "assumes: the form {}({}) = {} ({how}) holds up to these scales, and new measurements scatter about it as the data did",
+            m.func,
+            m.vars.join(", "),
+            r.form
+        );
+        match &t.bound {
+            Some(b) => assumes.push_str(&format!(
+                " (trusted r = {} = max(2*remax, {}))",
+                pct(&b.relative),
+                pct(&r.noise)
+            )),
+            None => assumes.push_str(" (every repetition a constraint: no trusted band, r would reach 50 %)"),
+        }
+        if let Some((cb, s)) = &t.centres {
+            assumes.push_str(&format!(
+                "; repetitions scatter {} to {} about their point's median{}",
+                signed_pct(&s.below),
+                signed_pct(&s.above),
+                match cb {
+                    Some(b) => format!(" (medians: r = {})", pct(&b.relative)),
+                    None => " (medians: no trusted band)".into(),
+                }
+            ));
+        }
+        notes.push(assumes);
+        let c = &r.check;
+        let at = c.at.as_ref().map(|v| format!("{} = {}", m.vars[0], show_value(v))).unwrap_or_default();
+        notes.push(match &c.outcome {
+            Outcome::Passed => format!("self-check: fitted without {at}, the band there holds every measurement: passed"),
+            Outcome::Missed { above, below, of } => format!(
+                "self-check: fitted without {at}, the band there missed {} of {of} measurement{} ({}): the form failed its own backtest, so each band is widened to the hull with that fit's band",
+                above + below,
+                plural(*of),
+                match (above, below) {
+                    (0, _) => "below it".to_string(),
+                    (_, 0) => "above it".to_string(),
+                    _ => format!("{above} above, {below} below"),
+                }
+            ),
+            Outcome::Refused => format!(
+                "self-check: fitted without {at}, the form gives no trusted band there: it failed its own backtest"
+            ),
+            Outcome::NotChecked(why) => format!("self-check: not made ({why})"),
+        });
+        if let Some(g) = &r.regime {
+            let (a, b) = (show_value(&g.between.0), show_value(&g.between.1));
+            let v = &m.vars[0];
+            notes.push(if g.used() {
+                let aside: Vec<String> = g.set_aside.iter().map(show_value).collect();
+                format!(
+                    "regime: the trend changes between {v} = {a} and {v} = {b}; the band comes from the {} scales from {v} = {b} on ({v} = {} set aside{})",
+                    g.last_scales,
+                    aside.join(", "),
+                    if self.discovered { "" } else { "; the detail below fits every measurement" }
+                )
+            } else {
+                format!(
+                    "regime: the trend changes between {v} = {a} and {v} = {b}, and the {} scales after it are too few to extrapolate from alone ({} needed): the band spans both regimes",
+                    g.last_scales,
+                    crate::trust::MIN_LAST_SEGMENT
+                )
+            });
+        }
+        Some(Answer { points, notes })
+    }
+
+    /// The answer as text lines (empty without a recommendation).
+    pub(super) fn answer_text(&self, o: &mut String) {
+        if let Some(a) = self.answer() {
+            o.push_str("Answer (* = extrapolated)\n");
+            for l in a.points.iter().chain(&a.notes) {
+                o.push_str(&format!("  {l}\n"));
+            }
+            o.push('\n');
+        } else if let Some(e) = self.recommendation_error {
+            o.push_str(&format!("Answer: no recommended band ({e})\n\n"));
+        }
+    }
+
+    /// The recommendation as JSON (null without one).
+    pub(crate) fn recommendation_json(&self) -> Value {
+        let Some(r) = self.recommendation else { return Value::Null };
+        recommendation_json(self, r)
+    }
+}
+
+/// A band as JSON: `{lower, upper, clipped}`.
+pub(super) fn band_json(v: &impl Views, b: &Band) -> Value {
+    json!({ "lower": v.opt_both(&b.lower), "upper": v.opt_both(&b.upper), "clipped": b.clipped })
+}
+
+/// The recommendation as JSON data.
+pub(crate) fn recommendation_json(v: &impl Views, r: &Recommendation) -> Value {
+    let t = &r.trusted;
+    let check = &r.check;
+    let (outcome, above, below, of, reason) = match &check.outcome {
+        Outcome::Passed => ("passed", 0, 0, 0, Value::Null),
+        Outcome::Missed { above, below, of } => ("missed", *above, *below, *of, Value::Null),
+        Outcome::Refused => ("refused", 0, 0, 0, Value::Null),
+        Outcome::NotChecked(why) => ("not_checked", 0, 0, 0, Value::String(why.clone())),
+    };
+    let points: Vec<Value> = r
+        .points
+        .iter()
+        .map(|p| {
+            json!({
+                "point": v.point_json(&p.x),
+                "value": v.opt_both(&p.value),
+                "band": p.band.as_ref().map_or(Value::Null, |b| band_json(v, b)),
+                "widened": p.widened,
+                "refused": p.refusal.map_or(Value::Null, |why| Value::String(match why {
+                    Refusal::Untrusted => "untrusted",
+                    Refusal::BelowZero => "below_zero",
+                    Refusal::Gate => "self_check",
+                    Refusal::Undefined => "undefined",
+                }.into())),
+            })
+        })
+        .collect();
+    json!({
+        "form": r.form,
+        "noise": v.both(&r.noise),
+        "relative": t.bound.as_ref().map_or(Value::Null, |b| v.both(&b.relative)),
+        "repetitions": t.centres.as_ref().map_or(Value::Null, |(cb, s)| json!({
+            "median_relative": cb.as_ref().map_or(Value::Null, |b| v.both(&b.relative)),
+            "below": v.both(&s.below),
+            "above": v.both(&s.above),
+            "points": s.points,
+            "most": s.most,
+        })),
+        "self_check": {
+            "at": v.opt_both(&check.at),
+            "outcome": outcome,
+            "above": above,
+            "below": below,
+            "of": of,
+            "reason": reason,
+        },
+        "regime": r.regime.as_ref().map_or(Value::Null, |g| json!({
+            "between": [v.both(&g.between.0), v.both(&g.between.1)],
+            "set_aside": g.set_aside.iter().map(|x| v.both(x)).collect::<Vec<_>>(),
+            "last_scales": g.last_scales,
+            "tolerance": v.both(&g.tolerance),
+            "used": g.used(),
+        })),
+        "points": points,
+    })
+}

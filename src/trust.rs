@@ -1,0 +1,525 @@
+//! The band errband recommends for the next measurement at a prediction
+//! point, and the checks that earn it trust.
+//!
+//! The paper's bands answer "which parameters fit the data within a
+//! threshold?". A user extrapolating wants something else: "where will the
+//! next run at p = 1024 land, and how far can I trust that?". Three things
+//! decide that on real data, and each is a rule here, the same for every
+//! data set:
+//!
+//! 1. **Noise that is not model error.** A point's repetitions scatter
+//!    about their median; that scatter is run-to-run noise, not misfit.
+//!    The trusted band is computed twice: with every repetition as a
+//!    constraint (the paper's reading: misfit and noise together, doubled),
+//!    and with one median per point (the model's misfit alone, doubled)
+//!    widened by the relative scatter the repetitions showed about their
+//!    medians. The recommended band is the hull of the two: heavy tails
+//!    no longer double through the fit, and nothing the paper's reading
+//!    covers is lost. With one measurement per point both are the same.
+//! 2. **The self-check** ([`check`]): the same band, fitted without the
+//!    largest training scale, must hold every repetition at that scale.
+//!    When it does not, the form failed its own backtest, and the band at
+//!    each prediction point widens to the hull with that smaller fit's band
+//!    (or is refused when that one is). Choosing a threshold from the
+//!    missed point would be void (no such threshold exceeds remax of all
+//!    the data), so the check acts as a gate.
+//! 3. **Regime changes** ([`regime`]): when the earlier scales do not follow
+//!    the trend of the last ones within the last ones' own tolerance, the
+//!    trend changed inside the data. With enough scales after the change
+//!    the band is extrapolated from them alone and the points set aside
+//!    are named; otherwise the report says that the band spans both.
+//!
+//! Every value is exact; the bands are exact LPs over each fit's residual
+//! rows ([`Analysis::lp_bands`]), bounded by zero for run times.
+
+use crate::analysis::{Analysis, AnalysisError, Band, Bound, Options, Scale, Threshold};
+use crate::data::Measurement;
+use crate::model::Model;
+use crate::num::{Point, Rat};
+use num_traits::{One, Signed, Zero};
+use std::collections::HashMap;
+
+/// Scales after a change of trend needed to extrapolate from them alone,
+/// and the scales that set the tolerance a trend is judged by: a
+/// two-coefficient form fitted on all but the largest of them still has a
+/// scale to spare, so it can be checked ([`check`]).
+pub const MIN_LAST_SEGMENT: usize = 4;
+
+/// How the repetitions at each point scatter about the point's median,
+/// relative to it: `d = m·(1 + e)` with `below ≤ e ≤ above`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spread {
+    /// The largest relative shortfall below a median (zero or negative).
+    pub below: Rat,
+    /// The largest relative excess above a median (zero or positive).
+    pub above: Rat,
+    /// Points with two or more repetitions.
+    pub points: usize,
+    /// The most repetitions at one point.
+    pub most: usize,
+}
+
+/// The median of each point's measurements (one row per distinct point, at
+/// the line of its first measurement), and the scatter about them; `None`
+/// when no point has two measurements or a median is not positive.
+pub fn centres(rows: &[Measurement]) -> Option<(Vec<Measurement>, Spread)> {
+    let mut at: HashMap<Point<&[Rat]>, usize> = HashMap::new();
+    let mut groups: Vec<(usize, Vec<&Rat>)> = Vec::new();
+    for (i, m) in rows.iter().enumerate() {
+        let g = *at.entry(Point(m.x.as_slice())).or_insert_with(|| {
+            groups.push((i, Vec::new()));
+            groups.len() - 1
+        });
+        groups[g].1.push(&m.y);
+    }
+    if groups.iter().all(|(_, ys)| ys.len() < 2) {
+        return None;
+    }
+    let mut spread = Spread { below: Rat::zero(), above: Rat::zero(), points: 0, most: 1 };
+    let mut out = Vec::with_capacity(groups.len());
+    for (first, mut ys) in groups {
+        ys.sort();
+        let n = ys.len();
+        let median = if n % 2 == 1 {
+            ys[n / 2].clone()
+        } else {
+            (ys[n / 2 - 1] + ys[n / 2]) / Rat::from_integer(2.into())
+        };
+        if !median.is_positive() {
+            return None;
+        }
+        if n > 1 {
+            spread.points += 1;
+            spread.most = spread.most.max(n);
+            // Sorted: the extremes are the first and the last.
+            spread.below = spread.below.min(ys[0] / &median - Rat::one());
+            spread.above = spread.above.max(ys[n - 1] / &median - Rat::one());
+        }
+        out.push(Measurement { x: rows[first].x.clone(), y: median, line: rows[first].line });
+    }
+    Some((out, spread))
+}
+
+/// The run-to-run variability the trusted band assumes at least.
+fn noise(opts: &Options) -> Rat {
+    opts.noise.clone().unwrap_or_else(crate::threshold::default_noise)
+}
+
+/// The trusted bound of a fit: `max(2·remax, noise)`, `None` from 50 % on
+/// or when the measurements are not all positive.
+fn trusted_bound(remax: &Option<Rat>, opts: &Options) -> Option<Bound> {
+    let remax = remax.as_ref()?;
+    let t = Threshold::trusted(&noise(opts));
+    let scale =
+        Scale { max: Rat::zero(), emax: Rat::zero(), rmax: Some(remax.clone()), remax: Some(remax.clone()) };
+    let b = t.bound(&scale).ok()?;
+    t.limit.as_ref().is_none_or(|l| b.relative < *l).then_some(b)
+}
+
+/// The trusted new-measurement bands of one model at some points, with
+/// what they rest on.
+#[derive(Debug, Clone)]
+pub struct Trusted {
+    /// The bound with every repetition a constraint (`None`: refused).
+    pub bound: Option<Bound>,
+    /// With repetitions: the bound on the medians, and their scatter.
+    pub centres: Option<(Option<Bound>, Spread)>,
+    /// Per point: the band of a new measurement (`None`: refused, or the
+    /// model cannot be evaluated there, or the band is wholly below zero).
+    pub bands: Vec<Option<Band>>,
+}
+
+/// The bases of `model` at `points` (`None` where it cannot be evaluated).
+fn bases(model: &Model, points: &[Vec<Rat>]) -> Vec<Option<Vec<Rat>>> {
+    let mut log = model.new_log();
+    points.iter().map(|x| model.basis_at(x, &mut log).ok()).collect()
+}
+
+/// New-measurement bands of `model` fitted to `rows` at `bound`, per point.
+fn bands_at(
+    model: &Model,
+    rows: &[Measurement],
+    file: &str,
+    bound: &Bound,
+    at: &[Option<Vec<Rat>>],
+) -> Result<Vec<Option<Band>>, AnalysisError> {
+    let design = crate::fit::Design::new(model, rows, file)?;
+    let all: Vec<Vec<Rat>> = at.iter().flatten().cloned().collect();
+    let Some(got) = Analysis::lp_bands(&design, model.k(), bound, &all, true) else {
+        return Ok(vec![None; at.len()]);
+    };
+    let mut it = got.into_iter();
+    Ok(at.iter().map(|b| b.as_ref().and_then(|_| it.next().flatten()).map(|(_, n)| n)).collect())
+}
+
+/// The trusted bands of `model` fitted to `rows` at `points`: the hull of
+/// the bands with every repetition a constraint and with one median per
+/// point widened by the repetitions' scatter (module docs, rule 1).
+pub fn trusted(
+    model: &Model,
+    rows: &[Measurement],
+    file: &str,
+    opts: &Options,
+    points: &[Vec<Rat>],
+) -> Result<Trusted, AnalysisError> {
+    let at = bases(model, points);
+    let stats = Analysis::statistics(model, rows, file, opts, true)?;
+    let bound = trusted_bound(&stats.remax, opts);
+    let mut bands = match &bound {
+        Some(b) => bands_at(model, rows, file, b, &at)?,
+        None => vec![None; points.len()],
+    };
+    let mut centre_part = None;
+    if let Some((mid, spread)) = centres(rows) {
+        let remax = Analysis::smallest_bound(model, &mid, file, opts)?;
+        let cb = trusted_bound(&Some(remax), opts);
+        if let Some(b) = &cb {
+            let one = Rat::one();
+            let scaled = bands_at(model, &mid, file, b, &at)?;
+            for (band, c) in bands.iter_mut().zip(scaled) {
+                let Some(c) = c else { continue };
+                let c = Band {
+                    lower: c.lower.map(|l| l * (&one + &spread.below)),
+                    upper: c.upper.map(|u| u * (&one + &spread.above)),
+                    clipped: c.clipped,
+                };
+                *band = Some(match band.take() {
+                    Some(a) => a.hull(&c),
+                    None => c,
+                });
+            }
+        }
+        centre_part = Some((cb, spread));
+    }
+    Ok(Trusted { bound, centres: centre_part, bands })
+}
+
+/// What the self-check found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every repetition at the largest scale lies in the band.
+    Passed,
+    /// Some lie outside: how many above, how many below, of how many.
+    Missed {
+        /// Above the band.
+        above: usize,
+        /// Below it.
+        below: usize,
+        /// Measurements at the largest scale.
+        of: usize,
+    },
+    /// The fit without the largest scale gives no trusted band there.
+    Refused,
+    /// Not checked: why (too few scales, or the fit failed).
+    NotChecked(String),
+}
+
+impl Outcome {
+    /// True when the check was made and the band failed it.
+    pub fn failed(&self) -> bool {
+        matches!(self, Outcome::Missed { .. } | Outcome::Refused)
+    }
+}
+
+/// The self-check of one form (module docs, rule 2).
+#[derive(Debug, Clone)]
+pub struct Check {
+    /// The largest training scale (of the first variable), left out.
+    pub at: Option<Rat>,
+    /// What it found.
+    pub outcome: Outcome,
+    /// The bands of the fit without that scale at the prediction points
+    /// (empty when not checked).
+    pub bands: Vec<Option<Band>>,
+}
+
+/// Fits `model` without the measurements at the largest value of its first
+/// variable and checks that its trusted band there holds every one of them;
+/// also gives that fit's bands at `points` (for the gate).
+pub fn check(model: &Model, rows: &[Measurement], file: &str, opts: &Options, points: &[Vec<Rat>]) -> Check {
+    let not =
+        |at: Option<Rat>, why: String| Check { at, outcome: Outcome::NotChecked(why), bands: Vec::new() };
+    let Some(top) = rows.iter().filter_map(|m| m.x.first()).max().cloned() else {
+        return not(None, "no measurements".into());
+    };
+    let (held, kept): (Vec<&Measurement>, Vec<&Measurement>) =
+        rows.iter().partition(|m| m.x.first() == Some(&top));
+    let kept: Vec<Measurement> = kept.into_iter().cloned().collect();
+    let mut distinct: Vec<&[Rat]> = kept.iter().map(|m| m.x.as_slice()).collect();
+    distinct.sort();
+    distinct.dedup();
+    let k = model.k();
+    if distinct.len() <= k {
+        return not(
+            Some(top),
+            format!(
+                "{k} coefficient{} need{} {} scales besides the largest; the data have {}",
+                if k == 1 { "" } else { "s" },
+                if k == 1 { "s" } else { "" },
+                k + 1,
+                distinct.len()
+            ),
+        );
+    }
+    let mut held_points: Vec<Vec<Rat>> = held.iter().map(|m| m.x.clone()).collect();
+    held_points.sort();
+    held_points.dedup();
+    let all: Vec<Vec<Rat>> = held_points.iter().chain(points).cloned().collect();
+    let t = match trusted(model, &kept, file, opts, &all) {
+        Ok(t) => t,
+        Err(e) => return not(Some(top), format!("the fit without the largest scale failed: {e}")),
+    };
+    let (at_held, at_points) = t.bands.split_at(held_points.len());
+    let mut above = 0;
+    let mut below = 0;
+    for m in &held {
+        let Some(i) = held_points.iter().position(|p| *p == m.x) else { continue };
+        match &at_held[i] {
+            None => return Check { at: Some(top), outcome: Outcome::Refused, bands: at_points.to_vec() },
+            Some(b) if !b.contains(&m.y) => {
+                if b.upper.as_ref().is_some_and(|u| m.y > *u) {
+                    above += 1;
+                } else {
+                    below += 1;
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    let outcome =
+        if above + below == 0 { Outcome::Passed } else { Outcome::Missed { above, below, of: held.len() } };
+    Check { at: Some(top), outcome, bands: at_points.to_vec() }
+}
+
+/// A change of trend inside the training data (module docs, rule 3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Regime {
+    /// The last scale before the change and the first after it.
+    pub between: (Rat, Rat),
+    /// The scales before the change, set aside (empty when the last segment
+    /// has too few scales to extrapolate from alone).
+    pub set_aside: Vec<Rat>,
+    /// Scales from the change on.
+    pub last_scales: usize,
+    /// The tolerance the last three scales set: max(2·their smallest
+    /// remax, noise), which the whole data does not meet.
+    pub tolerance: Rat,
+}
+
+impl Regime {
+    /// True when the band is extrapolated from the last segment alone.
+    pub fn used(&self) -> bool {
+        !self.set_aside.is_empty()
+    }
+}
+
+/// Looks for a change of trend along the single variable of `forms`: the
+/// smallest remax any form reaches on the last [`MIN_LAST_SEGMENT`] scales
+/// sets a tolerance (as `trusted` does: twice it, at least the noise); when
+/// no form meets it on all the scales, the trend changed, and the first
+/// scale from which some form meets it starts the last segment (found by
+/// bisection: dropping early scales only lowers the best remax). A change
+/// among the last scales themselves is the self-check's to find.
+pub fn regime(forms: &[&Model], rows: &[Measurement], file: &str, opts: &Options) -> Option<Regime> {
+    if forms.is_empty() || forms.iter().any(|m| m.vars.len() != 1) {
+        return None;
+    }
+    let data = centres(rows).map_or_else(|| rows.to_vec(), |(c, _)| c);
+    if data.iter().any(|m| !m.y.is_positive()) {
+        return None;
+    }
+    let mut scales: Vec<Rat> = data.iter().map(|m| m.x[0].clone()).collect();
+    scales.sort();
+    scales.dedup();
+    let n = scales.len();
+    if n <= MIN_LAST_SEGMENT {
+        return None;
+    }
+    let suffix =
+        |j: usize| -> Vec<Measurement> { data.iter().filter(|m| m.x[0] >= scales[j]).cloned().collect() };
+    // The smallest remax on a suffix among the forms it can fit (more
+    // distinct scales than coefficients), or whether some form meets `tol`.
+    let best = |d: &[Measurement], len: usize| -> Option<Rat> {
+        use rayon::prelude::*;
+        forms
+            .par_iter()
+            .filter(|m| m.k() < len)
+            .filter_map(|m| Analysis::smallest_bound(m, d, file, opts).ok())
+            .min()
+    };
+    let meets = |j: usize, tol: &Rat| -> bool {
+        use rayon::prelude::*;
+        let d = suffix(j);
+        forms
+            .par_iter()
+            .filter(|m| m.k() < n - j)
+            .any(|m| Analysis::smallest_bound(m, &d, file, opts).is_ok_and(|r| r <= *tol))
+    };
+    let w = MIN_LAST_SEGMENT;
+    let last = best(&suffix(n - w), w)?;
+    let tolerance = (Rat::from_integer(2.into()) * last).max(noise(opts));
+    if meets(0, &tolerance) {
+        return None;
+    }
+    // The first j whose suffix some form meets; j = n − w always does.
+    let (mut lo, mut hi) = (1, n - w);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if meets(mid, &tolerance) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    let last_scales = n - lo;
+    let set_aside = if last_scales >= MIN_LAST_SEGMENT { scales[..lo].to_vec() } else { Vec::new() };
+    Some(Regime { between: (scales[lo - 1].clone(), scales[lo].clone()), set_aside, last_scales, tolerance })
+}
+
+/// The measurements from the last segment of a regime on (all of them
+/// without one, or when it has too few scales).
+pub fn segment(rows: &[Measurement], regime: Option<&Regime>) -> Vec<Measurement> {
+    match regime.filter(|r| r.used()) {
+        Some(r) => rows.iter().filter(|m| m.x.first().is_some_and(|x| *x >= r.between.1)).cloned().collect(),
+        None => rows.to_vec(),
+    }
+}
+
+/// The recommended band at one prediction point.
+#[derive(Debug, Clone)]
+pub struct Recommended {
+    /// The point.
+    pub x: Vec<Rat>,
+    /// The form's prediction `T(C, x)` (`None`: it cannot be evaluated).
+    pub value: Option<Rat>,
+    /// The band of the next measurement (`None`: refused; see `refusal`).
+    pub band: Option<Band>,
+    /// Widened by the gate (the form failed its self-check).
+    pub widened: bool,
+    /// Why there is no band.
+    pub refusal: Option<Refusal>,
+}
+
+/// Why no band is recommended at a point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// The form misses its own data by 50 % or more (trusted's limit), or
+    /// the measurements are not all positive.
+    Untrusted,
+    /// The form predicts no positive time there.
+    BelowZero,
+    /// The form failed its self-check and the fit without the largest
+    /// scale gives no band there.
+    Gate,
+    /// The form cannot be evaluated there.
+    Undefined,
+}
+
+impl Refusal {
+    /// A short reason, for reports.
+    pub fn text(self) -> &'static str {
+        match self {
+            Refusal::Untrusted => "the form misses its own data by 50 % or more",
+            Refusal::BelowZero => "the form predicts no positive time here",
+            Refusal::Gate => {
+                "the form failed its self-check and the fit without the largest scale refuses here"
+            }
+            Refusal::Undefined => "the form cannot be evaluated here",
+        }
+    }
+}
+
+/// The band errband recommends, per prediction point, with what it rests
+/// on (module docs).
+#[derive(Debug, Clone)]
+pub struct Recommendation {
+    /// The form (the model, or the family's best form), its right-hand side.
+    pub form: String,
+    /// The function's name and variables (`T`, `p`), for sentences.
+    pub func: String,
+    /// The variables.
+    pub vars: Vec<String>,
+    /// A change of trend found in the data.
+    pub regime: Option<Regime>,
+    /// The trusted bands before the gate, and what they rest on.
+    pub trusted: Trusted,
+    /// The self-check.
+    pub check: Check,
+    /// Per prediction point.
+    pub points: Vec<Recommended>,
+    /// The run-to-run variability assumed at least.
+    pub noise: Rat,
+}
+
+/// The recommendation for `model` fitted to `rows` (the last segment, when
+/// a regime was found) at `points`; `check` when already made (a family
+/// checks each consistent form).
+pub fn recommend(
+    model: &Model,
+    rows: &[Measurement],
+    file: &str,
+    opts: &Options,
+    points: &[Vec<Rat>],
+    regime: Option<Regime>,
+    check_done: Option<Check>,
+) -> Result<Recommendation, AnalysisError> {
+    let trusted = trusted(model, rows, file, opts, points)?;
+    let c = check_done.unwrap_or_else(|| check(model, rows, file, opts, points));
+    let params = crate::fit::Design::new(model, rows, file)?.params(model)?;
+    let mut log = model.new_log();
+    let positive = rows.iter().all(|m| m.y.is_positive());
+    let out = points
+        .iter()
+        .zip(&trusted.bands)
+        .enumerate()
+        .map(|(i, (x, band))| {
+            let value = model
+                .basis_at(x, &mut log)
+                .ok()
+                .map(|b| b[0].clone() + b[1..].iter().zip(&params).fold(Rat::zero(), |a, (f, c)| a + f * c));
+            let mut r =
+                Recommended { x: x.clone(), value: value.clone(), band: None, widened: false, refusal: None };
+            let Some(v) = value else {
+                r.refusal = Some(Refusal::Undefined);
+                return r;
+            };
+            if positive && !v.is_positive() {
+                r.refusal = Some(Refusal::BelowZero);
+                return r;
+            }
+            let Some(b) = band.clone() else {
+                r.refusal = Some(
+                    if trusted.bound.is_none() && trusted.centres.as_ref().is_none_or(|c| c.0.is_none()) {
+                        Refusal::Untrusted
+                    } else {
+                        Refusal::BelowZero
+                    },
+                );
+                return r;
+            };
+            if c.outcome.failed() {
+                match c.bands.get(i).cloned().flatten() {
+                    Some(g) => {
+                        let h = b.hull(&g);
+                        r.widened = h != b;
+                        r.band = Some(h);
+                    }
+                    None => r.refusal = Some(Refusal::Gate),
+                }
+            } else {
+                r.band = Some(b);
+            }
+            r
+        })
+        .collect();
+    Ok(Recommendation {
+        form: model.body_text.clone(),
+        func: model.func.clone(),
+        vars: model.vars.clone(),
+        regime,
+        trusted,
+        check: c,
+        points: out,
+        noise: noise(opts),
+    })
+}
