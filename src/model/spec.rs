@@ -116,6 +116,21 @@ impl Spec {
     /// they carry: their `Display` is the full report.
     pub fn build(&self, file: &str, digits: u32, limits: &Limits) -> Result<Model, Diagnostic> {
         let source: std::sync::Arc<str> = self.source().into();
+        // Names come from data (an experiment's parameters, a CSV header):
+        // one that is not a plain identifier would be read as model text
+        // (`p) = 1` ends the definition), so it is refused, not written.
+        let names = std::iter::once(&self.func)
+            .chain(&self.vars)
+            .chain(self.consts.iter().map(|c| &c.0))
+            .chain(self.params.iter().map(|p| &p.0));
+        if let Some(bad) = names.into_iter().find(|n| !is_plain_name(n)) {
+            return Err(Diagnostic::new(
+                file,
+                0..source.len(),
+                format!("`{}` is not a name errband's models can use (letters, digits and `_`, not first a digit)", bad.escape_debug()),
+            )
+            .with_source(source));
+        }
         let model =
             Model::parse_with(&source, file, digits, limits).map_err(|d| d.with_source(source.clone()))?;
         // The canonical text states each value exactly; a value that a name
@@ -135,6 +150,13 @@ impl Spec {
         }
         Ok(model)
     }
+}
+
+/// `[A-Za-z_][A-Za-z0-9_]*`.
+fn is_plain_name(s: &str) -> bool {
+    let mut b = s.bytes();
+    b.next().is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+        && b.all(|c| c.is_ascii_alphanumeric() || c == b'_')
 }
 
 #[cfg(test)]
