@@ -43,7 +43,17 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for OrderedMap<T> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
                 let mut v = Vec::new();
-                while let Some((k, x)) = m.next_entry::<Cow<'de, str>, T>()? {
+                let mut seen = std::collections::HashSet::new();
+                while let Some(k) = m.next_key::<Cow<'de, str>>()? {
+                    // Checked before the value is read: serde_json then
+                    // locates the error at the key's line and column.
+                    if !seen.insert(k.clone()) {
+                        return Err(de::Error::custom(format_args!(
+                            "the key {:?} appears twice in one object (JSON readers differ on which one counts)",
+                            k
+                        )));
+                    }
+                    let x = m.next_value::<T>()?;
                     v.push((k.into_owned(), x));
                 }
                 Ok(OrderedMap(v))
@@ -313,11 +323,67 @@ struct LegacyMeasurement {
 
 #[derive(Deserialize)]
 struct Legacy {
-    parameters: Vec<Named>,
-    callpaths: Vec<Named>,
-    metrics: Vec<Named>,
-    coordinates: Vec<Coordinate>,
+    parameters: Unique<Named>,
+    callpaths: Unique<Named>,
+    metrics: Unique<Named>,
+    coordinates: Unique<Coordinate>,
     measurements: Vec<LegacyMeasurement>,
+}
+
+/// Something listed by id in the legacy schema.
+trait HasId {
+    fn id(&self) -> &Number;
+}
+
+impl HasId for Named {
+    fn id(&self) -> &Number {
+        &self.id
+    }
+}
+
+impl HasId for Coordinate {
+    fn id(&self) -> &Number {
+        &self.id
+    }
+}
+
+/// A list whose ids are all different: a second item with an id already
+/// listed is an error while the list is read, so serde_json locates it
+/// (Extra-P's reader silently kept one of the two).
+struct Unique<T>(Vec<T>);
+
+impl<'de, T: Deserialize<'de> + HasId> Deserialize<'de> for Unique<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de> + HasId> Visitor<'de> for V<T> {
+            type Value = Unique<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
+                let mut v: Vec<T> = Vec::new();
+                // Ids compare by value (`1` and `1.0` are one id), as they
+                // are looked up; a value past the default limits by its text.
+                let key = |n: &Number| {
+                    let t = n.to_string();
+                    parse_number(&t, Limits::default()).map_or(t, |r| crate::num::fmt_fraction(&r))
+                };
+                let mut seen = std::collections::HashSet::new();
+                while let Some(x) = s.next_element::<T>()? {
+                    if !seen.insert(key(x.id())) {
+                        return Err(de::Error::custom(format_args!(
+                            "a second item with the id {} (item {} of the list); ids must differ",
+                            x.id(),
+                            v.len()
+                        )));
+                    }
+                    v.push(x);
+                }
+                Ok(Unique(v))
+            }
+        }
+        d.deserialize_seq(V(std::marker::PhantomData))
+    }
 }
 
 /// The legacy schema: parameters, callpaths, metrics and coordinates with
@@ -328,8 +394,8 @@ fn read_legacy(text: &str, file: &str, limits: Limits) -> Result<Experiment, Dat
     let none = 0..0;
     let id = |n: &Number, path: &str| number(n, file, none.clone(), path, limits);
     // Parameters and coordinates are listed by id, as Extra-P sorts them.
-    let mut params: Vec<(Rat, String)> = Vec::with_capacity(doc.parameters.len());
-    for (i, p) in doc.parameters.iter().enumerate() {
+    let mut params: Vec<(Rat, String)> = Vec::with_capacity(doc.parameters.0.len());
+    for (i, p) in doc.parameters.0.iter().enumerate() {
         params.push((id(&p.id, &format!("parameters[{i}].id"))?, p.name.clone()));
     }
     params.sort_by(|a, b| a.0.cmp(&b.0));
@@ -342,10 +408,10 @@ fn read_legacy(text: &str, file: &str, limits: Limits) -> Result<Experiment, Dat
         }
         Ok(m)
     };
-    let callpaths = names(&doc.callpaths, "callpaths")?;
-    let metrics = names(&doc.metrics, "metrics")?;
+    let callpaths = names(&doc.callpaths.0, "callpaths")?;
+    let metrics = names(&doc.metrics.0, "metrics")?;
     let mut coords: HashMap<Coords, Vec<Rat>> = HashMap::new();
-    for (i, c) in doc.coordinates.iter().enumerate() {
+    for (i, c) in doc.coordinates.0.iter().enumerate() {
         let mut v: Vec<Option<Rat>> = vec![None; params.len()];
         for (j, pv) in c.parameter_value_pairs.iter().enumerate() {
             let path = format!("coordinates[{i}].parameter_value_pairs[{j}]");
