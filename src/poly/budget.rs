@@ -58,8 +58,11 @@ pub fn current() -> Option<Arc<Budget>> {
 }
 
 /// Runs `f` with `budget` installed on this thread (none: uncounted), and
-/// restores what was installed before, also when `f` is a job that rayon
-/// stole into another computation's wait.
+/// restores what was installed before. A parallel part runs its items each
+/// `within` the caller's budget and waits for them `within(None, ..)`: a
+/// thread that waits on rayon may run any job it steals, and another
+/// analysis' job must neither count against this budget nor, once it is
+/// spent, see its steps skipped.
 pub fn within<R>(budget: Option<Arc<Budget>>, f: impl FnOnce() -> R) -> R {
     struct Restore(Option<Arc<Budget>>);
     impl Drop for Restore {

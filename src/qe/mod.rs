@@ -264,19 +264,23 @@ fn list(
     // Pieces are independent: their cells are found in parallel, in order,
     // on the one budget.
     let budget = crate::poly::budget::current();
-    let pieces = minimal
-        .into_par_iter()
-        .map(|minimal| {
-            crate::poly::budget::within(budget.clone(), || {
-                let cells = if opts.no_cells || minimal.constraints().is_empty() {
-                    vec![]
-                } else {
-                    cylinder::cylinder(&Polyhedron::from_minimal(d, &minimal))
-                };
-                Piece { minimal, cells }
+    // No budget on the waiting thread: a job rayon steals into the wait
+    // (another analysis' work) must not count against this one.
+    let pieces = crate::poly::budget::within(None, || {
+        minimal
+            .into_par_iter()
+            .map(|minimal| {
+                crate::poly::budget::within(budget.clone(), || {
+                    let cells = if opts.no_cells || minimal.constraints().is_empty() {
+                        vec![]
+                    } else {
+                        cylinder::cylinder(&Polyhedron::from_minimal(d, &minimal))
+                    };
+                    Piece { minimal, cells }
+                })
             })
-        })
-        .collect();
+            .collect()
+    });
     Ok(QeResult { vars: vars.clone(), origin: order.to_vec(), pieces })
 }
 
