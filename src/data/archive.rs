@@ -477,6 +477,44 @@ mod tests {
         }
     }
 
+    /// An `.extra-p` archive of one series over `p` whose stored model has
+    /// this exponent.
+    fn with_exponent(exponent: &str) -> Vec<u8> {
+        let doc = format!(
+            r#"{{"parameters": ["p"], "measurements": {{"main": {{"time": [{{"coordinate": [2], "values": [1.5]}}, {{"coordinate": [4], "values": [2]}}, {{"coordinate": [8], "values": [3]}}]}}}},
+ "modelers": [{{"name": "d", "models": {{"main": {{"time": {{"hypothesis": {{"function": {{"constant_coefficient": 1.5, "$type": "SingleParameterFunction",
+   "compound_terms": [{{"coefficient": 2.0, "simple_terms": [{{"term_type": "polynomial", "exponent": {exponent}}}]}}]}}}}}}}}}}}}]}}"#
+        );
+        let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        w.start_file("experiment.json", zip::write::SimpleFileOptions::default()).unwrap();
+        w.write_all(doc.as_bytes()).unwrap();
+        w.finish().unwrap().into_inner()
+    }
+
+    #[test]
+    fn stored_models_are_data_and_text_in_them_is_not_read() {
+        let read = |e: &str| read_extrap_archive(&with_exponent(e), "x.extra-p", Limits::default()).unwrap();
+        for (exponent, form) in
+            [("\"3/2\"", "c0 + c1*p^(3/2)"), ("-1", "c0 + c1*p^(-1)"), ("\"0.5\"", "c0 + c1*p^(1/2)")]
+        {
+            let e = read(exponent);
+            assert_eq!(e.models[0].form, form, "{exponent}");
+        }
+        // Model text pasted into an exponent: not read, the path named, the
+        // series still there to be analysed from its measurements.
+        for bad in ["\"-1) + 5*p^(2\"", "\"2 * q\"", "\"1e400\"", "[2]", "\"99999999/1\""] {
+            let e = read(bad);
+            assert!(e.models.is_empty(), "{bad}: {:?}", e.models);
+            assert_eq!(e.series.len(), 1);
+            let w = e
+                .warnings
+                .iter()
+                .find(|w| w.contains("not read"))
+                .unwrap_or_else(|| panic!("{bad}: {:?}", e.warnings));
+            assert!(w.contains("compound_terms[0].simple_terms[0].exponent"), "{w}");
+        }
+    }
+
     #[test]
     fn broken_archives_are_refused_not_panicked_on() {
         let bytes = std::fs::read(format!("{DATA}/experiments/two_parameter3.txt.extra-p")).unwrap();

@@ -297,6 +297,7 @@ pub fn read_json(text: &str, file: &str, limits: Limits) -> Result<Experiment, D
 
 #[derive(Deserialize)]
 struct Named {
+    #[serde(deserialize_with = "unique_id")]
     id: Number,
     name: String,
 }
@@ -309,6 +310,7 @@ struct Pair {
 
 #[derive(Deserialize)]
 struct Coordinate {
+    #[serde(deserialize_with = "unique_id")]
     id: Number,
     parameter_value_pairs: Vec<Pair>,
 }
@@ -330,53 +332,52 @@ struct Legacy {
     measurements: Vec<LegacyMeasurement>,
 }
 
-/// Something listed by id in the legacy schema.
-trait HasId {
-    fn id(&self) -> &Number;
+thread_local! {
+    /// The ids seen so far in each [`Unique`] list being read (innermost last).
+    static SEEN_IDS: std::cell::RefCell<Vec<std::collections::HashSet<String>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
-impl HasId for Named {
-    fn id(&self) -> &Number {
-        &self.id
+/// An item's id, refused when an earlier item of the same [`Unique`] list
+/// has it: the error is raised while the id is read, so serde_json locates
+/// it at the id itself (Extra-P's reader silently kept one of the two).
+/// Ids compare by value (`1` and `1.0` are one id), as they are looked up;
+/// a value past the default limits compares by its text.
+fn unique_id<'de, D: Deserializer<'de>>(d: D) -> Result<Number, D::Error> {
+    let n = Number::deserialize(d)?;
+    let t = n.to_string();
+    let key = parse_number(&t, Limits::default()).map_or(t, |r| crate::num::fmt_fraction(&r));
+    let fresh = SEEN_IDS.with(|s| s.borrow_mut().last_mut().is_none_or(|set| set.insert(key)));
+    if fresh {
+        Ok(n)
+    } else {
+        Err(de::Error::custom(format_args!("a second item with the id {n} in this list; ids must differ")))
     }
 }
 
-impl HasId for Coordinate {
-    fn id(&self) -> &Number {
-        &self.id
-    }
-}
-
-/// A list whose ids are all different: a second item with an id already
-/// listed is an error while the list is read, so serde_json locates it
-/// (Extra-P's reader silently kept one of the two).
+/// A list whose items' ids ([`unique_id`]) are all different.
 struct Unique<T>(Vec<T>);
 
-impl<'de, T: Deserialize<'de> + HasId> Deserialize<'de> for Unique<T> {
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Unique<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V<T>(std::marker::PhantomData<T>);
-        impl<'de, T: Deserialize<'de> + HasId> Visitor<'de> for V<T> {
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
             type Value = Unique<T>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a list")
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
-                let mut v: Vec<T> = Vec::new();
-                // Ids compare by value (`1` and `1.0` are one id), as they
-                // are looked up; a value past the default limits by its text.
-                let key = |n: &Number| {
-                    let t = n.to_string();
-                    parse_number(&t, Limits::default()).map_or(t, |r| crate::num::fmt_fraction(&r))
-                };
-                let mut seen = std::collections::HashSet::new();
-                while let Some(x) = s.next_element::<T>()? {
-                    if !seen.insert(key(x.id())) {
-                        return Err(de::Error::custom(format_args!(
-                            "a second item with the id {} (item {} of the list); ids must differ",
-                            x.id(),
-                            v.len()
-                        )));
+                // A fresh set of ids for this list, dropped however it ends.
+                struct Pop;
+                impl Drop for Pop {
+                    fn drop(&mut self) {
+                        SEEN_IDS.with(|s| s.borrow_mut().pop());
                     }
+                }
+                SEEN_IDS.with(|s| s.borrow_mut().push(std::collections::HashSet::new()));
+                let _pop = Pop;
+                let mut v: Vec<T> = Vec::new();
+                while let Some(x) = s.next_element::<T>()? {
                     v.push(x);
                 }
                 Ok(Unique(v))
@@ -728,6 +729,30 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.diagnostic.message.contains("has 2 coordinates"), "{}", err.diagnostic.message);
+        // A key twice in one object: refused at the second, by line and column.
+        let dup = text.replace("\n \"a\":", "\n \"b\":");
+        let err = read_json(&dup, "n.json", Limits::default()).unwrap_err();
+        assert!(err.diagnostic.message.contains("the key \"b\" appears twice"), "{}", err.diagnostic.message);
+        let at = err.diagnostic.span.start;
+        assert_eq!(dup[..at].matches('\n').count(), 2, "on the second key's line: {at}");
+        let err = read_jsonl("{\"params\":{\"x\":4,\"x\":5},\"value\":1}\n", "l.jsonl", Limits::default())
+            .unwrap_err();
+        assert!(err.diagnostic.message.contains("\"x\" appears twice"), "{}", err.diagnostic.message);
+    }
+
+    #[test]
+    fn legacy_ids_listed_twice_are_refused_where_they_are() {
+        let text = "{\"parameters\": [{\"id\": 1, \"name\": \"p\"}], \"callpaths\": [{\"id\": 1, \"name\": \"main\"}],\n \"metrics\": [{\"id\": 1, \"name\": \"time\"}],\n \"coordinates\": [\n  {\"id\": 1, \"parameter_value_pairs\": [{\"parameter_id\": 1, \"parameter_value\": 2}]},\n  {\"id\": 1.0, \"parameter_value_pairs\": [{\"parameter_id\": 1, \"parameter_value\": 4}]}\n ],\n \"measurements\": [{\"coordinate_id\": 1, \"callpath_id\": 1, \"metric_id\": 1, \"value\": 3}]}\n";
+        let err = read_json(text, "l.json", Limits::default()).unwrap_err();
+        assert!(
+            err.diagnostic.message.contains("a second item with the id 1.0"),
+            "{}",
+            err.diagnostic.message
+        );
+        let at = err.diagnostic.span.start;
+        assert_eq!(text[..at].matches('\n').count(), 4, "on the duplicate's line: {at}");
+        let ok = text.replace("\"id\": 1.0", "\"id\": 2");
+        assert_eq!(read_json(&ok, "l.json", Limits::default()).unwrap().series.len(), 1);
     }
 
     #[test]

@@ -169,6 +169,20 @@ mod tests {
     }
 
     #[test]
+    fn names_from_data_that_are_not_plain_identifiers_are_refused() {
+        let l = Limits::default();
+        // A variable named so that the model text would end early and a new
+        // body begin: refused, never written.
+        let bad = Spec::new("T", &["p) = 5*p\n#"], "c0 + c1*p").params(&["c0", "c1"]);
+        let e = bad.build("x", 30, &l).unwrap_err();
+        assert!(e.message.contains("is not a name"), "{}", e.message);
+        for name in ["", "1p", "p q", "p-1", "π"] {
+            assert!(Spec::new("T", &[name], "c0").params(&["c0"]).build("x", 30, &l).is_err(), "{name:?}");
+        }
+        Spec::new("T", &["p_1"], "c0 + c1*p_1").params(&["c0", "c1"]).build("x", 30, &l).unwrap();
+    }
+
+    #[test]
     fn a_spec_renders_canonical_text_and_builds_its_exact_values() {
         let spec = Spec::new("T", &["n"], "T1*(1 + ap*(1/n - 1))")
             .comment("alpha_p\nby least squares")
