@@ -105,13 +105,28 @@ fn run_timed(args: &[&str], stdin: Option<&str>) -> Run {
     let code = if libc::WIFEXITED(status) { Some(libc::WEXITSTATUS(status)) } else { None };
     // The child is reaped: dropping the handle must not wait again.
     std::mem::forget(child);
-    Run {
+    let r = Run {
         code,
         stdout: String::from_utf8_lossy(&out.join().unwrap_or_default()).into_owned(),
         stderr: String::from_utf8_lossy(&err.join().unwrap_or_default()).into_owned(),
         secs: tv(usage.ru_utime) + tv(usage.ru_stime),
         wall,
+    };
+    // ERRBAND_TEST_TIMES=FILE: every run's CPU and wall time, to check the
+    // margins of the time limits against a quiet run.
+    if let Some(path) = std::env::var_os("ERRBAND_TEST_TIMES") {
+        use std::io::Write;
+        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
+            let _ = writeln!(
+                f,
+                "{:.3}\t{:.3}\t{}",
+                r.secs,
+                r.wall,
+                args.join(" ").chars().take(200).collect::<String>()
+            );
+        }
     }
+    r
 }
 
 /// Runs and asserts exit 0; returns stdout.
