@@ -340,8 +340,8 @@ impl Polyhedron {
     /// [`Polyhedron::minimize`] that stops with `Err(count)` as soon as the
     /// double description holds more than `max` vertices and rays.
     ///
-    /// It stops too when the installed [`budget`] is spent (the caller
-    /// asks [`budget::spent`] which of the two it was).
+    /// It stops too when the installed work budget (`poly::budget`, see
+    /// `qe::solve`) is spent; the caller asks the budget which it was.
     pub fn minimize_capped(&self, max: usize) -> Result<Minimal, usize> {
         self.minimize_with(&|k| if k > max || budget::spent() { Err(k) } else { Ok(()) })
     }
