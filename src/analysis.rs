@@ -148,13 +148,19 @@ pub enum Shape {
         not_positive: bool,
     },
     /// Not enumerated: listing its vertices passed `limit` (`--max-vertices`;
-    /// the enumeration had reached `found`). The region is still exactly
-    /// its residual system; bands come from two exact LPs per point.
+    /// the enumeration had reached `found`), or (`work`) listing it would
+    /// take more work than `limit` allows ([`Limits::listing_work`]: in many
+    /// dimensions the vertices and cells can be exponentially many). The
+    /// region is still exactly its residual system; bands come from two
+    /// exact LPs per point.
     Unlisted {
-        /// The vertex count the enumeration had reached when it stopped.
+        /// The vertex count the enumeration had reached when it stopped
+        /// (0 when the work budget stopped it).
         found: usize,
         /// The limit in force.
         limit: usize,
+        /// True when the work budget, not the vertex count, stopped it.
+        work: bool,
     },
 }
 
@@ -370,14 +376,16 @@ fn residual_atoms(design: &Design, k: usize, rows: Rows<'_>) -> Vec<Formula> {
             form.coeffs[j] = g.basis[j + 1].clone();
         }
         // Upper rows: f0 + f·c − d ≤ bound(d); lower rows: d − f0 − f·c ≤ bound(d).
+        // num's subtraction for values in lowest terms: num-rational's
+        // reduces with binary gcds (seconds on 4 000-digit measurements).
         let upper = |d: &Rat| {
             let mut a = form.clone();
-            a.constant = &g.basis[0] - d;
+            a.constant = crate::num::sub_lowest(&g.basis[0], d);
             a
         };
         let lower = |d: &Rat| {
             let mut a = form.negated();
-            a.constant = d - &g.basis[0];
+            a.constant = crate::num::sub_lowest(d, &g.basis[0]);
             a
         };
         match rows {
@@ -866,7 +874,10 @@ fn region(
     let p = Analysis::problem(design, dnames, Some(t));
     let absolute = match qe::solve(&p, qopts) {
         Err(qe::QeError::Elim(qe::ElimError::TooManyVertices { found, limit })) => {
-            return Ok(unlisted(&p, c, t, found, limit));
+            return Ok(unlisted(&p, c, t, Shape::Unlisted { found, limit, work: false }));
+        }
+        Err(qe::QeError::Elim(qe::ElimError::TooMuchWork { limit })) => {
+            return Ok(unlisted(&p, c, t, Shape::Unlisted { found: 0, limit, work: true }));
         }
         r => r?,
     };
@@ -937,7 +948,7 @@ fn unnamed(t: &Bound) -> Threshold {
 /// A region whose vertices are too many to list (module docs of
 /// [`Shape::Unlisted`]): its residual rows, prepared for exact LPs. Its QE
 /// result holds no pieces; it is never shown as a formula.
-fn unlisted(p: &Problem, c: &[Rat], t: &Bound, found: usize, limit: usize) -> Region {
+fn unlisted(p: &Problem, c: &[Rat], t: &Bound, shape: Shape) -> Region {
     let k = c.len();
     let lp = rows_lp(p, k);
     Region {
@@ -947,7 +958,7 @@ fn unlisted(p: &Problem, c: &[Rat], t: &Bound, found: usize, limit: usize) -> Re
         result: QeResult { vars: p.vars.clone(), origin: (0..k).collect(), pieces: vec![] },
         vertices: vec![],
         params_at: vec![],
-        shape: Shape::Unlisted { found, limit },
+        shape,
         lp,
     }
 }

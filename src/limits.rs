@@ -28,11 +28,16 @@ pub struct Limits {
     pub vertices: usize,
     /// Largest number of convex pieces in a formula's disjunctive normal form.
     pub pieces: usize,
-    /// Largest number of candidate subsets one `prune` run analyses.
+    /// Largest number of candidates one search analyses: subsets of a
+    /// `prune` run, points of a `plan` run (each is a whole re-analysis).
     pub candidates: usize,
     /// Largest number of comparisons (atoms) in one `qe` formula, counted
     /// while parsing: each holds its own exact row through elimination.
     pub atoms: usize,
+    /// Largest number of bytes of metadata unpacked from an archive (a
+    /// CUBE profile's `anchor.xml`), counted while it is unpacked and
+    /// parsed as a stream; set in MiB by its flag.
+    pub metadata: u64,
 }
 
 impl Default for Limits {
@@ -45,11 +50,18 @@ impl Default for Limits {
             points: 100_000,
             vertices: 2_000,
             pieces: 2_000,
-            candidates: 200_000,
+            candidates: 10_000,
             atoms: 250_000,
+            metadata: 64 << 20,
         }
     }
 }
+
+/// Work units per allowed vertex in [`Limits::listing_work`]: with the
+/// default 2 000 vertices, 2.5·10^7 units, measured at 0.2 to 0.8 s of one
+/// core per region (a degree-7 polynomial's region in 8 dimensions took
+/// minutes to list; a 4-parameter one on 100 points still lists in 0.3 s).
+pub const WORK_PER_VERTEX: u64 = 12_500;
 
 /// One kind of limit, to name the flag that raises it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +84,8 @@ pub enum Limit {
     Candidates,
     /// [`Limits::atoms`].
     Atoms,
+    /// [`Limits::metadata`] (in MiB).
+    Metadata,
 }
 
 impl Limit {
@@ -87,6 +101,7 @@ impl Limit {
             Limit::Pieces => "--max-pieces",
             Limit::Candidates => "--max-candidates",
             Limit::Atoms => "--max-atoms",
+            Limit::Metadata => "--max-metadata-mib",
         }
     }
 
@@ -97,10 +112,11 @@ impl Limit {
 }
 
 impl Limits {
-    /// The value of one limit.
+    /// The value of one limit, in the unit of its flag.
     pub fn get(&self, which: Limit) -> u64 {
         let n = match which {
             Limit::Exponent => return self.exponent,
+            Limit::Metadata => return self.metadata >> 20,
             Limit::Digits => self.digits,
             Limit::NumberDigits => self.number_digits,
             Limit::Rows => self.rows,
@@ -111,6 +127,15 @@ impl Limits {
             Limit::Atoms => self.atoms,
         };
         n as u64
+    }
+
+    /// The work units (the polyhedra's work budget: about one machine word
+    /// of exact arithmetic each) that listing one region or one `qe` result
+    /// may take: [`Limits::vertices`] times [`WORK_PER_VERTEX`], so that
+    /// `--max-vertices` raises both. Fixed before the listing starts; a
+    /// region past it is not listed and gets its bands from LPs.
+    pub fn listing_work(&self) -> u64 {
+        (self.vertices as u64).saturating_mul(WORK_PER_VERTEX)
     }
 
     /// [`Limits::number_digits`] in bits (rounded up), the unit the checks

@@ -429,3 +429,75 @@ fn limits_hold_while_working() {
     assert!(r.stderr.len() < 2000, "the message lists every region");
     assert!(r.secs < 5.0, "{:.1} s", r.secs);
 }
+
+/// A device node at `path` like /dev/MAJOR:MINOR: made with mknod when root
+/// (so a build that replaced its outputs could not delete the real one),
+/// else a symlink to the system's node; false when neither is possible.
+fn device_like(path: &Path, system: &str, major: u32, minor: u32) -> bool {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: plain system calls on a valid C string.
+    if unsafe { libc::geteuid() } == 0 {
+        let dev = libc::makedev(major, minor);
+        return unsafe { libc::mknod(c.as_ptr(), libc::S_IFCHR | 0o666, dev) } == 0;
+    }
+    Path::new(system).exists() && std::os::unix::fs::symlink(system, path).is_ok()
+}
+
+fn is_char_device(p: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::metadata(p).is_ok_and(|m| m.file_type().is_char_device())
+}
+
+/// Special files are written where they are, never replaced: a full device
+/// is exit 1 and stays a device, the null device takes a plot, a FIFO
+/// nobody reads ends at --timeout and stays a FIFO, a symlink to an input
+/// is refused.
+#[test]
+fn special_files_are_written_in_place_and_stay_what_they_are() {
+    let d = copies(&[HPL, HPL_DATA]);
+    let (m, data) = (s(&d.join("hpl.tm")), s(&d.join("hpl.csv")));
+    let full = d.join("full");
+    if device_like(&full, "/dev/full", 1, 7) {
+        let r = fails(&["ms", "sample", "--grid", "2", "-o", &s(&full), "--", "true"], 1);
+        has(&r.stderr, &["No space left on device"]);
+        assert!(!r.stderr.contains("wrote"), "{}", r.show());
+        assert!(is_char_device(&full), "the device node was replaced");
+        let r = fails(&[&m, &data, "--plot", &s(&full)], 1);
+        assert!(is_char_device(&full), "{}", r.show());
+    }
+    let null = d.join("null");
+    if device_like(&null, "/dev/null", 1, 3) {
+        // No .svg asked of a device; the bytes go in and the node stays.
+        ok(&[&m, &data, "--plot", &s(&null), "--report", &s(&d.join("r.html"))]);
+        assert!(is_char_device(&null));
+    }
+    let fifo = d.join("band.svg");
+    let c = std::ffi::CString::new(s(&fifo)).unwrap();
+    // SAFETY: a valid C string.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let r = fails(&[&m, &data, "--plot", &s(&fifo), "--timeout", "1s"], 1);
+    has(&r.stderr, &["--timeout 1s reached"]);
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "the FIFO was replaced");
+    std::os::unix::fs::symlink(&data, d.join("link.svg")).unwrap();
+    refused(&d, &[&m, &data, "--plot", &s(&d.join("link.svg"))], "never writes over its inputs");
+    let dir_out = fails(&[&m, &data, "--plot", &s(&d)], 2);
+    has(&dir_out.stderr, &["is a directory"]);
+}
+
+/// Options that do not apply to the input are refused naming both, and a
+/// first word that is neither a command nor a file says so.
+#[test]
+fn options_that_do_not_apply_and_unknown_words_are_refused() {
+    let r = fails(&["models/amdahl.tm", "data/extrap_amdahl.txt", "--by", "p"], 2);
+    has(&r.stderr, &["--by p: applies to CSV files", "data/extrap_amdahl.txt", "Extra-P text input"]);
+    let r = fails(&["models/amdahl.tm", "data/extrap_amdahl.txt", "--delimiter", ";"], 2);
+    has(&r.stderr, &["--delimiter: applies to CSV files"]);
+    let r = fails(&["frobnicate", HPL_DATA], 2);
+    has(&r.stderr, &["`frobnicate` is neither a command nor a file", "the nearest command is"]);
+    // A path that does not exist is still said as such.
+    let r = fails(&["no/such.tm", HPL_DATA], 2);
+    has(&r.stderr, &["cannot read `no/such.tm`"]);
+    let r = fails(&["prnue", HPL, HPL_DATA], 2);
+    has(&r.stderr, &["did you mean `prune`"]);
+}

@@ -146,7 +146,12 @@ fn search_errors_are_clear() {
     let r = fails(&["prune", HPL, HPL_DATA, "--max-drop", "0", "--greedy", "0"], 2);
     has(&r.stderr, &["nothing to compare"]);
     let r = fails(&["prune", "models/pn.tm", "data/pn.csv", "--max-drop", "40"], 2);
-    has(&r.stderr, &["candidates (limit 200000)", "--top N"]);
+    has(&r.stderr, &["candidates (limit 10000)", "--top N"]);
+    // A plan's candidate points are counted before the first re-analysis:
+    // 100 000 are refused at once, naming the flag that raises the limit.
+    let r = fails(&["plan", HPL, HPL_DATA, "--target", "p=1000", "--candidates", "p=1..100000"], 2);
+    has(&r.stderr, &["100000 candidate points", "(limit 10000; raise it with --max-candidates)"]);
+    assert!(r.secs < 2.0, "refused after {:.2} s of CPU time", r.secs);
     // Every leave-one-out of a 2-parameter fit on 2 points fails: reported per candidate, not a crash.
     let data = tmp_file("two.csv", "p,T\n1,5\n2,4\n");
     let model = tmp_file("two.tm", "T(p) = a + b/p\nparam a, b\n");

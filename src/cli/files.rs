@@ -6,9 +6,18 @@
 //!   name an input of the run or another output. Two paths name the same
 //!   file when their device and inode agree (hard links, symlinks) or their
 //!   canonical paths do (`./d/../data.csv`).
-//! * Every file is written atomically: a temporary file in the target's own
-//!   directory, renamed over the target when complete. A failed, stopped or
-//!   killed run leaves the old file as it was.
+//! * A regular file (or a new path) is written atomically: a temporary file
+//!   in the target's own directory, renamed over the target when complete.
+//!   A failed, stopped or killed run leaves the old file as it was.
+//! * A FIFO, a character device or a socket is not a file to replace: it is
+//!   opened and written in place (a rename would put a regular file where
+//!   the node was: run as root, `-o /dev/full` deleted the device). Any
+//!   write error there (no space on `/dev/full`, a FIFO whose reader left)
+//!   is exit 1. Opening a FIFO waits for its reader, as a shell's `>` does;
+//!   `--timeout` still ends the run while it waits.
+//! * A symlink is followed: the file it names is written (replaced or
+//!   written in place by the rules above). A directory or a block device is
+//!   refused before any work (exit 2).
 //! * Standard output and the files are written only after the analysis, and
 //!   only once [`Gate`] says `--timeout` has not fired: a run either writes
 //!   everything and exits 0, or writes nothing and exits 1.
@@ -143,11 +152,23 @@ impl<'a> Io<'a> {
         Ok(())
     }
 
+    /// Writes `path` by the output policy (module docs): in place when it
+    /// is a FIFO, a character device or a socket, else atomically.
     fn write_atomic(
         &mut self,
         path: &str,
         write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
     ) -> Result<(), Failure> {
+        // The kind of the node the path names, through any symlink; a
+        // special node is opened by the path as given (the kernel follows
+        // the links: `/dev/stdout` names a pipe that has no path).
+        match Node::of(Path::new(path)) {
+            Node::Regular => {}
+            Node::Refused(what) => {
+                return Err(Failure::input(format!("cannot write `{}`: {what}", escape_controls(path))))
+            }
+            Node::InPlace(kind) => return self.write_in_place(path, kind, write),
+        }
         let target = write_target(Path::new(path))
             .map_err(|e| Failure::analysis(format!("cannot write `{path}`: {e}")))?;
         let dir = match target.parent() {
@@ -178,6 +199,86 @@ impl<'a> Io<'a> {
         self.gate.open()?;
         tmp.persist(&target).map_err(|e| cannot(&e.error))?;
         Ok(())
+    }
+
+    /// Writes a FIFO, character device or socket where it is. The open
+    /// comes before the gate, so `--timeout` can still stop a run whose
+    /// FIFO has no reader yet; once opened, the bytes go out as they are
+    /// made, and any error (ENOSPC, EPIPE) is exit 1, never a quiet end.
+    fn write_in_place(
+        &mut self,
+        path: &str,
+        kind: Special,
+        write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> Result<(), Failure> {
+        let cannot = |e: &dyn std::fmt::Display| {
+            Failure::analysis(format!("cannot write `{}`: {e}", escape_controls(path)))
+        };
+        let sink = open_special(Path::new(path), kind).map_err(|e| cannot(&e))?;
+        self.gate.open()?;
+        let mut w = io::BufWriter::new(sink);
+        write(&mut w).map_err(|e| cannot(&e))?;
+        w.flush().map_err(|e| cannot(&e))?;
+        Ok(())
+    }
+}
+
+/// What kind of node an output path is, for the output policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Node {
+    /// A regular file, or nothing yet: written atomically.
+    Regular,
+    /// Written in place.
+    InPlace(Special),
+    /// Never written: why (a directory, a block device).
+    Refused(&'static str),
+}
+
+/// The nodes written in place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Special {
+    Fifo,
+    CharDevice,
+    Socket,
+}
+
+impl Node {
+    /// The node at `path`, symlinks followed (a dangling one is a new path).
+    fn of(path: &Path) -> Node {
+        let Ok(m) = std::fs::metadata(path) else { return Node::Regular };
+        let t = m.file_type();
+        if t.is_dir() {
+            return Node::Refused("is a directory; give a file name");
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if t.is_fifo() {
+                return Node::InPlace(Special::Fifo);
+            }
+            if t.is_char_device() {
+                return Node::InPlace(Special::CharDevice);
+            }
+            if t.is_socket() {
+                return Node::InPlace(Special::Socket);
+            }
+            if t.is_block_device() {
+                return Node::Refused(
+                    "is a block device; errband writes regular files, FIFOs, character devices and sockets",
+                );
+            }
+        }
+        Node::Regular
+    }
+}
+
+/// Opens a special node for writing, without truncating or replacing it.
+fn open_special(path: &Path, kind: Special) -> io::Result<Box<dyn Write>> {
+    match kind {
+        #[cfg(unix)]
+        Special::Socket => Ok(Box::new(std::os::unix::net::UnixStream::connect(path)?)),
+        // A FIFO's open waits for a reader; a device is opened as it is.
+        _ => Ok(Box::new(std::fs::OpenOptions::new().write(true).open(path)?)),
     }
 }
 
@@ -318,8 +419,8 @@ pub fn check_outputs(inputs: &[&str], outputs: &[Output]) -> Result<(), Failure>
             return Err(Failure::input(format!("{}: no file name", o.flag)));
         }
         let path = Path::new(&o.path);
-        if path.is_dir() {
-            return Err(Failure::input(format!("{} {shown}: is a directory; give a file name", o.flag)));
+        if let Node::Refused(why) = Node::of(path) {
+            return Err(Failure::input(format!("{} {shown}: {why}", o.flag)));
         }
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
@@ -348,7 +449,11 @@ pub fn check_outputs(inputs: &[&str], outputs: &[Output]) -> Result<(), Failure>
                 escape_controls(&first.path)
             )));
         }
-        o.kind.allows(&o.path).map_err(|why| Failure::input(format!("{} {shown}: {why}", o.flag)))?;
+        // A FIFO or a device has no file format to match its name
+        // (`--plot /dev/stdout`).
+        if !matches!(Node::of(path), Node::InPlace(_)) {
+            o.kind.allows(&o.path).map_err(|why| Failure::input(format!("{} {shown}: {why}", o.flag)))?;
+        }
         outs.push((o, id));
     }
     Ok(())

@@ -135,8 +135,11 @@ fn read_model(path: &str, a: &CommonArgs, limits: &Limits) -> Result<ModelInput,
     if kind == Kind::ExtrapArchive {
         let exp = data::read_experiment(&bytes, "", kind, path, *limits).map_err(Failure::input)?;
         if exp.models.is_empty() {
+            // Stored models that are not read say why (their JSON paths).
+            let why: String =
+                exp.warnings.iter().filter(|w| w.contains("not read")).map(|w| format!("\n  {w}")).collect();
             return Err(Failure::input(format!(
-                "{path}: the Extra-P experiment stores no models; give a .tm model, or model it in Extra-P and save it"
+                "{path}: the Extra-P experiment stores no models errband can read; give a .tm model, or model it in Extra-P and save it{why}"
             )));
         }
         return Ok(ModelInput::Extrap(ModelSet::from_experiment(&exp)));
@@ -229,6 +232,26 @@ pub fn load(
             .map_err(Failure::input)?;
     let source = Source::read(dir, kind, &dsrc, &dbytes, data_path, *limits, &sel).map_err(Failure::input)?;
     drop(dbytes);
+    // Options that only a CSV file has a use for are refused on other
+    // inputs, naming both: silently ignored, they would leave the user
+    // believing the groups or the separator were applied.
+    if let Source::Experiment { experiment, .. } = &source {
+        let what = if dir.is_some() {
+            "a directory of CUBE profiles".to_string()
+        } else {
+            format!("{} input", experiment.format.name())
+        };
+        let csv_only = [
+            (!a.by.is_empty()).then(|| format!("--by {}", a.by.join(","))),
+            a.delimiter.map(|_| "--delimiter".to_string()),
+        ];
+        if let Some(flag) = csv_only.into_iter().flatten().next() {
+            return Err(Failure::input(format!(
+                "{flag}: applies to CSV files, and {} is {what}; its series are chosen with --region and --metric",
+                super::files::escape_controls(data_path)
+            )));
+        }
+    }
     let mut y_default = None;
     let (input, model_path) = match model_path {
         Some(p) => (read_model(p, a, limits)?, p),

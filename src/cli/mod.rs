@@ -69,18 +69,21 @@ struct LimitArgs {
     /// Most values in one range or list of points (`--at`, `predict`, `--nodes`) [default: 100000].
     #[arg(long, global = true, value_name = "N")]
     max_points: Option<usize>,
-    /// Most vertices (and rays) held while enumerating one region or one piece of a `qe` result; a region past it is not listed, its bands come from exact LPs [default: 2000].
+    /// Most vertices (and rays) held while enumerating one region or one piece of a `qe` result, and the work listing it may take (it grows with N); a region past either is not listed, its bands come from exact LPs [default: 2000].
     #[arg(long, global = true, value_name = "N")]
     max_vertices: Option<usize>,
     /// Most convex pieces in a formula's disjunctive normal form, counted before they are built [default: 2000].
     #[arg(long, global = true, value_name = "N")]
     max_pieces: Option<usize>,
-    /// Most candidate subsets one `prune` run analyses [default: 200000].
+    /// Most candidates one `prune` or `plan` run analyses (each is a whole re-analysis), checked before the first [default: 10000].
     #[arg(long, global = true, value_name = "N")]
     max_candidates: Option<usize>,
     /// Most comparisons in one `qe` formula, counted while parsing (each takes about 2 kB while eliminating) [default: 250000].
     #[arg(long, global = true, value_name = "N")]
     max_atoms: Option<usize>,
+    /// Most MiB of metadata unpacked from an archive (a CUBE profile's anchor.xml), counted while it is unpacked and parsed [default: 64].
+    #[arg(long, global = true, value_name = "N")]
+    max_metadata_mib: Option<u64>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -256,19 +259,25 @@ fn mistyped_subcommand(args: &[OsString]) -> Option<String> {
     // suggested without a list to keep in step.
     let cmd = command();
     let names: Vec<&str> = cmd.get_subcommands().map(clap::Command::get_name).collect();
-    if names.contains(&first) {
+    // `help` is clap's own subcommand, added when the parser is built.
+    if names.contains(&first) || first == "help" {
         return None;
     }
-    let best = names
-        .iter()
-        .map(|s| (strsim::damerau_levenshtein(first, s), *s))
-        .filter(|(d, s)| *d <= 2 && *d < s.len())
-        .min()?;
-    Some(format!(
-        "error: unrecognized subcommand `{first}` (and no file of that name)\n  = help: did you mean `{}`? Subcommands: {}; without one, errband MODEL DATA analyses a model",
-        best.1,
-        names.join(", ")
-    ))
+    let nearest = names.iter().map(|s| (strsim::damerau_levenshtein(first, s), *s)).min();
+    let shown = files::escape_controls(first);
+    match nearest {
+        Some((d, best)) if d <= 2 && d < best.len() => Some(format!(
+            "error: unrecognized subcommand `{shown}` (and no file of that name)\n  = help: did you mean `{best}`? Subcommands: {}; without one, errband MODEL DATA analyses a model",
+            names.join(", ")
+        )),
+        // A bare word (no directory, no extension) that names no file is
+        // more likely a command than a model: say both, not "cannot read".
+        Some((_, best)) if !first.contains(['/', '.', '\\']) => Some(format!(
+            "error: `{shown}` is neither a command nor a file\n  = help: the nearest command is `{best}`; commands: {}; without one, errband MODEL DATA analyses a model",
+            names.join(", ")
+        )),
+        _ => None,
+    }
 }
 
 /// Writes a failure's message to stderr (control characters from inputs
@@ -309,6 +318,9 @@ fn limits_arg(m: &clap::ArgMatches) -> crate::limits::Limits {
     size("max_pieces", &mut l.pieces);
     size("max_candidates", &mut l.candidates);
     size("max_atoms", &mut l.atoms);
+    if let Some(n) = global_arg::<u64>(m, "max_metadata_mib") {
+        l.metadata = n.saturating_mul(1 << 20);
+    }
     l
 }
 
@@ -431,6 +443,8 @@ mod tests {
             Limit::Vertices,
             Limit::Pieces,
             Limit::Candidates,
+            Limit::Atoms,
+            Limit::Metadata,
         ];
         for which in all {
             let flag = which.flag();

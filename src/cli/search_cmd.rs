@@ -183,6 +183,15 @@ pub fn run_plan(a: PlanArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failur
     let input = load(Some(&s.model), &s.data, &s.common, limits)?;
     let targets = targets(&input, s)?;
     let cands = input.model.candidate_points(&a.candidates, "--candidate").map_err(Failure::input)?;
+    // Each candidate is a whole re-analysis: the count is checked before
+    // the first one starts, not found out by waiting.
+    if cands.len() > limits.candidates {
+        return Err(Failure::input(format!(
+            "--candidate: {} candidate points, each a whole re-analysis {}; give fewer (a coarser step), or raise the limit",
+            cands.len(),
+            crate::limits::Limit::Candidates.note(limits)
+        )));
+    }
     let tick = progress();
     let rows = &input.single("plan")?.rows;
     let p = pool(s.jobs)?

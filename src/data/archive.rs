@@ -8,8 +8,12 @@
 //! member's declared size is checked before it is read, and the read itself
 //! stops at the cap, so a zip bomb cannot take the memory.
 //!
-//! Stored models are turned into Extra-P's model string and read by
-//! [`crate::model::extrap`], so one grammar serves printed and stored models.
+//! Stored models are read as data: each coefficient and exponent must be a
+//! JSON number (an exponent may be a string holding a fraction, `"3/2"`),
+//! and the hypothesis is built from those values, never from text pasted
+//! together from the file (an exponent `"-1) + 5*p^(2"` once became a
+//! different model). A model that is not such data is "not read", with its
+//! JSON path, and its series is still analysed from its measurements.
 
 use std::io::Read;
 
@@ -19,6 +23,9 @@ use serde_json::{Number, Value};
 use super::experiment::{Experiment, Format, Series, SeriesPoint, Summary};
 use super::{error, DataError};
 use crate::limits::{Limit, Limits};
+use crate::model::extrap::{Factor, Hypothesis, Term};
+use crate::num::Rat;
+use num_traits::Zero;
 
 /// The largest `experiment.json` read (its declared and its actual size).
 pub const MAX_MEMBER_BYTES: u64 = 1 << 30;
@@ -198,17 +205,13 @@ fn read_document(text: &str, file: &str, member: &str, limits: Limits) -> Result
         }
         for (callpath, metrics) in &m.models.0 {
             for (metric, model) in &metrics.0 {
-                match model_string(model, &doc.parameters) {
-                    Ok(original) => match crate::model::extrap::parse(&original, limits) {
-                        Ok(h) => models.push(h.stored(callpath, metric)),
-                        Err(e) => warnings.push(format!(
-                            "the model of `{callpath} / {metric}` ({original}) is not read: {}",
-                            e.message
-                        )),
-                    },
-                    Err(why) => {
-                        warnings.push(format!("the model of `{callpath} / {metric}` is not read: {why}"))
-                    }
+                let path = format!("modelers[0].models.{callpath:?}.{metric:?}");
+                match stored_hypothesis(model, &doc.parameters, &path, limits) {
+                    Ok(h) => models.push(h.stored(callpath, metric)),
+                    // The series is still analysed from its measurements.
+                    Err((at, why)) => warnings.push(format!(
+                        "{member}: the stored model of `{callpath} / {metric}` is not read: {at}: {why}"
+                    )),
                 }
             }
         }
@@ -224,57 +227,198 @@ fn read_document(text: &str, file: &str, member: &str, limits: Limits) -> Result
     })
 }
 
-/// The text of a JSON number or string (an exponent such as `"3/2"`).
-fn scalar(v: &Value) -> Option<String> {
+/// Why a stored model is not read: its JSON path and what is wrong there.
+type NotRead = (String, String);
+
+/// A JSON number's exact value; `path` names it.
+fn json_number(v: Option<&Value>, path: &str, limits: Limits) -> Result<Rat, NotRead> {
     match v {
-        Value::Number(n) => Some(n.to_string()),
-        Value::String(s) => Some(s.clone()),
-        _ => None,
+        Some(Value::Number(n)) => crate::num::parse_rat_with(&n.to_string(), limits)
+            .map_err(|e| (path.to_string(), format!("the number {n} is not read ({e})"))),
+        Some(other) => Err((path.to_string(), format!("expected a number, found {}", kind_of(other)))),
+        None => Err((path.to_string(), "missing".into())),
     }
 }
 
-/// `var^(e)` or `log2(var)^(e)` from Extra-P's simple term.
-fn simple_term(t: &Value, var: &str) -> Result<String, String> {
-    let e = t.get("exponent").and_then(scalar).ok_or("a term without an exponent")?;
-    match t.get("term_type").and_then(Value::as_str) {
-        Some("polynomial") => Ok(format!("{var}^({e})")),
-        Some("logarithm") => Ok(format!("log2({var})^({e})")),
-        other => Err(format!("the term type {other:?} is not one errband reads")),
+/// An exponent: a JSON number, or a string holding a fraction or a decimal
+/// (`"3/2"`, `"-1"`, `"0.5"`) and nothing else; its numerator and
+/// denominator are held to `--max-exponent`.
+fn exponent(v: Option<&Value>, path: &str, limits: Limits) -> Result<Rat, NotRead> {
+    let e = match v {
+        Some(Value::String(t)) => {
+            let t = t.trim();
+            let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+            let body = t.strip_prefix('-').unwrap_or(t);
+            let plain = match body.split_once('/') {
+                Some((n, d)) => digits(n) && digits(d),
+                None => match body.split_once('.') {
+                    Some((i, f)) => digits(i) && digits(f),
+                    None => digits(body),
+                },
+            };
+            if !plain {
+                return Err((path.to_string(), format!("the exponent {t:?} is not a number or a fraction")));
+            }
+            crate::num::parse_rat_with(t, limits)
+                .map_err(|e| (path.to_string(), format!("the exponent {t:?} is not read ({e})")))?
+        }
+        other => json_number(other, path, limits)?,
+    };
+    let too_big = |x: &num_bigint::BigInt| {
+        x.bits() > 64 || num_traits::Signed::abs(x) > num_bigint::BigInt::from(limits.exponent)
+    };
+    if too_big(e.numer()) || too_big(e.denom()) {
+        return Err((
+            path.to_string(),
+            format!(
+                "the exponent {} is larger than --max-exponent {} allows",
+                crate::num::fmt_fraction(&e),
+                limits.exponent
+            ),
+        ));
+    }
+    Ok(e)
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
     }
 }
 
-/// Extra-P's model string (its default format) for a stored model.
-fn model_string(model: &Value, params: &[String]) -> Result<String, String> {
-    let f = model.get("hypothesis").and_then(|h| h.get("function")).ok_or("no hypothesis")?;
+/// The factors of Extra-P's simple terms of `var` at `path`.
+fn simple_terms(v: Option<&Value>, var: &str, path: &str, limits: Limits) -> Result<Vec<Factor>, NotRead> {
+    let Some(v) = v else { return Ok(Vec::new()) };
+    let list =
+        v.as_array().ok_or_else(|| (path.to_string(), format!("expected a list, found {}", kind_of(v))))?;
+    list.iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let at = format!("{path}[{i}]");
+            let e = exponent(t.get("exponent"), &format!("{at}.exponent"), limits)?;
+            match t.get("term_type").and_then(Value::as_str) {
+                // A zero power is 1, as Extra-P's printed models read.
+                _ if e.is_zero() => Ok(None),
+                Some("polynomial") => Ok(Some(Factor::Power(var.to_string(), e))),
+                Some("logarithm") => Ok(Some(Factor::Log(var.to_string(), e))),
+                other => Err((
+                    format!("{at}.term_type"),
+                    format!("the term type {other:?} is not one errband reads"),
+                )),
+            }
+        })
+        .filter_map(Result::transpose)
+        .collect()
+}
+
+/// Extra-P's stored model at `path` as a hypothesis, read as data: every
+/// coefficient and exponent a number (or a fraction), every parameter one
+/// of the experiment's. Nothing of the file becomes model text: the model
+/// is built from these values ([`crate::model::extrap::model_spec`]), and
+/// its shown form is printed from them.
+fn stored_hypothesis(
+    model: &Value,
+    params: &[String],
+    path: &str,
+    limits: Limits,
+) -> Result<Hypothesis, NotRead> {
+    let fpath = format!("{path}.hypothesis.function");
+    let f = model
+        .get("hypothesis")
+        .and_then(|h| h.get("function"))
+        .ok_or_else(|| (fpath.clone(), "missing".to_string()))?;
     let kind = f.get("$type").and_then(Value::as_str).unwrap_or("");
     if kind.contains("Segmented") {
-        return Err("Extra-P's segmented models are not read".into());
+        return Err((fpath, "Extra-P's segmented models are not read".into()));
     }
-    let mut terms = vec![f.get("constant_coefficient").and_then(scalar).unwrap_or_else(|| "0".into())];
-    for ct in f.get("compound_terms").and_then(Value::as_array).into_iter().flatten() {
-        let mut factors =
-            vec![ct.get("coefficient").and_then(scalar).ok_or("a term without a coefficient")?];
-        if let Some(pairs) = ct.get("parameter_term_pairs").and_then(Value::as_object) {
-            // Multi-parameter: parameter index -> compound term of that parameter.
-            for (k, sub) in pairs {
-                let var =
-                    k.parse::<usize>().ok().and_then(|i| params.get(i)).ok_or(format!("no parameter {k}"))?;
-                if let Some(c) = sub.get("coefficient").and_then(scalar) {
-                    factors.push(c);
-                }
-                for t in sub.get("simple_terms").and_then(Value::as_array).into_iter().flatten() {
-                    factors.push(simple_term(t, var)?);
+    let mut terms = Vec::new();
+    // A missing constant is Extra-P's zero constant (it omits it).
+    let constant = match f.get("constant_coefficient") {
+        None => Rat::zero(),
+        c => json_number(c, &format!("{fpath}.constant_coefficient"), limits)?,
+    };
+    terms.push(Term { coefficient: constant, factors: vec![] });
+    let cts = match f.get("compound_terms") {
+        None => Vec::new(),
+        Some(Value::Array(a)) => a.clone(),
+        Some(other) => {
+            return Err((
+                format!("{fpath}.compound_terms"),
+                format!("expected a list, found {}", kind_of(other)),
+            ))
+        }
+    };
+    for (i, ct) in cts.iter().enumerate() {
+        let at = format!("{fpath}.compound_terms[{i}]");
+        let mut coefficient = json_number(ct.get("coefficient"), &format!("{at}.coefficient"), limits)?;
+        let mut factors = Vec::new();
+        match ct.get("parameter_term_pairs") {
+            Some(Value::Object(pairs)) => {
+                // Multi-parameter: parameter index -> compound term of that parameter.
+                for (k, sub) in pairs {
+                    let sp = format!("{at}.parameter_term_pairs.{k:?}");
+                    let var = k
+                        .parse::<usize>()
+                        .ok()
+                        .and_then(|i| params.get(i))
+                        .ok_or_else(|| (sp.clone(), format!("no parameter {k:?} in the experiment")))?;
+                    if let Some(c) = sub.get("coefficient") {
+                        coefficient *= json_number(Some(c), &format!("{sp}.coefficient"), limits)?;
+                    }
+                    factors.extend(simple_terms(
+                        sub.get("simple_terms"),
+                        var,
+                        &format!("{sp}.simple_terms"),
+                        limits,
+                    )?);
                 }
             }
-        } else {
-            let var = params.first().ok_or("no parameter")?;
-            for t in ct.get("simple_terms").and_then(Value::as_array).into_iter().flatten() {
-                factors.push(simple_term(t, var)?);
+            Some(other) => {
+                return Err((
+                    format!("{at}.parameter_term_pairs"),
+                    format!("expected an object, found {}", kind_of(other)),
+                ))
+            }
+            None => {
+                let var = params
+                    .first()
+                    .ok_or_else(|| (at.clone(), "the experiment has no parameter".to_string()))?;
+                factors.extend(simple_terms(
+                    ct.get("simple_terms"),
+                    var,
+                    &format!("{at}.simple_terms"),
+                    limits,
+                )?);
             }
         }
-        terms.push(factors.join(" * "));
+        terms.push(Term { coefficient, factors });
     }
-    Ok(terms.join(" + "))
+    let original = extrap_text(&terms);
+    Ok(Hypothesis { terms, original })
+}
+
+/// A hypothesis in Extra-P's default format, printed from its exact values.
+fn extrap_text(terms: &[Term]) -> String {
+    let power = |base: String, e: &Rat| format!("{base}^({})", crate::num::fmt_fraction(e));
+    terms
+        .iter()
+        .map(|t| {
+            let mut parts = vec![crate::model::show_value(&t.coefficient)];
+            for f in &t.factors {
+                parts.push(match f {
+                    Factor::Power(v, e) => power(v.clone(), e),
+                    Factor::Log(v, e) => power(format!("log2({v})"), e),
+                });
+            }
+            parts.join(" * ")
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
 }
 
 #[cfg(test)]
@@ -330,6 +474,44 @@ mod tests {
             let e = read(&format!("{DATA}/input/{name}")).unwrap_err();
             assert!(e.diagnostic.message.contains("Extra-P 3 binary"), "{}", e.diagnostic.message);
             assert!(e.diagnostic.help.as_deref().unwrap_or("").contains("Extra-P 4"), "{name}");
+        }
+    }
+
+    /// An `.extra-p` archive of one series over `p` whose stored model has
+    /// this exponent.
+    fn with_exponent(exponent: &str) -> Vec<u8> {
+        let doc = format!(
+            r#"{{"parameters": ["p"], "measurements": {{"main": {{"time": [{{"coordinate": [2], "values": [1.5]}}, {{"coordinate": [4], "values": [2]}}, {{"coordinate": [8], "values": [3]}}]}}}},
+ "modelers": [{{"name": "d", "models": {{"main": {{"time": {{"hypothesis": {{"function": {{"constant_coefficient": 1.5, "$type": "SingleParameterFunction",
+   "compound_terms": [{{"coefficient": 2.0, "simple_terms": [{{"term_type": "polynomial", "exponent": {exponent}}}]}}]}}}}}}}}}}}}]}}"#
+        );
+        let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        w.start_file("experiment.json", zip::write::SimpleFileOptions::default()).unwrap();
+        w.write_all(doc.as_bytes()).unwrap();
+        w.finish().unwrap().into_inner()
+    }
+
+    #[test]
+    fn stored_models_are_data_and_text_in_them_is_not_read() {
+        let read = |e: &str| read_extrap_archive(&with_exponent(e), "x.extra-p", Limits::default()).unwrap();
+        for (exponent, form) in
+            [("\"3/2\"", "c0 + c1*p^(3/2)"), ("-1", "c0 + c1*p^(-1)"), ("\"0.5\"", "c0 + c1*p^(1/2)")]
+        {
+            let e = read(exponent);
+            assert_eq!(e.models[0].form, form, "{exponent}");
+        }
+        // Model text pasted into an exponent: not read, the path named, the
+        // series still there to be analysed from its measurements.
+        for bad in ["\"-1) + 5*p^(2\"", "\"2 * q\"", "\"1e400\"", "[2]", "\"99999999/1\""] {
+            let e = read(bad);
+            assert!(e.models.is_empty(), "{bad}: {:?}", e.models);
+            assert_eq!(e.series.len(), 1);
+            let w = e
+                .warnings
+                .iter()
+                .find(|w| w.contains("not read"))
+                .unwrap_or_else(|| panic!("{bad}: {:?}", e.warnings));
+            assert!(w.contains("compound_terms[0].simple_terms[0].exponent"), "{w}");
         }
     }
 

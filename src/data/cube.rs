@@ -110,9 +110,32 @@ fn attr(e: &BytesStart<'_>, key: &str) -> Option<String> {
         .and_then(|a| a.normalized_value(quick_xml::XmlVersion::default()).ok().map(|v| v.into_owned()))
 }
 
-fn parse_anchor(xml: &str, file: &str) -> Result<Anchor, DataError> {
+/// A reader that fails once more than `left` bytes came through: the
+/// anchor is unpacked as it is parsed, and a small gzip that inflates to
+/// gigabytes is refused at the cap, never held.
+struct Capped<R> {
+    inner: R,
+    left: u64,
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.left = self.left.checked_sub(n as u64).ok_or_else(|| std::io::Error::other(OVER_CAP))?;
+        Ok(n)
+    }
+}
+
+/// The error text of [`Capped`], recognised to say which limit it was.
+const OVER_CAP: &str = "anchor.xml passes the metadata limit";
+
+/// Reads `anchor.xml` as a stream of XML events from `xml` (unpacked as it
+/// goes), held to `limits.metadata` bytes.
+fn parse_anchor(xml: impl Read, file: &str, limits: &Limits) -> Result<Anchor, DataError> {
     let fail = |m: String| error(file, 0..0, m, "", None);
-    let mut r = quick_xml::Reader::from_str(xml);
+    let cap = limits.metadata;
+    let mut r = quick_xml::Reader::from_reader(std::io::BufReader::new(Capped { inner: xml, left: cap }));
+    let mut buf = Vec::new();
     let mut a = Anchor { metrics: Vec::new(), regions: HashMap::new(), cnodes: Vec::new(), locations: 0 };
     let mut stack: Vec<String> = Vec::new();
     let mut cnode_stack: Vec<usize> = Vec::new();
@@ -127,8 +150,16 @@ fn parse_anchor(xml: &str, file: &str) -> Result<Anchor, DataError> {
             .ok_or_else(|| fail(format!("anchor.xml: {what} without a valid id")))
     };
     loop {
-        let ev = r.read_event().map_err(|e| {
-            fail(format!("anchor.xml: not well-formed XML at byte {} ({e})", r.buffer_position()))
+        buf.clear();
+        let ev = r.read_event_into(&mut buf).map_err(|e| match &e {
+            quick_xml::Error::Io(io) if io.to_string() == OVER_CAP => fail(format!(
+                "anchor.xml unpacks to more than {} MiB of metadata {}",
+                cap >> 20,
+                Limit::Metadata.note(limits)
+            )),
+            // A damaged gzip stream (or a read error) is not bad XML.
+            quick_xml::Error::Io(io) => fail(format!("anchor.xml: cannot unpack it ({io})")),
+            _ => fail(format!("anchor.xml: not well-formed XML at byte {} ({e})", r.buffer_position())),
         })?;
         match ev {
             Event::Eof => break,
@@ -460,17 +491,14 @@ fn read_profile_capped(bytes: &[u8], file: &str, limits: Limits, cap: u64) -> Re
     let anchor = members.get("anchor.xml").ok_or_else(|| {
         fail(format!("{file}: no anchor.xml in the archive; a CUBE profile is Score-P's profile.cubex"))
     })?;
-    let xml = if anchor.starts_with(&[0x1f, 0x8b]) {
-        let mut s = String::new();
-        flate2::read::GzDecoder::new(anchor.as_slice())
-            .take(cap + 1)
-            .read_to_string(&mut s)
-            .map_err(|e| fail(format!("{file}:anchor.xml: cannot unpack it ({e})")))?;
-        s
+    // Metadata, held to its own (much smaller) cap while it is unpacked
+    // and parsed: never inflated whole.
+    let shown = format!("{file}:anchor.xml");
+    let a = if anchor.starts_with(&[0x1f, 0x8b]) {
+        parse_anchor(flate2::read::GzDecoder::new(anchor.as_slice()), &shown, &limits)
     } else {
-        String::from_utf8(anchor.clone()).map_err(|e| fail(format!("{file}:anchor.xml: not UTF-8 ({e})")))?
-    };
-    let a = parse_anchor(&xml, &format!("{file}:anchor.xml"))?;
+        parse_anchor(anchor.as_slice(), &shown, &limits)
+    }?;
     // Callpath names and the tree, in call-tree order.
     let pos: HashMap<usize, usize> = a.cnodes.iter().enumerate().map(|(i, c)| (c.id, i)).collect();
     let locations = a.locations.max(1);

@@ -43,7 +43,17 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for OrderedMap<T> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
                 let mut v = Vec::new();
-                while let Some((k, x)) = m.next_entry::<Cow<'de, str>, T>()? {
+                let mut seen = std::collections::HashSet::new();
+                while let Some(k) = m.next_key::<Cow<'de, str>>()? {
+                    // Checked before the value is read: serde_json then
+                    // locates the error at the key's line and column.
+                    if !seen.insert(k.clone()) {
+                        return Err(de::Error::custom(format_args!(
+                            "the key {:?} appears twice in one object (JSON readers differ on which one counts)",
+                            k
+                        )));
+                    }
+                    let x = m.next_value::<T>()?;
                     v.push((k.into_owned(), x));
                 }
                 Ok(OrderedMap(v))
@@ -287,6 +297,7 @@ pub fn read_json(text: &str, file: &str, limits: Limits) -> Result<Experiment, D
 
 #[derive(Deserialize)]
 struct Named {
+    #[serde(deserialize_with = "unique_id")]
     id: Number,
     name: String,
 }
@@ -299,6 +310,7 @@ struct Pair {
 
 #[derive(Deserialize)]
 struct Coordinate {
+    #[serde(deserialize_with = "unique_id")]
     id: Number,
     parameter_value_pairs: Vec<Pair>,
 }
@@ -313,11 +325,66 @@ struct LegacyMeasurement {
 
 #[derive(Deserialize)]
 struct Legacy {
-    parameters: Vec<Named>,
-    callpaths: Vec<Named>,
-    metrics: Vec<Named>,
-    coordinates: Vec<Coordinate>,
+    parameters: Unique<Named>,
+    callpaths: Unique<Named>,
+    metrics: Unique<Named>,
+    coordinates: Unique<Coordinate>,
     measurements: Vec<LegacyMeasurement>,
+}
+
+thread_local! {
+    /// The ids seen so far in each [`Unique`] list being read (innermost last).
+    static SEEN_IDS: std::cell::RefCell<Vec<std::collections::HashSet<String>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// An item's id, refused when an earlier item of the same [`Unique`] list
+/// has it: the error is raised while the id is read, so serde_json locates
+/// it at the id itself (Extra-P's reader silently kept one of the two).
+/// Ids compare by value (`1` and `1.0` are one id), as they are looked up;
+/// a value past the default limits compares by its text.
+fn unique_id<'de, D: Deserializer<'de>>(d: D) -> Result<Number, D::Error> {
+    let n = Number::deserialize(d)?;
+    let t = n.to_string();
+    let key = parse_number(&t, Limits::default()).map_or(t, |r| crate::num::fmt_fraction(&r));
+    let fresh = SEEN_IDS.with(|s| s.borrow_mut().last_mut().is_none_or(|set| set.insert(key)));
+    if fresh {
+        Ok(n)
+    } else {
+        Err(de::Error::custom(format_args!("a second item with the id {n} in this list; ids must differ")))
+    }
+}
+
+/// A list whose items' ids ([`unique_id`]) are all different.
+struct Unique<T>(Vec<T>);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Unique<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Unique<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
+                // A fresh set of ids for this list, dropped however it ends.
+                struct Pop;
+                impl Drop for Pop {
+                    fn drop(&mut self) {
+                        SEEN_IDS.with(|s| s.borrow_mut().pop());
+                    }
+                }
+                SEEN_IDS.with(|s| s.borrow_mut().push(std::collections::HashSet::new()));
+                let _pop = Pop;
+                let mut v: Vec<T> = Vec::new();
+                while let Some(x) = s.next_element::<T>()? {
+                    v.push(x);
+                }
+                Ok(Unique(v))
+            }
+        }
+        d.deserialize_seq(V(std::marker::PhantomData))
+    }
 }
 
 /// The legacy schema: parameters, callpaths, metrics and coordinates with
@@ -328,8 +395,8 @@ fn read_legacy(text: &str, file: &str, limits: Limits) -> Result<Experiment, Dat
     let none = 0..0;
     let id = |n: &Number, path: &str| number(n, file, none.clone(), path, limits);
     // Parameters and coordinates are listed by id, as Extra-P sorts them.
-    let mut params: Vec<(Rat, String)> = Vec::with_capacity(doc.parameters.len());
-    for (i, p) in doc.parameters.iter().enumerate() {
+    let mut params: Vec<(Rat, String)> = Vec::with_capacity(doc.parameters.0.len());
+    for (i, p) in doc.parameters.0.iter().enumerate() {
         params.push((id(&p.id, &format!("parameters[{i}].id"))?, p.name.clone()));
     }
     params.sort_by(|a, b| a.0.cmp(&b.0));
@@ -342,10 +409,10 @@ fn read_legacy(text: &str, file: &str, limits: Limits) -> Result<Experiment, Dat
         }
         Ok(m)
     };
-    let callpaths = names(&doc.callpaths, "callpaths")?;
-    let metrics = names(&doc.metrics, "metrics")?;
+    let callpaths = names(&doc.callpaths.0, "callpaths")?;
+    let metrics = names(&doc.metrics.0, "metrics")?;
     let mut coords: HashMap<Coords, Vec<Rat>> = HashMap::new();
-    for (i, c) in doc.coordinates.iter().enumerate() {
+    for (i, c) in doc.coordinates.0.iter().enumerate() {
         let mut v: Vec<Option<Rat>> = vec![None; params.len()];
         for (j, pv) in c.parameter_value_pairs.iter().enumerate() {
             let path = format!("coordinates[{i}].parameter_value_pairs[{j}]");
@@ -662,6 +729,30 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.diagnostic.message.contains("has 2 coordinates"), "{}", err.diagnostic.message);
+        // A key twice in one object: refused at the second, by line and column.
+        let dup = text.replace("\n \"a\":", "\n \"b\":");
+        let err = read_json(&dup, "n.json", Limits::default()).unwrap_err();
+        assert!(err.diagnostic.message.contains("the key \"b\" appears twice"), "{}", err.diagnostic.message);
+        let at = err.diagnostic.span.start;
+        assert_eq!(dup[..at].matches('\n').count(), 2, "on the second key's line: {at}");
+        let err = read_jsonl("{\"params\":{\"x\":4,\"x\":5},\"value\":1}\n", "l.jsonl", Limits::default())
+            .unwrap_err();
+        assert!(err.diagnostic.message.contains("\"x\" appears twice"), "{}", err.diagnostic.message);
+    }
+
+    #[test]
+    fn legacy_ids_listed_twice_are_refused_where_they_are() {
+        let text = "{\"parameters\": [{\"id\": 1, \"name\": \"p\"}], \"callpaths\": [{\"id\": 1, \"name\": \"main\"}],\n \"metrics\": [{\"id\": 1, \"name\": \"time\"}],\n \"coordinates\": [\n  {\"id\": 1, \"parameter_value_pairs\": [{\"parameter_id\": 1, \"parameter_value\": 2}]},\n  {\"id\": 1.0, \"parameter_value_pairs\": [{\"parameter_id\": 1, \"parameter_value\": 4}]}\n ],\n \"measurements\": [{\"coordinate_id\": 1, \"callpath_id\": 1, \"metric_id\": 1, \"value\": 3}]}\n";
+        let err = read_json(text, "l.json", Limits::default()).unwrap_err();
+        assert!(
+            err.diagnostic.message.contains("a second item with the id 1.0"),
+            "{}",
+            err.diagnostic.message
+        );
+        let at = err.diagnostic.span.start;
+        assert_eq!(text[..at].matches('\n').count(), 4, "on the duplicate's line: {at}");
+        let ok = text.replace("\"id\": 1.0", "\"id\": 2");
+        assert_eq!(read_json(&ok, "l.json", Limits::default()).unwrap().series.len(), 1);
     }
 
     #[test]

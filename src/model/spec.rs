@@ -116,6 +116,21 @@ impl Spec {
     /// they carry: their `Display` is the full report.
     pub fn build(&self, file: &str, digits: u32, limits: &Limits) -> Result<Model, Diagnostic> {
         let source: std::sync::Arc<str> = self.source().into();
+        // Names come from data (an experiment's parameters, a CSV header):
+        // one that is not a plain identifier would be read as model text
+        // (`p) = 1` ends the definition), so it is refused, not written.
+        let names = std::iter::once(&self.func)
+            .chain(&self.vars)
+            .chain(self.consts.iter().map(|c| &c.0))
+            .chain(self.params.iter().map(|p| &p.0));
+        if let Some(bad) = names.into_iter().find(|n| !is_plain_name(n)) {
+            return Err(Diagnostic::new(
+                file,
+                0..source.len(),
+                format!("`{}` is not a name errband's models can use (letters, digits and `_`, not first a digit)", bad.escape_debug()),
+            )
+            .with_source(source));
+        }
         let model =
             Model::parse_with(&source, file, digits, limits).map_err(|d| d.with_source(source.clone()))?;
         // The canonical text states each value exactly; a value that a name
@@ -137,6 +152,13 @@ impl Spec {
     }
 }
 
+/// `[A-Za-z_][A-Za-z0-9_]*`.
+fn is_plain_name(s: &str) -> bool {
+    let mut b = s.bytes();
+    b.next().is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+        && b.all(|c| c.is_ascii_alphanumeric() || c == b'_')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,6 +166,20 @@ mod tests {
 
     fn r(s: &str) -> Rat {
         parse_rat(s).unwrap()
+    }
+
+    #[test]
+    fn names_from_data_that_are_not_plain_identifiers_are_refused() {
+        let l = Limits::default();
+        // A variable named so that the model text would end early and a new
+        // body begin: refused, never written.
+        let bad = Spec::new("T", &["p) = 5*p\n#"], "c0 + c1*p").params(&["c0", "c1"]);
+        let e = bad.build("x", 30, &l).unwrap_err();
+        assert!(e.message.contains("is not a name"), "{}", e.message);
+        for name in ["", "1p", "p q", "p-1", "π"] {
+            assert!(Spec::new("T", &[name], "c0").params(&["c0"]).build("x", 30, &l).is_err(), "{name:?}");
+        }
+        Spec::new("T", &["p_1"], "c0 + c1*p_1").params(&["c0", "c1"]).build("x", 30, &l).unwrap();
     }
 
     #[test]

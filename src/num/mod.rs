@@ -189,11 +189,13 @@ fn parse_decimal(s: &str, whole: &str, limits: Limits) -> Result<Rat, NumError> 
 
 /// `x * 10^e` exactly.
 pub fn scale_pow10(x: Rat, e: i64) -> Rat {
-    let p = pow10(e.unsigned_abs());
+    let p = Rat::from_integer(pow10(e.unsigned_abs()));
+    // `mul`/`div` cancel with gcds against the power alone; num-rational's
+    // operators took binary gcds of the whole (long) numerator.
     if e >= 0 {
-        x * Rat::from_integer(p)
+        mul(&x, &p)
     } else {
-        x / Rat::from_integer(p)
+        div(&x, &p)
     }
 }
 

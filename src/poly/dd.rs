@@ -183,8 +183,11 @@ impl Cone {
 
     /// Intersects with `h·z <= 0`; `id` is the caller's index of `h`.
     /// Returns false (and changes nothing) when `h` is implied.
+    ///
+    /// The work is counted against the installed [`super::budget`]; with
+    /// the budget spent, `add` changes nothing and returns false.
     pub fn add(&mut self, h: &IVec, id: usize) -> bool {
-        if h.is_zero() {
+        if h.is_zero() || super::budget::spent() {
             return false;
         }
         let k = self.kept.len();
@@ -214,6 +217,12 @@ impl Cone {
             self.kept.push(id);
             return true;
         }
+        // A sign test per generator; then a zero-set intersection per pair
+        // of opposite generators; the budget sees each before it is done.
+        let zwords = (self.kept.len() / 64 + 1) as u64;
+        if !super::budget::charge((self.rays.len() * self.dim) as u64) {
+            return false;
+        }
         let signs: Vec<Ordering> = self.rays.iter().map(|r| sign(h, r)).collect();
         if !signs.contains(&Ordering::Greater) {
             return false;
@@ -223,17 +232,31 @@ impl Cone {
         let mut new_zero = Vec::new();
         let pos: Vec<usize> = (0..self.rays.len()).filter(|&i| signs[i] == Ordering::Greater).collect();
         let neg: Vec<usize> = (0..self.rays.len()).filter(|&i| signs[i] == Ordering::Less).collect();
+        if !super::budget::charge((pos.len() * neg.len()) as u64 * zwords) {
+            return false;
+        }
+        let hw = h.v.iter().map(|x| super::budget::words(x.bits())).max().unwrap_or(1);
         for &p in &pos {
+            // The adjacency scans and new rays of this generator, counted
+            // before they are made: a spent budget leaves the cone as it was.
+            let mut work = 0u64;
             for &q in &neg {
                 let common = self.zero[p].and(&self.zero[q]);
                 if common.len() + 2 < d {
                     continue;
                 }
+                work += self.rays.len() as u64 * zwords;
                 let adjacent =
                     (0..self.rays.len()).all(|r| r == p || r == q || !common.is_subset(&self.zero[r]));
                 if !adjacent {
                     continue;
                 }
+                let rw = super::budget::words(
+                    self.rays[p].v.iter().chain(&self.rays[q].v).map(|x| x.bits()).max().unwrap_or(0),
+                );
+                // Two products per entry, and the gcd that makes the new
+                // ray primitive (quadratic in its length).
+                work += self.dim as u64 * (2 * hw * rw + (hw + rw) * (hw + rw));
                 let hp = dot(&h.v, &self.rays[p].v);
                 let hq = dot(&h.v, &self.rays[q].v);
                 let v: Vec<BigInt> =
@@ -242,6 +265,9 @@ impl Cone {
                 z.insert(k);
                 new_rays.push(IVec::new(v));
                 new_zero.push(z);
+            }
+            if !super::budget::charge(work) {
+                return false;
             }
         }
         let mut rays = Vec::new();

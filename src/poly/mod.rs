@@ -6,6 +6,7 @@
 //! lower-dimensional sets come back with explicit equalities, unbounded ones
 //! with rays and lines.
 
+pub(crate) mod budget;
 mod dd;
 mod polygon;
 
@@ -108,6 +109,17 @@ impl Polyhedron {
 
     #[allow(clippy::panic)] // an invariant of the type, not of the input
     fn prepared(&self) -> Prepared {
+        // An exact LP over these rows follows: a few pivots, each a pass of
+        // products over the rows (the result is not used once spent).
+        let w = self
+            .constraints
+            .iter()
+            .flat_map(|c| c.a.iter().chain(std::iter::once(&c.b)))
+            .map(|x| budget::words(x.numer().bits() + x.denom().bits()))
+            .max()
+            .unwrap_or(1);
+        let n1 = (self.n + 1) as u64;
+        budget::charge(self.constraints.len() as u64 * n1 * n1 * w * w);
         match Prepared::new(self.n, self.constraints.clone()) {
             Ok(p) => p,
             // Every constraint is built over self.n variables.
@@ -203,6 +215,12 @@ impl Polyhedron {
             }
         }
         loop {
+            // A sign pass over the generators per row left (floats); with
+            // the budget spent the cone is not used, so stop here.
+            let left = done.iter().filter(|d| !**d).count();
+            if !budget::charge((left * (cone.rays.len() + 1) * (n + 1)) as u64) {
+                return Ok(cone);
+            }
             let mut cand: Vec<(f64, usize)> = Vec::new();
             for (k, (h, _)) in rows.iter().enumerate() {
                 if done[k] {
@@ -232,6 +250,11 @@ impl Polyhedron {
     fn generators_of(&self, cone: &Cone) -> Generators {
         let n = self.n;
         let mut g = Generators::default();
+        // A division (a gcd) per entry; nothing when the budget is spent.
+        let w = cone.rays.iter().flat_map(|r| &r.v).map(|x| budget::words(x.bits())).max().unwrap_or(1);
+        if !budget::charge((cone.rays.len() * (n + 1)) as u64 * w * w) {
+            return g;
+        }
         for r in &cone.rays {
             let t = &r.v[n];
             if t.is_positive() {
@@ -316,8 +339,11 @@ impl Polyhedron {
 
     /// [`Polyhedron::minimize`] that stops with `Err(count)` as soon as the
     /// double description holds more than `max` vertices and rays.
+    ///
+    /// It stops too when the installed work budget (`poly::budget`, see
+    /// `qe::solve`) is spent; the caller asks the budget which it was.
     pub fn minimize_capped(&self, max: usize) -> Result<Minimal, usize> {
-        self.minimize_with(&|k| if k > max { Err(k) } else { Ok(()) })
+        self.minimize_with(&|k| if k > max || budget::spent() { Err(k) } else { Ok(()) })
     }
 
     fn minimize_with<E>(&self, check: &impl Fn(usize) -> Result<(), E>) -> Result<Minimal, E> {
@@ -375,18 +401,28 @@ impl Polyhedron {
             }
         }
         let is_point: Vec<bool> = cone.rays.iter().map(|r| r.v[n].is_positive()).collect();
+        let gen_words =
+            cone.rays.iter().flat_map(|r| &r.v).map(|x| budget::words(x.bits())).max().unwrap_or(1);
         let mut faces: Vec<(Vec<bool>, usize)> = Vec::new();
         for (ci, c) in self.constraints.iter().enumerate() {
             if c.kind == Kind::Eq || !(candidate[ci] || c.kind == Kind::Lt) {
                 continue;
             }
             let h = homog(&c.a, &c.b);
+            let hw = h.v.iter().map(|x| budget::words(x.bits())).max().unwrap_or(1);
+            // An exact product per generator entry (the rest is dropped
+            // with the result when the budget is spent).
+            if !budget::charge((cone.rays.len() * (n + 1)) as u64 * hw * gen_words) {
+                break;
+            }
             let tight: Vec<bool> = cone.rays.iter().map(|g| int_dot(&h.v, &g.v).is_zero()).collect();
             if tight.iter().all(|&t| t) || !tight.iter().zip(&is_point).any(|(&t, &p)| t && p) {
                 continue; // an implicit equality (carried by the hull), or misses the closure
             }
             faces.push((tight, ci));
         }
+        // Face against face: counted as one unit per pair of generator flags.
+        budget::charge((faces.len() * faces.len() * cone.rays.len()) as u64 / 8);
         let strictly_inside = |a: &[bool], b: &[bool]| a != b && a.iter().zip(b).all(|(&x, &y)| !x || y);
         let mut facets: Vec<(Vec<bool>, Constraint)> = Vec::new();
         let mut strict_faces: Vec<usize> = Vec::new();
@@ -630,6 +666,23 @@ fn fm_step(cons: Vec<Constraint>, v: VarId, n: usize) -> Vec<Constraint> {
         } else {
             rest.push(c);
         }
+    }
+    // Each pair is a row of products: counted before it is formed. With
+    // the budget spent the combined rows are left out (the result is then
+    // discarded by whoever installed the budget).
+    let bits = |c: &Constraint| {
+        c.a.iter()
+            .chain(std::iter::once(&c.b))
+            .map(|x| x.numer().bits() + x.denom().bits())
+            .max()
+            .unwrap_or(0)
+    };
+    let (wu, wl) = (
+        upper.iter().map(bits).max().map_or(1, budget::words),
+        lower.iter().map(bits).max().map_or(1, budget::words),
+    );
+    if !budget::charge((upper.len() * lower.len() * (n + 1)) as u64 * 4 * wu * wl) {
+        return rest;
     }
     for u in &upper {
         for l in &lower {

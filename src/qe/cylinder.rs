@@ -234,30 +234,39 @@ fn outer_spans(q: &Polyhedron) -> Spans {
         .iter()
         .map(|v| homog(v.iter().cloned().chain(std::iter::once(Rat::from_integer(1.into()))).collect()))
         .collect();
-    let spans = q
-        .constraints()
-        .par_iter()
-        .map(|c| {
-            let h = homog(c.a.iter().cloned().chain(std::iter::once(-c.b.clone())).collect());
-            let widen = |r: Option<Span>, x: &Rat| match r {
-                None => Some((x.clone(), x.clone())),
-                Some((l, u)) => {
-                    Some((if *x < l { x.clone() } else { l }, if *x > u { x.clone() } else { u }))
-                }
-            };
-            let (mut r0, mut r1): (Option<Span>, Option<Span>) = (None, None);
-            for (v, vi) in g.vertices.iter().zip(&verts) {
-                let dot: num_bigint::BigInt = h.iter().zip(vi).map(|(x, y)| x * y).sum();
-                if dot.is_zero() {
-                    r0 = widen(r0, &v[0]);
-                    r1 = widen(r1, &v[1]);
-                }
-            }
-            // A constraint tight at no vertex is redundant: an empty span.
-            let empty = || (Rat::from_integer(1.into()), Rat::from_integer(0.into()));
-            [r0.unwrap_or_else(empty), r1.unwrap_or_else(empty)]
-        })
-        .collect();
+    // The budget of the caller counts the work on rayon's threads too.
+    let budget = crate::poly::budget::current();
+    let vw = verts.iter().flatten().map(|x| crate::poly::budget::words(x.bits())).max().unwrap_or(1);
+    // The waiting thread runs with no budget: a job rayon steals into the
+    // wait (another analysis' work) must not count against this one.
+    let spans = crate::poly::budget::within(None, || {
+        q.constraints()
+            .par_iter()
+            .map(|c| {
+                crate::poly::budget::within(budget.clone(), || {
+                    let h = homog(c.a.iter().cloned().chain(std::iter::once(-c.b.clone())).collect());
+                    crate::poly::budget::charge((verts.len() * h.len()) as u64 * vw);
+                    let widen = |r: Option<Span>, x: &Rat| match r {
+                        None => Some((x.clone(), x.clone())),
+                        Some((l, u)) => {
+                            Some((if *x < l { x.clone() } else { l }, if *x > u { x.clone() } else { u }))
+                        }
+                    };
+                    let (mut r0, mut r1): (Option<Span>, Option<Span>) = (None, None);
+                    for (v, vi) in g.vertices.iter().zip(&verts) {
+                        let dot: num_bigint::BigInt = h.iter().zip(vi).map(|(x, y)| x * y).sum();
+                        if dot.is_zero() {
+                            r0 = widen(r0, &v[0]);
+                            r1 = widen(r1, &v[1]);
+                        }
+                    }
+                    // A constraint tight at no vertex is redundant: an empty span.
+                    let empty = || (Rat::from_integer(1.into()), Rat::from_integer(0.into()));
+                    [r0.unwrap_or_else(empty), r1.unwrap_or_else(empty)]
+                })
+            })
+            .collect()
+    });
     Some(spans)
 }
 
@@ -334,23 +343,36 @@ pub(crate) fn cylinder(p: &Polyhedron) -> Vec<Cell> {
             // Deeper levels: each cell is independent work (in parallel; the
             // results keep the cells' order, so the output is deterministic).
             let spans: Vec<Spans> = projections.iter().map(outer_spans).collect();
-            let full: Vec<OuterCell> = cells
-                .into_par_iter()
-                .filter_map(|mut c| {
-                    let mut outer = outer_constraints(&c.lo, &c.hi, d);
-                    let level1 = Cell {
-                        levels: vec![LevelBound::Range { lower: vec![], upper: vec![] }, c.chain[0].clone()],
-                    };
-                    outer.extend(level1.constraints(d));
-                    let projs = match cell_box(&c) {
-                        Some(bbox) => narrowed(&projections, &spans, &bbox),
-                        None => projections.clone(),
-                    };
-                    let rest = chain_from(&projs, outer, d, 2)?;
-                    c.chain.extend(rest);
-                    Some(c)
-                })
-                .collect();
+            let budget = crate::poly::budget::current();
+            // No budget on the waiting thread (see outer_spans).
+            let full: Vec<OuterCell> = crate::poly::budget::within(None, || {
+                cells
+                    .into_par_iter()
+                    .filter_map(|mut c| {
+                        crate::poly::budget::within(budget.clone(), || {
+                            // A spent budget: the caller drops the cells anyway.
+                            if crate::poly::budget::spent() {
+                                return None;
+                            }
+                            let mut outer = outer_constraints(&c.lo, &c.hi, d);
+                            let level1 = Cell {
+                                levels: vec![
+                                    LevelBound::Range { lower: vec![], upper: vec![] },
+                                    c.chain[0].clone(),
+                                ],
+                            };
+                            outer.extend(level1.constraints(d));
+                            let projs = match cell_box(&c) {
+                                Some(bbox) => narrowed(&projections, &spans, &bbox),
+                                None => projections.clone(),
+                            };
+                            let rest = chain_from(&projs, outer, d, 2)?;
+                            c.chain.extend(rest);
+                            Some(c)
+                        })
+                    })
+                    .collect()
+            });
             return finish(full, p, d, closed);
         }
     }
@@ -415,6 +437,9 @@ pub(crate) fn cylinder(p: &Polyhedron) -> Vec<Cell> {
     }
     let mut cells: Vec<OuterCell> = Vec::new();
     for (clo, chi) in pieces {
+        if crate::poly::budget::spent() {
+            break;
+        }
         let outer = outer_constraints(&clo, &chi, d);
         let Some(ch) = chain_from(&projections, outer, d, 1) else { continue };
         cells.push(OuterCell { lo: clo, hi: chi, chain: ch });

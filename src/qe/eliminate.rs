@@ -37,6 +37,15 @@ pub enum ElimError {
         /// The limit in force.
         limit: usize,
     },
+    /// Listing the result (its pieces' vertices and cylindrical form)
+    /// needed more work than [`Limits::vertices`] allows
+    /// ([`Limits::listing_work`]), as in many dimensions, where the number
+    /// of vertices and cells can grow exponentially.
+    #[error("listing the result (vertices and cylindrical form) needs more work than --max-vertices {limit} allows (in many variables this work grows exponentially; raise it with --max-vertices)")]
+    TooMuchWork {
+        /// The limit in force.
+        limit: usize,
+    },
 }
 
 /// Fails when a coefficient or constant of `cons` is larger than

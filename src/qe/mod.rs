@@ -215,6 +215,29 @@ pub fn solve(p: &Problem, opts: &Options) -> Result<QeResult, QeError> {
     let vars = VarTable::from_names(order.iter().map(|&v| p.vars.name(v).to_string()));
     let d = order.len();
     let dnf = eliminate::eliminate(&p.formula, n, &opts.limits)?;
+    // Listing the result (vertices, minimal forms, cylindrical form) runs
+    // on a budget fixed here, before any enumeration: the same verdict on
+    // every machine and at every load, and bounded work however many
+    // dimensions the result has. (Elimination has its own limits: pieces
+    // and digits.)
+    let budget = crate::poly::budget::Budget::new(opts.limits.listing_work());
+    let r = crate::poly::budget::within(Some(budget.clone()), || list(dnf, opts, &order, &vars, d));
+    if budget.is_spent() {
+        // What was built after the budget ran out is not the result.
+        return Err(ElimError::TooMuchWork { limit: opts.limits.vertices }.into());
+    }
+    r
+}
+
+/// The pieces of `dnf` minimised, simplified and (unless `no_cells`) in
+/// cylindrical form, over the free variables in `order`.
+fn list(
+    dnf: eliminate::Dnf,
+    opts: &Options,
+    order: &[VarId],
+    vars: &VarTable,
+    d: usize,
+) -> Result<QeResult, QeError> {
     // Re-index every piece onto the ordered free variables.
     let polys: Vec<Polyhedron> = dnf
         .into_iter()
@@ -227,25 +250,38 @@ pub fn solve(p: &Problem, opts: &Options) -> Result<QeResult, QeError> {
         })
         .collect();
     let max = opts.limits.vertices;
-    let minimal =
-        simplify(polys, d, max).map_err(|found| ElimError::TooManyVertices { found, limit: max })?;
+    let minimal = simplify(polys, d, max).map_err(|found| {
+        if crate::poly::budget::spent() {
+            ElimError::TooMuchWork { limit: max }
+        } else {
+            ElimError::TooManyVertices { found, limit: max }
+        }
+    })?;
     // The polygon path (two variables, many rows) is not capped while it runs.
     if let Some(m) = minimal.iter().find(|m| m.generators.vertices.len() > max) {
         return Err(ElimError::TooManyVertices { found: m.generators.vertices.len(), limit: max }.into());
     }
-    // Pieces are independent: their cells are found in parallel, in order.
-    let pieces = minimal
-        .into_par_iter()
-        .map(|minimal| {
-            let cells = if opts.no_cells || minimal.constraints().is_empty() {
-                vec![]
-            } else {
-                cylinder::cylinder(&Polyhedron::from_minimal(d, &minimal))
-            };
-            Piece { minimal, cells }
-        })
-        .collect();
-    Ok(QeResult { vars, origin: order, pieces })
+    // Pieces are independent: their cells are found in parallel, in order,
+    // on the one budget.
+    let budget = crate::poly::budget::current();
+    // No budget on the waiting thread: a job rayon steals into the wait
+    // (another analysis' work) must not count against this one.
+    let pieces = crate::poly::budget::within(None, || {
+        minimal
+            .into_par_iter()
+            .map(|minimal| {
+                crate::poly::budget::within(budget.clone(), || {
+                    let cells = if opts.no_cells || minimal.constraints().is_empty() {
+                        vec![]
+                    } else {
+                        cylinder::cylinder(&Polyhedron::from_minimal(d, &minimal))
+                    };
+                    Piece { minimal, cells }
+                })
+            })
+            .collect()
+    });
+    Ok(QeResult { vars: vars.clone(), origin: order.to_vec(), pieces })
 }
 
 /// Minimises every piece, drops empty and subsumed ones, merges pieces that

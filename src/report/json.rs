@@ -91,10 +91,10 @@ impl Report<'_> {
                     Shape::Point => ("point", vec![], vec![]),
                     Shape::Bounded => ("bounded", vec![], vec![]),
                     Shape::Unbounded { rays, lines } => ("unbounded", rays.iter().map(vert).collect(), lines.iter().map(vert).collect()),
-                    Shape::Unlisted { found, limit } => {
+                    Shape::Unlisted { found, limit, work } => {
                         return json!({
                             "threshold": r.threshold.text, "value": self.both(&r.value), "bound": self.bound_json(&r.bound), "shape": "unlisted",
-                            "unlisted": { "vertices_reached": found, "max_vertices": limit, "bands": "exact LPs over the residual system" },
+                            "unlisted": { "vertices_reached": found, "max_vertices": limit, "reason": if *work { "work" } else { "vertices" }, "bands": "exact LPs over the residual system" },
                         });
                     }
                 };

@@ -270,8 +270,11 @@ impl Report<'_> {
             match &r.shape {
                 Shape::Empty => o.push_str(&format!("empty (e_max = {})\n", self.dec(&a.emax))),
                 Shape::Untrusted { .. } => o.push_str("no trustworthy band: the model misses its own data by too much\n"),
-                Shape::Unlisted { found, limit } => o.push_str(&format!(
+                Shape::Unlisted { found, limit, work: false } => o.push_str(&format!(
                     "not listed (its vertex enumeration passed --max-vertices {limit}, reaching {found}); bands from exact LPs\n"
+                )),
+                Shape::Unlisted { limit, work: true, .. } => o.push_str(&format!(
+                    "not listed (listing it needs more work than --max-vertices {limit} allows); bands from exact LPs\n"
                 )),
                 _ => {
                     let v: Vec<String> = r

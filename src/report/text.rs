@@ -362,9 +362,14 @@ impl Report<'_> {
                 Shape::Bounded => {
                     o.push_str(&format!("  threshold {label}: bounded, {} vertices\n", r.vertices.len()))
                 }
-                Shape::Unlisted { found, limit } => {
+                Shape::Unlisted { found, limit, work } => {
+                    let why = if *work {
+                        format!("listing its vertices and cylindrical form needs more work than --max-vertices {limit} allows (raise it to list the region)")
+                    } else {
+                        format!("enumerating its vertices passed --max-vertices {limit} (reached {found})")
+                    };
                     o.push_str(&format!(
-                        "  threshold {label}: not listed: enumerating its vertices passed --max-vertices {limit} (reached {found}); it is the residual system at this threshold, and its bands come from exact LPs\n"
+                        "  threshold {label}: not listed: {why}; it is the residual system at this threshold, and its bands come from exact LPs\n"
                     ));
                     continue;
                 }
