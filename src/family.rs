@@ -181,6 +181,10 @@ pub struct Member {
     /// The self-check ([`crate::trust::check`]), made for the forms
     /// consistent at some threshold.
     pub check: Option<crate::trust::Check>,
+    /// For the forms consistent at some threshold: the cross-validated
+    /// prediction error Extra-P ranks by ([`crate::fit::Design::loo_smape`];
+    /// `None` when not made or not determined).
+    pub loo: Option<Rat>,
 }
 
 /// A form left out, and why (it cannot be evaluated at a data point, or
@@ -234,7 +238,7 @@ pub struct FamilyAnalysis {
 }
 
 /// The rule forms are ranked by, as reports state it.
-pub const RANKING: &str = "ranked: consistent at more thresholds first, then forms that predict a positive time at every point, then those that passed their self-check (fitted without the largest scale, their band there holds every measurement), then fewer parameters among the consistent (the simplest form the data allow), then remax (e_max when a measurement is not positive), then the mean square";
+pub const RANKING: &str = "ranked: consistent at more thresholds first, then forms that predict a positive time at every point, then those that passed their self-check (fitted without the largest scale, their band there holds every measurement), then fewer parameters among the consistent (the simplest form the data allow), then the cross-validated prediction error Extra-P ranks by (each point left out, SMAPE on the means), then remax (e_max when a measurement is not positive), then the mean square";
 
 /// Why a family could not be analysed.
 #[derive(Debug, Clone)]
@@ -634,7 +638,20 @@ pub fn analyse(
             // is fitted without the largest scale and its band there checked.
             let check =
                 consistent.iter().any(|c| *c).then(|| crate::trust::check(&model, data, file, opts, points));
-            Member { form: model.body_text.clone(), model, origin, stats, consistent, bands, positive, check }
+            // Extra-P's criterion among forms alike in the rest: the
+            // cross-validated error of its prediction at each point left out.
+            let loo = consistent.iter().any(|c| *c).then(|| stats.design.loo_smape(model.k())).flatten();
+            Member {
+                form: model.body_text.clone(),
+                model,
+                origin,
+                stats,
+                consistent,
+                bands,
+                positive,
+                check,
+                loo,
+            }
         })
         .collect();
     members.sort_by(|a, b| {
@@ -642,6 +659,8 @@ pub fn analyse(
         let held = |m: &Member| m.consistent.iter().filter(|c| **c).count();
         let negative = |m: &Member| m.positive.iter().any(|p| !p);
         let failed = |m: &Member| m.check.as_ref().is_some_and(|c| c.outcome.failed());
+        // Made ones first, smallest error first.
+        let loo = |m: &Member| (m.loo.is_none(), m.loo.clone());
         // Parsimony among the forms the data allow; the others by fit.
         let k = |m: &Member| if held(m) > 0 { m.model.k() } else { 0 };
         held(b)
@@ -649,6 +668,7 @@ pub fn analyse(
             .then(negative(a).cmp(&negative(b)))
             .then(failed(a).cmp(&failed(b)))
             .then(k(a).cmp(&k(b)))
+            .then(loo(a).cmp(&loo(b)))
             .then(key(a).cmp(&key(b)))
             .then(a.stats.residuals.mean_square.cmp(&b.stats.residuals.mean_square))
             .then(a.form.cmp(&b.form))

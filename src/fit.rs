@@ -322,6 +322,56 @@ impl Design {
     }
 }
 
+impl Design {
+    /// Extra-P's cross-validated prediction error of the model on the
+    /// means of the points: each point left out in turn, the model fitted
+    /// by least squares to the other points' means (unweighted, as Extra-P
+    /// fits), and the symmetric relative error of its prediction at the
+    /// left-out point, `2|T − d|/(|T| + |d|)`, summed (the mean times the
+    /// number of points: ranks as Extra-P's SMAPE does). `None` when a fit
+    /// without one point is not determined (too few points, or singular).
+    pub fn loo_smape(&self, k: usize) -> Option<Rat> {
+        let n = self.groups.len();
+        if n <= k {
+            return None;
+        }
+        let means: Vec<Rat> =
+            self.groups.iter().map(|g| &g.ysum / Rat::from_integer(g.rows.len().into())).collect();
+        let mut total = Rat::zero();
+        for out in 0..n {
+            let mut a = vec![vec![Rat::zero(); k]; k];
+            let mut b = vec![Rat::zero(); k];
+            for (i, g) in self.groups.iter().enumerate() {
+                if i == out {
+                    continue;
+                }
+                let f = &g.basis[1..];
+                let t = &means[i] - &g.basis[0];
+                for r in 0..k {
+                    for c in r..k {
+                        a[r][c] += &f[r] * &f[c];
+                    }
+                    b[r] += &f[r] * &t;
+                }
+            }
+            for r in 0..k {
+                for c in 0..r {
+                    a[r][c] = a[c][r].clone();
+                }
+            }
+            let c = solve(a, b)?;
+            let g = &self.groups[out];
+            let pred = g.basis[1..].iter().zip(&c).fold(g.basis[0].clone(), |s, (f, v)| s + f * v);
+            let d = &means[out];
+            let sum = pred.abs() + d.abs();
+            if !sum.is_zero() {
+                total += Rat::from_integer(2.into()) * (&pred - d).abs() / sum;
+            }
+        }
+        Some(total)
+    }
+}
+
 /// Solves the square system `a·x = b` exactly (Gauss–Jordan with the first
 /// non-zero pivot); `None` when `a` is singular.
 pub fn solve(mut a: Vec<Vec<Rat>>, mut b: Vec<Rat>) -> Option<Vec<Rat>> {

@@ -156,3 +156,62 @@ fn band_plot_shows_the_family_band() {
     let band = s.find("data-series=\"band, threshold").unwrap();
     assert!(fam < band);
 }
+
+/// Extra-P's own set of 43 forms ranks as Extra-P does on its
+/// documentation example: the cross-validated error decides between the
+/// two consistent two-coefficient forms, and Extra-P 4.2.5 chooses
+/// `c0 + c1*p^(5/4)*log2(p)` there (with the repetitions and with their means).
+#[test]
+fn pmnf_gives_extrap_choice_on_its_documentation_example() {
+    let data = "../shared/extrap-data/docs/examples/input.txt";
+    for extra in [&[][..], &["--aggregate", "mean"][..]] {
+        let mut args = vec![data, "--family", "pmnf"];
+        args.extend_from_slice(extra);
+        let doc = json(&args);
+        assert_eq!(doc["model"]["body"], "c0 + c1*p^(5/4)*log2(p)", "{extra:?}");
+        assert_eq!(doc["family"]["forms"].as_array().unwrap().len(), 43);
+    }
+}
+
+/// Strong scaling (time falls as p grows): `scaling` has decreasing forms,
+/// no band is ever printed below zero or with its ends crossed, and a form
+/// that predicts a negative time is ranked after every form that does not.
+#[test]
+fn strong_scaling_gets_decreasing_forms_and_no_negative_time() {
+    let data = "../shared/extrap-data/tests/data/text/strong_scaling/one_parameter_1.txt";
+    let doc = json(&[data, "--at", "x=100", "--at", "x=70"]);
+    let forms = doc["family"]["forms"].as_array().unwrap();
+    assert!(forms.iter().any(|f| f["from"] == "scaling" && f["form"].as_str().unwrap().contains("x^(-")));
+    let first_negative = forms.iter().position(|f| f["positive"] == false);
+    if let Some(i) = first_negative {
+        let consistent = |f: &Value| {
+            f["consistent"].as_array().unwrap().iter().filter(|c| c["consistent"] == true).count()
+        };
+        assert!(forms[i..].iter().all(|f| f["positive"] == false || consistent(f) < consistent(&forms[i])));
+    }
+    for p in doc["recommendation"]["points"].as_array().unwrap() {
+        match p["band"].as_object() {
+            Some(b) => {
+                let lo: f64 = b["lower"]["decimal"].as_str().unwrap().parse().unwrap();
+                let hi: f64 = b["upper"]["decimal"].as_str().unwrap().parse().unwrap();
+                assert!(0.0 <= lo && lo <= hi, "{p}");
+            }
+            None => assert!(p["refused"].is_string(), "{p}"),
+        }
+    }
+    let text = ok(&[data, "--at", "x=100"]);
+    assert!(!text.contains("[0, -"), "no band printed upside down:\n{text}");
+}
+
+/// A change of trend (Extra-P's segmented test data): the early scales are
+/// set aside, said so, and the band comes from the last segment.
+#[test]
+fn a_change_of_trend_sets_the_early_scales_aside() {
+    let data = "../shared/extrap-data/tests/data/text/one_parameter_segmented_1.txt";
+    let doc = json(&[data, "--at", "p=20"]);
+    let regime = &doc["recommendation"]["regime"];
+    assert_eq!(regime["used"], true, "{regime}");
+    assert!(!doc["set_aside"].as_array().unwrap().is_empty());
+    let text = ok(&[data, "--at", "p=20"]);
+    has(&text, &["regime: the trend changes between p = ", "set aside"]);
+}
