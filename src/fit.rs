@@ -347,16 +347,11 @@ impl Design {
                 }
                 let f = &g.basis[1..];
                 let t = &means[i] - &g.basis[0];
-                for r in 0..k {
-                    for c in r..k {
-                        a[r][c] += &f[r] * &f[c];
+                for ((row, br), fr) in a.iter_mut().zip(b.iter_mut()).zip(f) {
+                    for (x, fc) in row.iter_mut().zip(f) {
+                        *x += fr * fc;
                     }
-                    b[r] += &f[r] * &t;
-                }
-            }
-            for r in 0..k {
-                for c in 0..r {
-                    a[r][c] = a[c][r].clone();
+                    *br += fr * &t;
                 }
             }
             let c = solve(a, b)?;
