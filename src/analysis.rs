@@ -524,6 +524,16 @@ impl Analysis {
         minimax(&design, model.k(), if positive { Rows::Relative } else { Rows::Absolute }, &qopts)
     }
 
+    /// remax of `design` (the smallest relative residual bound any
+    /// parameters reach), `None` unless every measurement is positive;
+    /// nothing else of [`Analysis::statistics`] is computed.
+    pub fn remax_on(design: &Design, k: usize, opts: &Options) -> Result<Option<Rat>, AnalysisError> {
+        if !design.all_positive() {
+            return Ok(None);
+        }
+        minimax(design, k, Rows::Relative, &opts.qe()).map(Some)
+    }
+
     /// The model band and the new-measurement band of each basis in
     /// `bases` (`[f0, f1, .., fk]` at a point) over the parameters that meet
     /// `bound` on `design`'s rows, each side from one exact LP; `None` when

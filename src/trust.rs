@@ -34,6 +34,7 @@
 
 use crate::analysis::{Analysis, AnalysisError, Band, Bound, Options, Scale, Threshold};
 use crate::data::Measurement;
+use crate::fit::Design;
 use crate::model::Model;
 use crate::num::{Point, Rat};
 use num_traits::{One, Signed, Zero};
@@ -135,21 +136,38 @@ fn bases(model: &Model, points: &[Vec<Rat>]) -> Vec<Option<Vec<Rat>>> {
     points.iter().map(|x| model.basis_at(x, &mut log).ok()).collect()
 }
 
-/// New-measurement bands of `model` fitted to `rows` at `bound`, per point.
-fn bands_at(
+/// New-measurement bands of `design` at `bound`, per point.
+fn bands_at(design: &Design, k: usize, bound: &Bound, at: &[Option<Vec<Rat>>]) -> Vec<Option<Band>> {
+    let all: Vec<Vec<Rat>> = at.iter().flatten().cloned().collect();
+    let Some(got) = Analysis::lp_bands(design, k, bound, &all, true) else {
+        return vec![None; at.len()];
+    };
+    let mut it = got.into_iter();
+    at.iter().map(|b| b.as_ref().and_then(|_| it.next().flatten()).map(|(_, n)| n)).collect()
+}
+
+/// The trusted bound of `model` on `rows` and its bands at the bases `at`
+/// (one design: the basis is evaluated once per distinct point).
+fn trusted_on(
     model: &Model,
     rows: &[Measurement],
     file: &str,
-    bound: &Bound,
+    opts: &Options,
     at: &[Option<Vec<Rat>>],
-) -> Result<Vec<Option<Band>>, AnalysisError> {
-    let design = crate::fit::Design::new(model, rows, file)?;
-    let all: Vec<Vec<Rat>> = at.iter().flatten().cloned().collect();
-    let Some(got) = Analysis::lp_bands(&design, model.k(), bound, &all, true) else {
-        return Ok(vec![None; at.len()]);
+) -> Result<(Option<Bound>, Vec<Option<Band>>), AnalysisError> {
+    if rows.is_empty() {
+        return Err(AnalysisError::NoData { file: file.to_string() });
+    }
+    let design = Design::new(model, rows, file)?;
+    // The fit's own failures (too few points, parameters the data cannot
+    // separate) are this band's too.
+    design.params(model)?;
+    let bound = trusted_bound(&Analysis::remax_on(&design, model.k(), opts)?, opts);
+    let bands = match &bound {
+        Some(b) => bands_at(&design, model.k(), b, at),
+        None => vec![None; at.len()],
     };
-    let mut it = got.into_iter();
-    Ok(at.iter().map(|b| b.as_ref().and_then(|_| it.next().flatten()).map(|(_, n)| n)).collect())
+    Ok((bound, bands))
 }
 
 /// The trusted bands of `model` fitted to `rows` at `points`: the hull of
@@ -163,31 +181,22 @@ pub fn trusted(
     points: &[Vec<Rat>],
 ) -> Result<Trusted, AnalysisError> {
     let at = bases(model, points);
-    let stats = Analysis::statistics(model, rows, file, opts, true)?;
-    let bound = trusted_bound(&stats.remax, opts);
-    let mut bands = match &bound {
-        Some(b) => bands_at(model, rows, file, b, &at)?,
-        None => vec![None; points.len()],
-    };
+    let (bound, mut bands) = trusted_on(model, rows, file, opts, &at)?;
     let mut centre_part = None;
     if let Some((mid, spread)) = centres(rows) {
-        let remax = Analysis::smallest_bound(model, &mid, file, opts)?;
-        let cb = trusted_bound(&Some(remax), opts);
-        if let Some(b) = &cb {
-            let one = Rat::one();
-            let scaled = bands_at(model, &mid, file, b, &at)?;
-            for (band, c) in bands.iter_mut().zip(scaled) {
-                let Some(c) = c else { continue };
-                let c = Band {
-                    lower: c.lower.map(|l| l * (&one + &spread.below)),
-                    upper: c.upper.map(|u| u * (&one + &spread.above)),
-                    clipped: c.clipped,
-                };
-                *band = Some(match band.take() {
-                    Some(a) => a.hull(&c),
-                    None => c,
-                });
-            }
+        let (cb, scaled) = trusted_on(model, &mid, file, opts, &at)?;
+        let one = Rat::one();
+        for (band, c) in bands.iter_mut().zip(scaled) {
+            let Some(c) = c else { continue };
+            let c = Band {
+                lower: c.lower.map(|l| l * (&one + &spread.below)),
+                upper: c.upper.map(|u| u * (&one + &spread.above)),
+                clipped: c.clipped,
+            };
+            *band = Some(match band.take() {
+                Some(a) => a.hull(&c),
+                None => c,
+            });
         }
         centre_part = Some((cb, spread));
     }

@@ -9,7 +9,7 @@ use crate::limits::Limits;
 use crate::num::transcendental::{self, Func, RootError};
 use crate::num::{arith_checked, fmt_fraction, pow_checked, Arith, PowError, Rat};
 use num_traits::{One, Signed, Zero};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
 /// What a name means in a model.
@@ -82,7 +82,7 @@ pub struct EvalError {
 
 /// A value that could not be exact: a function of an argument or a
 /// rational power.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Inexact {
     /// `f(x)`: the function and its argument.
     Call(Func, Rat),
@@ -323,6 +323,33 @@ pub(crate) fn scalar(n: &Node, x: &[Rat], log: &mut EvalLog) -> Result<Rat, Eval
     })
 }
 
+/// Values of functions and rational powers computed so far in this
+/// process, by digits: model discovery evaluates the same `p^(5/4)` or
+/// `log2(p)` for every form, subset and check, and correctly rounding one
+/// costs more than the rest of an evaluation. A value depends only on the
+/// function, the argument and the digits, so sharing it changes nothing;
+/// whether it was exact is kept, for the log. Bounded: past
+/// [`ROUNDED_CAP`] entries new values are not kept.
+static ROUNDED: std::sync::LazyLock<std::sync::RwLock<HashMap<(u32, Inexact), (Rat, bool)>>> =
+    std::sync::LazyLock::new(Default::default);
+
+/// Most values [`ROUNDED`] keeps (each a few hundred bytes).
+const ROUNDED_CAP: usize = 1 << 16;
+
+/// A value computed before (and whether it was exact).
+fn recalled(digits: u32, key: &Inexact) -> Option<(Rat, bool)> {
+    ROUNDED.read().ok()?.get(&(digits, key.clone())).cloned()
+}
+
+/// Keeps a computed value for [`recalled`].
+fn keep(digits: u32, key: Inexact, value: &Rat, exact: bool) {
+    if let Ok(mut m) = ROUNDED.write() {
+        if m.len() < ROUNDED_CAP {
+            m.insert((digits, key), (value.clone(), exact));
+        }
+    }
+}
+
 /// `a^b`: exact for an integer `b` ([`pow_checked`]); for a constant
 /// rational `b`, exact when the root is rational, else correctly rounded
 /// to `log.digits` digits and recorded as inexact (like `sqrt`).
@@ -347,11 +374,18 @@ fn power(a: &Rat, b: &Rat, exp: &Node, span: &Range<usize>, log: &mut EvalLog) -
     if let Some(v) = log.inexact.get(&key) {
         return Ok(v.clone());
     }
+    if let Some((v, exact)) = recalled(log.digits, &key) {
+        if !exact {
+            log.inexact.insert(key, v.clone());
+        }
+        return Ok(v);
+    }
     let r = transcendental::pow_rational(a, b, log.digits, &log.limits).map_err(|e| match e {
         RootError::Pow(p) => pow_error(p),
         RootError::Denominator { .. } => fail(&exp.span, e.to_string()),
         other => fail(span, other.to_string()),
     })?;
+    keep(log.digits, key.clone(), &r.value, r.exact);
     if !r.exact {
         log.inexact.insert(key, r.value.clone());
     }
@@ -377,7 +411,14 @@ fn call(c: Call, v: &[Rat], n: &Node, log: &mut EvalLog) -> Result<Rat, EvalErro
             if let Some(v) = log.inexact.get(&key) {
                 return Ok(v.clone());
             }
+            if let Some((v, exact)) = recalled(log.digits, &key) {
+                if !exact {
+                    log.inexact.insert(key, v.clone());
+                }
+                return Ok(v);
+            }
             let r = transcendental::apply(f, &a, log.digits).map_err(|e| fail(&n.span, e.to_string()))?;
+            keep(log.digits, key.clone(), &r.value, r.exact);
             if !r.exact {
                 log.inexact.insert(key, r.value.clone());
             }
