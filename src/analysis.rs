@@ -11,7 +11,7 @@
 use crate::data::Measurement;
 use crate::fit::{Design, FitError, Residuals};
 use crate::limits::Limits;
-use crate::linear::{Constraint, LinExpr, VarTable};
+use crate::linear::{Constraint, Kind, LinExpr, VarTable};
 use crate::model::{FitMode, Model};
 use crate::num::{Point, Rat};
 use crate::qe::{self, Atom, Formula, Problem, QeError, QeResult, Rel};
@@ -564,10 +564,18 @@ impl Analysis {
             return None;
         }
         let positive = design.all_positive();
+        // Many points (a fine `--at` range): the region's few vertices
+        // once, then each band is the extremes of its values there, the
+        // LPs' optima exactly; the LPs when the vertices are too many.
+        let listed = (bases.len() > MANY_POINTS).then(|| listed_generators(lp, k)).flatten();
         bases
             .iter()
             .map(|b| {
-                let Some(m) = lp_band(lp, b) else { return Some(None) };
+                let m = match &listed {
+                    Some(g) => vertex_band(g, b),
+                    None => lp_band(lp, b),
+                };
+                let Some(m) = m else { return Some(None) };
                 if !positive {
                     let n = bound.new_measurement(&m);
                     return Some(Some((m, n)));
@@ -1081,6 +1089,63 @@ fn extreme_candidates(bf: &[f64], view: &[Vec<f64>]) -> (Vec<usize>, Vec<usize>)
 /// The band of `b0 + f·c` over a region given by its rows: the exact
 /// minimum and maximum of `f·c` (two LPs; each side `None` when unbounded,
 /// the band `None` when the rows are infeasible).
+/// Past this many points, [`Analysis::lp_bands`] lists the region's
+/// vertices instead of solving two LPs per point.
+const MANY_POINTS: usize = 64;
+
+/// Most vertices and rays [`listed_generators`] lists before it gives up.
+const LISTED_VERTICES: usize = 256;
+
+/// The vertices, rays and lines of the rows of `lp` (`None`: empty, strict
+/// rows, or more than [`LISTED_VERTICES`]).
+fn listed_generators(lp: &crate::lp::Prepared, k: usize) -> Option<Listed> {
+    let rows = lp.constraints();
+    if rows.iter().any(|r| r.kind == Kind::Lt) {
+        return None;
+    }
+    let m = crate::poly::Polyhedron::new(k, rows.to_vec()).minimize_capped(LISTED_VERTICES).ok()?;
+    let g = m.generators;
+    let view = g.vertices.iter().map(|v| v.iter().map(filter_view).collect()).collect();
+    (!m.empty && !g.vertices.is_empty()).then_some(Listed { g, view })
+}
+
+/// Generators listed by [`listed_generators`], and the vertices' float
+/// views, which propose the extreme vertices ([`extreme_candidates`]).
+struct Listed {
+    g: crate::poly::Generators,
+    view: Vec<Vec<f64>>,
+}
+
+/// [`lp_band`] from the generators of the same rows: the extremes of
+/// `b0 + f·v` over the vertices, a side unbounded along a ray or line on
+/// which `f` changes. Values compared unreduced; the two extremes reduced.
+fn vertex_band(listed: &Listed, b: &[Rat]) -> Option<Band> {
+    let g = &listed.g;
+    let f = &b[1..];
+    let dir = |r: &Vec<Rat>| crate::num::affine_unreduced(&Rat::zero(), f, r);
+    let mut up = true;
+    let mut down = true;
+    for r in &g.rays {
+        let d = dir(r);
+        up &= !d.is_positive();
+        down &= !d.is_negative();
+    }
+    if g.lines.iter().any(|l| !dir(l).is_zero()) {
+        (up, down) = (false, false);
+    }
+    let cmp = crate::num::cmp_unreduced;
+    let bf: Vec<f64> = b.iter().map(filter_view).collect();
+    let (for_min, for_max) = extreme_candidates(&bf, &listed.view);
+    let value = |i: &usize| crate::num::affine_unreduced(&b[0], f, &g.vertices[*i]);
+    let lowest = |x: Rat| {
+        let (n, d) = x.into_raw();
+        crate::num::reduced(n, d)
+    };
+    let lower = if down { Some(lowest(for_min.iter().map(value).min_by(cmp)?)) } else { None };
+    let upper = if up { Some(lowest(for_max.iter().map(value).max_by(cmp)?)) } else { None };
+    Some(Band::new(lower, upper))
+}
+
 fn lp_band(lp: &crate::lp::Prepared, b: &[Rat]) -> Option<Band> {
     use crate::lp::{LpOutcome, Sense};
     let f = &b[1..];
@@ -1115,6 +1180,32 @@ mod tests {
         let view = vec![vec![tiny, 0.0], vec![1.0, 0.0]];
         assert_eq!(extreme_candidates(&b, &view), (vec![0, 1], vec![0, 1]));
         assert_eq!(filter_view(&Rat::zero()), 0.0);
+    }
+
+    #[test]
+    fn bands_at_many_points_from_vertices_equal_the_lps() {
+        // Relative and mixed bounds, two parameters and one; the model's
+        // own basis at 80 points, past the switch to listed vertices.
+        for (params, bound) in [
+            ("c1, c2", Bound { absolute: int(0), relative: frac(3, 100) }),
+            ("c1, c2", Bound { absolute: int(40), relative: frac(1, 100) }),
+            ("c1\nconst c2 = 0", Bound::absolute(int(150))),
+        ] {
+            let (m, data) = crate::testdata::hpl(&format!("param {params}"));
+            let design = Design::new(&m, &data, "hpl.csv").unwrap();
+            let mut log = m.new_log();
+            let bases: Vec<Vec<Rat>> =
+                (1..=80).map(|p| m.basis_at(&[int(p * 25)], &mut log).unwrap()).collect();
+            assert!(bases.len() > MANY_POINTS);
+            let many = Analysis::lp_bands(&design, m.k(), &bound, &bases, false).unwrap();
+            let one_by_one: Vec<_> = bases
+                .iter()
+                .flat_map(|b| {
+                    Analysis::lp_bands(&design, m.k(), &bound, std::slice::from_ref(b), false).unwrap()
+                })
+                .collect();
+            assert_eq!(many, one_by_one, "{params}");
+        }
     }
 
     #[test]

@@ -387,9 +387,11 @@ impl Design {
                 a[j][l] = a[l][j].clone();
             }
         }
-        let inv = invert(a.iter().map(|r| r.iter().map(|x| Rat::from_integer(x.clone())).collect()).collect())?;
+        let inv =
+            invert(a.iter().map(|r| r.iter().map(|x| Rat::from_integer(x.clone())).collect()).collect())?;
         let delta = crate::num::lcm_denoms(inv.iter().flatten());
-        let adj: Vec<Vec<BigInt>> = inv.iter().map(|r| r.iter().map(|x| whole(x, &delta)).collect()).collect();
+        let adj: Vec<Vec<BigInt>> =
+            inv.iter().map(|r| r.iter().map(|x| whole(x, &delta)).collect()).collect();
         let adj_b: Vec<BigInt> =
             adj.iter().map(|r| r.iter().zip(&b).map(|(x, y)| x * y).sum::<BigInt>()).collect();
         let mut total = crate::num::Sum::default();
