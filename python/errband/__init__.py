@@ -180,7 +180,7 @@ def _fractions(nums: list, dens: list) -> list:
 
 
 class Analysis:
-    """The result of :func:`analyse` on one series.
+    """The result of :func:`analyse_series` (or :func:`analyse`) on one series.
 
     ``emax`` and ``params`` (name → value) are Fractions; ``fit``,
     ``residuals``, ``regions`` and ``bands`` are DataFrames with a float
@@ -678,6 +678,13 @@ def _columns(x: Any, y: Optional[str], by: Any, aggregate: str) -> tuple:
     return (pairs, None if y is None else str(y), groups, str(aggregate))
 
 
+def _count(max_candidates: Any) -> int:
+    n = int(max_candidates)
+    if n < 0:
+        raise ValueError(f"max_candidates {max_candidates}: expected a count, 0 or more")
+    return n
+
+
 def _rows(drop_rows: Any) -> list:
     if drop_rows is None:
         return []
@@ -686,7 +693,8 @@ def _rows(drop_rows: Any) -> list:
 
 def _analyse(shape: str, model: Any, data: Any, thresholds: Any, at: Any, family: Optional[str],
              holdout: Optional[str], noise: Any, decimal: int, callpath: Optional[str], metric: Optional[str],
-             x: Any, y: Optional[str], by: Any, aggregate: str, drop: Any, drop_rows: Any) -> Any:
+             x: Any, y: Optional[str], by: Any, aggregate: str, drop: Any, drop_rows: Any,
+             max_candidates: int) -> Any:
     """The three analyse functions: their arguments checked and read, and the
     native call (kept, so that :meth:`Analysis.predict` can add points)."""
     if data is None:
@@ -708,6 +716,7 @@ def _analyse(shape: str, model: Any, data: Any, thresholds: Any, at: Any, family
         thresholds=[str(t) for t in (thresholds or [])], at=_point_texts(at), noise=_noise(noise),
         decimal=int(decimal), family=family, holdout=holdout, callpath=callpath, metric=metric,
         columns=_columns(x, y, by, aggregate), drop=(_point_texts(drop), _rows(drop_rows)), shape=shape,
+        max_candidates=_count(max_candidates),
     )
     result = _native.analyse(**args)
     if isinstance(result, str):
@@ -735,6 +744,7 @@ def analyse_series(
     aggregate: str = "all",
     drop: _PointArg = None,
     drop_rows: Union[None, int, Iterable[int]] = None,
+    max_candidates: int = 10_000,
 ) -> "Analysis":
     """Fit ``model`` to one series of ``data`` exactly and compute e_max, the
     regions, the bands and the recommended band, as ``errband MODEL DATA
@@ -800,6 +810,10 @@ def analyse_series(
         :attr:`Analysis.residuals`), refit and compare (``--drop``,
         ``--drop-row``): ``Analysis.json["pruned"]`` and
         :attr:`Analysis.pruned`.
+    max_candidates
+        The most form × point bands a family may take (two exact LPs
+        each; ``--max-candidates``, default 10 000), checked before the
+        first is computed.
 
     Raises :class:`InputError` with the command line's located message
     (carets under the offending text) for bad input, :class:`AnalysisError`
@@ -808,7 +822,7 @@ def analyse_series(
     :class:`FileNotFoundError` for a path that does not exist.
     """
     return _analyse("series", model, data, thresholds, at, family, holdout, noise, decimal, callpath, metric,
-                    x, y, by, aggregate, drop, drop_rows)
+                    x, y, by, aggregate, drop, drop_rows, max_candidates)
 
 
 def analyse_experiment(
@@ -827,6 +841,7 @@ def analyse_experiment(
     y: Optional[str] = None,
     by: Union[None, str, Iterable[str]] = None,
     aggregate: str = "all",
+    max_candidates: int = 10_000,
 ) -> "Experiment":
     """Every series of ``data`` (an Extra-P experiment, CUBE runs, or a CSV
     table split with ``by=``) analysed as :func:`analyse_series` analyses
@@ -834,7 +849,7 @@ def analyse_experiment(
     are :func:`analyse_series`'s (there is no ``drop=``: it applies to one
     series)."""
     return _analyse("experiment", model, data, thresholds, at, family, holdout, noise, decimal, callpath, metric,
-                    x, y, by, aggregate, None, None)
+                    x, y, by, aggregate, None, None, max_candidates)
 
 
 def analyse(
@@ -855,13 +870,14 @@ def analyse(
     aggregate: str = "all",
     drop: _PointArg = None,
     drop_rows: Union[None, int, Iterable[int]] = None,
+    max_candidates: int = 10_000,
 ) -> Union["Analysis", "Experiment"]:
     """As the command line decides: an :class:`Analysis` when the data hold
     one series, an :class:`Experiment` when they hold several. For one
     return type, call :func:`analyse_series` or :func:`analyse_experiment`;
     the arguments are theirs."""
     return _analyse("either", model, data, thresholds, at, family, holdout, noise, decimal, callpath, metric,
-                    x, y, by, aggregate, drop, drop_rows)
+                    x, y, by, aggregate, drop, drop_rows, max_candidates)
 
 
 class _Document:
@@ -878,8 +894,8 @@ class _Document:
 
 
 class Experiment(_Document):
-    """The result of :func:`analyse` on data with several series (an
-    Extra-P experiment, CUBE runs): the JSON of ``errband MODEL DATA
+    """The result of :func:`analyse_experiment` (or :func:`analyse` on
+    data with several series: an Extra-P experiment, CUBE runs): the JSON of ``errband MODEL DATA
     --format json`` on it (``.json``, ``.to_json()``), one DataFrame row
     per series (``.series``), and each series' analysis."""
 
@@ -911,7 +927,10 @@ class Experiment(_Document):
         return _with_floats(recs, exact_cols)
 
     def analysis(self, callpath: str, metric: str = "time") -> "Analysis":
-        """The analysis of one series (without its band plot)."""
+        """The analysis of one series, from the experiment's document: its
+        DataFrames and JSON, without the band plot, :meth:`Analysis.summary`
+        or new points in :meth:`Analysis.predict` (for those, call
+        :func:`analyse_series` with ``callpath=`` and ``metric=``)."""
         for a in self.json["analyses"]:
             if a["callpath"] == callpath and a["metric"] == metric and isinstance(a.get("report"), dict):
                 return Analysis(document=json.dumps(a["report"]))
@@ -983,6 +1002,8 @@ def prune(
     show: int = 20,
     callpath: Optional[str] = None,
     metric: Optional[str] = None,
+    *,
+    max_candidates: int = 10_000,
 ) -> CommandResult:
     """Which measurements to leave out (``errband prune``): every subset
     dropping up to ``max_drop`` points (among the ``top`` largest residuals),
@@ -990,12 +1011,15 @@ def prune(
     points one candidate drops: ``"p=100"``, ``"p=10,p=20"`` or
     ``["p=10", "p=20"]``), ranked
     by how much they narrow the band at the targets (default: the model's
-    ``predict`` points)."""
+    ``predict`` points). More generated candidates than ``max_candidates``
+    (``--max-candidates``, default 10 000) raise :class:`InputError` before
+    the first is analysed."""
     cands = [[c] if isinstance(c, str) else _point_texts(c) for c in candidates]
     return CommandResult(
         _native.prune(
             _source(model, data, thresholds, noise, callpath, metric),
             _point_texts(target), int(max_drop), top, int(greedy), cands, int(decimal), int(show),
+            _count(max_candidates),
         )
     )
 
@@ -1021,12 +1045,10 @@ def plan(
     Each candidate is a whole re-analysis: more than ``max_candidates``
     (default 10 000, the command line's ``--max-candidates``) raise
     :class:`InputError` before the first one is analysed."""
-    if int(max_candidates) < 0:
-        raise ValueError(f"max_candidates {max_candidates}: expected a count, 0 or more")
     return CommandResult(
         _native.plan(
             _source(model, data, thresholds, noise, callpath, metric),
-            _point_texts(target), _point_texts(candidates), int(decimal), int(show), int(max_candidates),
+            _point_texts(target), _point_texts(candidates), int(decimal), int(show), _count(max_candidates),
         )
     )
 

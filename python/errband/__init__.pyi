@@ -125,6 +125,7 @@ def analyse_series(
     aggregate: str = "all",
     drop: _PointArg = None,
     drop_rows: Union[None, int, Iterable[int]] = None,
+    max_candidates: int = 10_000,
 ) -> Analysis: ...
 def analyse_experiment(
     model: Optional[PathOrText] = None,
@@ -142,6 +143,7 @@ def analyse_experiment(
     y: Optional[str] = None,
     by: Union[None, str, Iterable[str]] = None,
     aggregate: str = "all",
+    max_candidates: int = 10_000,
 ) -> Experiment: ...
 def analyse(
     model: Optional[PathOrText] = None,
@@ -161,6 +163,7 @@ def analyse(
     aggregate: str = "all",
     drop: _PointArg = None,
     drop_rows: Union[None, int, Iterable[int]] = None,
+    max_candidates: int = 10_000,
 ) -> Union[Analysis, Experiment]: ...
 def prune(
     model: PathOrText,
@@ -176,6 +179,8 @@ def prune(
     show: int = 20,
     callpath: Optional[str] = None,
     metric: Optional[str] = None,
+    *,
+    max_candidates: int = 10_000,
 ) -> CommandResult: ...
 def plan(
     model: PathOrText,

@@ -108,7 +108,7 @@ fn python_names(message: &str) -> String {
                 }
                 _ => {
                     out.push_str(py);
-                    if !after.is_empty() && !after.starts_with(':') {
+                    if !after.starts_with(':') {
                         out.push('=');
                     }
                     // `--region `main``: `callpath=`main``.
@@ -323,6 +323,9 @@ struct Request {
     drop_rows: Vec<usize>,
     /// What the caller takes: one series, an experiment, or either.
     shape: Shape,
+    /// `max_candidates=` (`--max-candidates`): the most candidates of a
+    /// search, and form × point bands of a family.
+    max_candidates: usize,
 }
 
 /// The result the caller asked for.
@@ -347,7 +350,7 @@ struct Prepared {
 /// Parses the model, reads the data and the thresholds and `--at` points,
 /// as the command line's `input::load` does.
 fn prepare(r: &Request) -> Result<Prepared, PyErr> {
-    let limits = Limits::default();
+    let limits = Limits { candidates: r.max_candidates, ..Limits::default() };
     let model = r.model.as_ref().map(|(t, n)| (t.as_str(), n.as_str()));
     let (mut model, data_name, parts) = read_parts(model, &r.data, &r.sel, &r.cols, &limits)?;
     model.complete_units(&parts.parts[0].dataset.units);
@@ -704,7 +707,7 @@ type ColumnArgs = (Vec<(String, String)>, Option<String>, Vec<String>, String);
 /// JSON of a whole experiment (one entry per series) as a string; `shape`
 /// (`"series"`, `"experiment"`, or `"either"`) says which the caller takes.
 #[pyfunction]
-#[pyo3(signature = (model, model_name, data_text, data_name, data_path, thresholds, at, noise, decimal, family, holdout, callpath, metric, columns, drop, shape))]
+#[pyo3(signature = (model, model_name, data_text, data_name, data_path, thresholds, at, noise, decimal, family, holdout, callpath, metric, columns, drop, shape, max_candidates))]
 #[allow(clippy::too_many_arguments)]
 fn analyse(
     py: Python<'_>,
@@ -724,6 +727,7 @@ fn analyse(
     columns: ColumnArgs,
     drop: (Vec<String>, Vec<usize>),
     shape: String,
+    max_candidates: usize,
 ) -> PyResult<Py<PyAny>> {
     use errband::family::FamilySet;
     let family = match family.as_deref() {
@@ -759,6 +763,7 @@ fn analyse(
             "experiment" => Shape::Experiment,
             _ => Shape::Either,
         },
+        max_candidates,
     };
     match py.detach(|| analyse_inner(&r))? {
         Analysed::One(o) => Ok(Py::new(py, *o)?.into_any()),
@@ -792,6 +797,7 @@ fn request(source: SourceArgs) -> Request {
         drop: Vec::new(),
         drop_rows: Vec::new(),
         shape: Shape::Either,
+        max_candidates: Limits::default().candidates,
     }
 }
 
@@ -804,7 +810,7 @@ fn command_json(r: &dyn CommandReport) -> Result<String, PyErr> {
 /// user's candidates (`"p=10,p=20"`: the points one candidate drops).
 /// Returns the JSON of `errband prune ... --format json`.
 #[pyfunction]
-#[pyo3(signature = (source, target, max_drop, top, greedy, candidates, decimal, show))]
+#[pyo3(signature = (source, target, max_drop, top, greedy, candidates, decimal, show, max_candidates))]
 #[allow(clippy::too_many_arguments)]
 fn prune(
     py: Python<'_>,
@@ -816,8 +822,9 @@ fn prune(
     candidates: Vec<Vec<String>>,
     decimal: usize,
     show: usize,
+    max_candidates: usize,
 ) -> PyResult<String> {
-    let r = request(source);
+    let r = Request { max_candidates, ..request(source) };
     py.detach(|| {
         let p = prepare(&r)?;
         single(&p, "prune")?;
@@ -835,7 +842,13 @@ fn prune(
         let search = errband::prune::Search { max_drop, top, greedy, user };
         let rows = &p.parts.parts[0].dataset.rows;
         let cmp = errband::prune::compare(&p.model, rows, &p.data_name, &p.opts, &targets, &search, &|_| {})
-            .map_err(|e| fail(e.to_string(), e.kind()))?;
+            .map_err(|e| match e {
+                errband::prune::PruneError::TooMany(n, limit) => fail(
+                    format!("max_drop={max_drop} generates {n} candidates (limit {limit}): give top=N to draw them from the N largest residuals, or raise the limit with max_candidates="),
+                    ErrorKind::Input,
+                ),
+                e => fail(e.to_string(), e.kind()),
+            })?;
         command_json(&PruneReport {
             model: &p.model,
             data_file: &p.data_name,
@@ -862,10 +875,9 @@ fn plan(
     show: usize,
     max_candidates: usize,
 ) -> PyResult<String> {
-    let r = request(source);
+    let r = Request { max_candidates, ..request(source) };
     py.detach(|| {
-        let mut p = prepare(&r)?;
-        p.opts.limits.candidates = max_candidates;
+        let p = prepare(&r)?;
         single(&p, "plan")?;
         let targets = targets(&p, &target)?;
         let cands =
