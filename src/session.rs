@@ -325,3 +325,122 @@ pub fn analyse_experiment<'a>(
         })
         .collect()
 }
+
+/// How a message names an option: the command line's flag (`--drop p=7`)
+/// or the Python keyword (`drop="p=7"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spelling {
+    /// `--drop`, `--drop-row`.
+    Cli,
+    /// `drop=`, `drop_rows=`.
+    Python,
+}
+
+impl Spelling {
+    /// The option named `cli` on the command line and `py` in Python, with
+    /// its text value, as a message begins with it.
+    fn arg(self, cli: &str, py: &str, value: &str) -> String {
+        match self {
+            Spelling::Cli => format!("{cli} {value}"),
+            Spelling::Python => format!("{py}={value:?}"),
+        }
+    }
+}
+
+/// Why measurements could not be dropped, or the data without them not
+/// analysed.
+#[derive(Debug, Clone)]
+pub enum DropError {
+    /// A point or row that names no measurement (the whole message).
+    Input(String),
+    /// The analysis without the dropped measurements failed.
+    Refit(AnalysisError),
+}
+
+impl std::fmt::Display for DropError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DropError::Input(m) => write!(f, "{m}"),
+            DropError::Refit(e) => write!(f, "after dropping: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for DropError {}
+
+impl Classified for DropError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            DropError::Input(_) => ErrorKind::Input,
+            DropError::Refit(e) => e.kind(),
+        }
+    }
+}
+
+/// Indices of the measurements of `rows` at any of the points `drop`
+/// (`p=110`, `p=10..30:10`) or numbered `drop_rows` (1 is the first).
+/// Each point must hold a measurement and each number name one.
+pub fn dropped(
+    model: &Model,
+    rows: &[Measurement],
+    drop: &[String],
+    drop_rows: &[usize],
+    spelling: Spelling,
+) -> Result<Vec<usize>, DropError> {
+    let what = match spelling {
+        Spelling::Cli => "--drop",
+        Spelling::Python => "drop",
+    };
+    let mut out = Vec::new();
+    for d in drop {
+        let assigns = crate::model::syntax::parse_assignments_arg(d, what, model.limits())
+            .map_err(|e| DropError::Input(e.render(d)))?;
+        let points = model.points(&assigns, what, d).map_err(|e| DropError::Input(e.render(d)))?;
+        let hit: Vec<usize> = (0..rows.len()).filter(|&i| points.contains(&rows[i].x)).collect();
+        if hit.is_empty() {
+            return Err(DropError::Input(format!(
+                "{}: no measurement is at that point",
+                spelling.arg("--drop", "drop", d)
+            )));
+        }
+        out.extend(hit);
+    }
+    for &r in drop_rows {
+        if r == 0 || r > rows.len() {
+            let arg = match spelling {
+                Spelling::Cli => format!("--drop-row {r}"),
+                Spelling::Python => format!("drop_rows={r}"),
+            };
+            return Err(DropError::Input(format!(
+                "{arg}: there are {} measurements (rows 1..{})",
+                rows.len(),
+                rows.len()
+            )));
+        }
+        out.push(r - 1);
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// `model` analysed again on `rows` without the measurements `dropped`
+/// (indices, from [`dropped`]), at the prediction points of `analysis`
+/// (the analysis of every row): what `--drop` compares.
+pub fn without(
+    model: &Model,
+    rows: &[Measurement],
+    file: &str,
+    opts: &Options,
+    analysis: &Analysis,
+    dropped: Vec<usize>,
+) -> Result<crate::report::Pruned, DropError> {
+    let kept: Vec<Measurement> =
+        (0..rows.len()).filter(|i| !dropped.contains(i)).map(|i| rows[i].clone()).collect();
+    let mut popts = opts.clone();
+    popts.at = analysis.predictions.iter().map(|p| p.x.clone()).collect();
+    let mut pmodel = model.clone();
+    pmodel.predict.clear();
+    let pa = Analysis::run_rows(&pmodel, &kept, file, &popts).map_err(DropError::Refit)?;
+    Ok(crate::report::Pruned { dropped, analysis: pa })
+}

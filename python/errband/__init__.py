@@ -1,18 +1,27 @@
 """errband: exact prediction-error bands for parallel-performance models.
 
-``errband.analyse(model, data)`` fits a run-time model exactly in rationals,
-computes e_max, the region of parameter perturbations allowed by each
-residual threshold, and the band of every prediction: the same analysis,
-and the same JSON document, as ``errband MODEL DATA --format json``.
+``errband.analyse_series(model, data)`` fits a run-time model exactly in
+rationals, computes e_max, the region of parameter perturbations allowed by
+each residual threshold, and the band of every prediction: the same
+analysis, and the same JSON document, as ``errband MODEL DATA --format
+json``. Without a model (``errband.analyse_series(data=df)``) the best form
+of a family is found from the data, as ``errband DATA`` does.
+``errband.analyse_experiment`` analyses every series of an experiment.
 
 Every exact value is a :class:`fractions.Fraction`; each DataFrame has a
 float column beside it (``<name>_float``) for plotting, so no precision is
 lost unless you ask for floats.
+
+A ``str`` argument is text or a path: model and QE text contain a newline
+or one of ``=``, ``<``, ``>`` (every model has ``=``), data text a newline;
+any other string, and every :class:`os.PathLike` (``pathlib.Path``), is a
+path, and a path that does not exist raises :class:`FileNotFoundError`.
 """
 
 from __future__ import annotations
 
 import csv
+import errno
 import html
 import io
 import json
@@ -24,9 +33,33 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 import pandas as pd
 
 from . import _native
-from ._native import ErrbandError, __version__
+from ._native import AnalysisError, ErrbandError, InputError, __version__
 
-__all__ = ["analyse", "prune", "plan", "qe", "Analysis", "Experiment", "CommandResult", "EnergyResult", "energy", "BarrierResult", "barrier", "MsResult", "ms", "QeResult", "ErrbandError", "__version__"]
+__all__ = [
+    "analyse", "analyse_series", "analyse_experiment", "prune", "plan", "qe", "Analysis", "Experiment",
+    "CommandResult", "EnergyResult", "energy", "BarrierResult", "barrier", "MsResult", "ms", "QeResult",
+    "ErrbandError", "InputError", "AnalysisError", "__version__",
+]
+
+
+def _error_kind(self: BaseException) -> Optional[str]:
+    """``"input"`` (errband cannot read an input) or ``"analysis"`` (the
+    analysis is impossible, or over a limit)."""
+    return self.args[1] if len(self.args) > 1 else None
+
+
+def _error_message(self: BaseException) -> str:
+    """The message, as the command line prints it (options named as Python
+    names them)."""
+    return str(self.args[0]) if self.args else ""
+
+
+# The exception classes are made by the native module; their `kind` and
+# `message` read the two arguments it raises them with.
+ErrbandError.kind = property(_error_kind)  # type: ignore[attr-defined]
+ErrbandError.message = property(_error_message)  # type: ignore[attr-defined]
+ErrbandError.__str__ = _error_message  # type: ignore[method-assign]
+ErrbandError.__module__ = InputError.__module__ = AnalysisError.__module__ = "errband"
 
 PathOrText = Union[str, "os.PathLike[str]"]
 
@@ -42,16 +75,30 @@ def _exact(v: Any) -> Optional[Fraction]:
     return Fraction(str(v))
 
 
+def _is_text(value: str, data: bool) -> bool:
+    """Whether a ``str`` argument is text rather than a path: data text has
+    a newline (a header and rows); model and QE text a newline or one of
+    ``=``, ``<``, ``>`` (every model has ``=``)."""
+    return "\n" in value or (not data and any(c in value for c in "=<>"))
+
+
+def _existing(path: str) -> str:
+    """`path`, or FileNotFoundError when nothing is there."""
+    if not os.path.exists(path):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
+    return path
+
+
 def _read_source(value: PathOrText, default_name: str) -> "tuple[str, str]":
-    """Text and name of a model or data argument: a path (an existing file,
-    or any os.PathLike), else the text itself."""
+    """Text and name of a model or QE argument: a path (any os.PathLike, or
+    a str that is not text, see :func:`_is_text`), else the text itself."""
     if isinstance(value, os.PathLike):
-        path = os.fspath(value)
+        path = _existing(os.fspath(value))
         return _native.read_file(path), path
     if isinstance(value, str):
-        if "\n" not in value and os.path.isfile(value):
-            return _native.read_file(value), value
-        return value, default_name
+        if _is_text(value, data=False):
+            return value, default_name
+        return _native.read_file(_existing(value)), value
     raise TypeError(f"expected a path or text, not {type(value).__name__}")
 
 
@@ -133,7 +180,7 @@ def _fractions(nums: list, dens: list) -> list:
 
 
 class Analysis:
-    """The result of :func:`analyse` on one series.
+    """The result of :func:`analyse_series` (or :func:`analyse`) on one series.
 
     ``emax`` and ``params`` (name → value) are Fractions; ``fit``,
     ``residuals``, ``regions`` and ``bands`` are DataFrames with a float
@@ -144,6 +191,7 @@ class Analysis:
 
     def __init__(self, native: Any = None, document: Optional[str] = None, svg: str = ""):
         self._native = native
+        self._args: Optional[dict] = None
         self._text = document
         self._json: Optional[dict] = None
         self._svg = svg
@@ -279,22 +327,215 @@ class Analysis:
 
     @property
     def families(self) -> "pd.DataFrame":
-        """With a family (``family="pmnf"`` or ``family`` lines): one row per
-        form, ranked: rank, form, where it comes from, e_max, remax and
-        its parameters (Fractions, with float columns). Empty without one."""
+        """The family (without a model, the forms the model was chosen from;
+        with one, ``family=`` or the model's ``family`` lines): one row per
+        form, ranked: rank, form, where it comes from (``from``), ``k`` (its
+        number of coefficients), e_max, rmax, remax, ``loo`` (the
+        cross-validated prediction error Extra-P ranks by: each point left
+        out, SMAPE on the means; None where not made), the thresholds it is
+        consistent at, ``positive`` (a positive prediction at every point),
+        the self-check (``self_check``: ``"passed"``, ``"missed"``,
+        ``"refused"``, ``"not_checked"`` or None; ``self_check_at``, the
+        scale left out; ``self_check_missed``) and its parameters
+        (Fractions, with float columns). Empty without a family."""
         fam = self.json.get("family") or {}
-        recs, exact = [], ["emax", "remax"]
-        for f in fam.get("forms", []):
+        extra = self._native.family_extra() if self._native is not None else []
+        recs, exact = [], ["emax", "rmax", "remax", "loo", "self_check_at"]
+        for i, f in enumerate(fam.get("forms", [])):
             rec = {"rank": f.get("rank"), "form": f.get("form"), "from": f.get("from")}
+            rec["k"] = extra[i][0] if i < len(extra) else len(f.get("params", []))
             rec["emax"] = _exact(f.get("emax"))
+            rec["rmax"] = _exact(f.get("rmax"))
             rec["remax"] = _exact(f.get("remax"))
+            loo = extra[i][1] if i < len(extra) else None
+            rec["loo"] = None if loo is None else Fraction(*loo)
             rec["consistent"] = ", ".join(c["threshold"] for c in f.get("consistent", []) if c.get("consistent"))
+            rec["positive"] = f.get("positive")
+            check = f.get("self_check") or {}
+            rec["self_check"] = check.get("outcome")
+            rec["self_check_at"] = _exact(check.get("at"))
+            rec["self_check_missed"] = check.get("missed")
             for p in f.get("params", []):
                 rec[p["name"]] = _exact(p)
                 if p["name"] not in exact:
                     exact.append(p["name"])
             recs.append(rec)
         return _with_floats(recs, exact)
+
+    @property
+    def recommendation(self) -> "pd.DataFrame":
+        """The band errband recommends for the next measurement (the
+        ``Answer`` of the command line's report), one row per prediction
+        point: the point, ``extrapolated``, the form's value, the band
+        (lower, upper; Fractions, None where unbounded or refused),
+        ``clipped`` (its lower end bounded by zero: a run time is never
+        negative), ``widened`` (by the self-check), ``status`` (``"ok"``,
+        ``"clipped"``, or why there is no band: ``"untrusted"``,
+        ``"below_zero"``, ``"self_check"``, ``"undefined"``), the form's
+        self-check (``gate``: ``"passed"``, ``"missed"``, ``"refused"`` or
+        ``"not_checked"``; ``gate_reason`` why it was not made) and the
+        change-of-trend note (``regime``, the answer's sentence, or None).
+        Empty when there is no recommendation (:meth:`summary` says why).
+        :attr:`set_aside` lists the measurements left out before a change
+        of trend."""
+        r = self.json.get("recommendation") or {}
+        extrapolated = {json.dumps(p["point"], sort_keys=True): p["extrapolated"] for p in self.json["bands"]}
+        check = r.get("self_check") or {}
+        regime = next((n for n in self._notes() if n.startswith("regime:")), None)
+        recs = []
+        for p in r.get("points", []):
+            rec: dict = {v: Fraction(p["point"][v]) for v in self.variables}
+            rec["extrapolated"] = extrapolated.get(json.dumps(p["point"], sort_keys=True))
+            rec["value"] = _exact(p.get("value"))
+            band = p.get("band") or {}
+            rec["lower"], rec["upper"] = _exact(band.get("lower")), _exact(band.get("upper"))
+            rec["clipped"] = bool(band.get("clipped"))
+            rec["widened"] = bool(p.get("widened"))
+            rec["status"] = p.get("refused") or ("clipped" if rec["clipped"] else "ok")
+            rec["gate"] = check.get("outcome")
+            rec["gate_reason"] = check.get("reason")
+            rec["regime"] = regime
+            recs.append(rec)
+        df = _with_floats(recs, ["value", "lower", "upper"])
+        for end, inf in (("lower", float("-inf")), ("upper", float("inf"))):
+            if end in df.columns:
+                ok = df["status"].isin(["ok", "clipped"]) & df[end].isna()
+                df.loc[ok, end + "_float"] = inf
+        return df
+
+    @property
+    def set_aside(self) -> "pd.DataFrame":
+        """Without a model: the measurements set aside before a change of
+        trend (line, the point, measured; the model was chosen from the
+        later scales). Empty when none was."""
+        recs = []
+        for m in self.json.get("set_aside", []):
+            rec: dict = {"line": m.get("line")}
+            rec.update({v: Fraction(x) for v, x in m["point"].items()})
+            rec["measured"] = _exact(m.get("measured"))
+            recs.append(rec)
+        return _with_floats(recs, ["measured"])
+
+    @property
+    def pruned(self) -> "pd.DataFrame":
+        """With ``drop=`` or ``drop_rows=``: per prediction point and
+        threshold, the band of the refit without the dropped measurements
+        (lower, upper) and how much of the full band's width it keeps
+        (``ratio``); ``json["pruned"]`` has the whole refit. Empty
+        without."""
+        pr = self.json.get("pruned") or {}
+        ratios = {
+            (json.dumps(s["point"], sort_keys=True), r["threshold"]): _exact(r.get("ratio"))
+            for s in pr.get("shrink", []) for r in s["shrink"]
+        }
+        recs = []
+        for p in pr.get("bands", []):
+            for b in p["bands"]:
+                rec: dict = {v: Fraction(p["point"][v]) for v in self.variables}
+                rec["threshold"] = b["threshold"]
+                rec["model"] = _exact(p["model"])
+                rec["lower"], rec["upper"] = _exact(b.get("lower")), _exact(b.get("upper"))
+                rec["ratio"] = ratios.get((json.dumps(p["point"], sort_keys=True), b["threshold"]))
+                recs.append(rec)
+        return _with_floats(recs, ["model", "lower", "upper", "ratio"])
+
+    def _notes(self) -> list:
+        return list(self._native.answer_notes()) if self._native is not None else []
+
+    def summary(self) -> str:
+        """The ``Answer`` section of the command line's text report, in its
+        words: the recommended band of the next measurement at each
+        prediction point, what it assumes, the self-check and a change of
+        trend; or why there is no recommended band."""
+        if self._native is None:
+            raise ValueError(
+                "summary() needs an analysis made here: call errband.analyse_series(..., callpath=..., metric=...)"
+                " for one series of an experiment"
+            )
+        return self._native.answer()
+
+    def predict(self, **point: Any) -> "pd.DataFrame":
+        """The prediction at a point, one keyword per model variable
+        (``a.predict(p=1000)``; sequences of equal length give several
+        points: ``a.predict(p=[1000, 2000])``), as a DataFrame like
+        statsmodels' ``summary_frame()``: per point and threshold the
+        model's value, the model band (lower, upper), the band of the next
+        measurement (measurement_lower, measurement_upper) and ``status``
+        (``"ok"``; ``"clipped"`` when an end was bounded by zero; or why
+        there is no band: ``"untrusted"``, ``"empty"``, ``"below_zero"``),
+        then a row ``threshold == "recommended"``: the recommended band of
+        the next measurement (:attr:`recommendation`). Exact columns are
+        Fractions with float columns beside them (±inf for an unbounded end,
+        NaN where there is no band). A point not among the analysis'
+        prediction points is analysed anew (the same fit, one more point)."""
+        names = self.variables
+        if sorted(point) != sorted(names):
+            raise TypeError(
+                f"predict() takes one keyword per model variable ({', '.join(names)}), not {', '.join(point) or 'none'}"
+            )
+        seqs = {k: (list(v) if isinstance(v, (list, tuple, range)) or hasattr(v, "__array__") and getattr(v, "ndim", 0) > 0 else [v])
+                for k, v in point.items()}
+        n = max(len(v) for v in seqs.values())
+        if any(len(v) not in (1, n) for v in seqs.values()):
+            raise ValueError("predict(): give each variable one value, or sequences of one length")
+        wanted = [{k: Fraction(str(v[i] if len(v) > 1 else v[0])) for k, v in seqs.items()} for i in range(n)]
+
+        def key(pt: Mapping[str, Any]) -> tuple:
+            return tuple(Fraction(str(pt[v])) for v in names)
+
+        have = {key(p["point"]) for p in self.json["bands"]}
+        source = self
+        missing = [w for w in wanted if key(w) not in have]
+        if missing:
+            if self._args is None:
+                raise KeyError(f"no prediction at {missing[0]}; this analysis cannot add points: give them with at=[...]")
+            args = dict(self._args)
+            args["at"] = list(args["at"]) + [", ".join(f"{k}={v}" for k, v in m.items()) for m in missing]
+            source = Analysis(_native.analyse(**args))
+        bands = {key(p["point"]): p for p in source.json["bands"]}
+        recommended = {key(p["point"]): p for p in (source.json.get("recommendation") or {}).get("points", [])}
+        recs = []
+        for w in wanted:
+            p = bands[key(w)]
+            base: dict = {v: w[v] for v in names}
+            base["extrapolated"] = p["extrapolated"]
+            base["value"] = _exact(p["model"])
+            for b in p["bands"]:
+                mb = b.get("measurement_band") or {}
+                rec = dict(base)
+                rec["threshold"] = b["threshold"]
+                if "measurement_band" in b:
+                    rec["status"] = "clipped" if b.get("clipped") or mb.get("clipped") else "ok"
+                else:
+                    rec["status"] = next((k for k in ("empty", "untrusted", "below_zero") if b.get(k)), "none")
+                rec["lower"], rec["upper"] = _exact(b.get("lower")), _exact(b.get("upper"))
+                rec["measurement_lower"], rec["measurement_upper"] = _exact(mb.get("lower")), _exact(mb.get("upper"))
+                recs.append(rec)
+            r = recommended.get(key(w))
+            if r is not None:
+                band = r.get("band") or {}
+                rec = dict(base)
+                rec["threshold"] = "recommended"
+                rec["status"] = r.get("refused") or ("clipped" if band.get("clipped") else "ok")
+                rec["lower"] = rec["upper"] = None
+                rec["measurement_lower"], rec["measurement_upper"] = _exact(band.get("lower")), _exact(band.get("upper"))
+                recs.append(rec)
+        cols = names + ["extrapolated", "threshold", "value", "lower", "upper", "measurement_lower", "measurement_upper", "status"]
+        df = pd.DataFrame.from_records(recs, columns=cols)
+        df["value_float"] = [float(v) for v in df["value"]]
+        banded = df["status"].isin(["ok", "clipped"])
+        for c in ("lower", "upper", "measurement_lower", "measurement_upper"):
+            inf = float("-inf") if c.endswith("lower") else float("inf")
+            floats = []
+            for v, ok, t in zip(df[c], banded, df["threshold"]):
+                if v is not None:
+                    floats.append(float(v))
+                elif ok and not (t == "recommended" and c in ("lower", "upper")):
+                    floats.append(inf)
+                else:
+                    floats.append(float("nan"))
+            df[c + "_float"] = floats
+        return df
 
     @property
     def family_bands(self) -> "pd.DataFrame":
@@ -382,8 +623,8 @@ def _data_args(data: Any) -> "tuple[str, str, Optional[str]]":
     text; a path is read by the library (any format, CUBE directories)."""
     if isinstance(data, pd.DataFrame):
         return _frame_to_csv(data), "<DataFrame>", None
-    if isinstance(data, os.PathLike) or (isinstance(data, str) and "\n" not in data and os.path.exists(data)):
-        return "", "<data>", os.fspath(data)
+    if isinstance(data, os.PathLike) or (isinstance(data, str) and not _is_text(data, data=True)):
+        return "", "<data>", _existing(os.fspath(data))
     if isinstance(data, str):
         return data, "<data>", None
     raise TypeError(f"data: expected a DataFrame, a path or text, not {type(data).__name__}")
@@ -416,23 +657,106 @@ def _point_texts(at: Any) -> list:
     return [", ".join(f"{k}={v}" for k, v in i.items()) if isinstance(i, Mapping) else str(i) for i in items]
 
 
-def analyse(
-    model: PathOrText,
-    data: Union[PathOrText, "pd.DataFrame"],
+_PointArg = Union[None, str, Mapping[str, Any], Iterable[Union[str, Mapping[str, Any]]]]
+
+
+def _columns(x: Any, y: Optional[str], by: Any, aggregate: str) -> tuple:
+    """``x=``, ``y=``, ``by=``, ``aggregate=`` as the native module takes them."""
+    pairs: list = []
+    if x is not None:
+        items = x.items() if isinstance(x, Mapping) else (str(i).split("=", 1) for i in ([x] if isinstance(x, str) else x))
+        for item in items:
+            if len(item) != 2:
+                raise ValueError(f"x: expected a mapping of model variables to columns, e.g. x={{'p': 'procs'}}, not {x!r}")
+            pairs.append((str(item[0]).strip(), str(item[1]).strip()))
+    if by is None:
+        groups: list = []
+    elif isinstance(by, str):
+        groups = [b.strip() for b in by.split(",") if b.strip()]
+    else:
+        groups = [str(b) for b in by]
+    return (pairs, None if y is None else str(y), groups, str(aggregate))
+
+
+def _count(max_candidates: Any) -> int:
+    n = int(max_candidates)
+    if n < 0:
+        raise ValueError(f"max_candidates {max_candidates}: expected a count, 0 or more")
+    return n
+
+
+def _rows(drop_rows: Any) -> list:
+    if drop_rows is None:
+        return []
+    return [int(drop_rows)] if isinstance(drop_rows, int) else [int(r) for r in drop_rows]
+
+
+def _analyse(shape: str, model: Any, data: Any, thresholds: Any, at: Any, family: Optional[str],
+             holdout: Optional[str], noise: Any, decimal: int, callpath: Optional[str], metric: Optional[str],
+             x: Any, y: Optional[str], by: Any, aggregate: str, drop: Any, drop_rows: Any,
+             max_candidates: int) -> Any:
+    """The three analyse functions: their arguments checked and read, and the
+    native call (kept, so that :meth:`Analysis.predict` can add points)."""
+    if data is None:
+        if model is None:
+            raise TypeError("give the measurements: data=")
+        # One argument is the data, as `errband DATA` takes it.
+        if isinstance(model, (str, os.PathLike)) and os.fspath(model).lower().endswith(".tm"):
+            raise TypeError(f"{os.fspath(model)} is a model file; give the measurements too (data=)")
+        model, data = None, model
+    if model is None:
+        model_text, model_name = None, "(no model file)"
+    else:
+        model_text, model_name = _read_source(model, "<model>")
+    data_text, data_name, data_path = _data_args(data)
+    if not 1 <= int(decimal) <= 100:
+        raise ValueError(f"decimal {decimal}: expected 1 to 100 significant digits")
+    args = dict(
+        model=model_text, model_name=model_name, data_text=data_text, data_name=data_name, data_path=data_path,
+        thresholds=[str(t) for t in (thresholds or [])], at=_point_texts(at), noise=_noise(noise),
+        decimal=int(decimal), family=family, holdout=holdout, callpath=callpath, metric=metric,
+        columns=_columns(x, y, by, aggregate), drop=(_point_texts(drop), _rows(drop_rows)), shape=shape,
+        max_candidates=_count(max_candidates),
+    )
+    result = _native.analyse(**args)
+    if isinstance(result, str):
+        return Experiment(result)
+    a = Analysis(result)
+    a._args = args
+    return a
+
+
+def analyse_series(
+    model: Optional[PathOrText] = None,
+    data: Union[None, PathOrText, "pd.DataFrame"] = None,
     thresholds: Optional[Iterable[str]] = None,
-    at: Union[None, str, Mapping[str, Any], Iterable[Union[str, Mapping[str, Any]]]] = None,
+    at: _PointArg = None,
     family: Optional[str] = None,
     holdout: Optional[str] = None,
     noise: Union[str, Fraction, float] = "5%",
     decimal: int = 6,
     callpath: Optional[str] = None,
     metric: Optional[str] = None,
-) -> Union["Analysis", "Experiment"]:
-    """Fit ``model`` to ``data`` exactly and compute e_max, the regions and
-    the bands, as ``errband MODEL DATA --format json`` does.
+    *,
+    x: Union[None, Mapping[str, str], Iterable[str]] = None,
+    y: Optional[str] = None,
+    by: Union[None, str, Iterable[str]] = None,
+    aggregate: str = "all",
+    drop: _PointArg = None,
+    drop_rows: Union[None, int, Iterable[int]] = None,
+    max_candidates: int = 10_000,
+) -> "Analysis":
+    """Fit ``model`` to one series of ``data`` exactly and compute e_max, the
+    regions, the bands and the recommended band, as ``errband MODEL DATA
+    --format json`` does. Without a model, the best form of ``family``
+    (default ``"scaling"``) is found from the data and analysed, as
+    ``errband DATA`` does. Always an :class:`Analysis`: data with several
+    series raise :class:`InputError` (choose one with ``callpath=`` and
+    ``metric=``, or call :func:`analyse_experiment`).
 
     model
-        ``.tm`` model text, or a path to a ``.tm`` file.
+        ``.tm`` model text, or a path to a ``.tm`` file; ``None`` (or leave
+        it out: ``analyse_series(data=df)``) to find the model from the data.
     data
         A pandas DataFrame (a column per model variable and one named like
         the model's function, e.g. ``p`` and ``T``); or a path to any data
@@ -449,50 +773,111 @@ def analyse(
         Prediction points: ``"p=1000"``, ``{"p": 1000}``, ``"p=1000..8000:1000"``
         or a list of them (besides the model's ``predict`` points).
     family
-        ``"pmnf"``: add Extra-P's normal forms to the model's family (its
-        ``family`` lines are always used) and give the family band.
+        ``"pmnf"`` (Extra-P's normal forms) or ``"scaling"`` (those and
+        decreasing terms, for strong scaling): with a model, its forms are
+        added to the model's family (its ``family`` lines are always used)
+        and the family band is given; without one, the model is the best
+        form of this family (default ``"scaling"``).
     holdout
-        Backtest: fit without the measurements it names (``"last=1"``,
-        ``"p>=64"``) and check each against the bands (``--holdout``).
+        Backtest: fit without the measurements it names and check each
+        against the bands: ``"largest"`` (the largest value of the first
+        variable), ``"largest n"``, conditions such as ``"p>=64"`` or
+        ``"p=512 and n>100"`` (as ``--holdout`` takes them), or
+        ``"last=N"``: the N largest values of the first variable
+        (``"last=1"`` is ``"largest"``).
     noise
         The measurement noise that ``trusted`` uses (default 5 %).
     decimal
         Significant digits of the decimal views in the JSON.
     callpath, metric
         With an experiment: the series to analyse (names or globs).
+    x
+        Model variable → the column (or Extra-P parameter) it reads:
+        ``x={"p": "procs"}`` (``--x p=procs``).
+    y
+        The column of the measured value (``--y``; default: the model's
+        function name, or without a model the last column).
+    by
+        Columns whose values split a CSV table into series, one analysis
+        each (``--by``): ``"mpi,collective"`` or a list.
+    aggregate
+        How the repetitions at a point enter the fit: ``"all"`` (each is a
+        constraint; the paper's method), ``"mean"`` (what Extra-P fits),
+        ``"median"``, ``"min"`` or ``"max"`` (``--aggregate``).
+    drop, drop_rows
+        Drop the measurements at these points (``"p=110"``, ``{"p": 110}``
+        or a list) or with these row numbers (1 is the first row of
+        :attr:`Analysis.residuals`), refit and compare (``--drop``,
+        ``--drop-row``): ``Analysis.json["pruned"]`` and
+        :attr:`Analysis.pruned`.
+    max_candidates
+        The most form × point bands a family may take (two exact LPs
+        each; ``--max-candidates``, default 10 000), checked before the
+        first is computed.
 
-    Returns an :class:`Analysis` for one series, or an :class:`Experiment`
-    (one entry per callpath and metric) when the data holds several.
-
-    Raises :class:`ErrbandError` with the command line's located message
-    (carets under the offending text) for bad input, or when the analysis
-    is impossible; ``err.args[1]`` is ``"input"`` or ``"analysis"``.
+    Raises :class:`InputError` with the command line's located message
+    (carets under the offending text) for bad input, :class:`AnalysisError`
+    when the analysis is impossible (both :class:`ErrbandError`, with
+    ``.kind`` ``"input"`` or ``"analysis"``), and
+    :class:`FileNotFoundError` for a path that does not exist.
     """
-    model_text, model_name = _read_source(model, "<model>")
-    data_text, data_name, data_path = _data_args(data)
-    if family not in (None, "pmnf"):
-        raise ValueError(f"family {family!r}: expected None or 'pmnf'")
-    points = _point_texts(at)
-    if not 1 <= int(decimal) <= 100:
-        raise ValueError(f"decimal {decimal}: expected 1 to 100 significant digits")
-    result = _native.analyse(
-        model_text,
-        model_name,
-        data_text,
-        data_name,
-        data_path,
-        [str(t) for t in (thresholds or [])],
-        points,
-        _noise(noise),
-        int(decimal),
-        family == "pmnf",
-        holdout,
-        callpath,
-        metric,
-    )
-    if isinstance(result, str):
-        return Experiment(result)
-    return Analysis(result)
+    return _analyse("series", model, data, thresholds, at, family, holdout, noise, decimal, callpath, metric,
+                    x, y, by, aggregate, drop, drop_rows, max_candidates)
+
+
+def analyse_experiment(
+    model: Optional[PathOrText] = None,
+    data: Union[None, PathOrText, "pd.DataFrame"] = None,
+    thresholds: Optional[Iterable[str]] = None,
+    at: _PointArg = None,
+    family: Optional[str] = None,
+    holdout: Optional[str] = None,
+    noise: Union[str, Fraction, float] = "5%",
+    decimal: int = 6,
+    callpath: Optional[str] = None,
+    metric: Optional[str] = None,
+    *,
+    x: Union[None, Mapping[str, str], Iterable[str]] = None,
+    y: Optional[str] = None,
+    by: Union[None, str, Iterable[str]] = None,
+    aggregate: str = "all",
+    max_candidates: int = 10_000,
+) -> "Experiment":
+    """Every series of ``data`` (an Extra-P experiment, CUBE runs, or a CSV
+    table split with ``by=``) analysed as :func:`analyse_series` analyses
+    one: always an :class:`Experiment`, even of one series. The arguments
+    are :func:`analyse_series`'s (there is no ``drop=``: it applies to one
+    series)."""
+    return _analyse("experiment", model, data, thresholds, at, family, holdout, noise, decimal, callpath, metric,
+                    x, y, by, aggregate, None, None, max_candidates)
+
+
+def analyse(
+    model: Optional[PathOrText] = None,
+    data: Union[None, PathOrText, "pd.DataFrame"] = None,
+    thresholds: Optional[Iterable[str]] = None,
+    at: _PointArg = None,
+    family: Optional[str] = None,
+    holdout: Optional[str] = None,
+    noise: Union[str, Fraction, float] = "5%",
+    decimal: int = 6,
+    callpath: Optional[str] = None,
+    metric: Optional[str] = None,
+    *,
+    x: Union[None, Mapping[str, str], Iterable[str]] = None,
+    y: Optional[str] = None,
+    by: Union[None, str, Iterable[str]] = None,
+    aggregate: str = "all",
+    drop: _PointArg = None,
+    drop_rows: Union[None, int, Iterable[int]] = None,
+    max_candidates: int = 10_000,
+) -> Union["Analysis", "Experiment"]:
+    """As the command line decides: an :class:`Analysis` when the data hold
+    one series, an :class:`Experiment` when they hold several. For one
+    return type, call :func:`analyse_series` or :func:`analyse_experiment`;
+    the arguments are theirs."""
+    return _analyse("either", model, data, thresholds, at, family, holdout, noise, decimal, callpath, metric,
+                    x, y, by, aggregate, drop, drop_rows, max_candidates)
 
 
 class _Document:
@@ -509,8 +894,8 @@ class _Document:
 
 
 class Experiment(_Document):
-    """The result of :func:`analyse` on data with several series (an
-    Extra-P experiment, CUBE runs): the JSON of ``errband MODEL DATA
+    """The result of :func:`analyse_experiment` (or :func:`analyse` on
+    data with several series: an Extra-P experiment, CUBE runs): the JSON of ``errband MODEL DATA
     --format json`` on it (``.json``, ``.to_json()``), one DataFrame row
     per series (``.series``), and each series' analysis."""
 
@@ -542,7 +927,10 @@ class Experiment(_Document):
         return _with_floats(recs, exact_cols)
 
     def analysis(self, callpath: str, metric: str = "time") -> "Analysis":
-        """The analysis of one series (without its band plot)."""
+        """The analysis of one series, from the experiment's document: its
+        DataFrames and JSON, without the band plot, :meth:`Analysis.summary`
+        or new points in :meth:`Analysis.predict` (for those, call
+        :func:`analyse_series` with ``callpath=`` and ``metric=``)."""
         for a in self.json["analyses"]:
             if a["callpath"] == callpath and a["metric"] == metric and isinstance(a.get("report"), dict):
                 return Analysis(document=json.dumps(a["report"]))
@@ -614,6 +1002,8 @@ def prune(
     show: int = 20,
     callpath: Optional[str] = None,
     metric: Optional[str] = None,
+    *,
+    max_candidates: int = 10_000,
 ) -> CommandResult:
     """Which measurements to leave out (``errband prune``): every subset
     dropping up to ``max_drop`` points (among the ``top`` largest residuals),
@@ -621,12 +1011,15 @@ def prune(
     points one candidate drops: ``"p=100"``, ``"p=10,p=20"`` or
     ``["p=10", "p=20"]``), ranked
     by how much they narrow the band at the targets (default: the model's
-    ``predict`` points)."""
+    ``predict`` points). More generated candidates than ``max_candidates``
+    (``--max-candidates``, default 10 000) raise :class:`InputError` before
+    the first is analysed."""
     cands = [[c] if isinstance(c, str) else _point_texts(c) for c in candidates]
     return CommandResult(
         _native.prune(
             _source(model, data, thresholds, noise, callpath, metric),
             _point_texts(target), int(max_drop), top, int(greedy), cands, int(decimal), int(show),
+            _count(max_candidates),
         )
     )
 
@@ -642,14 +1035,20 @@ def plan(
     show: int = 20,
     callpath: Optional[str] = None,
     metric: Optional[str] = None,
+    *,
+    max_candidates: int = 10_000,
 ) -> CommandResult:
     """Where to measure next (``errband plan``): each candidate point
     (``"p=130..300:10"``, or ``"p=130..300 step 10"``) ranked by how much a new measurement there,
-    as the model predicts it, would narrow the band at the targets."""
+    as the model predicts it, would narrow the band at the targets.
+
+    Each candidate is a whole re-analysis: more than ``max_candidates``
+    (default 10 000, the command line's ``--max-candidates``) raise
+    :class:`InputError` before the first one is analysed."""
     return CommandResult(
         _native.plan(
             _source(model, data, thresholds, noise, callpath, metric),
-            _point_texts(target), _point_texts(candidates), int(decimal), int(show),
+            _point_texts(target), _point_texts(candidates), int(decimal), int(show), _count(max_candidates),
         )
     )
 

@@ -12,8 +12,20 @@ PathOrText = Union[str, os.PathLike[str]]
 
 class ErrbandError(Exception):
     """Bad input (a located message with carets) or an impossible analysis.
-    ``args`` is ``(message, kind)``, ``kind`` being ``"input"`` or
-    ``"analysis"``."""
+    ``args`` is ``(message, kind)``."""
+    @property
+    def kind(self) -> Optional[str]:
+        """``"input"`` or ``"analysis"``."""
+    @property
+    def message(self) -> str: ...
+
+class InputError(ErrbandError):
+    """An input errband cannot read (``kind == "input"``)."""
+
+class AnalysisError(ErrbandError):
+    """An impossible analysis, or one over a limit (``kind == "analysis"``)."""
+
+_PointArg = Union[None, str, Mapping[str, Any], Iterable[Union[str, Mapping[str, Any]]]]
 
 class Analysis:
     emax: Fraction
@@ -44,6 +56,14 @@ class Analysis:
     def family_bands(self) -> pd.DataFrame: ...
     @property
     def holdout(self) -> pd.DataFrame: ...
+    @property
+    def recommendation(self) -> pd.DataFrame: ...
+    @property
+    def set_aside(self) -> pd.DataFrame: ...
+    @property
+    def pruned(self) -> pd.DataFrame: ...
+    def summary(self) -> str: ...
+    def predict(self, **point: Any) -> pd.DataFrame: ...
     def band(self, **point: Any) -> dict[str, tuple[Optional[Fraction], Optional[Fraction]]]: ...
     def _repr_html_(self) -> str: ...
 
@@ -87,17 +107,63 @@ class QeResult(_Document):
     @property
     def vertices(self) -> pd.DataFrame: ...
 
-def analyse(
-    model: PathOrText,
-    data: Union[PathOrText, pd.DataFrame],
+def analyse_series(
+    model: Optional[PathOrText] = None,
+    data: Union[None, PathOrText, pd.DataFrame] = None,
     thresholds: Optional[Iterable[str]] = None,
-    at: Union[None, str, Mapping[str, Any], Iterable[Union[str, Mapping[str, Any]]]] = None,
+    at: _PointArg = None,
     family: Optional[str] = None,
     holdout: Optional[str] = None,
     noise: Union[str, Fraction, float] = "5%",
     decimal: int = 6,
     callpath: Optional[str] = None,
     metric: Optional[str] = None,
+    *,
+    x: Union[None, Mapping[str, str], Iterable[str]] = None,
+    y: Optional[str] = None,
+    by: Union[None, str, Iterable[str]] = None,
+    aggregate: str = "all",
+    drop: _PointArg = None,
+    drop_rows: Union[None, int, Iterable[int]] = None,
+    max_candidates: int = 10_000,
+) -> Analysis: ...
+def analyse_experiment(
+    model: Optional[PathOrText] = None,
+    data: Union[None, PathOrText, pd.DataFrame] = None,
+    thresholds: Optional[Iterable[str]] = None,
+    at: _PointArg = None,
+    family: Optional[str] = None,
+    holdout: Optional[str] = None,
+    noise: Union[str, Fraction, float] = "5%",
+    decimal: int = 6,
+    callpath: Optional[str] = None,
+    metric: Optional[str] = None,
+    *,
+    x: Union[None, Mapping[str, str], Iterable[str]] = None,
+    y: Optional[str] = None,
+    by: Union[None, str, Iterable[str]] = None,
+    aggregate: str = "all",
+    max_candidates: int = 10_000,
+) -> Experiment: ...
+def analyse(
+    model: Optional[PathOrText] = None,
+    data: Union[None, PathOrText, pd.DataFrame] = None,
+    thresholds: Optional[Iterable[str]] = None,
+    at: _PointArg = None,
+    family: Optional[str] = None,
+    holdout: Optional[str] = None,
+    noise: Union[str, Fraction, float] = "5%",
+    decimal: int = 6,
+    callpath: Optional[str] = None,
+    metric: Optional[str] = None,
+    *,
+    x: Union[None, Mapping[str, str], Iterable[str]] = None,
+    y: Optional[str] = None,
+    by: Union[None, str, Iterable[str]] = None,
+    aggregate: str = "all",
+    drop: _PointArg = None,
+    drop_rows: Union[None, int, Iterable[int]] = None,
+    max_candidates: int = 10_000,
 ) -> Union[Analysis, Experiment]: ...
 def prune(
     model: PathOrText,
@@ -113,6 +179,8 @@ def prune(
     show: int = 20,
     callpath: Optional[str] = None,
     metric: Optional[str] = None,
+    *,
+    max_candidates: int = 10_000,
 ) -> CommandResult: ...
 def plan(
     model: PathOrText,
@@ -125,6 +193,8 @@ def plan(
     show: int = 20,
     callpath: Optional[str] = None,
     metric: Optional[str] = None,
+    *,
+    max_candidates: int = 10_000,
 ) -> CommandResult: ...
 def energy(
     profile: Union[PathOrText, pd.DataFrame],

@@ -32,16 +32,96 @@ create_exception!(
     PyException,
     "An input errband cannot read (a located message, with carets where it has a place), or an analysis that is impossible."
 );
+create_exception!(
+    _native,
+    InputError,
+    ErrbandError,
+    "An input errband cannot read: a model, data, a point or an option (kind \"input\")."
+);
+create_exception!(
+    _native,
+    AnalysisError,
+    ErrbandError,
+    "An analysis that is impossible on readable input, or one over a limit (kind \"analysis\")."
+);
 
-/// An error for Python: the message the command line prints, and whether
-/// it is an input error (`"input"`) or an impossible analysis
-/// (`"analysis"`), as the second argument.
+/// An error for Python: [`InputError`] or [`AnalysisError`] with the
+/// message the command line prints (options named as Python names them,
+/// [`python_names`]) and the kind (`"input"` or `"analysis"`) as its two
+/// arguments.
 fn fail(message: String, kind: ErrorKind) -> PyErr {
-    let kind = match kind {
-        ErrorKind::Input => "input",
-        ErrorKind::Analysis => "analysis",
-    };
-    ErrbandError::new_err((message, kind))
+    let message = python_names(&message);
+    match kind {
+        ErrorKind::Input => InputError::new_err((message, "input")),
+        ErrorKind::Analysis => AnalysisError::new_err((message, "analysis")),
+    }
+}
+
+/// A library message with the command line's option names (`--y COLUMN`,
+/// `--x p=COLUMN`, `--region and --metric`) in Python's (`y="COLUMN"`,
+/// `x={"p": "COLUMN"}`, `callpath= and metric=`). Only the options of
+/// `analyse`, `prune` and `plan` are renamed; the other commands' options
+/// keep the command line's spelling, which their Python functions take as
+/// text.
+fn python_names(message: &str) -> String {
+    // (flag, keyword, how its value is written: quoted token, x's mapping, or left as is)
+    const FLAGS: [(&str, &str, u8); 12] = [
+        ("--max-candidates", "max_candidates", 0),
+        ("--candidate", "candidates", 0),
+        ("--aggregate", "aggregate", 1),
+        ("--drop-row", "drop_rows", 0),
+        ("--holdout", "holdout", 0),
+        ("--family", "family", 0),
+        ("--region", "callpath", 0),
+        ("--metric", "metric", 0),
+        ("--drop", "drop", 0),
+        ("--by", "by", 1),
+        ("--x", "x", 2),
+        ("--y", "y", 1),
+    ];
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    'scan: while let Some(i) = rest.find("--") {
+        out.push_str(&rest[..i]);
+        let at = &rest[i..];
+        for (flag, py, how) in FLAGS {
+            let Some(after) = at.strip_prefix(flag) else { continue };
+            // A whole flag: not the start of a longer one.
+            if after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+                continue;
+            }
+            let token_end = |t: &str| {
+                t.find(|c: char| c.is_whitespace() || matches!(c, '`' | ':' | ',' | ')' | ';'))
+                    .unwrap_or(t.len())
+            };
+            match (how, after.strip_prefix(' ')) {
+                (1, Some(t)) if !t.is_empty() && !t.starts_with(['(', '-']) => {
+                    let n = token_end(t);
+                    out.push_str(&format!("{py}={:?}", &t[..n]));
+                    rest = &t[n..];
+                }
+                (2, Some(t)) if t[..token_end(t)].contains('=') => {
+                    let n = token_end(t);
+                    let (v, c) = t[..n].split_once('=').unwrap_or((&t[..n], ""));
+                    out.push_str(&format!("{py}={{{v:?}: {c:?}}}"));
+                    rest = &t[n..];
+                }
+                _ => {
+                    out.push_str(py);
+                    if !after.starts_with(':') {
+                        out.push('=');
+                    }
+                    // `--region `main``: `callpath=`main``.
+                    rest = after.strip_prefix(" `").map_or(after, |_| &after[1..]);
+                }
+            }
+            continue 'scan;
+        }
+        out.push_str("--");
+        rest = &at[2..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A text file read as the command line reads its inputs
@@ -66,15 +146,95 @@ enum DataArg {
     Path(String),
 }
 
-/// Reads the data as the command line does, for `model`'s variables.
+/// How the data's columns become the model's variables and measured
+/// value, and its rows series: `x=`, `y=`, `by=`, `aggregate=` (the
+/// command line's `--x`, `--y`, `--by`, `--aggregate`).
+#[derive(Default)]
+struct Columns {
+    /// Model variable and the column (or Extra-P parameter) it reads.
+    x: Vec<(String, String)>,
+    /// The column of the measured value.
+    y: Option<String>,
+    /// Columns whose values split a CSV table into series.
+    by: Vec<String>,
+    /// How the repetitions at a point enter the fit.
+    aggregate: Aggregate,
+}
+
+/// The aggregate's name (`aggregate="mean"`) as the library's choice.
+fn aggregate_of(name: &str) -> Result<Aggregate, PyErr> {
+    [Aggregate::All, Aggregate::Mean, Aggregate::Median, Aggregate::Min, Aggregate::Max]
+        .into_iter()
+        .find(|a| a.name() == name)
+        .ok_or_else(|| {
+            fail(
+                format!("aggregate={name:?}: expected \"all\", \"mean\", \"median\", \"min\" or \"max\""),
+                ErrorKind::Input,
+            )
+        })
+}
+
+/// The model a family is built on when no model is given (model
+/// discovery, the command line's `errband DATA`): `T(vars) = c0` over an
+/// experiment's parameters, or a CSV table's columns but the measured one
+/// (`y=`, else the last) and the `by=` ones (the `x=` variables instead,
+/// when given). Returns the model and the default measured column.
+fn base_model(
+    source: &Source<'_>,
+    cols: &Columns,
+    digits: u32,
+    limits: &Limits,
+) -> Result<(Model, Option<String>), PyErr> {
+    let (vars, y): (Vec<String>, Option<String>) = match source {
+        Source::Experiment { experiment, .. } => (experiment.params.clone(), None),
+        Source::Csv(text) => {
+            let names = errband::data::column_names(text, None);
+            let y = cols.y.clone().or_else(|| names.last().cloned()).unwrap_or_else(|| "T".into());
+            let vars = if cols.x.is_empty() {
+                names.into_iter().filter(|c| *c != y && !cols.by.contains(c)).collect()
+            } else {
+                cols.x.iter().map(|(v, _)| v.clone()).collect()
+            };
+            (vars, Some(y))
+        }
+    };
+    if vars.is_empty() {
+        return Err(fail(
+            "without a model: the data name no variable (a CSV table needs a column besides the measured one)"
+                .into(),
+            ErrorKind::Input,
+        ));
+    }
+    let func = if vars.iter().any(|v| v == "T") { "T_" } else { "T" };
+    let names: Vec<&str> = vars.iter().map(String::as_str).collect();
+    let m = errband::model::Spec::new(func, &names, "c0")
+        .params(&["c0"])
+        .build("(no model file)", digits, limits)
+        .map_err(|d| {
+            fail(
+                format!(
+                    "without a model: the variables {} cannot all be names in errband's model language ({}); name them with x=, e.g. x={{\"s\": {:?}}}, or give a model",
+                    vars.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", "),
+                    d.message,
+                    vars[0]
+                ),
+                ErrorKind::Input,
+            )
+        })?;
+    Ok((m, y))
+}
+
+/// Reads the model (or, without one, builds the base model of model
+/// discovery) and the data, as the command line's `input::load` does, with
+/// the columns chosen by `cols`.
 fn read_parts(
-    model: &Model,
+    model: Option<(&str, &str)>,
     data: &DataArg,
     sel: &Selection,
+    cols: &Columns,
     limits: &Limits,
-) -> Result<(String, Parts), PyErr> {
-    let spec =
-        ColumnSpec { vars: model.vars.clone(), y: model.func.clone(), limits: *limits, ..Default::default() };
+) -> Result<(Model, String, Parts), PyErr> {
+    let digits = errband::num::transcendental::DEFAULT_DIGITS;
     let input = |m: String| fail(m, ErrorKind::Input);
     let (name, dir, bytes) = match data {
         DataArg::Text(text, name) => (name.as_str(), None, text.clone().into_bytes()),
@@ -86,25 +246,97 @@ fn read_parts(
     // As the command line reads its data: the kind from the content, text
     // decoded (a byte-order mark dropped, lone CRs read as line ends).
     let (kind, text, bytes) = errband::data::decode_input(bytes, name).map_err(input)?;
-    let parts = Source::read(dir, kind, &text, &bytes, name, *limits, sel)
-        .map_err(input)?
-        .parts(name, &spec, sel, Aggregate::All)
-        .map_err(|e| input(e.render(&text)))?;
-    Ok((name.to_string(), parts))
+    let source = Source::read(dir, kind, &text, &bytes, name, *limits, sel).map_err(input)?;
+    if let (Source::Experiment { experiment, .. }, false) = (&source, cols.by.is_empty()) {
+        return Err(input(format!(
+            "by={:?}: applies to CSV tables, and {name} is {} input; its series are chosen with callpath= and metric=",
+            cols.by.join(","),
+            experiment.format.name()
+        )));
+    }
+    let (model, y_default) = match model {
+        Some((text, file)) => {
+            let m = Model::parse_with(text, file, digits, limits).map_err(|d| input(d.render(text)))?;
+            (m, None)
+        }
+        None => base_model(&source, cols, digits, limits)?,
+    };
+    let mut rename = std::collections::BTreeMap::new();
+    for (v, c) in &cols.x {
+        if !model.vars.contains(v) {
+            return Err(input(format!(
+                "x={{{v:?}: {c:?}}}: `{v}` is not a variable of the model ({})",
+                model.vars.join(", ")
+            )));
+        }
+        rename.insert(v.clone(), c.clone());
+    }
+    // The measured value and each variable need a column of their own.
+    let y_column = cols.y.clone().or_else(|| y_default.clone()).unwrap_or_else(|| model.func.clone());
+    let mut owner: std::collections::BTreeMap<String, &String> = std::collections::BTreeMap::new();
+    for v in &model.vars {
+        let c = rename.get(v).cloned().unwrap_or_else(|| v.clone());
+        if c == y_column {
+            let arg =
+                if cols.y.is_some() { format!("y={y_column:?}") } else { format!("x={{{v:?}: {c:?}}}") };
+            return Err(input(format!(
+                "{arg}: the column `{c}` would be both the variable `{v}` and the measured value; name another column"
+            )));
+        }
+        if let Some(other) = owner.insert(c.clone(), v) {
+            return Err(input(format!(
+                "x: the variables `{other}` and `{v}` would both read the column `{c}`; give each its own column"
+            )));
+        }
+    }
+    let spec = ColumnSpec {
+        vars: model.vars.clone(),
+        y: model.func.clone(),
+        rename,
+        y_column: cols.y.clone().or(y_default),
+        region: sel.callpath.clone(),
+        metric: sel.metric.clone(),
+        limits: *limits,
+        by: cols.by.clone(),
+        delimiter: None,
+    };
+    let parts = source.parts(name, &spec, sel, cols.aggregate).map_err(|e| input(e.render(&text)))?;
+    Ok((model, name.to_string(), parts))
 }
 
 /// The settings of an analysis from Python.
 struct Request {
-    model_text: String,
-    model_name: String,
+    /// The model's text and name; `None`: model discovery.
+    model: Option<(String, String)>,
     data: DataArg,
     thresholds: Vec<String>,
     at: Vec<String>,
     noise: String,
     decimal: usize,
-    pmnf: bool,
+    /// `family=`: a set of generated forms.
+    family: Option<errband::family::FamilySet>,
     holdout: Option<String>,
     sel: Selection,
+    cols: Columns,
+    /// `drop=` points and `drop_rows=` numbers.
+    drop: Vec<String>,
+    drop_rows: Vec<usize>,
+    /// What the caller takes: one series, an experiment, or either.
+    shape: Shape,
+    /// `max_candidates=` (`--max-candidates`): the most candidates of a
+    /// search, and form × point bands of a family.
+    max_candidates: usize,
+}
+
+/// The result the caller asked for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// One series: an experiment's data is refused.
+    Series,
+    /// An experiment's JSON, even of one series.
+    Experiment,
+    /// One series when the data holds one, else an experiment.
+    Either,
 }
 
 /// The model, the data's series and the options every command shares.
@@ -118,11 +350,9 @@ struct Prepared {
 /// Parses the model, reads the data and the thresholds and `--at` points,
 /// as the command line's `input::load` does.
 fn prepare(r: &Request) -> Result<Prepared, PyErr> {
-    let limits = Limits::default();
-    let digits = errband::num::transcendental::DEFAULT_DIGITS;
-    let mut model = Model::parse_with(&r.model_text, &r.model_name, digits, &limits)
-        .map_err(|d| fail(d.render(&r.model_text), ErrorKind::Input))?;
-    let (data_name, parts) = read_parts(&model, &r.data, &r.sel, &limits)?;
+    let limits = Limits { candidates: r.max_candidates, ..Limits::default() };
+    let model = r.model.as_ref().map(|(t, n)| (t.as_str(), n.as_str()));
+    let (mut model, data_name, parts) = read_parts(model, &r.data, &r.sel, &r.cols, &limits)?;
     model.complete_units(&parts.parts[0].dataset.units);
     let input = |m: String| fail(m, ErrorKind::Input);
     let noise = errband::threshold::parse_noise(&r.noise).map_err(|m| input(format!("noise {m}")))?;
@@ -172,26 +402,82 @@ fn targets(p: &Prepared, given: &[String]) -> Result<Vec<Vec<Rat>>, PyErr> {
     Ok(p.model.predict.clone())
 }
 
+/// `holdout=` as the library reads it: the command line's `--holdout`
+/// (`largest`, `largest n`, `p>=512`, `p=512 and n>100`), or `last=N`
+/// (also `last N`): the measurements at the N largest values of the first
+/// variable among `parts`' measurements (`last=1` is `largest`).
+fn holdout_of(text: &str, model: &Model, parts: &Parts) -> Result<Holdout, PyErr> {
+    let t = text.trim();
+    if let Some(n) = t.strip_prefix("last").filter(|r| r.starts_with(['=', ' '])) {
+        let bad = || {
+            fail(
+                format!("holdout={text:?}: expected last=N with N a whole number from 1, e.g. last=1"),
+                ErrorKind::Input,
+            )
+        };
+        let n: usize = n.trim_start_matches([' ', '=']).trim().parse().map_err(|_| bad())?;
+        if n == 0 {
+            return Err(bad());
+        }
+        let mut values: Vec<&Rat> =
+            parts.parts.iter().flat_map(|p| &p.dataset.rows).filter_map(|m| m.x.first()).collect();
+        values.sort_unstable();
+        values.dedup();
+        let Some(from) = values.len().checked_sub(n).map(|i| values[i]) else {
+            return Err(fail(
+                format!(
+                    "holdout={text:?}: the data have {} values of `{}`, so nothing would be left to fit",
+                    values.len(),
+                    model.vars[0]
+                ),
+                ErrorKind::Input,
+            ));
+        };
+        return Ok(Holdout::Where(vec![(0, errband::backtest::Op::Ge, from.clone())]));
+    }
+    Holdout::parse(text, &model.vars).map_err(|d| fail(d.render(text), ErrorKind::Input))
+}
+
 /// The analysis: one series kept for its views, or a whole experiment's
 /// JSON.
 fn analyse_inner(r: &Request) -> Result<Analysed, PyErr> {
     let Prepared { model, data_name, parts, opts } = prepare(r)?;
-    let hold = match &r.holdout {
-        Some(h) => Some(Holdout::parse(h, &model.vars).map_err(|d| fail(d.render(h), ErrorKind::Input))?),
-        None => None,
-    };
+    let hold = r.holdout.as_deref().map(|h| holdout_of(h, &model, &parts)).transpose()?;
     let holdout = hold.as_ref().zip(r.holdout.as_deref());
-    let choice = FamilyChoice::own(r.pmnf.then_some(errband::family::FamilySet::Pmnf));
-    if parts.parts.len() > 1 {
+    let choice = match (&r.model, r.family) {
+        (Some(_), set) => FamilyChoice::own(set),
+        (None, set) => FamilyChoice::discover(set.unwrap_or(errband::family::FamilySet::Scaling)),
+    };
+    let n = parts.parts.len();
+    let dropping = !r.drop.is_empty() || !r.drop_rows.is_empty();
+    if holdout.is_some() && dropping {
+        return Err(fail(
+            "holdout= and drop= both leave measurements out; give one".into(),
+            ErrorKind::Input,
+        ));
+    }
+    if n > 1 && r.shape == Shape::Series {
+        return Err(fail(
+            format!("analyse_series takes one series, and {data_name} holds {n}: choose one with callpath= and metric=, or call analyse_experiment"),
+            ErrorKind::Input,
+        ));
+    }
+    if n > 1 || r.shape == Shape::Experiment {
+        if dropping {
+            return Err(fail(
+                format!("drop= and drop_rows= apply to one series, and {data_name} is analysed as an experiment ({n} series); choose one with callpath= and metric=, and call analyse_series"),
+                ErrorKind::Input,
+            ));
+        }
         let entries =
             session::analyse_experiment(&parts.parts, &model, &[], &data_name, &opts, choice, holdout);
         let report = ExperimentReport {
             model: &model,
-            discovered: false,
+            discovered: !choice.own,
             data_file: &data_name,
             format: parts.format,
             total: parts.total,
-            aggregate: Aggregate::All,
+            aggregate: r.cols.aggregate,
             entries,
             digits: r.decimal,
             exact: false,
@@ -203,12 +489,29 @@ fn analyse_inner(r: &Request) -> Result<Analysed, PyErr> {
     }
     let part = parts.parts.into_iter().next().ok_or_else(|| fail("no series".into(), ErrorKind::Input))?;
     let series = session::analyse_series(&model, &part.dataset.rows, &data_name, &opts, choice, holdout)
-        .map_err(|e| fail(e.to_string(), e.kind()))?;
+        .map_err(|e| {
+            // The backtest names the holdout as the command line writes it.
+            let mut m = e.to_string();
+            if let Some(h) = &r.holdout {
+                m = m.replace(&format!("--holdout {h}"), &format!("holdout={h:?}"));
+            }
+            fail(m, e.kind())
+        })?;
+    let pruned = if dropping {
+        let m = series.best.as_ref().unwrap_or(&model);
+        let rows = series.rows(&part.dataset.rows);
+        let err = |e: session::DropError| fail(e.to_string(), e.kind());
+        let d = session::dropped(m, rows, &r.drop, &r.drop_rows, session::Spelling::Python).map_err(err)?;
+        Some(session::without(m, rows, &data_name, &opts, &series.analysis, d).map_err(err)?)
+    } else {
+        None
+    };
     Ok(Analysed::One(Box::new(Outcome {
         model,
         data_name,
         dataset: part.dataset,
         series,
+        pruned,
         decimal: r.decimal,
     })))
 }
@@ -228,6 +531,8 @@ struct Outcome {
     data_name: String,
     dataset: errband::data::Dataset,
     series: session::Series,
+    /// With `drop=`: the analysis without the dropped measurements.
+    pruned: Option<errband::report::Pruned>,
     decimal: usize,
 }
 
@@ -238,7 +543,7 @@ impl Outcome {
             data_file: &self.data_name,
             data: self.rows(),
             analysis: &self.series.analysis,
-            pruned: None,
+            pruned: self.pruned.as_ref(),
             function: None,
             scales: [None, None],
             digits: self.decimal,
@@ -311,6 +616,33 @@ impl Outcome {
         py.detach(|| figures::band(&self.report()))
     }
 
+    /// The answer section of the command line's text report (`Answer (* =
+    /// extrapolated)`, a line per prediction point and the notes), or why
+    /// there is no recommended band.
+    fn answer(&self, py: Python<'_>) -> String {
+        py.detach(|| self.report().answer_section())
+    }
+
+    /// Why there is no recommended band (`None` when there is one).
+    fn recommendation_error(&self) -> Option<String> {
+        self.series.recommendation_error.clone()
+    }
+
+    /// The answer's notes (what the bands assume, the self-check, a change
+    /// of trend), one sentence each.
+    fn answer_notes(&self, py: Python<'_>) -> Vec<String> {
+        py.detach(|| self.report().answer_notes())
+    }
+
+    /// Per form of the family, in rank order: its number of coefficients
+    /// and its cross-validated prediction error (`None`: not made), which
+    /// the JSON does not carry.
+    fn family_extra(&self) -> Vec<(usize, Option<(BigInt, BigInt)>)> {
+        self.series.family.as_ref().map_or_else(Vec::new, |f| {
+            f.members.iter().map(|m| (m.model.params.len(), m.loo.as_ref().map(parts_of))).collect()
+        })
+    }
+
     /// e_max as (numerator, denominator).
     fn emax(&self) -> (BigInt, BigInt) {
         parts_of(&self.series.analysis.emax)
@@ -363,16 +695,23 @@ impl Outcome {
     }
 }
 
-/// Analyses `model` (`.tm` text) on the data: the data is `data_text`
-/// (named `data_name`) or, when `data_path` is given, that file or CUBE
-/// directory. Returns an [`Outcome`] for one series, or the JSON of a whole
-/// experiment (one entry per series) as a string.
+/// `x=` (variable, column pairs), `y=`, `by=` and `aggregate=`, as Python
+/// passes them.
+type ColumnArgs = (Vec<(String, String)>, Option<String>, Vec<String>, String);
+
+/// Analyses `model` (`.tm` text; `None`: the best form of `family`, found
+/// from the data) on the data: the data is `data_text` (named `data_name`)
+/// or, when `data_path` is given, that file or CUBE directory; `columns`
+/// and `drop` are the command line's `--x`, `--y`, `--by`, `--aggregate`,
+/// `--drop` and `--drop-row`. Returns an [`Outcome`] for one series, or the
+/// JSON of a whole experiment (one entry per series) as a string; `shape`
+/// (`"series"`, `"experiment"`, or `"either"`) says which the caller takes.
 #[pyfunction]
-#[pyo3(signature = (model, model_name, data_text, data_name, data_path, thresholds, at, noise, decimal, pmnf, holdout, callpath, metric))]
+#[pyo3(signature = (model, model_name, data_text, data_name, data_path, thresholds, at, noise, decimal, family, holdout, callpath, metric, columns, drop, shape, max_candidates))]
 #[allow(clippy::too_many_arguments)]
 fn analyse(
     py: Python<'_>,
-    model: String,
+    model: Option<String>,
     model_name: String,
     data_text: String,
     data_name: String,
@@ -381,14 +720,30 @@ fn analyse(
     at: Vec<String>,
     noise: String,
     decimal: usize,
-    pmnf: bool,
+    family: Option<String>,
     holdout: Option<String>,
     callpath: Option<String>,
     metric: Option<String>,
+    columns: ColumnArgs,
+    drop: (Vec<String>, Vec<usize>),
+    shape: String,
+    max_candidates: usize,
 ) -> PyResult<Py<PyAny>> {
+    use errband::family::FamilySet;
+    let family = match family.as_deref() {
+        None => None,
+        Some("pmnf") => Some(FamilySet::Pmnf),
+        Some("scaling") => Some(FamilySet::Scaling),
+        Some(f) => {
+            return Err(fail(
+                format!("family={f:?}: expected None, \"pmnf\" or \"scaling\""),
+                ErrorKind::Input,
+            ))
+        }
+    };
+    let (x, y, by, aggregate) = columns;
     let r = Request {
-        model_text: model,
-        model_name,
+        model: model.map(|m| (m, model_name)),
         data: match data_path {
             Some(p) => DataArg::Path(p),
             None => DataArg::Text(data_text, data_name),
@@ -397,9 +752,18 @@ fn analyse(
         at,
         noise,
         decimal,
-        pmnf,
+        family,
         holdout,
         sel: Selection { callpath, metric },
+        cols: Columns { x, y, by, aggregate: aggregate_of(&aggregate)? },
+        drop: drop.0,
+        drop_rows: drop.1,
+        shape: match shape.as_str() {
+            "series" => Shape::Series,
+            "experiment" => Shape::Experiment,
+            _ => Shape::Either,
+        },
+        max_candidates,
     };
     match py.detach(|| analyse_inner(&r))? {
         Analysed::One(o) => Ok(Py::new(py, *o)?.into_any()),
@@ -417,8 +781,7 @@ type SourceArgs =
 fn request(source: SourceArgs) -> Request {
     let (model, model_name, data_text, data_name, data_path, thresholds, noise, callpath, metric) = source;
     Request {
-        model_text: model,
-        model_name,
+        model: Some((model, model_name)),
         data: match data_path {
             Some(p) => DataArg::Path(p),
             None => DataArg::Text(data_text, data_name),
@@ -427,9 +790,14 @@ fn request(source: SourceArgs) -> Request {
         at: Vec::new(),
         noise,
         decimal: 6,
-        pmnf: false,
+        family: None,
         holdout: None,
         sel: Selection { callpath, metric },
+        cols: Columns::default(),
+        drop: Vec::new(),
+        drop_rows: Vec::new(),
+        shape: Shape::Either,
+        max_candidates: Limits::default().candidates,
     }
 }
 
@@ -442,7 +810,7 @@ fn command_json(r: &dyn CommandReport) -> Result<String, PyErr> {
 /// user's candidates (`"p=10,p=20"`: the points one candidate drops).
 /// Returns the JSON of `errband prune ... --format json`.
 #[pyfunction]
-#[pyo3(signature = (source, target, max_drop, top, greedy, candidates, decimal, show))]
+#[pyo3(signature = (source, target, max_drop, top, greedy, candidates, decimal, show, max_candidates))]
 #[allow(clippy::too_many_arguments)]
 fn prune(
     py: Python<'_>,
@@ -454,8 +822,9 @@ fn prune(
     candidates: Vec<Vec<String>>,
     decimal: usize,
     show: usize,
+    max_candidates: usize,
 ) -> PyResult<String> {
-    let r = request(source);
+    let r = Request { max_candidates, ..request(source) };
     py.detach(|| {
         let p = prepare(&r)?;
         single(&p, "prune")?;
@@ -473,7 +842,13 @@ fn prune(
         let search = errband::prune::Search { max_drop, top, greedy, user };
         let rows = &p.parts.parts[0].dataset.rows;
         let cmp = errband::prune::compare(&p.model, rows, &p.data_name, &p.opts, &targets, &search, &|_| {})
-            .map_err(|e| fail(e.to_string(), e.kind()))?;
+            .map_err(|e| match e {
+                errband::prune::PruneError::TooMany(n, limit) => fail(
+                    format!("max_drop={max_drop} generates {n} candidates (limit {limit}): give top=N to draw them from the N largest residuals, or raise the limit with max_candidates="),
+                    ErrorKind::Input,
+                ),
+                e => fail(e.to_string(), e.kind()),
+            })?;
         command_json(&PruneReport {
             model: &p.model,
             data_file: &p.data_name,
@@ -489,7 +864,8 @@ fn prune(
 /// `errband plan`: where to measure next. Returns the JSON of `errband
 /// plan ... --format json`.
 #[pyfunction]
-#[pyo3(signature = (source, target, candidates, decimal, show))]
+#[pyo3(signature = (source, target, candidates, decimal, show, max_candidates))]
+#[allow(clippy::too_many_arguments)]
 fn plan(
     py: Python<'_>,
     source: SourceArgs,
@@ -497,14 +873,26 @@ fn plan(
     candidates: Vec<String>,
     decimal: usize,
     show: usize,
+    max_candidates: usize,
 ) -> PyResult<String> {
-    let r = request(source);
+    let r = Request { max_candidates, ..request(source) };
     py.detach(|| {
         let p = prepare(&r)?;
         single(&p, "plan")?;
         let targets = targets(&p, &target)?;
         let cands =
             p.model.candidate_points(&candidates, "candidate").map_err(|m| fail(m, ErrorKind::Input))?;
+        // Each candidate is a whole re-analysis: the count is checked before
+        // the first one starts, as the command line does.
+        if cands.len() > max_candidates {
+            return Err(fail(
+                format!(
+                    "candidates: {} candidate points, each a whole re-analysis (limit {max_candidates}; raise it with max_candidates=); give fewer (a coarser step), or raise the limit",
+                    cands.len()
+                ),
+                ErrorKind::Input,
+            ));
+        }
         let rows = &p.parts.parts[0].dataset.rows;
         let plan = errband::plan::plan(&p.model, rows, &p.data_name, &p.opts, &targets, &cands, &|_| {})
             .map_err(|e| fail(e.to_string(), e.kind()))?;
@@ -780,6 +1168,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ms, m)?)?;
     m.add_class::<Outcome>()?;
     m.add("ErrbandError", m.py().get_type::<ErrbandError>())?;
+    m.add("InputError", m.py().get_type::<InputError>())?;
+    m.add("AnalysisError", m.py().get_type::<AnalysisError>())?;
     m.add("__version__", errband::VERSION)?;
     Ok(())
 }

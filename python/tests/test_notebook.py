@@ -20,3 +20,4 @@ def test_the_example_notebook_runs_top_to_bottom(monkeypatch):
     assert "<svg" in ns["a"]._repr_html_()
     assert len(ns["e"].series) == 4
     assert ns["r"].verdict.startswith("Best: dropping") and ns["en"].json["predictions"]
+    assert ns["d"].summary().startswith("Answer (* = extrapolated)") and len(ns["d"].families) > 1

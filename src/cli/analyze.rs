@@ -6,12 +6,11 @@ pub use super::whole::Format;
 use super::Failure;
 use crate::analysis::{Analysis, Options, Shape};
 use crate::backtest::Holdout;
-use crate::data::Measurement;
 use crate::envelope::BandFunction;
 use crate::limits::Limits;
 use crate::model::{syntax, Model};
 use crate::num::{fmt_fraction, fmt_sig};
-use crate::report::{figures, Pruned, Report};
+use crate::report::{figures, Report};
 use crate::session::{self, FamilyChoice};
 use clap::{Args, ValueEnum};
 use std::time::Instant;
@@ -122,39 +121,6 @@ pub struct AnalyzeArgs {
     /// Print the time spent in each phase to standard error.
     #[arg(long)]
     pub timings: bool,
-}
-
-/// Indices of the measurements matching any of the `--drop` points or `--drop-row` numbers.
-fn dropped(
-    model: &Model,
-    data: &[Measurement],
-    drop: &[String],
-    rows: &[usize],
-) -> Result<Vec<usize>, Failure> {
-    let mut out = Vec::new();
-    for d in drop {
-        let assigns = syntax::parse_assignments_arg(d, "--drop", model.limits())
-            .map_err(|e| Failure::input(e.render(d)))?;
-        let points = model.points(&assigns, "--drop", d).map_err(|e| Failure::input(e.render(d)))?;
-        let hit: Vec<usize> = (0..data.len()).filter(|&i| points.contains(&data[i].x)).collect();
-        if hit.is_empty() {
-            return Err(Failure::input(format!("--drop {d}: no measurement is at that point")));
-        }
-        out.extend(hit);
-    }
-    for &r in rows {
-        if r == 0 || r > data.len() {
-            return Err(Failure::input(format!(
-                "--drop-row {r}: there are {} measurements (rows 1..{})",
-                data.len(),
-                data.len()
-            )));
-        }
-        out.push(r - 1);
-    }
-    out.sort_unstable();
-    out.dedup();
-    Ok(out)
 }
 
 /// What `--plot` draws.
@@ -313,18 +279,9 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     let pruned = if a.drop.is_empty() && a.drop_row.is_empty() {
         None
     } else {
-        let d = dropped(model, rows, &a.drop, &a.drop_row)?;
-        let kept: Vec<Measurement> =
-            (0..rows.len()).filter(|i| !d.contains(i)).map(|i| rows[i].clone()).collect();
-        let mut popts = opts.clone();
-        popts.at = analysis.predictions.iter().map(|p| p.x.clone()).collect();
-        let mut pmodel = model.clone();
-        pmodel.predict.clear();
-        let pa = Analysis::run_rows(&pmodel, &kept, &data_path, &popts).map_err(|e| {
-            let f = Failure::of(&e);
-            Failure { message: format!("after dropping: {}", f.message), code: f.code }
-        })?;
-        Some(Pruned { dropped: d, analysis: pa })
+        let d = session::dropped(model, rows, &a.drop, &a.drop_row, session::Spelling::Cli)
+            .map_err(|e| Failure::of(&e))?;
+        Some(session::without(model, rows, &data_path, &opts, analysis, d).map_err(|e| Failure::of(&e))?)
     };
     // The band as a function: asked for, or part of a whole report.
     let function = (a.envelope || report_kind.is_some() || plots.iter().any(|(k, _)| *k == PlotKind::Width))

@@ -155,6 +155,22 @@ impl Report<'_> {
         }
     }
 
+    /// The answer section of the text report, as `errband MODEL DATA`
+    /// prints it: `Answer (* = extrapolated)` with a line per prediction
+    /// point and the notes (what the bands assume, the self-check, a change
+    /// of trend), or why there is no recommended band; empty without either.
+    pub fn answer_section(&self) -> String {
+        let mut o = String::new();
+        self.answer_text(&mut o);
+        o
+    }
+
+    /// The answer's notes, one sentence each (what the bands assume, the
+    /// self-check, a change of trend); empty without a recommendation.
+    pub fn answer_notes(&self) -> Vec<String> {
+        self.answer().map(|a| a.notes).unwrap_or_default()
+    }
+
     /// The recommendation as JSON (null without one).
     pub(crate) fn recommendation_json(&self) -> Value {
         let Some(r) = self.recommendation else { return Value::Null };
