@@ -94,6 +94,9 @@ pub struct AnalyzeArgs {
     /// Report format on standard output.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Print only the answer: per prediction point the predicted value and the band errband recommends for the next measurement, what that assumes and the self-check (for an experiment, a line per series and point).
+    #[arg(long)]
+    pub brief: bool,
     /// Order of the Δ variables in the cylindrical form, outermost first (e.g. `dc2,dc1`).
     #[arg(long, value_delimiter = ',')]
     pub order: Vec<String>,
@@ -150,6 +153,11 @@ fn plot_arg(s: &str) -> Result<(PlotKind, String), Failure> {
 /// Runs the main command.
 pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     let t0 = Instant::now();
+    if a.brief && a.format != Format::Text {
+        return Err(Failure::input(
+            "--brief prints the answer as text; with --format json the same answer is the document's `recommendation`",
+        ));
+    }
     // Without a model file the family's best form is the model:
     // `errband DATA` discovers it.
     let usage = "usage: errband MODEL DATA [OPTIONS]  (e.g. errband models/hpl.tm data/hpl.csv), or errband DATA to find the model from the data; see errband --help";
@@ -316,6 +324,15 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     // measurement, or a CSV table of 10^5 points (50 MB), is too long to
     // hold. Rendering them cannot fail.
     let text: String = match a.format {
+        _ if a.brief => {
+            if report.answer_points().is_empty() {
+                return Err(Failure::input(format!(
+                    "--brief answers at prediction points and there are none: give one, e.g. --at {}=1024",
+                    model.vars.first().map_or("p", String::as_str)
+                )));
+            }
+            format!("{}\n", report.answer_section().trim_end())
+        }
         Format::Json | Format::Csv => String::new(),
         Format::Text => report.text(),
         Format::Md => report.markdown(),
@@ -346,6 +363,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         io.file(path, content)?;
     }
     match a.format {
+        _ if a.brief => io.stdout(&text)?,
         Format::Json => io.stdout_with(|w| report.write_json(w))?,
         Format::Csv => io.stdout_with(|w| report.write_csv(w))?,
         _ => io.stdout(&text)?,
@@ -431,6 +449,7 @@ fn run_experiment(
         exact: a.common.exact,
     };
     let text = match a.format {
+        _ if a.brief => report.brief(),
         Format::Text => report.text(),
         Format::Json => {
             let mut s = serde_json::to_string_pretty(&report.json()).unwrap_or_default();

@@ -165,6 +165,12 @@ impl Report<'_> {
         o
     }
 
+    /// The answer's line per prediction point (empty without a
+    /// recommendation or without points).
+    pub fn answer_points(&self) -> Vec<String> {
+        self.answer().map(|a| a.points).unwrap_or_default()
+    }
+
     /// The answer's notes, one sentence each (what the bands assume, the
     /// self-check, a change of trend); empty without a recommendation.
     pub fn answer_notes(&self) -> Vec<String> {

@@ -342,6 +342,32 @@ impl<'a> ExperimentReport<'a> {
         o
     }
 
+    /// `--brief`: per series (in the table's order) a line per prediction
+    /// point with the predicted value and the recommended band, or why
+    /// there is none.
+    pub fn brief(&self) -> String {
+        let mut o = String::new();
+        for i in self.order() {
+            let e = &self.entries[i];
+            let name = e.part.name();
+            match &e.outcome {
+                Ok(an) => {
+                    let points = self.report(e, an).answer_points();
+                    if points.is_empty() {
+                        o.push_str(&format!("{name}: no recommended band\n"));
+                    }
+                    for p in points {
+                        o.push_str(&format!("{name}: {p}\n"));
+                    }
+                }
+                Err((msg, _)) => {
+                    o.push_str(&format!("{name}: failed: {}\n", msg.lines().next().unwrap_or("")))
+                }
+            }
+        }
+        o
+    }
+
     /// Markdown: the table, then each series' report.
     pub fn markdown(&self) -> String {
         let mut o = format!("# {}\n\n", self.title());
