@@ -156,20 +156,23 @@ pub fn run(a: CheckArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     };
     let report = check::check(expected, &new, a.fail_on).map_err(fail)?;
     let digits = a.common.decimal as usize;
+    // `--exact`: fractions wherever a value is shown for reading (JSON
+    // always carries both).
+    let shown = if a.common.exact { 0 } else { digits };
     let text = match a.format {
-        CheckFormat::Text => crate::report::check::text(&report, digits),
+        CheckFormat::Text => crate::report::check::text(&report, shown),
         CheckFormat::Json => super::json_text(
             &serde_json::to_value(crate::report::check::json(&report, digits))
                 .map_err(|e| Failure::analysis(format!("cannot write JSON: {e}")))?,
         )?,
-        CheckFormat::Junit => crate::report::check::junit(&report, digits),
-        CheckFormat::Github => crate::report::check::github(&report, digits),
-        CheckFormat::Md => crate::report::check::markdown(&report, digits),
+        CheckFormat::Junit => crate::report::check::junit(&report, shown),
+        CheckFormat::Github => crate::report::check::github(&report, shown),
+        CheckFormat::Md => crate::report::check::markdown(&report, shown),
     };
     io.stdout(&text)?;
     if a.format == CheckFormat::Github {
         if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()) {
-            let md = crate::report::check::markdown(&report, digits) + "\n";
+            let md = crate::report::check::markdown(&report, shown) + "\n";
             crate::measure::append_lines(Path::new(&summary), &md).map_err(|e| {
                 Failure::analysis(format!(
                     "cannot append to $GITHUB_STEP_SUMMARY ({}): {e}",

@@ -18,6 +18,17 @@ pub struct Exact {
     pub decimal: String,
 }
 
+/// A value in a report for reading: correctly rounded to `digits`
+/// significant digits, or the exact fraction when `digits` is 0
+/// (`--exact`).
+fn show(x: &Rat, digits: usize) -> String {
+    if digits == 0 {
+        fmt_fraction(x)
+    } else {
+        fmt_sig(x, digits)
+    }
+}
+
 fn exact(x: &Rat, digits: usize) -> Exact {
     Exact { exact: fmt_fraction(x), decimal: fmt_sig(x, digits) }
 }
@@ -123,9 +134,9 @@ fn band_text(j: &Judged, digits: usize) -> String {
     match &j.band {
         Some(b) => format!(
             "[{}{}, {}]",
-            b.lower.as_ref().map_or("-inf".into(), |v| fmt_sig(v, digits)),
+            b.lower.as_ref().map_or("-inf".into(), |v| show(v, digits)),
             if b.clipped { super::CLIPPED } else { "" },
-            b.upper.as_ref().map_or("+inf".into(), |v| fmt_sig(v, digits))
+            b.upper.as_ref().map_or("+inf".into(), |v| show(v, digits))
         ),
         None => "no band".into(),
     }
@@ -135,7 +146,7 @@ fn band_text(j: &Judged, digits: usize) -> String {
 /// [480, 600] s by +11.3 % of its upper edge`.
 fn sentence(r: &CheckReport, j: &Judged, digits: usize) -> String {
     let e = &r.expected[j.series];
-    let measured = with_unit(r, j, &fmt_sig(&j.measurement.y, digits));
+    let measured = with_unit(r, j, &show(&j.measurement.y, digits));
     let band = with_unit(r, j, &band_text(j, digits));
     let how = match (j.verdict, &j.deviation) {
         (Verdict::Inside, _) => format!("inside the recommended band {band}"),
@@ -192,7 +203,8 @@ fn by_series(r: &CheckReport) -> Vec<(usize, Vec<&Judged>)> {
     out
 }
 
-/// The text report.
+/// The text report (`digits` 0: exact fractions, as in the other
+/// renderings for reading).
 pub fn text(r: &CheckReport, digits: usize) -> String {
     let mut o = String::new();
     for (s, list) in by_series(r) {
@@ -423,8 +435,8 @@ pub fn markdown(r: &CheckReport, digits: usize) -> String {
         };
         let cells = [
             point_of(r, j),
-            with_unit(r, j, &fmt_sig(&j.measurement.y, digits)),
-            band_text(j, digits),
+            with_unit(r, j, &show(&j.measurement.y, digits)),
+            with_unit(r, j, &band_text(j, digits)),
             verdict,
             format!("{}:{}", j.file, j.measurement.line),
         ];
