@@ -197,6 +197,29 @@ fn the_metric_from_the_output_is_exact() {
     has(&r.stderr, &["--metric-from", "no match"]);
     let r = fails(&["measure", "--var", "p=3", "--runs", "1", "--", "false"], 1);
     has(&r.stderr, &["`false` failed"]);
+    // A metric in a file the command writes, named by the point and the run.
+    let dir = tmp_dir();
+    let out = errband()
+        .current_dir(&dir)
+        .args([
+            "measure",
+            "--var",
+            "p=1,2",
+            "--runs",
+            "2",
+            "--metric-file",
+            "m-{p}-{run}.txt",
+            "--",
+            "sh",
+            "-c",
+            "echo 0.{p}{run} > m-{p}-{run}.txt",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut rs = rows(&String::from_utf8(out.stdout).unwrap());
+    rs.sort();
+    assert_eq!(rs, ["1,0.11", "1,0.12", "2,0.21", "2,0.22"]);
     let r = fails(&["measure", "--var", "p", "--", "true"], 2);
     has(&r.stderr, &["--var p: expected VAR=VALUES"]);
 }

@@ -51,7 +51,7 @@ pub struct MeasureArgs {
     /// Print the commands in the order they would run instead of running them.
     #[arg(long)]
     pub dry_run: bool,
-    /// The command and its arguments; `{VAR}` is replaced by the run's value of VAR (no shell: write `sh -c '…'` for one).
+    /// The command and its arguments; `{VAR}` is replaced by the run's value of VAR, `{run}` by the run's number at its point (0 for a warm-up run); no shell: write `sh -c '…'` for one.
     #[arg(last = true, required = true, value_name = "CMD")]
     pub command: Vec<String>,
 }
@@ -153,6 +153,9 @@ pub fn run(a: MeasureArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         vars.push(name.trim().to_string());
     }
     let ycol = a.y.clone().unwrap_or_else(|| "time".into());
+    if vars.iter().any(|v| v == "run") {
+        return Err(Failure::input("--var run=…: `{run}` is the run's number; name the variable otherwise"));
+    }
     if let Some(v) = vars.iter().find(|v| **v == ycol) {
         return Err(Failure::input(format!(
             "--var {v}: the variable has the name of the measured column; name the column with --y"
@@ -255,11 +258,16 @@ pub fn run(a: MeasureArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         (t as u64) ^ u64::from(std::process::id()).rotate_left(32)
     });
     let slots = measure::schedule(points.len(), a.runs, &done, seed);
-    let argv_of = |s: &Slot| measure::substitute(&a.command, &vars, &values[s.point]);
+    // `{run}` too: a command that writes its metric to a file names the file by it.
+    let with_run: Vec<String> = vars.iter().cloned().chain(["run".to_string()]).collect();
+    let argv_of = |s: &Slot, run: u32| {
+        let vals: Vec<String> = values[s.point].iter().cloned().chain([run.to_string()]).collect();
+        measure::substitute(&a.command, &with_run, &vals)
+    };
     if a.dry_run {
         let mut s = String::new();
         for slot in &slots {
-            s += &measure::shell_line(&argv_of(slot));
+            s += &measure::shell_line(&argv_of(slot, slot.run));
             s.push('\n');
         }
         io.stdout(&s)?;
@@ -333,11 +341,11 @@ pub fn run(a: MeasureArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     let mut warmed = vec![false; points.len()];
     let total = slots.len();
     for (k, slot) in slots.iter().enumerate() {
-        let argv = argv_of(slot);
+        let argv = argv_of(slot, slot.run);
         if !warmed[slot.point] {
             warmed[slot.point] = true;
             for _ in 0..a.warmup {
-                run_once(&argv, &metric, &vars, &values[slot.point], 0)?;
+                run_once(&argv_of(slot, 0), &metric, &vars, &values[slot.point], 0)?;
             }
         }
         let value = run_once(&argv, &metric, &vars, &values[slot.point], slot.run)?;
