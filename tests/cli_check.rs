@@ -339,6 +339,19 @@ fn an_experiment_is_checked_per_callpath() {
     assert_eq!(verdict("main / time").len(), 2);
     let text = run(&["check", "data/extrap_experiment.txt", "--metric", "time", "--new", &new]).stdout;
     has(&text, &["main->solve / time: ", "Summary: 3 series, 4 measurements: "]);
+    // Extra-P's JSON Lines: each line a measurement of its callpath, at its line.
+    let jsonl = tmp_file(
+        "new.jsonl",
+        "{\"params\": {\"p\": 256}, \"callpath\": \"main\", \"metric\": \"time\", \"value\": 1.61}\n{\"params\": {\"p\": 256}, \"callpath\": \"main->solve\", \"metric\": \"time\", \"value\": 0.45}\n",
+    );
+    let j = check_json(&["data/extrap_experiment.txt", "--metric", "time", "--new", &jsonl], 0);
+    let got: Vec<(&str, u64, &str)> = j["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["series"].as_str().unwrap(), r["line"].as_u64().unwrap(), r["verdict"].as_str().unwrap()))
+        .collect();
+    assert_eq!(got, [("main / time", 1, "inside"), ("main->solve / time", 2, "inside")]);
 }
 
 /// `--accept` killed at any moment leaves the data file unchanged or with
