@@ -499,6 +499,9 @@ pub fn expected_from_json(text: &str, file: &str) -> Result<Vec<Expected>, Check
                     out.push(one(&a["report"], m, callpath, metric)?);
                 }
             }
+            if out.is_empty() {
+                return Err(bad("no series of the saved experiment has a report to check against".into()));
+            }
             Ok(out)
         }
         None => Ok(vec![one(&doc, &doc["model"], "", "")?]),

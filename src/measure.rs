@@ -245,13 +245,18 @@ pub fn median(values: &[Rat]) -> Option<Rat> {
     }
 }
 
-/// Appends `text` (whole lines) to the file at `path` so that the file is
-/// either unchanged or holds every line, whatever happens to the process:
-/// one `write` on a file opened for appending (a write to a regular file is
-/// not cut short by a signal: SIGKILL takes effect when the call returns),
-/// then `fsync`; a short write (a full disk) is undone by truncating back
-/// to the old length. A file that does not end in a newline gets one
-/// first, in the same write, so a row never joins the last line.
+/// Appends `text` (whole lines) to the file at `path` with one `write` on a
+/// file opened for appending, then `fsync`; a short write (a full disk) is
+/// undone by truncating back to the old length. A file that does not end
+/// in a newline gets one first, in the same write, so a row never joins
+/// the last line.
+///
+/// For a session's own rows, a few dozen bytes each: the kernel copies a
+/// write page by page and a process being killed stops between pages, so
+/// a kill can cut a row only where it crosses a page boundary of the
+/// file, and then leaves an incomplete last line without its newline,
+/// which [`drop_incomplete_line`] removes before a session resumes. A
+/// user's data file is appended to by [`append_atomic`] instead.
 pub fn append_lines(path: &Path, text: &str) -> std::io::Result<()> {
     use std::io::{Read, Seek, SeekFrom};
     let mut f = std::fs::OpenOptions::new().read(true).append(true).open(path)?;
@@ -284,6 +289,67 @@ pub fn append_lines(path: &Path, text: &str) -> std::io::Result<()> {
         ));
     }
     f.sync_data()
+}
+
+/// Appends `text` (whole lines) to the file at `path` so that the file is
+/// either unchanged or holds every line, even if the process is killed at
+/// any moment: a copy of the file with the lines added is written beside
+/// it, flushed to disk, and renamed over it (through a symlink, the file
+/// it names). Earlier bytes are copied unchanged, never rewritten; the
+/// mode is kept. A file changed by another writer meanwhile is left alone
+/// (an error), so that no concurrent append is lost.
+pub fn append_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    let target = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path)?,
+        _ => path.to_path_buf(),
+    };
+    let before = std::fs::metadata(&target)?;
+    let mut bytes = std::fs::read(&target)?;
+    if bytes.last().is_some_and(|&b| b != b'\n') {
+        bytes.push(b'\n');
+    }
+    bytes.extend_from_slice(text.as_bytes());
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".errband-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(before.permissions().mode() & 0o7777));
+    }
+    let mut tmp = builder.tempfile_in(&dir)?;
+    tmp.write_all(&bytes)?;
+    tmp.as_file().sync_all()?;
+    let now = std::fs::metadata(&target)?;
+    if now.len() != before.len() || now.modified().ok() != before.modified().ok() {
+        return Err(std::io::Error::other(
+            "the file changed while the rows were being added; it was left as it was",
+        ));
+    }
+    tmp.persist(&target).map_err(|e| e.error)?;
+    // The rename itself on disk.
+    if let Ok(d) = std::fs::File::open(&dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Removes an incomplete last line (one without its newline, left by a
+/// session killed while a row was being written; see [`append_lines`])
+/// from a session's own file before it resumes; returns the bytes removed.
+pub fn drop_incomplete_line(path: &Path) -> std::io::Result<usize> {
+    let bytes = std::fs::read(path)?;
+    if bytes.is_empty() || bytes.last() == Some(&b'\n') {
+        return Ok(0);
+    }
+    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let f = std::fs::OpenOptions::new().write(true).open(path)?;
+    f.set_len(keep as u64)?;
+    f.sync_data()?;
+    Ok(bytes.len() - keep)
 }
 
 /// Creates `path` holding `text` (the header) atomically: a temporary file
@@ -352,6 +418,12 @@ mod tests {
         append_lines(&f, "3,4\n").unwrap();
         append_lines(&f, "5,6\n").unwrap();
         assert_eq!(std::fs::read_to_string(&f).unwrap(), "p,time\n1,2\n3,4\n5,6\n");
+        append_atomic(&f, "7,8\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "p,time\n1,2\n3,4\n5,6\n7,8\n");
+        std::fs::write(&f, "p,time\n1,2\n3,").unwrap();
+        assert_eq!(drop_incomplete_line(&f).unwrap(), 2);
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "p,time\n1,2\n");
+        assert_eq!(drop_incomplete_line(&f).unwrap(), 0);
     }
 
     #[test]

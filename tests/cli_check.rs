@@ -309,6 +309,9 @@ fn a_saved_result_is_a_baseline() {
     let other = tmp_file("other.csv", "p,T\n130,500\n");
     let r = fails(&["check", &f, "--new", &other], 2);
     has(&r.stderr, &["other.csv:2: the saved result has no recommended band at p = 130", "--at"]);
+    let empty = tmp_file("empty.json", "{\"errband\": \"0.1.0\", \"analyses\": []}");
+    let r = fails(&["check", &empty, "--new", NEW], 2);
+    has(&r.stderr, &["no series of the saved experiment"]);
     let r = fails(&["check", &f, "--new", NEW, "--accept"], 2);
     has(&r.stderr, &["--accept"]);
 }

@@ -132,6 +132,12 @@ fn resume_completes_a_file_and_never_replaces_one() {
     assert!(second.starts_with(&first), "earlier rows are kept as they were");
     assert_eq!(rows(&second).len(), 6, "{second}");
     has(&second, &["# resumed by errband"]);
+    // A row cut short by a kill (no newline) is dropped before resuming.
+    std::fs::write(&out, format!("{second}2,0.00")).unwrap();
+    let r = run(&["measure", "--var", "p=1,2", "--runs", "3", "--resume", "-o", out_s, "--", "true"]);
+    assert_eq!(r.code, Some(0), "{}", r.show());
+    has(&r.stderr, &["dropped the incomplete last line"]);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), second);
     // Nothing left: a third resume runs nothing.
     let r = run(&["measure", "--var", "p=1,2", "--runs", "3", "--resume", "-o", out_s, "--", "false"]);
     assert_eq!(r.code, Some(0), "{}", r.show());

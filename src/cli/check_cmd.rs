@@ -320,8 +320,8 @@ fn expected_of(l: &Loaded, choice: FamilyChoice, new: &[NewSeries]) -> Result<Ve
 
 /// `--accept`: appends the measurements that passed to the CSV file
 /// `data`, as whole rows in its own columns and separator
-/// ([`crate::measure::append_lines`]: the file is unchanged or holds every
-/// row).
+/// ([`crate::measure::append_atomic`]: the file is unchanged or holds every
+/// row, even if the process is killed).
 fn accept(
     report: &check::CheckReport,
     l: &Loaded,
@@ -385,7 +385,7 @@ fn accept(
         io.note("--accept: no new measurement fell inside its band; nothing appended");
         return Ok(());
     }
-    crate::measure::append_lines(Path::new(data_path), &rows).map_err(|e| {
+    crate::measure::append_atomic(Path::new(data_path), &rows).map_err(|e| {
         Failure::analysis(format!("--accept: cannot append to `{}`: {e}", escape_controls(data_path)))
     })?;
     io.note(&format!(

@@ -212,7 +212,15 @@ pub fn run(a: MeasureArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     let mut done = vec![0u32; points.len()];
     let mut seed = a.seed;
     let existing = match &a.out {
-        Some(f) if a.resume && Path::new(f).exists() => Some(super::read_input(f)?),
+        Some(f) if a.resume && Path::new(f).exists() => {
+            // A row cut short by a killed session is not a measurement.
+            let cut = measure::drop_incomplete_line(Path::new(f))
+                .map_err(|e| failure(MeasureError::Io(f.clone(), e)))?;
+            if cut > 0 {
+                io.note(&format!("--resume: dropped the incomplete last line of {f} ({cut} bytes)"));
+            }
+            Some(super::read_input(f)?)
+        }
         _ => None,
     };
     if let (Some(text), Some(f)) = (&existing, &a.out) {
