@@ -24,6 +24,7 @@
 pub mod analysis;
 pub mod backtest;
 pub mod barrier;
+pub mod check;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod data;
@@ -36,6 +37,7 @@ pub mod lang;
 pub mod limits;
 pub mod linear;
 pub mod lp;
+pub mod measure;
 pub mod model;
 pub mod ms;
 pub mod num;

@@ -28,11 +28,13 @@ pub enum Output {
     Ms,
     /// `errband qe … --format json`.
     Qe,
+    /// `errband check … --format json`.
+    Check,
 }
 
 impl Output {
     /// Every command with a schema, in the order of the README.
-    pub const ALL: [Output; 8] = [
+    pub const ALL: [Output; 9] = [
         Output::Analysis,
         Output::Experiment,
         Output::Prune,
@@ -41,6 +43,7 @@ impl Output {
         Output::Barrier,
         Output::Ms,
         Output::Qe,
+        Output::Check,
     ];
 
     /// The schema's file name under `schemas/`.
@@ -54,6 +57,7 @@ impl Output {
             Output::Barrier => "barrier.schema.json",
             Output::Ms => "ms.schema.json",
             Output::Qe => "qe.schema.json",
+            Output::Check => "check.schema.json",
         }
     }
 
@@ -68,6 +72,7 @@ impl Output {
             Output::Barrier => include_str!("../schemas/barrier.schema.json"),
             Output::Ms => include_str!("../schemas/ms.schema.json"),
             Output::Qe => include_str!("../schemas/qe.schema.json"),
+            Output::Check => include_str!("../schemas/check.schema.json"),
         }
     }
 }

@@ -79,7 +79,7 @@ fn analysis_outputs_match_the_schema() {
 
 #[test]
 fn subcommand_outputs_match_their_schemas() {
-    let runs: [(Output, &[&str]); 9] = [
+    let runs: [(Output, &[&str]); 11] = [
         (Output::Experiment, &["models/amdahl.tm", "data/extrap_experiment.txt", "--metric", "time"]),
         (Output::Prune, &["prune", "models/hpl.tm", "data/hpl.csv", "--target", "p=1000"]),
         (
@@ -98,6 +98,28 @@ fn subcommand_outputs_match_their_schemas() {
         ),
         (Output::Qe, &["qe", "models/seed003_eq5.qe", "--vertices"]),
         (Output::Qe, &["qe", "models/seed003_eq6.qe"]),
+        (
+            Output::Check,
+            &[
+                "check",
+                "models/hpl.tm",
+                "tests/data/check/hpl_train.csv",
+                "--new",
+                "tests/data/check/hpl_new.csv",
+            ],
+        ),
+        (
+            Output::Check,
+            &[
+                "check",
+                "models/hpl.tm",
+                "tests/data/check/hpl_train.csv",
+                "--new",
+                "tests/data/check/hpl_slow.csv",
+                "--fail-on",
+                "never",
+            ],
+        ),
     ];
     for (o, args) in runs {
         assert_valid(o, &json(args), &format!("errband {}", args.join(" ")));

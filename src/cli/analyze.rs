@@ -118,6 +118,9 @@ pub struct AnalyzeArgs {
     /// Write a whole report: `out.html` (self-contained) or `out.md` (Markdown plus SVG files beside it).
     #[arg(long, value_name = "FILE")]
     pub report: Option<String>,
+    /// Write references for other tools: `reframe=FILE.py`, a Python dict of ReFrame `reference` tuples (value, lower and upper as fractions of it, unit) per `--at` point, from the recommended band; repeatable.
+    #[arg(long, value_name = "KIND=FILE")]
+    pub export: Vec<String>,
     /// Print a QE problem of the analysis in `errband qe` syntax instead of the report.
     #[arg(long, value_enum, value_name = "WHICH")]
     pub emit_qe: Option<EmitQe>,
@@ -189,6 +192,13 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
             }
         }
     };
+    let exports: Vec<String> = a
+        .export
+        .iter()
+        .map(|s| super::plot_kind(s, &[("reframe", ())]).map(|(_, f)| f))
+        .collect::<Result<_, _>>()
+        .map_err(|e| Failure::input(format!("--export: {e}")))?;
+    outputs.extend(exports.iter().map(|f| Output::new("--export", f, Kind::Python)));
     let inputs: Vec<&str> = model_path.iter().map(String::as_str).chain([data_path.as_str()]).collect();
     check_outputs(&inputs, &outputs)?;
     let input = load(model_path.as_deref(), &data_path, &a.common, limits)?;
@@ -359,6 +369,21 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
             }
         }
     }
+    if !exports.is_empty() {
+        let r = series.recommendation.as_ref().ok_or_else(|| {
+            Failure::analysis(format!(
+                "--export reframe: no recommended band ({})",
+                series.recommendation_error.as_deref().unwrap_or("none was made")
+            ))
+        })?;
+        // The `--at` scales, or every prediction point without them.
+        let chosen: Vec<&crate::trust::Recommended> =
+            r.points.iter().filter(|p| opts.at.is_empty() || opts.at.contains(&p.x)).collect();
+        let text = crate::report::check::reframe(model, &data_label, r, &chosen);
+        for f in &exports {
+            files.push((f.clone(), text.clone()));
+        }
+    }
     for (path, content) in &files {
         io.file(path, content)?;
     }
@@ -422,8 +447,13 @@ fn run_experiment(
     if !plots.is_empty() {
         return Err(refuse("--plot"));
     }
-    if a.emit_qe.is_some() || !a.drop.is_empty() || !a.drop_row.is_empty() || a.envelope {
-        return Err(refuse("--emit-qe, --drop, --drop-row and --envelope each"));
+    if a.emit_qe.is_some()
+        || !a.drop.is_empty()
+        || !a.drop_row.is_empty()
+        || a.envelope
+        || !a.export.is_empty()
+    {
+        return Err(refuse("--emit-qe, --drop, --drop-row, --envelope and --export each"));
     }
     if a.format == Format::Latex {
         return Err(refuse("--format latex"));

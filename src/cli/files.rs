@@ -327,6 +327,10 @@ pub enum Kind {
     Report,
     /// A data file (CSV text): any name but those of the other kinds.
     Csv,
+    /// A JSON document: `.json`.
+    Json,
+    /// Python source: `.py`.
+    Python,
 }
 
 impl Kind {
@@ -344,6 +348,10 @@ impl Kind {
                 Err(format!("this writes CSV text, not .{ext}"))
             }
             Kind::Csv => Ok(()),
+            Kind::Json if ext == "json" => Ok(()),
+            Kind::Json => Err("this writes JSON: the file name must end in .json".into()),
+            Kind::Python if ext == "py" => Ok(()),
+            Kind::Python => Err("this writes Python: the file name must end in .py".into()),
         }
     }
 }

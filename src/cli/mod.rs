@@ -4,9 +4,11 @@
 
 mod analyze;
 mod barrier_cmd;
+mod check_cmd;
 mod energy_cmd;
 mod files;
 mod input;
+mod measure_cmd;
 mod ms_cmd;
 mod qe_cmd;
 mod search_cmd;
@@ -32,7 +34,7 @@ pub const EXIT_INPUT: i32 = 2;
 perturbations allowed by a residual threshold, and the error band of extrapolated predictions. All numbers are exact \
 rationals; decimals shown are correctly rounded views.\n\nUsage: errband MODEL DATA [OPTIONS] runs the analysis; errband prune MODEL DATA --target p=1000 compares \
 data-pruning choices; errband plan MODEL DATA --target p=1000 --candidate p=130..300:10 ranks new measurement \
-points; errband energy PROFILE predicts DVFS energy savings with bands; errband barrier --nodes 2..120 --mpi 120us compares a chassis barrier network with MPI_Barrier; errband ms predict TASKS --grid 1024x1024 predicts a master/slave program's run time per processor count; errband qe FILE solves a formula.\n\nExit codes: 0 ok, 1 analysis impossible, 2 usage or input error.",
+points; errband energy PROFILE predicts DVFS energy savings with bands; errband barrier --nodes 2..120 --mpi 120us compares a chassis barrier network with MPI_Barrier; errband ms predict TASKS --grid 1024x1024 predicts a master/slave program's run time per processor count; errband qe FILE solves a formula; errband measure --var p=1..64:*2 -o scaling.csv -- CMD {p} measures a benchmark; errband check MODEL DATA --new NEW.csv checks new measurements against the recommended band.\n\nExit codes: 0 ok, 1 analysis impossible (for check: a measurement failed), 2 usage or input error.",
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true
 )]
@@ -101,6 +103,10 @@ enum Command {
     /// Predict a master/slave program's run time per processor count from a sub-grid of measured tasks (seed 004).
     #[command(long_about = MS_ABOUT)]
     Ms(ms_cmd::MsArgs),
+    /// Run a command at every point of a grid of variable values, several times each, and write the CSV file errband reads.
+    Measure(measure_cmd::MeasureArgs),
+    /// Check new measurements against the recommended next-measurement band at their scale; exit 1 on a regression.
+    Check(check_cmd::CheckArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions {
         /// The shell.
@@ -222,6 +228,8 @@ where
             Some(Command::Energy(a)) => energy_cmd::run(a, &limits, &mut io),
             Some(Command::Barrier(a)) => barrier_cmd::run(a, &limits, &mut io),
             Some(Command::Ms(a)) => ms_cmd::run(a, &limits, &mut io),
+            Some(Command::Measure(a)) => measure_cmd::run(a, &limits, &mut io),
+            Some(Command::Check(a)) => check_cmd::run(a, &limits, &mut io),
             Some(Command::Completions { shell }) => {
                 let mut cmd = <Cli as clap::CommandFactory>::command();
                 let mut buf = Vec::new();

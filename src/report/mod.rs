@@ -7,6 +7,7 @@
 mod answer;
 mod backtest;
 pub mod barrier;
+pub mod check;
 pub mod energy;
 pub mod experiment;
 mod family;

@@ -1,0 +1,688 @@
+//! Checking new measurements against the band errband recommends for the
+//! next measurement (`errband check`): for each new measurement, whether it
+//! falls inside the recommended band at its scale ([`crate::trust`], the
+//! band of the main command's answer), above it (slower: a regression) or
+//! below it (faster), and by how much relative to the band's edge.
+//!
+//! The bands come from a model and its data (analysed as the main command
+//! analyses them, [`expected_at`]), or from a saved `--format json` result
+//! ([`expected_from_json`]). New measurements come from any data file
+//! errband reads, or from hyperfine's `--export-json` ([`read_hyperfine`]).
+//! Every comparison is exact; the renderings are in
+//! [`crate::report::check`].
+
+use crate::analysis::{Band, Options};
+use crate::error::{Classified, ErrorKind};
+use crate::model::Model;
+use crate::num::{parse_rat, Rat};
+use crate::session::{self, FamilyChoice, SeriesError};
+use num_traits::Zero;
+use serde::Serialize;
+
+/// When the check fails (`--fail-on`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum FailOn {
+    /// A measurement above its band (slower than recommended: a regression).
+    #[default]
+    Above,
+    /// A measurement above or below its band.
+    Outside,
+    /// Never: report only.
+    Never,
+}
+
+impl FailOn {
+    /// The flag value.
+    pub fn name(self) -> &'static str {
+        match self {
+            FailOn::Above => "above",
+            FailOn::Outside => "outside",
+            FailOn::Never => "never",
+        }
+    }
+}
+
+/// Where a new measurement lies against its band.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Inside the band (edges included).
+    Inside,
+    /// Above its upper edge.
+    Above,
+    /// Below its lower edge.
+    Below,
+    /// No band is recommended at that scale (the reason is kept).
+    NoBand,
+}
+
+impl Verdict {
+    /// The word reports use.
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Inside => "inside",
+            Verdict::Above => "above",
+            Verdict::Below => "below",
+            Verdict::NoBand => "no band",
+        }
+    }
+}
+
+/// The recommended band at one scale.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExpectedPoint {
+    /// The point (values of the variables, in order).
+    pub x: Vec<Rat>,
+    /// The form's prediction there.
+    pub value: Option<Rat>,
+    /// The band of a new measurement (`None`: refused, see `refusal`).
+    pub band: Option<Band>,
+    /// Why there is no band.
+    pub refusal: Option<String>,
+}
+
+/// What one series was expected to do: its recommended bands at the
+/// scales of the new measurements.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expected {
+    /// The callpath (empty for a plain data file).
+    pub callpath: String,
+    /// The metric (the measured column of a CSV file).
+    pub metric: String,
+    /// The function's name (`T`).
+    pub func: String,
+    /// The variables.
+    pub vars: Vec<String>,
+    /// The unit of the function, when known.
+    pub unit: Option<String>,
+    /// The form whose band it is.
+    pub form: String,
+    /// The bands, per point.
+    pub points: Vec<ExpectedPoint>,
+}
+
+impl Expected {
+    /// `callpath / metric`, or either alone, as the experiment report names
+    /// a series; empty for a single series.
+    pub fn name(&self) -> String {
+        series_name(&self.callpath, &self.metric)
+    }
+
+    /// A point as `p = 110, n = 4`.
+    pub fn show_point(&self, x: &[Rat]) -> String {
+        self.vars
+            .iter()
+            .zip(x)
+            .map(|(v, val)| format!("{v} = {}", crate::model::show_value(val)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+fn series_name(callpath: &str, metric: &str) -> String {
+    match (callpath.is_empty(), metric.is_empty()) {
+        (true, _) => metric.to_string(),
+        (false, true) => callpath.to_string(),
+        (false, false) => format!("{callpath} / {metric}"),
+    }
+}
+
+/// One new measurement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewMeasurement {
+    /// Its point.
+    pub x: Vec<Rat>,
+    /// The measured value, in the unit of the function.
+    pub y: Rat,
+    /// The 1-based line of its file (for annotations).
+    pub line: usize,
+    /// Where it came from within the line, when that says more (`run 2 of
+    /// 3 of hyperfine's result`).
+    pub note: Option<String>,
+    /// The mean of the runs it belongs to, when the file gives one
+    /// (hyperfine).
+    pub mean: Option<Rat>,
+}
+
+/// The new measurements of one series.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewSeries {
+    /// The callpath (empty for a plain data file).
+    pub callpath: String,
+    /// The metric.
+    pub metric: String,
+    /// The file they were read from.
+    pub file: String,
+    /// The measurements, in file order.
+    pub rows: Vec<NewMeasurement>,
+}
+
+impl NewSeries {
+    /// The distinct points, in order of first appearance.
+    pub fn points(&self) -> Vec<Vec<Rat>> {
+        let mut out: Vec<Vec<Rat>> = Vec::new();
+        for m in &self.rows {
+            if !out.contains(&m.x) {
+                out.push(m.x.clone());
+            }
+        }
+        out
+    }
+}
+
+/// One new measurement judged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Judged {
+    /// Index into [`CheckReport::expected`].
+    pub series: usize,
+    /// The file the measurement was read from.
+    pub file: String,
+    /// The measurement.
+    pub measurement: NewMeasurement,
+    /// Inside, above, below, or no band.
+    pub verdict: Verdict,
+    /// The form's prediction at its point.
+    pub value: Option<Rat>,
+    /// The band it was judged against.
+    pub band: Option<Band>,
+    /// Above: `(y − upper)/upper`; below: `(y − lower)/lower` (negative);
+    /// `None` inside, without a band, or when the edge is zero.
+    pub deviation: Option<Rat>,
+    /// Why there is no band.
+    pub refusal: Option<String>,
+}
+
+/// The whole check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckReport {
+    /// The series' bands.
+    pub expected: Vec<Expected>,
+    /// Every new measurement, series by series, in file order.
+    pub results: Vec<Judged>,
+    /// When it fails.
+    pub fail_on: FailOn,
+}
+
+/// How many measurements were judged each way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Counts {
+    /// Measurements judged.
+    pub measurements: usize,
+    /// Inside their band.
+    pub inside: usize,
+    /// Above it.
+    pub above: usize,
+    /// Below it.
+    pub below: usize,
+    /// Without a band.
+    pub no_band: usize,
+}
+
+impl CheckReport {
+    /// The counts.
+    pub fn counts(&self) -> Counts {
+        let mut c = Counts { measurements: self.results.len(), ..Counts::default() };
+        for r in &self.results {
+            match r.verdict {
+                Verdict::Inside => c.inside += 1,
+                Verdict::Above => c.above += 1,
+                Verdict::Below => c.below += 1,
+                Verdict::NoBand => c.no_band += 1,
+            }
+        }
+        c
+    }
+
+    /// True when this measurement fails the check.
+    pub fn fails(&self, r: &Judged) -> bool {
+        match self.fail_on {
+            FailOn::Above => r.verdict == Verdict::Above,
+            FailOn::Outside => matches!(r.verdict, Verdict::Above | Verdict::Below),
+            FailOn::Never => false,
+        }
+    }
+
+    /// True when any measurement fails the check (exit code 1).
+    pub fn failed(&self) -> bool {
+        self.results.iter().any(|r| self.fails(r))
+    }
+
+    /// The measurements that passed (inside their band), by file, for
+    /// `--accept`.
+    pub fn passed(&self) -> impl Iterator<Item = &Judged> {
+        self.results.iter().filter(|r| r.verdict == Verdict::Inside)
+    }
+}
+
+/// Why a check cannot be made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CheckError {
+    /// A file could not be read as what it should be (file, line when
+    /// known, why).
+    Input(String, Option<usize>, String),
+    /// New measurements of a series the baseline does not have (its name,
+    /// the baseline's series).
+    UnknownSeries(String, Vec<String>),
+    /// A new measurement at a scale a saved result has no band for (the
+    /// file and line, the point, the scales it has).
+    NoPoint(String, usize, String, Vec<String>),
+    /// The series could not be analysed (its name, why, and whether the
+    /// failure is of the input).
+    Series(String, String, ErrorKind),
+    /// No new measurements.
+    Empty(String),
+}
+
+impl std::fmt::Display for CheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CheckError::Input(file, Some(line), why) => write!(f, "{file}:{line}: {why}"),
+            CheckError::Input(file, None, why) => write!(f, "{file}: {why}"),
+            CheckError::UnknownSeries(name, have) => write!(
+                f,
+                "--new holds measurements of `{name}`, which the baseline does not have (it has {})",
+                have.iter().map(|h| format!("`{h}`")).collect::<Vec<_>>().join(", ")
+            ),
+            CheckError::NoPoint(file, line, at, have) => write!(
+                f,
+                "{file}:{line}: the saved result has no recommended band at {at} (it has one at {}); analyse again with --at, or check against the model and its data",
+                have.join("; ")
+            ),
+            CheckError::Series(name, why, _) if name.is_empty() => write!(f, "{why}"),
+            CheckError::Series(name, why, _) => write!(f, "{name}: {why}"),
+            CheckError::Empty(file) => write!(f, "{file}: no new measurements"),
+        }
+    }
+}
+
+impl std::error::Error for CheckError {}
+
+impl Classified for CheckError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            CheckError::Series(_, _, k) => *k,
+            _ => ErrorKind::Input,
+        }
+    }
+}
+
+/// The recommended bands of `model` fitted to `rows` (as the main command
+/// fits them, [`session::analyse_series`]) at `points`, and nowhere else:
+/// the model's own `predict` points are left out.
+pub fn expected_at(
+    model: &Model,
+    rows: &[crate::data::Measurement],
+    file: &str,
+    opts: &Options,
+    choice: FamilyChoice,
+    points: &[Vec<Rat>],
+    (callpath, metric): (&str, &str),
+) -> Result<Expected, SeriesError> {
+    let mut m = model.clone();
+    m.predict.clear();
+    let opts = Options { at: points.to_vec(), no_cells: true, ..opts.clone() };
+    let s = session::analyse_series(&m, rows, file, &opts, choice, None)?;
+    let used = s.best.as_ref().unwrap_or(&m);
+    let unit = used.units.get(&used.func).cloned();
+    let (form, pts) = match &s.recommendation {
+        Some(r) => (
+            r.form.clone(),
+            r.points
+                .iter()
+                .map(|p| ExpectedPoint {
+                    x: p.x.clone(),
+                    value: p.value.clone(),
+                    band: p.band.clone(),
+                    refusal: p.refusal.map(|w| w.text().to_string()),
+                })
+                .collect(),
+        ),
+        None => {
+            let why = s.recommendation_error.clone().unwrap_or_else(|| "no recommended band".into());
+            let pts = points
+                .iter()
+                .map(|x| ExpectedPoint { x: x.clone(), value: None, band: None, refusal: Some(why.clone()) })
+                .collect();
+            (used.body_text.clone(), pts)
+        }
+    };
+    Ok(Expected {
+        callpath: callpath.to_string(),
+        metric: metric.to_string(),
+        func: used.func.clone(),
+        vars: used.vars.clone(),
+        unit,
+        form,
+        points: pts,
+    })
+}
+
+/// Judges one measurement against its band, exactly.
+pub fn judge(point: &ExpectedPoint, y: &Rat) -> (Verdict, Option<Rat>) {
+    let Some(b) = &point.band else { return (Verdict::NoBand, None) };
+    let rel = |edge: &Rat| (!edge.is_zero()).then(|| (y - edge) / edge);
+    if let Some(u) = b.upper.as_ref().filter(|u| y > *u) {
+        return (Verdict::Above, rel(u));
+    }
+    if let Some(l) = b.lower.as_ref().filter(|l| y < *l) {
+        return (Verdict::Below, rel(l));
+    }
+    (Verdict::Inside, None)
+}
+
+/// Judges every new measurement against the band of its series at its
+/// scale. A single baseline series takes every new series whatever their
+/// names; otherwise series are matched by callpath and metric.
+pub fn check(expected: Vec<Expected>, new: &[NewSeries], fail_on: FailOn) -> Result<CheckReport, CheckError> {
+    let mut results = Vec::new();
+    for s in new {
+        let i = if expected.len() == 1 {
+            0
+        } else {
+            expected.iter().position(|e| e.callpath == s.callpath && e.metric == s.metric).ok_or_else(
+                || {
+                    CheckError::UnknownSeries(
+                        series_name(&s.callpath, &s.metric),
+                        expected.iter().map(Expected::name).collect(),
+                    )
+                },
+            )?
+        };
+        let e = &expected[i];
+        for m in &s.rows {
+            let Some(p) = e.points.iter().find(|p| p.x == m.x) else {
+                return Err(CheckError::NoPoint(
+                    s.file.clone(),
+                    m.line,
+                    e.show_point(&m.x),
+                    e.points.iter().map(|p| e.show_point(&p.x)).collect(),
+                ));
+            };
+            let (verdict, deviation) = judge(p, &m.y);
+            results.push(Judged {
+                series: i,
+                file: s.file.clone(),
+                measurement: m.clone(),
+                verdict,
+                value: p.value.clone(),
+                band: p.band.clone(),
+                deviation,
+                refusal: p.refusal.clone(),
+            });
+        }
+    }
+    if results.is_empty() {
+        return Err(CheckError::Empty(new.first().map_or_else(String::new, |s| s.file.clone())));
+    }
+    Ok(CheckReport { expected, results, fail_on })
+}
+
+/// An exact number from a JSON value: a `{"exact": "p/q"}` pair as every
+/// errband JSON document writes it, a string, or a number (read from its
+/// text, never through a float).
+fn json_rat(v: &serde_json::Value) -> Option<Rat> {
+    match v {
+        serde_json::Value::Object(o) => o.get("exact").and_then(json_rat),
+        serde_json::Value::String(s) => parse_rat(s).ok(),
+        serde_json::Value::Number(n) => parse_rat(&n.to_string()).ok(),
+        _ => None,
+    }
+}
+
+/// The recommended bands a saved `--format json` result of the main
+/// command holds (one series, or each series of an experiment). New
+/// measurements can be checked only at its prediction points.
+pub fn expected_from_json(text: &str, file: &str) -> Result<Vec<Expected>, CheckError> {
+    let bad = |why: String| CheckError::Input(file.to_string(), None, why);
+    let doc: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| CheckError::Input(file.to_string(), Some(e.line()), format!("not JSON: {e}")))?;
+    if doc.get("errband").is_none() {
+        return Err(bad("not a saved errband result (no `errband` key); save one with --format json".into()));
+    }
+    let one = |report: &serde_json::Value, model: &serde_json::Value, callpath: &str, metric: &str| {
+        let vars: Vec<String> = model["variables"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+            .unwrap_or_default();
+        let func = model["function"].as_str().unwrap_or("T").to_string();
+        let unit = model["units"].get(&func).and_then(|u| u.as_str()).map(String::from);
+        let r = &report["recommendation"];
+        let name = series_name(callpath, metric);
+        if r.is_null() {
+            return Err(bad(format!(
+                "{}the saved result has no recommended band{}",
+                if name.is_empty() { String::new() } else { format!("{name}: ") },
+                report["recommendation_error"].as_str().map(|w| format!(" ({w})")).unwrap_or_default()
+            )));
+        }
+        let mut points = Vec::new();
+        for p in r["points"].as_array().into_iter().flatten() {
+            let x: Option<Vec<Rat>> = vars.iter().map(|v| json_rat(&p["point"][v])).collect();
+            let x =
+                x.ok_or_else(|| bad(format!("a recommended point lacks a value of {}", vars.join(", "))))?;
+            let band = match &p["band"] {
+                serde_json::Value::Null => None,
+                b => Some(Band {
+                    lower: json_rat(&b["lower"]),
+                    upper: json_rat(&b["upper"]),
+                    clipped: b["clipped"] == true,
+                }),
+            };
+            points.push(ExpectedPoint {
+                x,
+                value: json_rat(&p["value"]),
+                band,
+                refusal: p["refused"].as_str().map(|w| w.replace('_', " ")),
+            });
+        }
+        Ok(Expected {
+            callpath: callpath.to_string(),
+            metric: metric.to_string(),
+            func,
+            vars,
+            unit,
+            form: r["form"].as_str().unwrap_or_default().to_string(),
+            points,
+        })
+    };
+    match doc.get("analyses").and_then(|a| a.as_array()) {
+        Some(list) => {
+            let model = &doc["experiment"]["model"];
+            let mut out = Vec::new();
+            for a in list {
+                let callpath = a["callpath"].as_str().unwrap_or_default();
+                let metric = a["metric"].as_str().unwrap_or_default();
+                // A series whose analysis failed has no report: nothing to check it against.
+                if a["report"].is_object() {
+                    let m = if a["report"]["model"].is_object() { &a["report"]["model"] } else { model };
+                    out.push(one(&a["report"], m, callpath, metric)?);
+                }
+            }
+            if out.is_empty() {
+                return Err(bad("no series of the saved experiment has a report to check against".into()));
+            }
+            Ok(out)
+        }
+        None => Ok(vec![one(&doc, &doc["model"], "", "")?]),
+    }
+}
+
+/// True when `text` looks like hyperfine's `--export-json` (an object with
+/// a `results` array of commands), which errband's own export shares.
+pub fn is_hyperfine(text: &str) -> bool {
+    let t = text.trim_start();
+    t.starts_with('{')
+        && serde_json::from_str::<serde_json::Value>(t).ok().is_some_and(|v| {
+            v["results"].as_array().is_some_and(|r| r.iter().all(|x| x.get("command").is_some()))
+        })
+}
+
+/// The 1-based line of byte `pos` of `text`.
+fn line_at(text: &str, pos: usize) -> usize {
+    text[..pos.min(text.len())].bytes().filter(|&b| b == b'\n').count() + 1
+}
+
+/// Reads hyperfine's `--export-json` (or `errband measure --export-json`):
+/// each result's per-run `times` are new measurements (its `mean` alone
+/// when it has no times), at the point its `parameters` give
+/// (`columns[i]` is the parameter of variable `vars[i]`). hyperfine's times
+/// are seconds; `unit` is the function's unit, to which they are converted
+/// exactly (none: seconds).
+pub fn read_hyperfine(
+    text: &str,
+    file: &str,
+    vars: &[String],
+    columns: &[String],
+    unit: Option<&str>,
+) -> Result<NewSeries, CheckError> {
+    let err = |line: Option<usize>, why: String| CheckError::Input(file.to_string(), line, why);
+    let doc: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| err(Some(e.line()), format!("not JSON: {e}")))?;
+    let per_second = match unit {
+        None => Rat::from_integer(1.into()),
+        Some(u) => {
+            let f = crate::units::factor(crate::units::Dim::Time, u).ok_or_else(|| {
+                err(
+                    None,
+                    format!("hyperfine measures seconds, and the measured value's unit is `{u}`, not a time"),
+                )
+            })?;
+            Rat::from_integer(1.into()) / f
+        }
+    };
+    // Where each result starts, for annotations: its `"command"` keys
+    // after `"results"`, in order.
+    let start = text.find("\"results\"").unwrap_or(0);
+    let commands: Vec<usize> = text[start..].match_indices("\"command\"").map(|(i, _)| start + i).collect();
+    let mut rows = Vec::new();
+    for (k, r) in doc["results"].as_array().into_iter().flatten().enumerate() {
+        let at = commands.get(k).copied().unwrap_or(start);
+        let line = line_at(text, at);
+        let what = format!("result {} (`{}`)", k + 1, r["command"].as_str().unwrap_or(""));
+        let mut x = Vec::with_capacity(vars.len());
+        for (v, c) in vars.iter().zip(columns) {
+            // The data's column for the variable, else the variable's name.
+            let val = r["parameters"].get(c).or_else(|| r["parameters"].get(v)).ok_or_else(|| {
+                err(
+                    Some(line),
+                    format!(
+                        "{what} has no parameter `{c}` (the variable {v}); name it so in hyperfine: --parameter-scan {c} … or --parameter-list {c} …"
+                    ),
+                )
+            })?;
+            x.push(
+                json_rat(val)
+                    .ok_or_else(|| err(Some(line), format!("{what}: parameter `{c}` is not a number")))?,
+            );
+        }
+        let mean = json_rat(&r["mean"]).map(|m| &m * &per_second);
+        let times: Vec<Rat> = match r["times"].as_array() {
+            Some(ts) => ts
+                .iter()
+                .map(|t| json_rat(t).map(|v| v * &per_second))
+                .collect::<Option<_>>()
+                .ok_or_else(|| err(Some(line), format!("{what}: a time is not a number")))?,
+            None => Vec::new(),
+        };
+        if times.is_empty() {
+            let m = mean
+                .clone()
+                .ok_or_else(|| err(Some(line), format!("{what} has neither times nor a mean")))?;
+            rows.push(NewMeasurement { x, y: m, line, note: Some("mean of the runs".into()), mean: None });
+            continue;
+        }
+        // A pretty-printed array has one time per line after `"times": [`.
+        let times_at = text[at..].find("\"times\"").map(|i| at + i);
+        let multiline = times_at.is_some_and(|i| {
+            text[i..]
+                .find('[')
+                .is_some_and(|b| text[i + b + 1..].trim_start_matches([' ', '\t', '\r']).starts_with('\n'))
+        });
+        let n = times.len();
+        for (i, y) in times.into_iter().enumerate() {
+            let l = match times_at {
+                Some(t) if multiline => line_at(text, t) + 1 + i,
+                Some(t) => line_at(text, t),
+                None => line,
+            };
+            rows.push(NewMeasurement {
+                x: x.clone(),
+                y,
+                line: l,
+                note: Some(format!("run {} of {n}", i + 1)),
+                mean: mean.clone(),
+            });
+        }
+    }
+    Ok(NewSeries { callpath: String::new(), metric: String::new(), file: file.to_string(), rows })
+}
+
+/// A ReFrame performance reference: the value and the band's edges as
+/// fractions of it (`lower = (lo − v)/v`, `upper = (hi − v)/v`), exact.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reference {
+    /// The point.
+    pub x: Vec<Rat>,
+    /// The form's prediction.
+    pub value: Rat,
+    /// The lower edge as a fraction of the value (`None`: unbounded).
+    pub lower: Option<Rat>,
+    /// The upper edge as a fraction of the value.
+    pub upper: Option<Rat>,
+}
+
+/// The ReFrame reference of a recommended band at a point; `None` without
+/// a band or a positive value (ReFrame's fractions are of the value).
+pub fn reference(p: &crate::trust::Recommended) -> Option<Reference> {
+    let v = p.value.clone().filter(|v| *v > Rat::zero())?;
+    let b = p.band.as_ref()?;
+    let frac = |e: &Rat| (e - &v) / &v;
+    Some(Reference {
+        x: p.x.clone(),
+        lower: b.lower.as_ref().map(frac),
+        upper: b.upper.as_ref().map(frac),
+        value: v,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::int;
+
+    fn point(lo: i64, hi: i64) -> ExpectedPoint {
+        ExpectedPoint {
+            x: vec![int(1)],
+            value: Some(int((lo + hi) / 2)),
+            band: Some(Band { lower: Some(int(lo)), upper: Some(int(hi)), clipped: false }),
+            refusal: None,
+        }
+    }
+
+    #[test]
+    fn judging_is_exact_and_edges_are_inside() {
+        let p = point(100, 200);
+        assert_eq!(judge(&p, &int(200)), (Verdict::Inside, None));
+        assert_eq!(judge(&p, &int(100)), (Verdict::Inside, None));
+        assert_eq!(judge(&p, &int(260)), (Verdict::Above, Some(Rat::new(3.into(), 10.into()))));
+        assert_eq!(judge(&p, &int(90)), (Verdict::Below, Some(Rat::new((-1).into(), 10.into()))));
+        let none = ExpectedPoint { band: None, ..p };
+        assert_eq!(judge(&none, &int(1)).0, Verdict::NoBand);
+    }
+
+    #[test]
+    fn hyperfine_times_means_and_lines() {
+        let text = "{\n  \"results\": [\n    {\n      \"command\": \"app 4\",\n      \"mean\": 0.5,\n      \"times\": [\n        0.25,\n        0.75\n      ],\n      \"parameters\": {\"procs\": \"4\"}\n    }\n  ]\n}\n";
+        assert!(is_hyperfine(text));
+        let s = read_hyperfine(text, "h.json", &["p".into()], &["procs".into()], Some("ms")).unwrap();
+        assert_eq!(s.rows.len(), 2);
+        assert_eq!(s.rows[0].y, int(250));
+        assert_eq!(s.rows[1].y, int(750));
+        assert_eq!(s.rows[0].mean, Some(int(500)));
+        assert_eq!((s.rows[0].line, s.rows[1].line), (7, 8));
+        let e = read_hyperfine(text, "h.json", &["p".into()], &["p".into()], None).unwrap_err();
+        assert!(e.to_string().starts_with("h.json:4: result 1 (`app 4`) has no parameter `p`"), "{e}");
+        assert!(!is_hyperfine("p,T\n1,2\n"));
+    }
+}
