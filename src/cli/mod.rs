@@ -94,11 +94,11 @@ enum Command {
     Prune(search_cmd::PruneArgs),
     /// Rank candidate points for the next measurement by the band they would leave at the targets.
     Plan(search_cmd::PlanArgs),
-    /// Predict DVFS energy savings ΔE(n), EE_opt(n) and per-region shares with exact bands (seeds 000/002).
+    /// Predict DVFS energy savings ΔE(n), EE_opt(n) and per-region shares with exact bands (Kimura, Imada & Sato).
     Energy(energy_cmd::EnergyArgs),
-    /// Predict cluster barrier latency of a chassis network against MPI_Barrier, with bands and the crossover T_SR (seed 001).
+    /// Predict cluster barrier latency of a chassis network against MPI_Barrier, with bands and the crossover T_SR (Hayakawa).
     Barrier(barrier_cmd::BarrierArgs),
-    /// Predict a master/slave program's run time per processor count from a sub-grid of measured tasks (seed 004).
+    /// Predict a master/slave program's run time per processor count from a sub-grid of measured tasks (Mizutani, Ino & Hagihara).
     #[command(long_about = MS_ABOUT)]
     Ms(ms_cmd::MsArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
@@ -116,7 +116,7 @@ enum Command {
 }
 
 const MS_ABOUT: &str = "Predict a master/slave program's run time for many processor counts from the measured times of a \
-sub-grid of its tasks (seed 004): the other tasks' times are interpolated multilinearly, then the master loop is simulated \
+sub-grid of its tasks (Mizutani, Ino & Hagihara): the other tasks' times are interpolated multilinearly, then the master loop is simulated \
 with LogGP costs and a priority queue of result events, exactly in integer ticks. P counts processors including the \
 master (P - 1 slaves).\n\nThe master loop: O1 = 2o + k_in*G is the master's work per dispatched task, O2 = 2L + T*r_s + 2o + \
 k_out*G the time from dispatch to the result's arrival; (P1) take the earliest result, t = max(t, e) + o; (P2) take the next \
