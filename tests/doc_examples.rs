@@ -82,13 +82,17 @@ fn is_cut(l: &str) -> bool {
 /// Whether the actual lines match the shown ones, `…` lines skipping any.
 fn matches(shown: &[&str], actual: &[&str]) -> bool {
     let norm = |s: &str| s.trim_end().to_string();
-    let segs: Vec<Vec<String>> = shown.split(|l| is_cut(l)).map(|s| s.iter().map(|l| norm(l)).collect()).collect();
+    let segs: Vec<Vec<String>> =
+        shown.split(|l| is_cut(l)).map(|s| s.iter().map(|l| norm(l)).collect()).collect();
     let act: Vec<String> = actual.iter().map(|l| norm(l)).collect();
     if segs.len() == 1 {
         return segs[0] == act;
     }
     let (first, last) = (&segs[0], &segs[segs.len() - 1]);
-    if act.len() < first.len() + last.len() || act[..first.len()] != first[..] || act[act.len() - last.len()..] != last[..] {
+    if act.len() < first.len() + last.len()
+        || act[..first.len()] != first[..]
+        || act[act.len() - last.len()..] != last[..]
+    {
         return false;
     }
     let mut pos = first.len();
@@ -97,7 +101,9 @@ fn matches(shown: &[&str], actual: &[&str]) -> bool {
         if seg.is_empty() {
             continue;
         }
-        match (pos..=end.saturating_sub(seg.len())).find(|&k| k + seg.len() <= end && act[k..k + seg.len()] == seg[..]) {
+        match (pos..=end.saturating_sub(seg.len()))
+            .find(|&k| k + seg.len() <= end && act[k..k + seg.len()] == seg[..])
+        {
             Some(k) => pos = k + seg.len(),
             None => return false,
         }

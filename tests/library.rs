@@ -11,7 +11,10 @@ fn read(path: &str) -> String {
 #[test]
 fn the_documented_example_is_the_crate_example() {
     let example = read("examples/library.rs");
-    assert!(read("docs/library.md").contains(&example), "docs/library.md must hold examples/library.rs verbatim");
+    assert!(
+        read("docs/library.md").contains(&example),
+        "docs/library.md must hold examples/library.rs verbatim"
+    );
 }
 
 #[test]

@@ -22,12 +22,14 @@ fn generate() -> String {
     let all = docs::every_help();
     out.push_str("\n## Commands\n\n");
     for (words, _) in &all {
-        let name = if words.is_empty() { "errband".to_string() } else { format!("errband {}", words.join(" ")) };
+        let name =
+            if words.is_empty() { "errband".to_string() } else { format!("errband {}", words.join(" ")) };
         let anchor = name.replace(' ', "-");
         out.push_str(&format!("- [`{name}`](#{anchor})\n"));
     }
     for (words, help) in &all {
-        let name = if words.is_empty() { "errband".to_string() } else { format!("errband {}", words.join(" ")) };
+        let name =
+            if words.is_empty() { "errband".to_string() } else { format!("errband {}", words.join(" ")) };
         out.push_str(&format!("\n## {name}\n\n```text\n{}\n```\n", help.trim_end()));
     }
     out
