@@ -120,7 +120,7 @@ sub-grid of its tasks (Mizutani, Ino & Hagihara): the other tasks' times are int
 with LogGP costs and a priority queue of result events, exactly in integer ticks. P counts processors including the \
 master (P - 1 slaves).\n\nThe master loop: O1 = 2o + k_in*G is the master's work per dispatched task, O2 = 2L + T*r_s + 2o + \
 k_out*G the time from dispatch to the result's arrival; (P1) take the earliest result, t = max(t, e) + o; (P2) take the next \
-task; (P3) dispatch it to that slave, t += O1.\n\nSeed 004's P1 says the master's clock advances by 'the receive \
+task; (P3) dispatch it to that slave, t += O1.\n\nThe paper's step P1 says the master's clock advances by 'the receive \
 overhead of e', while its O1 already charges 2o per task, one o for the send and one that can be read as the receive. \
 Both readings are in the text: the default charges o in P1 too; --no-p1-recv takes O1 as covering the receive.\n\n\
 errband ms mandelbrot --out tasks.csv writes the paper's workload; errband ms predict tasks.csv --grid 1024x1024 \
