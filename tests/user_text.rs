@@ -17,7 +17,8 @@ fn banned(line: &str) -> Option<&'static str> {
     while let Some(k) = lower[from..].find("seed") {
         let i = from + k;
         let flag = lower[..i].ends_with("--");
-        if !flag && (i == 0 || !word(i - 1)) && !word(i + 4) {
+        let end = if bytes.get(i + 4) == Some(&b's') { i + 5 } else { i + 4 };
+        if !flag && (i == 0 || !word(i - 1)) && !word(end) {
             return Some("the word `seed`");
         }
         from = i + 4;
@@ -34,8 +35,9 @@ fn banned(line: &str) -> Option<&'static str> {
     }
     let mut from = 0;
     while let Some(k) = lower[from..].find("issue ") {
-        let i = from + k + "issue ".len();
-        if bytes.get(i).is_some_and(u8::is_ascii_digit) {
+        let at = from + k;
+        let i = at + "issue ".len();
+        if (at == 0 || !word(at - 1)) && bytes.get(i).is_some_and(u8::is_ascii_digit) {
             return Some("`issue N`");
         }
         from = i;
