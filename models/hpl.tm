@@ -1,4 +1,4 @@
-# HPL on Fujitsu HPC2500, black-box approach (seed 003, eq. 4).
+# HPL on Fujitsu HPC2500, black-box approach (Orii & Anai, eq. 4).
 # a = 26022 as in the paper's Mathematica program (its text's 26002 is a typo).
 T(p) = a * (1/p + c1 + c2*(p - 1)^2)
 const a = 26022

@@ -1,6 +1,6 @@
 //! The library as a Rust caller sees it: only the public API, used the way
-//! the README and the crate docs show (`examples/library.rs` is the same
-//! text, kept verbatim in the README by the test below).
+//! docs/library.md and the crate docs show (`examples/library.rs` is the same
+//! text, kept verbatim in docs/library.md by the test below).
 
 use errband::{num, Analysis, Classified, ErrorKind, Model, Options, Rat};
 
@@ -9,9 +9,12 @@ fn read(path: &str) -> String {
 }
 
 #[test]
-fn the_readme_example_is_the_crate_example() {
+fn the_documented_example_is_the_crate_example() {
     let example = read("examples/library.rs");
-    assert!(read("README.md").contains(&example), "README.md must hold examples/library.rs verbatim");
+    assert!(
+        read("docs/library.md").contains(&example),
+        "docs/library.md must hold examples/library.rs verbatim"
+    );
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! One vocabulary: every flag of every command, read from the clap
 //! definitions, means one thing wherever it appears (one value name, no
-//! visible old spelling), and the README's flag table lists exactly these
+//! visible old spelling), and docs/guide.md's flag table lists exactly these
 //! flags with the commands that take them.
 
 use std::collections::BTreeMap;
@@ -96,7 +96,7 @@ fn the_readme_table_lists_every_flag() {
     let flags = flags();
     let all = flags.get("timeout").map_or(0, |f| f.commands.len());
     let want = table(&flags, all);
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/guide.md")).unwrap();
     let (begin, end) = ("<!-- flags:begin -->\n", "<!-- flags:end -->");
     let got = readme.find(begin).and_then(|b| {
         let rest = &readme[b + begin.len()..];
@@ -105,6 +105,6 @@ fn the_readme_table_lists_every_flag() {
     if got != Some(want.as_str()) {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/target/flags-table.md");
         let _ = std::fs::write(path, &want);
-        panic!("README.md's flag table (between {begin:?} and {end:?}) differs from the clap definitions; the expected table is in {path}");
+        panic!("docs/guide.md's flag table (between {begin:?} and {end:?}) differs from the clap definitions; the expected table is in {path}");
     }
 }

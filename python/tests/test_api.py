@@ -159,13 +159,13 @@ def test_speed_python_adds_little_and_residual_frames_are_fast(tmp_path):
     print(f"residual frame of {n} rows: {elapsed:.3f} s")
 
 
-def test_the_readme_example_prints_what_the_readme_shows(monkeypatch, capsys):
-    text = (ROOT / "README.md").read_text()
-    section = text[text.index("### Python\n") :]
+def test_the_docs_example_prints_what_the_docs_show(monkeypatch, capsys):
+    text = (ROOT / "docs" / "python.md").read_text()
+    section = text
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
     shown = section.split("prints (from the repository's root)\n\n```\n", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(ROOT)
-    exec(compile(code, "README.md (Python)", "exec"), {"__name__": "__main__"})
+    exec(compile(code, "docs/python.md", "exec"), {"__name__": "__main__"})
     assert capsys.readouterr().out == shown
 
 

@@ -1,4 +1,4 @@
-//! `errband barrier`: the cluster barrier latency predictor (SPEC §4).
+//! `errband barrier`: the cluster barrier latency predictor (Hayakawa).
 
 use super::files::{check_outputs, Io, Kind, Output};
 use super::input::{load, CommonArgs};

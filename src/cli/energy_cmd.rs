@@ -1,4 +1,4 @@
-//! `errband energy`: the DVFS energy predictor (SPEC §3).
+//! `errband energy`: the DVFS energy predictor (Kimura et al.).
 
 use super::files::{check_outputs, Io, Kind, Output};
 use super::whole::{self, Format};
@@ -43,7 +43,7 @@ pub struct EnergyArgs {
     /// Base node count of the profile (default: the smallest measured at f_std).
     #[arg(long, value_name = "N")]
     pub base_nodes: Option<String>,
-    /// A region whose extra energy is fitted as (α^f·log2 n + β^f)/n per node (seed 002 eq. 17); repeatable.
+    /// A region whose extra energy is fitted as (α^f·log2 n + β^f)/n per node (Kimura et al., eq. 17); repeatable.
     #[arg(long = "overhead-region", value_name = "NAME")]
     pub overhead: Vec<String>,
     /// What the chosen frequency minimises.

@@ -96,11 +96,11 @@ enum Command {
     Prune(search_cmd::PruneArgs),
     /// Rank candidate points for the next measurement by the band they would leave at the targets.
     Plan(search_cmd::PlanArgs),
-    /// Predict DVFS energy savings ΔE(n), EE_opt(n) and per-region shares with exact bands (seeds 000/002).
+    /// Predict DVFS energy savings ΔE(n), EE_opt(n) and per-region shares with exact bands (Kimura, Imada & Sato).
     Energy(energy_cmd::EnergyArgs),
-    /// Predict cluster barrier latency of a chassis network against MPI_Barrier, with bands and the crossover T_SR (seed 001).
+    /// Predict cluster barrier latency of a chassis network against MPI_Barrier, with bands and the crossover T_SR (Hayakawa).
     Barrier(barrier_cmd::BarrierArgs),
-    /// Predict a master/slave program's run time per processor count from a sub-grid of measured tasks (seed 004).
+    /// Predict a master/slave program's run time per processor count from a sub-grid of measured tasks (Mizutani, Ino & Hagihara).
     #[command(long_about = MS_ABOUT)]
     Ms(ms_cmd::MsArgs),
     /// Run a command at every point of a grid of variable values, several times each, and write the CSV file errband reads.
@@ -122,11 +122,11 @@ enum Command {
 }
 
 const MS_ABOUT: &str = "Predict a master/slave program's run time for many processor counts from the measured times of a \
-sub-grid of its tasks (seed 004): the other tasks' times are interpolated multilinearly, then the master loop is simulated \
+sub-grid of its tasks (Mizutani, Ino & Hagihara): the other tasks' times are interpolated multilinearly, then the master loop is simulated \
 with LogGP costs and a priority queue of result events, exactly in integer ticks. P counts processors including the \
 master (P - 1 slaves).\n\nThe master loop: O1 = 2o + k_in*G is the master's work per dispatched task, O2 = 2L + T*r_s + 2o + \
 k_out*G the time from dispatch to the result's arrival; (P1) take the earliest result, t = max(t, e) + o; (P2) take the next \
-task; (P3) dispatch it to that slave, t += O1.\n\nSeed 004's P1 says the master's clock advances by 'the receive \
+task; (P3) dispatch it to that slave, t += O1.\n\nThe paper's step P1 says the master's clock advances by 'the receive \
 overhead of e', while its O1 already charges 2o per task, one o for the send and one that can be read as the receive. \
 Both readings are in the text: the default charges o in P1 too; --no-p1-recv takes O1 as covering the receive.\n\n\
 errband ms mandelbrot --out tasks.csv writes the paper's workload; errband ms predict tasks.csv --grid 1024x1024 \

@@ -1,4 +1,4 @@
-//! `errband ms`: the master/slave run-time predictor (SPEC §5, seed 004):
+//! `errband ms`: the master/slave run-time predictor (Mizutani et al.):
 //! `predict` from a task file, `sample` to measure a sub-grid of tasks by
 //! running a command, `mandelbrot` to write the paper's example workload.
 

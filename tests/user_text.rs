@@ -1,0 +1,93 @@
+//! No project-internal vocabulary in what users read: README.md, docs/*.md,
+//! the `--help` of every command and the manual page. Banned: the word
+//! "seed" (a `--seed` flag is allowed), "SPEC", "issue N", "§" and paths
+//! into `../shared`.
+
+#[path = "common/docs.rs"]
+mod docs;
+
+use std::process::Command;
+
+/// What is wrong with one line, if anything.
+fn banned(line: &str) -> Option<&'static str> {
+    let lower = line.to_lowercase();
+    let bytes = lower.as_bytes();
+    let word = |i: usize| i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_');
+    let mut from = 0;
+    while let Some(k) = lower[from..].find("seed") {
+        let i = from + k;
+        let flag = lower[..i].ends_with("--");
+        let end = if bytes.get(i + 4) == Some(&b's') { i + 5 } else { i + 4 };
+        if !flag && (i == 0 || !word(i - 1)) && !word(end) {
+            return Some("the word `seed`");
+        }
+        from = i + 4;
+    }
+    let b = line.as_bytes();
+    let mut from = 0;
+    while let Some(k) = line[from..].find("SPEC") {
+        let i = from + k;
+        let wb = |j: usize| j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_');
+        if (i == 0 || !wb(i - 1)) && !wb(i + 4) {
+            return Some("`SPEC`");
+        }
+        from = i + 4;
+    }
+    let mut from = 0;
+    while let Some(k) = lower[from..].find("issue ") {
+        let at = from + k;
+        let i = at + "issue ".len();
+        if (at == 0 || !word(at - 1)) && bytes.get(i).is_some_and(u8::is_ascii_digit) {
+            return Some("`issue N`");
+        }
+        from = i;
+    }
+    if line.contains('§') {
+        return Some("`§`");
+    }
+    if line.contains("../shared") {
+        return Some("`../shared`");
+    }
+    None
+}
+
+fn scan(name: &str, text: &str, found: &mut Vec<String>) {
+    for (n, line) in text.lines().enumerate() {
+        if let Some(what) = banned(line) {
+            found.push(format!("{name}:{}: {what}: {line}", n + 1));
+        }
+    }
+}
+
+#[test]
+fn the_ban_catches_what_it_should() {
+    for bad in ["seed 003", "Seeds 000/002", "(SPEC §3)", "issue 20", "see ../shared/holdout", "SPEC."] {
+        assert!(banned(bad).is_some(), "{bad:?} should be banned");
+    }
+    for ok in ["--seed 7", "seed003_eq6.qe", "seeded", "ColumnSpec", "tissue 3", "issues", "specification"] {
+        assert_eq!(banned(ok), None, "{ok:?} should pass");
+    }
+}
+
+#[test]
+fn readme_and_docs_speak_the_users_language() {
+    let mut found = Vec::new();
+    for path in docs::user_docs() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let name = path.strip_prefix(docs::root()).unwrap().display().to_string();
+        scan(&name, &text, &mut found);
+    }
+    assert!(found.is_empty(), "project-internal words in user documentation:\n{}", found.join("\n"));
+}
+
+#[test]
+fn help_texts_and_the_manual_speak_the_users_language() {
+    let mut found = Vec::new();
+    for (words, help) in docs::every_help() {
+        scan(&format!("`errband {} --help`", words.join(" ")).replace("  ", " "), &help, &mut found);
+    }
+    let man = Command::new(docs::bin()).arg("man").output().unwrap();
+    assert!(man.status.success());
+    scan("`errband man`", &String::from_utf8_lossy(&man.stdout), &mut found);
+    assert!(found.is_empty(), "project-internal words in --help or the manual page:\n{}", found.join("\n"));
+}
