@@ -383,8 +383,9 @@ impl Design {
             }
         }
         for j in 1..k {
-            for l in 0..j {
-                a[j][l] = a[l][j].clone();
+            let (upper, lower) = a.split_at_mut(j);
+            for (l, row) in upper.iter().enumerate() {
+                lower[0][l] = row[j].clone();
             }
         }
         let inv =

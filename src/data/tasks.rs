@@ -537,7 +537,7 @@ fn arrange(
                 if rows == 1 { "" } else { "s" },
             ),
             &format!("i1 = {} is sampled here, but task ({task}) has no line", coords.first().copied().unwrap_or(0)),
-            Some("partial execution samples a product set I_s1 × … × I_sN (seed 004 §3.1): measure every combination of the sampled indices".into()),
+            Some("partial execution samples a product set I_s1 × … × I_sN (Mizutani et al. [M], section 3.1): measure every combination of the sampled indices".into()),
         ));
     }
     let n = product.unwrap_or(0);

@@ -196,7 +196,7 @@ fn fit_models(
             data.push(meas(x.nodes.clone(), &x.nodes * p * &x.time - &e_base, x.line));
         }
         let spec = Spec::new("E", &["n"], "af*log2(n) + bf")
-            .comment("Overhead energy beyond perfect scaling, summed over the nodes (seed 002 eq. 17: n·E_overhead).")
+            .comment("Overhead energy beyond perfect scaling, summed over the nodes (Kimura et al. [K2], eq. 17: n·E_overhead).")
             .params(&["af", "bf"])
             .unit("E", "J")
             .unit("n", "nodes");
@@ -206,12 +206,12 @@ fn fit_models(
             std_rows.iter().map(|x| meas(x.nodes.clone(), x.time.clone(), x.line)).collect();
         let spec = if c.base.is_one() {
             Spec::new("T", &["n"], "T1*(1 + ap*(1/n - 1))")
-                .comment("alpha_p by seed 000 eq. 5 (least squares through the origin), T1 = T(1, r, f_std) measured.")
+                .comment("alpha_p by Kimura et al. [K1], eq. 5 (least squares through the origin), T1 = T(1, r, f_std) measured.")
                 .constant("T1", m.t_base.clone())
                 .params(&["ap"])
         } else {
             Spec::new("T", &["n"], "A + B/n")
-                .comment("Run time at f_std on n nodes (SPEC §3: base count above 1); alpha_p = B/(A + B).")
+                .comment("Run time at f_std on n nodes (the base count above 1); alpha_p = B/(A + B).")
                 .params(&["A", "B"])
         };
         fits.push(run(FitKind::Alpha, spec.unit("T", "s").unit("n", "nodes"), data)?);
@@ -224,7 +224,7 @@ fn fit_models(
         .collect();
     let spec = Spec::new("T", &["f"], "Tstd*(1 + bon*(fstd/f - 1))")
         .comment(format!(
-            "beta_on by seed 000 eq. 6 (least squares through the origin) on {} nodes, Tstd = T(n0, r, f_std) measured.",
+            "beta_on by Kimura et al. [K1], eq. 6 (least squares through the origin) on {} nodes, Tstd = T(n0, r, f_std) measured.",
             show_value(c.base)
         ))
         .constant("Tstd", m.t_base.clone())

@@ -220,7 +220,7 @@ fn read_given(t: &Table, units: &DefaultUnits, limits: Limits) -> Result<Vec<Giv
     if ov_cols.0.is_some() != ov_cols.1.is_some() {
         return Err(t.header_error(
             "the overhead energy needs both `alpha_f` and `beta_f` columns".into(),
-            Some("E_overhead(n) = (alpha_f·log2 n + beta_f)/n (seed 002 eq. 17)".into()),
+            Some("E_overhead(n) = (alpha_f·log2 n + beta_f)/n (Kimura et al. [K2], eq. 17)".into()),
         ));
     }
     let ff = unit_factor(t, foc, Dim::Frequency, &units.freq)?;

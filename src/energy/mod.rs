@@ -114,7 +114,7 @@ pub enum FitKind {
     Alpha,
     /// β_on: `T(f)` on the base node count.
     Beta,
-    /// Overhead energy `α^f·log2 n + β^f` (seed 002 eq. 17).
+    /// Overhead energy `α^f·log2 n + β^f` (Kimura et al. [K2], eq. 17).
     Overhead,
 }
 
@@ -186,7 +186,7 @@ pub struct RegionFit {
     pub name: String,
     /// Line of its first measurement (or its line in the fitted-values form).
     pub line: usize,
-    /// An overhead region (seed 002 eq. 17).
+    /// An overhead region (Kimura et al. [K2], eq. 17).
     pub overhead: bool,
     /// The chosen frequency, MHz.
     pub f_opt: Rat,
@@ -224,7 +224,7 @@ pub struct RegionValues {
     pub alpha_p: Option<Value>,
     /// β_on.
     pub beta_on: Value,
-    /// ω^{s,ON}/ω, ω^{s,OFF}/ω, ω^{p,ON}/ω, ω^{p,OFF}/ω (seed 002 eq. 13–16).
+    /// ω^{s,ON}/ω, ω^{s,OFF}/ω, ω^{p,ON}/ω, ω^{p,OFF}/ω (Kimura et al. [K2], eq. 13–16).
     pub fractions: Option<[Value; 4]>,
 }
 
@@ -398,7 +398,7 @@ pub enum EnergyError {
         message: String,
     },
     /// An overhead region without power at some node count.
-    #[error("{file}:{line}: overhead region `{region}` needs the power at every node count at f_std (seed 002 eq. 17 fits the energy)")]
+    #[error("{file}:{line}: overhead region `{region}` needs the power at every node count at f_std (Kimura et al. [K2], eq. 17, fits the energy)")]
     OverheadNeedsPower {
         /// The input file.
         file: String,
@@ -551,7 +551,7 @@ pub fn predict(input: &Input, file: &str, s: &Settings) -> Result<Prediction, En
         if let Some(a) = r.point.alpha_p() {
             if a.is_negative() {
                 warnings.push(format!(
-                    "region `{}`: α_p = {} is negative (its time grows with n); kept, as seed 000 keeps CG's MPI region (−4.52)",
+                    "region `{}`: α_p = {} is negative (its time grows with n); kept, as Kimura et al. [K1] keep CG's MPI region (−4.52)",
                     r.name,
                     fmt_sig(&a, 4)
                 ));

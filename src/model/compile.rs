@@ -330,8 +330,11 @@ pub(crate) fn scalar(n: &Node, x: &[Rat], log: &mut EvalLog) -> Result<Rat, Eval
 /// function, the argument and the digits, so sharing it changes nothing;
 /// whether it was exact is kept, for the log. Bounded: past
 /// [`ROUNDED_CAP`] entries new values are not kept.
-static ROUNDED: std::sync::LazyLock<std::sync::RwLock<HashMap<(u32, Inexact), (Rat, bool)>>> =
+static ROUNDED: std::sync::LazyLock<std::sync::RwLock<Remembered>> =
     std::sync::LazyLock::new(Default::default);
+
+/// [`ROUNDED`]'s map: (digits, what) → (value, exact).
+type Remembered = HashMap<(u32, Inexact), (Rat, bool)>;
 
 /// Most values [`ROUNDED`] keeps (each a few hundred bytes).
 const ROUNDED_CAP: usize = 1 << 16;

@@ -62,7 +62,7 @@ pub fn write_csv(
     let mut w = std::io::BufWriter::with_capacity(1 << 20, out);
     writeln!(
         w,
-        "# Mandelbrot workload (seed 004 §4.1): {rows}x{cols} grid over [-2, 1] x [-1.5, 1.5], at most {max} iterations, {us_per_iteration} us per iteration"
+        "# Mandelbrot workload (Mizutani et al. [M], section 4.1): {rows}x{cols} grid over [-2, 1] x [-1.5, 1.5], at most {max} iterations, {us_per_iteration} us per iteration"
     )?;
     writeln!(w, "i1,i2,time [us]")?;
     for (k, &n) in iters.iter().enumerate() {

@@ -619,7 +619,7 @@ fn warnings(tasks: &Tasks, m: &Machine, procs: &[u64]) -> Vec<String> {
         let o1 = num::int(2) * lg.o.at(p) + &k_in_min * &lg.big_g;
         if lg.g > o1 {
             out.push(format!(
-                "g exceeds the master's send overhead O1 = 2o + k_in·G at P = {p}: LogGP's gap would space the master's sends further apart, which seed 004's O1 and O2 do not model, so the predictions may be optimistic"
+                "g exceeds the master's send overhead O1 = 2o + k_in·G at P = {p}: LogGP's gap would space the master's sends further apart, which Mizutani et al.'s O1 and O2 do not model, so the predictions may be optimistic"
             ));
         }
     }
@@ -747,7 +747,7 @@ pub struct SubsetResult {
     pub prediction: Prediction,
 }
 
-/// The comparison of subsets against the full workload (seed 004 Tables 1, 3, 4).
+/// The comparison of subsets against the full workload (Mizutani et al. [M], Tables 1, 3, 4).
 #[derive(Debug, Clone)]
 pub struct Comparison {
     /// The prediction from every task's measured time: E(S0).

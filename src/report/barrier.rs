@@ -115,7 +115,7 @@ impl BarrierReport<'_> {
             t.inter_fanout,
             self.case(&s.t_ib)
         );
-        o.push_str("T_EB = T_IB on one chassis, else (4 + 3·L_i)·T_IB + 3·(L_i + 1)·T_SR (seed 001 §5.2)\n");
+        o.push_str("T_EB = T_IB on one chassis, else (4 + 3·L_i)·T_IB + 3·(L_i + 1)·T_SR (Hayakawa [H], section 5.2)\n");
         o.push_str(&format!(
             "T_SR cases: {}\n",
             s.t_sr.iter().map(|c| self.case(c)).collect::<Vec<_>>().join(", ")

@@ -259,9 +259,9 @@ impl EnergyReport<'_> {
             "Regions (α_p: parallel fraction, β_on: frequency sensitivity; bands over each fit's region)\n",
         );
         s.push_str(&table_left(&self.region_rows(), 2, &[0]));
-        s.push_str("\nTask fractions ω/ω (seed 002 eq. 13–16): serial/parallel × on/off-chip\n");
+        s.push_str("\nTask fractions ω/ω (Kimura et al. [K2], eq. 13–16): serial/parallel × on/off-chip\n");
         s.push_str(&table_left(&self.fraction_rows(), 2, &[0]));
-        s.push_str("\nPredictions (ΔE = 1 − E_opt/E_std, seed 000 eq. 4; EE_opt = E_opt/E_std)\n");
+        s.push_str("\nPredictions (ΔE = 1 − E_opt/E_std, Kimura et al. [K1], eq. 4; EE_opt = E_opt/E_std)\n");
         s.push_str(&table_left(&self.prediction_rows(0..2), 2, &[]));
         s.push_str("\nEnergies (J, summed over the nodes) and run times (s) at f_std and at the chosen frequencies\n");
         s.push_str(&table_left(&self.prediction_rows(2..6), 2, &[]));
@@ -362,9 +362,9 @@ impl EnergyReport<'_> {
             format!("# errband energy — {}\n\n{}\n\n", md_escape(self.file), md_escape(&self.header_line()));
         s.push_str("## Regions\n\n");
         s.push_str(&md(&self.region_rows()));
-        s.push_str("\n## Task fractions (seed 002 eq. 13–16)\n\n");
+        s.push_str("\n## Task fractions (Kimura et al. [K2], eq. 13–16)\n\n");
         s.push_str(&md(&self.fraction_rows()));
-        s.push_str("\n## Predictions\n\nΔE = 1 − E_opt/E_std (seed 000 eq. 4); EE_opt = E_opt/E_std; energies in J summed over the nodes.\n\n");
+        s.push_str("\n## Predictions\n\nΔE = 1 − E_opt/E_std (Kimura et al. [K1], eq. 4); EE_opt = E_opt/E_std; energies in J summed over the nodes.\n\n");
         s.push_str(&md(&self.prediction_rows(0..2)));
         s.push('\n');
         s.push_str(&md(&self.prediction_rows(2..6)));

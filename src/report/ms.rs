@@ -139,7 +139,7 @@ impl MsReport<'_> {
         let mut out = Vec::new();
         match p.saturation {
             Some(n) => out.push(format!(
-                "By the mean task cycle the master saturates from about {n} slave{} (P = {}): from there its work per task times the slave count exceeds a slave's cycle, so added slaves mostly wait for it (seed 004 Fig. 6-7).",
+                "By the mean task cycle the master saturates from about {n} slave{} (P = {}): from there its work per task times the slave count exceeds a slave's cycle, so added slaves mostly wait for it (Mizutani et al. [M], Fig. 6-7).",
                 if n == 1 { "" } else { "s" },
                 n + 1
             )),
@@ -177,7 +177,7 @@ impl MsReport<'_> {
     /// The terminal report.
     pub fn text(&self) -> String {
         let p = self.pred;
-        let mut s = String::from("errband ms: master/slave run-time prediction (seed 004)\n");
+        let mut s = String::from("errband ms: master/slave run-time prediction (Mizutani et al. [M])\n");
         s += &format!("  tasks:   {}\n", self.tasks_text());
         s += &format!(
             "           total task time A = {}, mean {}, longest {}\n",
@@ -261,7 +261,7 @@ impl MsReport<'_> {
 
     fn comparison_text(&self, c: &Comparison) -> String {
         let mut s = String::from(
-            "\nSubsets of the fully measured workload against its prediction E(S0) (seed 004 Tables 1, 3, 4)\n",
+            "\nSubsets of the fully measured workload against its prediction E(S0) (Mizutani et al. [M], Tables 1, 3, 4)\n",
         );
         let mut rows: Vec<Vec<String>> = vec![[
             "subset",
@@ -455,7 +455,7 @@ impl MsReport<'_> {
     /// Markdown.
     pub fn markdown(&self) -> String {
         let p = self.pred;
-        let mut s = String::from("# Master/slave run-time prediction (seed 004)\n\n");
+        let mut s = String::from("# Master/slave run-time prediction (Mizutani et al. [M])\n\n");
         s += &format!("- Tasks: {}\n", md_escape(&self.tasks_text()));
         s += &format!("- Total task time A: {}\n", self.time(&p.total_time));
         s += &format!("- Machine: {}\n", md_escape(&self.machine_text()));
@@ -474,7 +474,7 @@ impl MsReport<'_> {
             s += &format!("{line}\n");
         }
         if let Some(c) = self.comparison {
-            s += "\n## Subsets against the full workload (seed 004 Tables 1, 3, 4)\n\n";
+            s += "\n## Subsets against the full workload (Mizutani et al. [M], Tables 1, 3, 4)\n\n";
             s += &md_table_head(
                 &[
                     "subset",
