@@ -254,7 +254,23 @@ pub fn load(
     }
     let mut y_default = None;
     let (input, model_path) = match model_path {
-        Some(p) => (read_model(p, a, limits)?, p),
+        Some(p) => (
+            read_model(p, a, limits).map_err(|f| {
+                // `errband data.csv model.tm`: the CSV read as a model.
+                if data_path.to_ascii_lowercase().ends_with(".tm") && f.code == super::EXIT_INPUT {
+                    Failure {
+                        message: format!(
+                            "{}\n  = help: the model comes first: errband {data_path} {p}",
+                            f.message.trim_end()
+                        ),
+                        code: f.code,
+                    }
+                } else {
+                    f
+                }
+            })?,
+            p,
+        ),
         None => {
             let (m, y) = base_model(&source, a, limits)?;
             y_default = y;

@@ -395,8 +395,46 @@ fn read_bytes(path: &str) -> Result<Vec<u8>, Failure> {
     std::fs::read(path).map_err(|e| {
         let why =
             if std::path::Path::new(path).is_dir() { "is a directory".to_string() } else { e.to_string() };
-        Failure::input(format!("cannot read `{}`: {why}", files::escape_controls(path)))
+        let hint =
+            if e.kind() == std::io::ErrorKind::NotFound { missing_file_hint(path) } else { String::new() };
+        Failure::input(format!("cannot read `{}`: {why}{hint}", files::escape_controls(path)))
     })
+}
+
+/// For a path that does not exist: the file of the most similar name in
+/// its folder (a typo), or where relative paths start.
+fn missing_file_hint(path: &str) -> String {
+    let p = std::path::Path::new(path);
+    let dir = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let best = std::fs::read_dir(&dir).ok().and_then(|entries| {
+        entries
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .map(|n| (strsim::damerau_levenshtein(name, &n), n))
+            .filter(|(d, n)| *d <= 2.max(name.len() / 4) && *d < n.len())
+            .min()
+    });
+    match best {
+        Some((_, n)) => {
+            let shown = if p.parent().is_some_and(|d| !d.as_os_str().is_empty()) {
+                dir.join(&n).display().to_string()
+            } else {
+                n
+            };
+            format!("\n  = help: did you mean `{}`?", files::escape_controls(&shown))
+        }
+        None if p.is_relative() => match std::env::current_dir() {
+            Ok(cwd) => format!(
+                "\n  = help: a relative path starts in the current directory, `{}`",
+                files::escape_controls(&cwd.display().to_string())
+            ),
+            Err(_) => String::new(),
+        },
+        None => String::new(),
+    }
 }
 
 /// The text of an input file's bytes ([`crate::data::decode`]).

@@ -204,7 +204,10 @@ pub fn parse(source: &str, file: &str, limits: &Limits) -> Result<Vec<(Stmt, Ran
             _ => d,
         })?;
         if !p.at_eof() {
-            return Err(p.unexpected("the end of the statement (one statement per line)"));
+            let d = p.unexpected("the end of the statement (one statement per line)");
+            // `param s w`: names in a list are separated by commas.
+            let list = matches!(s, Stmt::Param(..)) && matches!(p.peek(), Tok::Ident(_));
+            return Err(if list { d.with_help("separate the names with commas: `param s, w`") } else { d });
         }
         out.push((s, start..end));
     }
@@ -274,16 +277,30 @@ fn statement(p: &mut Parser) -> Result<Stmt, Diagnostic> {
             "write `family T(p) = c0 + c1*p*log2(p)`: the model's name and variables, then the alternative's expression",
         ));
     }
-    Err(p
-        .unexpected("a statement")
-        .with_help("statements are `T(p) = ...`, `const a = ...`, `param c1, c2`, `weight ...`, `predict p = ...`, `fit none`, `unit T = s` and `family T(p) = ...`"))
+    let typo = match p.peek() {
+        Tok::Ident(w) => KEYWORDS.iter().find(|k| w.len() >= 3 && strsim::damerau_levenshtein(w, k) == 1),
+        _ => None,
+    };
+    let all = "statements are `T(p) = ...`, `const a = ...`, `param c1, c2`, `weight ...`, `predict p = ...`, `fit none`, `unit T = s` and `family T(p) = ...`";
+    Err(p.unexpected("a statement").with_help(match typo {
+        Some(k) => format!("did you mean `{k}`? {all}"),
+        None => all.to_string(),
+    }))
 }
 
 /// `VAR = items, VAR = items, ...` (a comma followed by `NAME =` starts the next variable).
 pub fn assignments(p: &mut Parser) -> Result<Vec<Assignment>, Diagnostic> {
     let mut out = Vec::new();
     loop {
-        let (var, span) = p.expect_ident("a variable name")?;
+        let number = matches!(p.peek(), Tok::Num(_));
+        let (var, span) = p.expect_ident("a variable name").map_err(|d| {
+            // `--at 256`: the variable's name comes first.
+            if number {
+                d.with_help("name the variable before its values, e.g. `p=256`")
+            } else {
+                d
+            }
+        })?;
         p.expect(&Tok::Assign)?;
         let mut items = Vec::new();
         loop {
