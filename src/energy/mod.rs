@@ -114,7 +114,7 @@ pub enum FitKind {
     Alpha,
     /// β_on: `T(f)` on the base node count.
     Beta,
-    /// Overhead energy `α^f·log2 n + β^f` (Kimura et al. [K2], eq. 17).
+    /// Overhead energy `α^f·log2 n + β^f` (Kimura et al., eq. 17).
     Overhead,
 }
 
@@ -186,7 +186,7 @@ pub struct RegionFit {
     pub name: String,
     /// Line of its first measurement (or its line in the fitted-values form).
     pub line: usize,
-    /// An overhead region (Kimura et al. [K2], eq. 17).
+    /// An overhead region (Kimura et al., eq. 17).
     pub overhead: bool,
     /// The chosen frequency, MHz.
     pub f_opt: Rat,
@@ -224,7 +224,7 @@ pub struct RegionValues {
     pub alpha_p: Option<Value>,
     /// β_on.
     pub beta_on: Value,
-    /// ω^{s,ON}/ω, ω^{s,OFF}/ω, ω^{p,ON}/ω, ω^{p,OFF}/ω (Kimura et al. [K2], eq. 13–16).
+    /// ω^{s,ON}/ω, ω^{s,OFF}/ω, ω^{p,ON}/ω, ω^{p,OFF}/ω (Kimura et al., eq. 13–16).
     pub fractions: Option<[Value; 4]>,
 }
 

@@ -747,7 +747,7 @@ pub struct SubsetResult {
     pub prediction: Prediction,
 }
 
-/// The comparison of subsets against the full workload (Mizutani et al. [M], Tables 1, 3, 4).
+/// The comparison of subsets against the full workload (Mizutani et al., Tables 1, 3, 4).
 #[derive(Debug, Clone)]
 pub struct Comparison {
     /// The prediction from every task's measured time: E(S0).
