@@ -287,16 +287,7 @@ fn task_command(template: &[String], idx: &[u32]) -> Vec<String> {
         .collect()
 }
 
-/// An argument as a POSIX shell would need it quoted, for showing commands.
-fn shell_word(arg: &str) -> String {
-    let plain =
-        !arg.is_empty() && arg.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%{}".contains(c));
-    if plain {
-        arg.to_string()
-    } else {
-        format!("'{}'", arg.replace('\'', "'\\''"))
-    }
-}
+use crate::measure::shell_word;
 
 fn shell_line(argv: &[String]) -> String {
     argv.iter().map(|a| shell_word(a)).collect::<Vec<_>>().join(" ")
