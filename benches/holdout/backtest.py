@@ -35,11 +35,16 @@ def exact(v):
     return None if v is None else Fraction(v["exact"])
 
 
+def text_value(v):
+    # Suites keep values as exact source text (strings) or JSON numbers.
+    return v if isinstance(v, str) else repr(v)
+
+
 def extrap_text(params, train):
     lines = [f"PARAMETER {p}" for p in params]
     pts = " ".join("(" + " ".join(str(c) for c in pt) + ")" for pt, _ in train)
     lines += [f"POINTS {pts}", "", "REGION series", "METRIC time"]
-    lines += ["DATA " + " ".join(repr(v) for v in vals) for _, vals in train]
+    lines += ["DATA " + " ".join(text_value(v) for v in vals) for _, vals in train]
     return "\n".join(lines) + "\n"
 
 
@@ -168,4 +173,5 @@ def main():
         print("  failed: " + f)
 
 
-main()
+if __name__ == "__main__":
+    main()

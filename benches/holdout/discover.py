@@ -43,26 +43,9 @@ def exact(v):
     return None if v is None else Fraction(v["exact"])
 
 
-def text_value(v):
-    # Suites keep values as exact source text (strings) or JSON numbers.
-    return v if isinstance(v, str) else repr(v)
-
-
-def extrap_text(params, rows):
-    lines = [f"PARAMETER {p}" for p in params]
-    pts = " ".join("(" + " ".join(str(c) for c in pt) + ")" for pt, _ in rows)
-    lines += [f"POINTS {pts}", "", "REGION series", "METRIC time"]
-    lines += ["DATA " + " ".join(text_value(v) for v in vals) for _, vals in rows]
-    return "\n".join(lines) + "\n"
-
-
-def percentile(xs, q):
-    if not xs:
-        return None
-    xs = sorted(xs)
-    k = (len(xs) - 1) * q
-    lo, hi = int(k), min(int(k) + 1, len(xs) - 1)
-    return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
+# The suite's series as Extra-P text and the percentiles, as the backtest
+# script writes them.
+from backtest import extrap_text, percentile, text_value  # noqa: E402
 
 
 KINDS = ["recommended", "best form", "family band"]
