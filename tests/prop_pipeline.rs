@@ -8,8 +8,9 @@
 mod common;
 
 use common::{int, q};
-use errband::analysis::{Analysis, Band, Options, Shape, Threshold};
+use errband::analysis::{Analysis, AnalysisError, Band, Options, Shape, Threshold};
 use errband::data::Measurement;
+use errband::fit::FitError;
 use errband::model::Model;
 use errband::num::{to_f64, Rat};
 use num_traits::{Signed, Zero};
@@ -49,14 +50,23 @@ fn max_residual(m: &Model, c: &[Rat], data: &[Measurement]) -> Rat {
     data.iter().map(|d| (value(m, c, &d.x) - &d.y).abs()).max().unwrap()
 }
 
-fn run(m: &Model, data: &[Measurement], thresholds: &[&str], at: &[i64]) -> Option<Analysis> {
+/// The analysis of a draw. Draws with too few distinct points for the
+/// model are rejected (proptest then draws another, and fails the property
+/// when it has to reject too many); any other error fails the property, so a
+/// pipeline that failed on every input cannot pass.
+fn run(m: &Model, data: &[Measurement], thresholds: &[&str], at: &[i64]) -> Result<Analysis, TestCaseError> {
     let opts = Options {
         thresholds: thresholds.iter().map(|t| Threshold::parse(t).unwrap()).collect(),
         at: at.iter().map(|&p| vec![int(p)]).collect(),
         ..Options::default()
     };
-    // Rank-deficient draws (too few distinct points) are not this test's subject.
-    Analysis::run_rows(m, data, "d.csv", &opts).ok()
+    match Analysis::run_rows(m, data, "d.csv", &opts) {
+        Ok(a) => Ok(a),
+        Err(AnalysisError::Fit(FitError::TooFewPoints { .. } | FitError::RankDeficient { .. })) => {
+            Err(TestCaseError::reject("too few distinct points for the model"))
+        }
+        Err(e) => Err(TestCaseError::fail(format!("the analysis failed: {e}"))),
+    }
 }
 
 proptest! {
@@ -68,7 +78,7 @@ proptest! {
         // decomposition of the sum of squares is exercised with n > 1.
         let m = model(mi);
         let data = measurements(&raw);
-        let Some(a) = run(&m, &data, &["max"], &[]) else { return Ok(()) };
+        let a = run(&m, &data, &["max"], &[])?;
         let c = &a.params;
         let squares = data.iter().fold(Rat::zero(), |s, d| {
             let e = value(&m, c, &d.x) - &d.y;
@@ -85,7 +95,7 @@ proptest! {
         let m = model(mi);
         let data = measurements(&raw);
         let ks = format!("max + {k}/3");
-        let Some(a) = run(&m, &data, &["max", &ks, "emax", "1.5*emax"], &at) else { return Ok(()) };
+        let a = run(&m, &data, &["max", &ks, "emax", "1.5*emax"], &at)?;
         let c = &a.params;
         for r in &a.regions {
             prop_assert!(r.value >= a.emax);
@@ -126,7 +136,7 @@ proptest! {
     fn emax_is_attained_and_nothing_below_is_feasible(mi in 0usize..4, raw in data_strategy()) {
         let m = model(mi);
         let data = measurements(&raw);
-        let Some(a) = run(&m, &data, &["emax"], &[]) else { return Ok(()) };
+        let a = run(&m, &data, &["emax"], &[])?;
         let cstar: Vec<Rat> = a.params.iter().zip(&a.emax_dc).map(|(x, d)| x + d).collect();
         prop_assert_eq!(max_residual(&m, &cstar, &data), a.emax.clone());
         prop_assert!(a.emax <= a.residuals.max_abs);
@@ -161,7 +171,7 @@ proptest! {
     fn exact_fit_agrees_with_a_float_solve(mi in 0usize..4, raw in data_strategy()) {
         let m = model(mi);
         let data = measurements(&raw);
-        let Some(a) = run(&m, &data, &["max"], &[]) else { return Ok(()) };
+        let a = run(&m, &data, &["max"], &[])?;
         // Weighted normal equations in f64, solved by Gaussian elimination.
         let k = m.k();
         let mut log = m.new_log();
@@ -207,7 +217,7 @@ proptest! {
     ) {
         let m = model(mi);
         let data = measurements(&raw);
-        let Some(a) = run(&m, &data, &["max"], &[at]) else { return Ok(()) };
+        let a = run(&m, &data, &["max"], &[at])?;
         let curves = errband::envelope::width_curves(&a, &m);
         let pts = &curves[0].points;
         prop_assume!(pts.len() >= 2);
@@ -233,7 +243,7 @@ proptest! {
     fn envelope_pieces_are_the_band_extremes(mi in 0usize..4, raw in data_strategy(), at in 65i64..5000, probe in 0i64..=64) {
         let m = model(mi);
         let data = measurements(&raw);
-        let Some(a) = run(&m, &data, &["max"], &[at]) else { return Ok(()) };
+        let a = run(&m, &data, &["max"], &[at])?;
         let r = &a.regions[0];
         prop_assume!(r.shape == Shape::Bounded);
         let env = errband::envelope::envelope(&m, r, &int(1), &int(at), 128).expect("bounded one-variable region");

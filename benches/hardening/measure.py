@@ -66,6 +66,7 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--cap", type=float, default=30)
     ap.add_argument("--rev", default="")
+    ap.add_argument("--base-rev", default="199700b")
     a = ap.parse_args()
     d = tempfile.mkdtemp(prefix="errband-hardening-")
     for n, text in files().items():
@@ -77,7 +78,7 @@ def main():
         with open(os.path.join(d, "runs", r, "profile.cubex"), "wb") as f:
             f.write(bomb)
     print(f"# hardening targets, {time.strftime('%F %T')}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
-    print(f"# base: {a.base} (commit 199700b); new: {a.new} ({a.rev}); median of {a.runs} interleaved runs each;")
+    print(f"# base: {a.base} (commit {a.base_rev}); new: {a.new} ({a.rev}); median of {a.runs} interleaved runs each;")
     print(f"# CPU seconds (user + system); base runs stopped after {a.cap:.0f} s of wall time")
     print(f"{'case':46} {'base':>14} {'new':>10} {'new RSS':>9} {'exit':>4}  target")
     for name, args, target, _secs in CASES:

@@ -11,6 +11,7 @@
 #   benches/hardening/run.sh            # builds --release first
 #   NO_BUILD=1 RUNS=5 CAP=60 benches/hardening/run.sh
 #   BASE=/tmp/errband-base/errband      # the default
+#   BASE=/tmp/other BASE_REV=371d86a TAG=log8 benches/hardening/run.sh
 #
 # Results go to benches/hardening/results/DATE.txt as well as stdout.
 set -euo pipefail
@@ -31,6 +32,6 @@ if [[ "$NO_BUILD" != 1 ]]; then
 fi
 NEW="$T/release/errband"
 mkdir -p "$ROOT/benches/hardening/results"
-OUTF="$ROOT/benches/hardening/results/$(date +%F).txt"
+OUTF="$ROOT/benches/hardening/results/$(date +%F)${TAG:+-$TAG}.txt"
 python3 "$ROOT/benches/hardening/measure.py" --base "$BASE" --new "$NEW" --runs "$RUNS" --cap "$CAP" \
-    --rev "$(git rev-parse --short HEAD)" | tee "$OUTF"
+    --rev "$(git rev-parse --short HEAD)" --base-rev "${BASE_REV:-199700b}" | tee "$OUTF"

@@ -293,34 +293,69 @@ fn fail(span: &Range<usize>, message: impl Into<String>) -> EvalError {
 
 /// Value of a parameter-free node at the variable values `x`.
 pub(crate) fn scalar(n: &Node, x: &[Rat], log: &mut EvalLog) -> Result<Rat, EvalError> {
+    tracked(n, x, log).map(|(v, _)| v)
+}
+
+/// [`scalar`] with whether the value depends on a rounded one. A product,
+/// quotient or integer power of a rounded value is rounded again to
+/// `log.digits` significant digits: its exact value carries no more
+/// information than its operands, and keeping it exact multiplies their
+/// digits (`log2(p)^7` would have seven times the digits of `log2(p)`, and
+/// every exact LP over such rows pays for that length in each pivot).
+/// Sums are kept exact: they do not lengthen the operands' denominators.
+fn tracked(n: &Node, x: &[Rat], log: &mut EvalLog) -> Result<(Rat, bool), EvalError> {
     Ok(match &n.kind {
-        NodeKind::Num(r) => r.clone(),
+        NodeKind::Num(r) => (r.clone(), false),
         NodeKind::Var(i) => {
-            x.get(*i).cloned().ok_or_else(|| fail(&n.span, "internal error: variable has no value"))?
+            (x.get(*i).cloned().ok_or_else(|| fail(&n.span, "internal error: variable has no value"))?, false)
         }
         NodeKind::Param(_) => return Err(fail(&n.span, "internal error: parameter in a scalar expression")),
-        NodeKind::Neg(a) => -scalar(a, x, log)?,
+        NodeKind::Neg(a) => {
+            let (v, inexact) = tracked(a, x, log)?;
+            (-v, inexact)
+        }
         NodeKind::Bin(op, l, r) => {
-            let a = scalar(l, x, log)?;
-            let b = scalar(r, x, log)?;
+            let (a, ia) = tracked(l, x, log)?;
+            let (b, ib) = tracked(r, x, log)?;
             let op = match op {
                 BinOp::Add => Arith::Add,
                 BinOp::Sub => Arith::Sub,
                 BinOp::Mul => Arith::Mul,
                 BinOp::Div if b.is_zero() => return Err(fail(&r.span, "division by zero")),
                 BinOp::Div => Arith::Div,
-                BinOp::Pow => return power(&a, &b, r, &n.span, log),
+                BinOp::Pow => {
+                    let (v, inexact) = power(&a, &b, r, &n.span, log)?;
+                    return Ok(rounded_if(v, ia || ib, inexact, log.digits));
+                }
             };
-            arith_checked(op, &a, &b, &log.limits).map_err(|e| fail(&n.span, e.to_string()))?
+            let v = arith_checked(op, &a, &b, &log.limits).map_err(|e| fail(&n.span, e.to_string()))?;
+            match op {
+                Arith::Add | Arith::Sub => (v, ia || ib),
+                _ => rounded_if(v, ia || ib, false, log.digits),
+            }
         }
         NodeKind::Call(c, args) => {
             let mut v = Vec::with_capacity(args.len());
+            let mut inexact = false;
             for a in args {
-                v.push(scalar(a, x, log)?);
+                let (value, i) = tracked(a, x, log)?;
+                inexact |= i;
+                v.push(value);
             }
-            call(*c, &v, n, log)?
+            let (value, i) = call(*c, &v, n, log)?;
+            (value, inexact || i)
         }
     })
+}
+
+/// `v` computed from rounded operands (`from_rounded`) is rounded to
+/// `digits` significant digits; `rounded` says it already is.
+fn rounded_if(v: Rat, from_rounded: bool, rounded: bool, digits: u32) -> (Rat, bool) {
+    if from_rounded && !rounded {
+        (crate::num::round_sig(&v, digits), true)
+    } else {
+        (v, from_rounded || rounded)
+    }
 }
 
 /// Values of functions and rational powers computed so far in this
@@ -356,13 +391,19 @@ fn keep(digits: u32, key: Inexact, value: &Rat, exact: bool) {
 /// `a^b`: exact for an integer `b` ([`pow_checked`]); for a constant
 /// rational `b`, exact when the root is rational, else correctly rounded
 /// to `log.digits` digits and recorded as inexact (like `sqrt`).
-fn power(a: &Rat, b: &Rat, exp: &Node, span: &Range<usize>, log: &mut EvalLog) -> Result<Rat, EvalError> {
+fn power(
+    a: &Rat,
+    b: &Rat,
+    exp: &Node,
+    span: &Range<usize>,
+    log: &mut EvalLog,
+) -> Result<(Rat, bool), EvalError> {
     let pow_error = |e: PowError| match e {
         PowError::ZeroToNegative => fail(span, "zero raised to a negative power"),
         other => fail(span, other.to_string()),
     };
     if b.is_integer() {
-        return pow_checked(a, b.numer(), &log.limits).map_err(pow_error);
+        return pow_checked(a, b.numer(), &log.limits).map(|v| (v, false)).map_err(pow_error);
     }
     if has_var(exp) {
         return Err(fail(
@@ -375,13 +416,13 @@ fn power(a: &Rat, b: &Rat, exp: &Node, span: &Range<usize>, log: &mut EvalLog) -
     }
     let key = Inexact::Pow(a.clone(), b.clone());
     if let Some(v) = log.inexact.get(&key) {
-        return Ok(v.clone());
+        return Ok((v.clone(), true));
     }
     if let Some((v, exact)) = recalled(log.digits, &key) {
         if !exact {
             log.inexact.insert(key, v.clone());
         }
-        return Ok(v);
+        return Ok((v, !exact));
     }
     let r = transcendental::pow_rational(a, b, log.digits, &log.limits).map_err(|e| match e {
         RootError::Pow(p) => pow_error(p),
@@ -392,40 +433,41 @@ fn power(a: &Rat, b: &Rat, exp: &Node, span: &Range<usize>, log: &mut EvalLog) -
     if !r.exact {
         log.inexact.insert(key, r.value.clone());
     }
-    Ok(r.value)
+    Ok((r.value, !r.exact))
 }
 
-fn call(c: Call, v: &[Rat], n: &Node, log: &mut EvalLog) -> Result<Rat, EvalError> {
+/// `c(v)` and whether its value is rounded.
+fn call(c: Call, v: &[Rat], n: &Node, log: &mut EvalLog) -> Result<(Rat, bool), EvalError> {
     let arg = |i: usize| v.get(i).cloned().ok_or_else(|| fail(&n.span, "internal error: missing argument"));
     Ok(match c {
-        Call::Abs => arg(0)?.abs(),
-        Call::Min => arg(0)?.min(arg(1)?),
-        Call::Max => arg(0)?.max(arg(1)?),
+        Call::Abs => (arg(0)?.abs(), false),
+        Call::Min => (arg(0)?.min(arg(1)?), false),
+        Call::Max => (arg(0)?.max(arg(1)?), false),
         Call::Rationalize => {
             let tol = arg(1)?;
             if tol.is_negative() {
                 return Err(fail(&n.span, "the tolerance of `rationalize` must not be negative"));
             }
-            crate::num::rationalize(&arg(0)?, &tol)
+            (crate::num::rationalize(&arg(0)?, &tol), false)
         }
         Call::Trans(f) => {
             let a = arg(0)?;
             let key = Inexact::Call(f, a.clone());
             if let Some(v) = log.inexact.get(&key) {
-                return Ok(v.clone());
+                return Ok((v.clone(), true));
             }
             if let Some((v, exact)) = recalled(log.digits, &key) {
                 if !exact {
                     log.inexact.insert(key, v.clone());
                 }
-                return Ok(v);
+                return Ok((v, !exact));
             }
             let r = transcendental::apply(f, &a, log.digits).map_err(|e| fail(&n.span, e.to_string()))?;
             keep(log.digits, key.clone(), &r.value, r.exact);
             if !r.exact {
                 log.inexact.insert(key, r.value.clone());
             }
-            r.value
+            (r.value, !r.exact)
         }
     })
 }
@@ -433,44 +475,71 @@ fn call(c: Call, v: &[Rat], n: &Node, log: &mut EvalLog) -> Result<Rat, EvalErro
 /// Value of any node at `x` as the affine form `[f0, f1, .., fk]`
 /// (`f0 + Σ c_j f_j`), for `k` parameters.
 pub(crate) fn affine(n: &Node, x: &[Rat], k: usize, log: &mut EvalLog) -> Result<Vec<Rat>, EvalError> {
+    affine_tracked(n, x, k, log).map(|(v, _)| v)
+}
+
+/// [`affine`] with whether any coefficient depends on a rounded value;
+/// products and quotients with rounded values are rounded as in [`tracked`],
+/// so a term's coefficient is the same whichever way the product associates.
+fn affine_tracked(n: &Node, x: &[Rat], k: usize, log: &mut EvalLog) -> Result<(Vec<Rat>, bool), EvalError> {
     if !n.params {
         let mut v = vec![Rat::zero(); k + 1];
-        v[0] = scalar(n, x, log)?;
-        return Ok(v);
+        let (s, inexact) = tracked(n, x, log)?;
+        v[0] = s;
+        return Ok((v, inexact));
     }
+    let digits = log.digits;
+    let scaled = |v: Vec<Rat>, s: &Rat, inexact: bool, div: bool| -> Vec<Rat> {
+        v.iter()
+            .map(|t| {
+                let p = if div { crate::num::div(t, s) } else { crate::num::mul(t, s) };
+                if inexact {
+                    crate::num::round_sig(&p, digits)
+                } else {
+                    p
+                }
+            })
+            .collect()
+    };
     Ok(match &n.kind {
         NodeKind::Param(j) => {
             let mut v = vec![Rat::zero(); k + 1];
             if let Some(s) = v.get_mut(j + 1) {
                 *s = Rat::one();
             }
-            v
+            (v, false)
         }
-        NodeKind::Neg(a) => affine(a, x, k, log)?.into_iter().map(|t| -t).collect(),
+        NodeKind::Neg(a) => {
+            let (v, inexact) = affine_tracked(a, x, k, log)?;
+            (v.into_iter().map(|t| -t).collect(), inexact)
+        }
         NodeKind::Bin(op, l, r) => match op {
             BinOp::Add | BinOp::Sub => {
-                let a = affine(l, x, k, log)?;
-                let b = affine(r, x, k, log)?;
+                let (a, ia) = affine_tracked(l, x, k, log)?;
+                let (b, ib) = affine_tracked(r, x, k, log)?;
                 let sub = *op == BinOp::Sub;
-                a.iter()
+                let v = a
+                    .iter()
                     .zip(&b)
                     .map(|(p, q)| if sub { crate::num::sub_lowest(p, q) } else { crate::num::add(p, q) })
-                    .collect()
+                    .collect();
+                (v, ia || ib)
             }
             BinOp::Mul => {
-                let (s, v) = if l.params {
-                    (scalar(r, x, log)?, affine(l, x, k, log)?)
+                let ((s, is), (v, iv)) = if l.params {
+                    (tracked(r, x, log)?, affine_tracked(l, x, k, log)?)
                 } else {
-                    (scalar(l, x, log)?, affine(r, x, k, log)?)
+                    (tracked(l, x, log)?, affine_tracked(r, x, k, log)?)
                 };
-                v.iter().map(|t| crate::num::mul(t, &s)).collect()
+                (scaled(v, &s, is || iv, false), is || iv)
             }
             BinOp::Div => {
-                let s = scalar(r, x, log)?;
+                let (s, is) = tracked(r, x, log)?;
                 if s.is_zero() {
                     return Err(fail(&r.span, "division by zero"));
                 }
-                affine(l, x, k, log)?.iter().map(|t| crate::num::div(t, &s)).collect()
+                let (v, iv) = affine_tracked(l, x, k, log)?;
+                (scaled(v, &s, is || iv, true), is || iv)
             }
             // compile() removed powers of parameter terms.
             BinOp::Pow => return Err(fail(&n.span, "internal error: power of a parameter term")),

@@ -720,6 +720,31 @@ mod tests {
     }
 
     #[test]
+    fn products_and_powers_of_rounded_values_are_rounded_again() {
+        use crate::num::round_sig;
+        use crate::num::transcendental::{apply, Func};
+        let m = Model::parse(
+            "T(p) = c0 + c1*log2(p)^7 + c2*log2(p)*sqrt(p) + c3*(log2(p) + 1)\nparam c0, c1, c2, c3",
+            "m.tm",
+            40,
+        )
+        .unwrap();
+        let mut log = m.new_log();
+        let b = m.basis_at(&[int(3)], &mut log).unwrap();
+        let l = apply(Func::Log2, &int(3), 40).unwrap().value;
+        let s = apply(Func::Sqrt, &int(3), 40).unwrap().value;
+        // Seven times the digits of log2(3) if kept exact; 40 significant digits here.
+        assert_eq!(b[2], round_sig(&num_traits::pow(l.clone(), 7), 40));
+        assert_eq!(b[3], round_sig(&(&l * &s), 40));
+        // Sums stay exact.
+        assert_eq!(b[4], &l + Rat::one());
+        // Exact values are never rounded.
+        let mut log = m.new_log();
+        let b = m.basis_at(&[int(8)], &mut log).unwrap();
+        assert_eq!(b[2], int(3i64.pow(7)));
+    }
+
+    #[test]
     fn header_units_fill_in_what_the_model_does_not_state() {
         let mut m = Model::parse("T(p) = a/p\nparam a\nunit p = nodes\n", "m.tm", 40).unwrap();
         let header: BTreeMap<String, String> =

@@ -323,6 +323,24 @@ fn sig_digits_exact(n: &BigInt, d: &BigInt, sig: usize) -> (BigInt, i64) {
     (q, e)
 }
 
+/// `x` correctly rounded (half to even) to `sig` significant decimal
+/// digits, as an exact rational (a decimal fraction).
+pub(crate) fn round_sig(x: &Rat, sig: u32) -> Rat {
+    if x.is_zero() {
+        return x.clone();
+    }
+    let sig = sig.max(1);
+    let (q, e) = sig_digits_exact(&x.numer().abs(), x.denom(), sig as usize);
+    let s = e - (i64::from(sig) - 1);
+    let m =
+        if s >= 0 { Rat::from_integer(q * pow10(s as u64)) } else { Rat::new(q, pow10(s.unsigned_abs())) };
+    if x.is_negative() {
+        -m
+    } else {
+        m
+    }
+}
+
 /// Powers of ten that `f64` holds exactly (5^22 < 2^53).
 const POW10_F64: [f64; 23] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
@@ -1206,6 +1224,19 @@ mod tests {
         assert_eq!(fmt_fraction(&frac(1101248, 81125)), "1101248/81125");
         assert_eq!(fmt_fraction(&frac(-6, 3)), "-2");
         assert_eq!(fmt_fraction(&int(0)), "0");
+    }
+
+    #[test]
+    fn round_sig_is_the_nearest_decimal_with_that_many_digits() {
+        assert_eq!(round_sig(&frac(1101248, 81125), 6), r("13.5747"));
+        assert_eq!(round_sig(&frac(-2, 3), 3), r("-0.667"));
+        assert_eq!(round_sig(&r("-7.962725e-8"), 6), r("-7.96272e-8")); // tie to even
+        assert_eq!(round_sig(&r("999999.5"), 6), r("1000000"));
+        assert_eq!(round_sig(&r("123456789"), 3), r("123000000"));
+        assert_eq!(round_sig(&Rat::zero(), 5), Rat::zero());
+        let third = frac(1, 3);
+        let v = round_sig(&third, 40);
+        assert!((&v - &third).abs() * pow10(40) < Rat::one());
     }
 
     #[test]
