@@ -2,7 +2,7 @@ use errband::{num, Analysis, Model, Options, Rat};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let model = Model::from_source(&std::fs::read_to_string("models/hpl.tm")?, "hpl.tm")?;
-    let data = errband::data::read_for(&model, &std::fs::read_to_string("data/hpl.csv")?, "hpl.csv")?;
+    let data = model.read_data(&std::fs::read_to_string("data/hpl.csv")?, "hpl.csv")?;
     let p = vec![Rat::from_integer(1000.into())];
     let a = Analysis::run(&model, &data, &Options { at: vec![p.clone()], ..Options::default() })?;
     let band = a.prediction(&p).and_then(|x| x.bands[0].clone()).ok_or("no band at p = 1000")?;

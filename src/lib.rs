@@ -23,6 +23,7 @@
 
 pub mod analysis;
 pub mod backtest;
+pub mod band;
 pub mod barrier;
 pub mod check;
 #[cfg(feature = "cli")]
@@ -33,6 +34,7 @@ pub mod envelope;
 pub mod error;
 pub mod family;
 pub mod fit;
+pub mod hypothesis;
 pub mod lang;
 pub mod limits;
 pub mod linear;

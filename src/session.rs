@@ -11,7 +11,6 @@ use crate::error::{Classified, ErrorKind};
 use crate::family::{self, FamilyAnalysis, FamilyError, FamilySet};
 use crate::model::Model;
 use crate::num::Rat;
-use crate::report::experiment::Entry;
 use crate::trust::{self, Recommendation};
 use std::borrow::Cow;
 
@@ -87,6 +86,9 @@ pub enum SeriesError {
     Family(FamilyError),
     /// The backtest could not be done.
     Backtest(BacktestError),
+    /// The series' own model (Extra-P's, stored per series) could not be
+    /// built: the message says why.
+    Model(String),
 }
 
 impl std::fmt::Display for SeriesError {
@@ -100,6 +102,7 @@ impl std::fmt::Display for SeriesError {
             }
         }
         match self {
+            SeriesError::Model(m) => write!(f, "{m}"),
             SeriesError::Analysis(e) => write!(f, "{e}"),
             SeriesError::Family(e) => family(e, f),
             SeriesError::Backtest(BacktestError::Split(m)) => write!(f, "{m}"),
@@ -125,7 +128,7 @@ impl Classified for SeriesError {
         match self {
             SeriesError::Analysis(e) | SeriesError::Backtest(BacktestError::Analysis(e)) => e.kind(),
             SeriesError::Family(e) | SeriesError::Backtest(BacktestError::Family(e)) => family(e),
-            SeriesError::Backtest(BacktestError::Split(_)) => ErrorKind::Input,
+            SeriesError::Backtest(BacktestError::Split(_)) | SeriesError::Model(_) => ErrorKind::Input,
         }
     }
 }
@@ -261,17 +264,58 @@ pub fn analyse_series(
     })
 }
 
+/// One series and what its analysis gave.
+pub struct Entry<'a> {
+    /// The series.
+    pub part: &'a Part,
+    /// Its model (Extra-P's models differ per series; without a model
+    /// file, the family's best form for the series).
+    pub model: std::borrow::Cow<'a, Model>,
+    /// The analysis, or why it failed.
+    pub outcome: Result<Analysis, SeriesError>,
+    /// With `--holdout`: the backtest the analysis belongs to.
+    pub backtest: Option<crate::backtest::Backtest>,
+    /// With a family (`--family`, `family` lines): the family on the series.
+    pub family: Option<crate::family::FamilyAnalysis>,
+    /// The recommended band of the next measurement.
+    pub recommendation: Option<crate::trust::Recommendation>,
+    /// Measurements set aside before a change of trend.
+    pub set_aside: Vec<crate::data::Measurement>,
+    /// The measurements analysed, when they are not the series' own (set
+    /// aside before a change of trend).
+    pub segment: Option<Vec<crate::data::Measurement>>,
+}
+
+impl Entry<'_> {
+    /// The measurements the analysis was fitted to.
+    pub fn rows(&self) -> &[crate::data::Measurement] {
+        match (&self.backtest, &self.segment) {
+            (Some(b), _) => &b.train,
+            (None, Some(s)) => s,
+            (None, None) => &self.part.dataset.rows,
+        }
+    }
+}
+
+/// A pruned re-analysis shown next to the full one.
+#[derive(Debug, Clone)]
+pub struct Pruned {
+    /// Indices (into the full data) of the dropped measurements.
+    pub dropped: Vec<usize>,
+    /// The analysis without them.
+    pub analysis: Analysis,
+}
+
 /// Every series of an experiment analysed as [`analyse_series`] analyses
 /// one, in parallel, as the experiment report's entries in series order.
 /// `model` is every series' model, unless `per_series` gives one per
-/// series (Extra-P's models), each or why it could not be built (message,
-/// exit code). The regions' cylindrical forms are left out: they are most
+/// series (Extra-P's models), each or why it could not be built. The regions' cylindrical forms are left out: they are most
 /// of a whole experiment's run and little of its report (vertices and
 /// bands are exact without them; a single series shows them).
 pub fn analyse_experiment<'a>(
     parts: &'a [Part],
     model: &'a Model,
-    per_series: &'a [Result<Model, (String, i32)>],
+    per_series: &'a [Result<Model, SeriesError>],
     file: &str,
     opts: &Options,
     choice: FamilyChoice,
@@ -314,7 +358,7 @@ pub fn analyse_experiment<'a>(
                 Err(e) => Entry {
                     part,
                     model: Cow::Borrowed(given),
-                    outcome: Err((e.to_string(), e.kind().exit_code())),
+                    outcome: Err(e),
                     backtest: None,
                     family: None,
                     recommendation: None,
@@ -434,7 +478,7 @@ pub fn without(
     opts: &Options,
     analysis: &Analysis,
     dropped: Vec<usize>,
-) -> Result<crate::report::Pruned, DropError> {
+) -> Result<Pruned, DropError> {
     let kept: Vec<Measurement> =
         (0..rows.len()).filter(|i| !dropped.contains(i)).map(|i| rows[i].clone()).collect();
     let mut popts = opts.clone();
@@ -442,5 +486,5 @@ pub fn without(
     let mut pmodel = model.clone();
     pmodel.predict.clear();
     let pa = Analysis::run_rows(&pmodel, &kept, file, &popts).map_err(DropError::Refit)?;
-    Ok(crate::report::Pruned { dropped, analysis: pa })
+    Ok(Pruned { dropped, analysis: pa })
 }

@@ -89,9 +89,9 @@ impl Bound {
 
     /// [`Bound::measurement_band`] of a model band, as a band (clipped
     /// when the model band was).
-    pub fn new_measurement(&self, model: &crate::analysis::Band) -> crate::analysis::Band {
+    pub fn new_measurement(&self, model: &crate::band::Band) -> crate::band::Band {
         let (lower, upper) = self.measurement_band(model.lower.as_ref(), model.upper.as_ref());
-        crate::analysis::Band { lower, upper, clipped: model.clipped }
+        crate::band::Band { lower, upper, clipped: model.clipped }
     }
 }
 

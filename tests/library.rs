@@ -20,7 +20,7 @@ fn the_documented_example_is_the_crate_example() {
 #[test]
 fn hpl_from_the_public_api() {
     let model = Model::from_source(&read("models/hpl.tm"), "hpl.tm").unwrap();
-    let data = errband::data::read_for(&model, &read("data/hpl.csv"), "hpl.csv").unwrap();
+    let data = model.read_data(&read("data/hpl.csv"), "hpl.csv").unwrap();
     let p = vec![Rat::from_integer(1000.into())];
     let a = Analysis::run(&model, &data, &Options { at: vec![p.clone()], ..Options::default() }).unwrap();
     assert_eq!(a.emax, num::parse_rat("1101248/81125").unwrap());
@@ -39,7 +39,7 @@ fn errors_display_their_located_message_and_know_their_kind() {
     assert!(shown.contains("bad.tm:1:") && shown.contains('^'), "{shown}");
     // Too few points is an impossible analysis (exit code 1 on the command line).
     let model = Model::from_source("T(p) = a + b*p + c*p^2\nparam a, b, c\n", "m.tm").unwrap();
-    let data = errband::data::read_for(&model, "p,T\n1,2\n2,3\n", "two.csv").unwrap();
+    let data = model.read_data("p,T\n1,2\n2,3\n", "two.csv").unwrap();
     let e = Analysis::run(&model, &data, &Options::default()).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Analysis);
     assert_eq!(

@@ -9,6 +9,7 @@ use super::input::{load, CommonArgs, Loaded};
 use super::{read_bytes, Failure};
 use crate::check::{self, CheckError, Expected, FailOn, NewMeasurement, NewSeries};
 use crate::data::{self, Aggregate, ColumnSpec, Selection, Source};
+use crate::error::Classified;
 use crate::limits::Limits;
 use crate::num::Rat;
 use crate::session::FamilyChoice;
@@ -269,8 +270,11 @@ fn expected_of(l: &Loaded, choice: FamilyChoice, new: &[NewSeries]) -> Result<Ve
             let model = match l.models.get(*i) {
                 None => &l.model,
                 Some(Ok(m)) => m,
-                Some(Err((why, code))) => {
-                    return Err(Failure { message: format!("{}: {why}", p.name()), code: *code });
+                Some(Err(why)) => {
+                    return Err(Failure {
+                        message: format!("{}: {why}", p.name()),
+                        code: why.kind().exit_code(),
+                    });
                 }
             };
             let names = if single { ("", "") } else { (p.callpath.as_str(), p.metric.as_str()) };

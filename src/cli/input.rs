@@ -2,7 +2,7 @@
 //! (`errband MODEL DATA`, `prune`, `plan`), and their validation into a
 //! model, a dataset and analysis options.
 
-use super::{decode, read_bytes, Failure, EXIT_INPUT};
+use super::{decode, read_bytes, Failure};
 use crate::analysis::{Options, Threshold};
 use crate::data::detect::{self, Kind};
 use crate::data::{self, Aggregate, ColumnSpec, Dataset, Parts, Selection, Source};
@@ -68,7 +68,7 @@ pub struct Loaded {
     /// One model per series (in `parts` order) when the model argument
     /// holds Extra-P's models, each or why it could not be built (message,
     /// exit code); empty when `model` serves every series.
-    pub models: Vec<Result<Model, (String, i32)>>,
+    pub models: Vec<Result<Model, crate::session::SeriesError>>,
     /// The measurements of the first (often the only) series selected.
     pub dataset: Dataset,
     /// Every series selected (a whole experiment, or `--by` groups).
@@ -360,11 +360,11 @@ pub fn load(
                     adjust(&mut model, a, model_path).map_err(|f| f.message)?;
                     Ok(model)
                 });
-                models.push(built.map_err(|m| (m, EXIT_INPUT)));
+                models.push(built.map_err(crate::session::SeriesError::Model));
             }
             let first = match &models[0] {
                 Ok(m) => m.clone(),
-                Err((m, _)) if models.len() == 1 => return Err(Failure::input(m.clone())),
+                Err(e) if models.len() == 1 => return Err(Failure::input(e.to_string())),
                 Err(_) => models.iter().find_map(|m| m.as_ref().ok().cloned()).ok_or_else(|| {
                     Failure::input(format!(
                         "{model_path}: no series of {data_path} has a model that errband can read"

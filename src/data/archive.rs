@@ -22,8 +22,8 @@ use serde_json::{Number, Value};
 
 use super::experiment::{Experiment, Format, Series, SeriesPoint, Summary};
 use super::{error, DataError};
+use crate::hypothesis::{Factor, Hypothesis, Term};
 use crate::limits::{Limit, Limits};
-use crate::model::extrap::{Factor, Hypothesis, Term};
 use crate::num::Rat;
 use num_traits::Zero;
 
@@ -319,7 +319,7 @@ fn simple_terms(v: Option<&Value>, var: &str, path: &str, limits: Limits) -> Res
 /// Extra-P's stored model at `path` as a hypothesis, read as data: every
 /// coefficient and exponent a number (or a fraction), every parameter one
 /// of the experiment's. Nothing of the file becomes model text: the model
-/// is built from these values ([`crate::model::extrap::model_spec`]), and
+/// is built from these values by the model layer, and
 /// its shown form is printed from them.
 fn stored_hypothesis(
     model: &Value,
@@ -408,7 +408,7 @@ fn extrap_text(terms: &[Term]) -> String {
     terms
         .iter()
         .map(|t| {
-            let mut parts = vec![crate::model::show_value(&t.coefficient)];
+            let mut parts = vec![crate::num::show_value(&t.coefficient)];
             for f in &t.factors {
                 parts.push(match f {
                     Factor::Power(v, e) => power(v.clone(), e),

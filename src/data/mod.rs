@@ -191,20 +191,6 @@ pub fn read(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset, DataEr
     read_inner(text, file, spec)
 }
 
-/// Reads `text` (CSV, or Extra-P's text format) as measurements of
-/// `model`: one column per model variable and one for its response, named
-/// as in the model, under the model's limits. [`read`] takes any
-/// [`ColumnSpec`] (renamed columns, an Extra-P region and metric).
-pub fn read_for(model: &crate::model::Model, text: &str, file: &str) -> Result<Dataset, DataError> {
-    let spec = ColumnSpec {
-        vars: model.vars.clone(),
-        y: model.func.clone(),
-        limits: *model.limits(),
-        ..Default::default()
-    };
-    read(text, file, &spec)
-}
-
 fn read_inner(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset, DataError> {
     if looks_like_extrap(text) {
         read_extrap(text, file, spec)

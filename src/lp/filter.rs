@@ -3,7 +3,8 @@
 //! inside it the sign is computed exactly. The answers are exact, only
 //! faster (as in CGAL's filtered kernels).
 
-use super::simplex::Row;
+/// One row, as the simplex names it.
+type Row = crate::linear::Constraint;
 use crate::num::{to_f64, Rat};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};

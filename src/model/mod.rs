@@ -363,6 +363,25 @@ impl Model {
         compile::affine(&self.body, x, self.k(), log)
     }
 
+    /// The columns of this model's data: one per variable and one for its
+    /// response, named as in the model, under the model's limits.
+    pub fn columns(&self) -> crate::data::ColumnSpec {
+        crate::data::ColumnSpec {
+            vars: self.vars.clone(),
+            y: self.func.clone(),
+            limits: *self.limits(),
+            ..Default::default()
+        }
+    }
+
+    /// Reads `text` (CSV, or Extra-P's text format) as measurements of this
+    /// model ([`Model::columns`]); [`crate::data::read`] takes any
+    /// [`crate::data::ColumnSpec`] (renamed columns, an Extra-P region and
+    /// metric).
+    pub fn read_data(&self, text: &str, file: &str) -> Result<crate::data::Dataset, crate::data::DataError> {
+        crate::data::read(text, file, &self.columns())
+    }
+
     /// The weight at `x` (1 without a `weight` statement).
     pub fn weight_at(&self, x: &[Rat], log: &mut EvalLog) -> Result<Rat, EvalError> {
         match &self.weight {
@@ -674,21 +693,7 @@ pub fn value_list(text: &str, what: &str, limits: &Limits) -> Result<Vec<Rat>, D
     Ok(out)
 }
 
-/// A point coordinate for messages: the exact value, as a decimal when it
-/// is one (`110`, `0.5`), else a fraction.
-pub fn show_value(v: &Rat) -> String {
-    // Integers of up to 30 digits print as themselves (what the round trip
-    // below would find, without the parse; CSVs show 10^5 points).
-    if v.is_integer() && v.numer().bits() < 96 {
-        return v.numer().to_string();
-    }
-    let s = fmt_sig(v, 30);
-    if crate::num::parse_rat(&s).ok().as_ref() == Some(v) {
-        s
-    } else {
-        fmt_fraction(v)
-    }
-}
+pub use crate::num::show_value;
 
 /// Inexact function values and powers as report lines (`log2(3) ≈
 /// 1.58496...`, `3^(5/4) ≈ 3.94822...`), at most `limit`.

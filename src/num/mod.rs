@@ -341,6 +341,22 @@ pub(crate) fn round_sig(x: &Rat, sig: u32) -> Rat {
     }
 }
 
+/// A point coordinate for messages: the exact value, as a decimal when it
+/// is one (`110`, `0.5`), else a fraction.
+pub fn show_value(v: &Rat) -> String {
+    // Integers of up to 30 digits print as themselves (what the round trip
+    // below would find, without the parse; CSVs show 10^5 points).
+    if v.is_integer() && v.numer().bits() < 96 {
+        return v.numer().to_string();
+    }
+    let s = fmt_sig(v, 30);
+    if crate::num::parse_rat(&s).ok().as_ref() == Some(v) {
+        s
+    } else {
+        fmt_fraction(v)
+    }
+}
+
 /// Powers of ten that `f64` holds exactly (5^22 < 2^53).
 const POW10_F64: [f64; 23] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,

@@ -7,42 +7,11 @@ use serde_json::{json, Value};
 use super::html::{esc, html_table, page};
 use super::{figures, rel_half_width, rel_half_width_dec, table_left, Report, Views};
 use crate::analysis::Analysis;
-use crate::data::{Aggregate, Format, Part};
+use crate::data::{Aggregate, Format};
+use crate::error::Classified;
 use crate::model::{show_value, Model};
 use crate::num::{fmt_sig, Rat};
-
-/// One series and what its analysis gave.
-pub struct Entry<'a> {
-    /// The series.
-    pub part: &'a Part,
-    /// Its model (Extra-P's models differ per series; without a model
-    /// file, the family's best form for the series).
-    pub model: std::borrow::Cow<'a, Model>,
-    /// The analysis, or why it failed (message, exit code).
-    pub outcome: Result<Analysis, (String, i32)>,
-    /// With `--holdout`: the backtest the analysis belongs to.
-    pub backtest: Option<crate::backtest::Backtest>,
-    /// With a family (`--family`, `family` lines): the family on the series.
-    pub family: Option<crate::family::FamilyAnalysis>,
-    /// The recommended band of the next measurement.
-    pub recommendation: Option<crate::trust::Recommendation>,
-    /// Measurements set aside before a change of trend.
-    pub set_aside: Vec<crate::data::Measurement>,
-    /// The measurements analysed, when they are not the series' own (set
-    /// aside before a change of trend).
-    pub segment: Option<Vec<crate::data::Measurement>>,
-}
-
-impl Entry<'_> {
-    /// The measurements the analysis was fitted to.
-    pub fn rows(&self) -> &[crate::data::Measurement] {
-        match (&self.backtest, &self.segment) {
-            (Some(b), _) => &b.train,
-            (None, Some(s)) => s,
-            (None, None) => &self.part.dataset.rows,
-        }
-    }
-}
+use crate::session::Entry;
 
 /// Every analysis of an experiment.
 pub struct ExperimentReport<'a> {
@@ -211,7 +180,7 @@ impl<'a> ExperimentReport<'a> {
         for i in self.order() {
             let e = &self.entries[i];
             let mut row = vec![e.part.name()];
-            match &e.outcome {
+            match e.outcome.as_ref().map_err(ToString::to_string) {
                 Ok(an) => {
                     row.push(an.design.groups.len().to_string());
                     if same {
@@ -241,7 +210,7 @@ impl<'a> ExperimentReport<'a> {
                             .map_or("-".into(), |w| fmt_sig(&(w * Rat::from_integer(100.into())), 3)),
                     );
                 }
-                Err((msg, _)) => {
+                Err(msg) => {
                     row.push("-".into());
                     row.push(format!("failed: {}", msg.lines().next().unwrap_or("")));
                     while row.len() < head.len() {
@@ -334,9 +303,9 @@ impl<'a> ExperimentReport<'a> {
         for i in self.order() {
             let e = &self.entries[i];
             o.push_str(&format!("\n=== {} ===\n", e.part.name()));
-            match &e.outcome {
+            match e.outcome.as_ref().map_err(ToString::to_string) {
                 Ok(an) => o.push_str(&self.report(e, an).text()),
-                Err((msg, _)) => o.push_str(&format!("failed: {msg}\n")),
+                Err(msg) => o.push_str(&format!("failed: {msg}\n")),
             }
         }
         o
@@ -350,7 +319,7 @@ impl<'a> ExperimentReport<'a> {
         for i in self.order() {
             let e = &self.entries[i];
             let name = e.part.name();
-            match &e.outcome {
+            match e.outcome.as_ref().map_err(ToString::to_string) {
                 Ok(an) => {
                     let points = self.report(e, an).answer_points();
                     if points.is_empty() {
@@ -360,9 +329,7 @@ impl<'a> ExperimentReport<'a> {
                         o.push_str(&format!("{name}: {p}\n"));
                     }
                 }
-                Err((msg, _)) => {
-                    o.push_str(&format!("{name}: failed: {}\n", msg.lines().next().unwrap_or("")))
-                }
+                Err(msg) => o.push_str(&format!("{name}: failed: {}\n", msg.lines().next().unwrap_or(""))),
             }
         }
         o
@@ -395,9 +362,9 @@ impl<'a> ExperimentReport<'a> {
         for i in self.order() {
             let e = &self.entries[i];
             o.push_str(&format!("\n## {}\n\n", e.part.name()));
-            match &e.outcome {
+            match e.outcome.as_ref().map_err(ToString::to_string) {
                 Ok(an) => o.push_str(&self.report(e, an).markdown()),
-                Err((msg, _)) => o.push_str(&format!("failed: {msg}\n")),
+                Err(msg) => o.push_str(&format!("failed: {msg}\n")),
             }
         }
         o
@@ -422,8 +389,8 @@ impl<'a> ExperimentReport<'a> {
         for i in self.order() {
             let e = &self.entries[i];
             let name = [e.part.callpath.clone(), e.part.metric.clone()];
-            match &e.outcome {
-                Err((msg, _)) => {
+            match e.outcome.as_ref().map_err(ToString::to_string) {
+                Err(msg) => {
                     let mut r = name.to_vec();
                     r.resize(head.len() - 1, String::new());
                     r.push(msg.lines().next().unwrap_or("").to_string());
@@ -464,7 +431,7 @@ impl<'a> ExperimentReport<'a> {
             .into_iter()
             .map(|i| {
                 let e = &self.entries[i];
-                match &e.outcome {
+                match e.outcome.as_ref().map_err(ToString::to_string) {
                     Ok(an) => json!({
                         "callpath": e.part.callpath, "metric": e.part.metric,
                         "points": an.design.groups.len(), "measurements": e.part.dataset.rows.len(),
@@ -480,16 +447,16 @@ impl<'a> ExperimentReport<'a> {
                             })).collect::<Vec<_>>(),
                         })),
                     }),
-                    Err((msg, _)) => json!({ "callpath": e.part.callpath, "metric": e.part.metric, "error": msg }),
+                    Err(msg) => json!({ "callpath": e.part.callpath, "metric": e.part.metric, "error": msg }),
                 }
             })
             .collect();
         let analyses: Vec<Value> = self
             .entries
             .iter()
-            .map(|e| match &e.outcome {
+            .map(|e| match e.outcome.as_ref().map_err(ToString::to_string) {
                 Ok(an) => json!({ "callpath": e.part.callpath, "metric": e.part.metric, "report": self.report(e, an).json() }),
-                Err((msg, _)) => json!({ "callpath": e.part.callpath, "metric": e.part.metric, "error": msg }),
+                Err(msg) => json!({ "callpath": e.part.callpath, "metric": e.part.metric, "error": msg }),
             })
             .collect();
         json!({
@@ -521,7 +488,7 @@ impl<'a> ExperimentReport<'a> {
         for i in self.order() {
             let e = &self.entries[i];
             body.push_str(&format!("<h2>{}</h2>\n", esc(&e.part.name())));
-            match &e.outcome {
+            match e.outcome.as_ref().map_err(ToString::to_string) {
                 Ok(an) => {
                     let r = self.report(e, an);
                     body.push_str(&format!(
@@ -530,7 +497,7 @@ impl<'a> ExperimentReport<'a> {
                         esc(&r.text())
                     ));
                 }
-                Err((msg, _)) => body.push_str(&format!("<p>failed: {}</p>\n", esc(msg))),
+                Err(msg) => body.push_str(&format!("<p>failed: {}</p>\n", esc(&msg))),
             }
         }
         page(&self.title(), &body)
@@ -539,6 +506,10 @@ impl<'a> ExperimentReport<'a> {
     /// The exit code: 0 when every analysis succeeded, else the largest
     /// failure code (1: analysis impossible, 2: an input fault).
     pub fn code(&self) -> i32 {
-        self.entries.iter().filter_map(|e| e.outcome.as_ref().err().map(|(_, c)| *c)).max().unwrap_or(0)
+        self.entries
+            .iter()
+            .filter_map(|e| e.outcome.as_ref().err().map(|e| e.kind().exit_code()))
+            .max()
+            .unwrap_or(0)
     }
 }

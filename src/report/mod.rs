@@ -46,14 +46,7 @@ const MAX_ROW_TABLE: usize = 100;
 /// Most distinct points listed in the per-point residual table.
 const MAX_POINT_TABLE: usize = 60;
 
-/// A pruned re-analysis shown next to the full one.
-#[derive(Debug, Clone)]
-pub struct Pruned {
-    /// Indices (into the full data) of the dropped measurements.
-    pub dropped: Vec<usize>,
-    /// The analysis without them.
-    pub analysis: Analysis,
-}
+pub use crate::session::Pruned;
 
 /// What to render.
 pub struct Report<'a> {

@@ -1,0 +1,68 @@
+//! The band of a prediction: the smallest and largest value over a
+//! region of parameters, each side possibly unbounded. A module of its own
+//! below the analysis and the thresholds, which both make bands.
+
+use crate::num::Rat;
+use num_traits::{Signed, Zero};
+
+/// A band: `None` on a side means unbounded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Band {
+    /// Smallest prediction over the region (None: −∞).
+    pub lower: Option<Rat>,
+    /// Largest (None: +∞).
+    pub upper: Option<Rat>,
+    /// The lower end reached below zero and is bounded by zero
+    /// ([`Band::positive`]): a run time (every measurement positive) is
+    /// never negative.
+    pub clipped: bool,
+}
+
+impl Band {
+    /// The band `[lower, upper]`, not clipped.
+    pub fn new(lower: Option<Rat>, upper: Option<Rat>) -> Band {
+        Band { lower, upper, clipped: false }
+    }
+
+    /// The band with positivity as a constraint at its point: the values
+    /// of the band that are not below zero, `[max(lower, 0), upper]`
+    /// (`clipped` when the lower end moved), or `None` when every value of
+    /// the band is below zero (no parameters of the region give a positive
+    /// value there). For measurements that are all positive: run times.
+    pub fn positive(self) -> Option<Band> {
+        if self.upper.as_ref().is_some_and(Rat::is_negative) {
+            return None;
+        }
+        match self.lower {
+            Some(ref l) if !l.is_negative() => Some(self),
+            _ => Some(Band { lower: Some(Rat::zero()), upper: self.upper, clipped: true }),
+        }
+    }
+
+    /// The smallest band holding both (a side is unbounded when either
+    /// is; clipped when either was).
+    pub fn hull(&self, other: &Band) -> Band {
+        let lower = match (&self.lower, &other.lower) {
+            (Some(a), Some(b)) => Some(a.min(b).clone()),
+            _ => None,
+        };
+        let upper = match (&self.upper, &other.upper) {
+            (Some(a), Some(b)) => Some(a.max(b).clone()),
+            _ => None,
+        };
+        Band { lower, upper, clipped: self.clipped || other.clipped }
+    }
+
+    /// True when `y` lies in the band.
+    pub fn contains(&self, y: &Rat) -> bool {
+        self.lower.as_ref().is_none_or(|l| l <= y) && self.upper.as_ref().is_none_or(|u| y <= u)
+    }
+
+    /// `upper − lower`, if finite.
+    pub fn width(&self) -> Option<Rat> {
+        match (&self.lower, &self.upper) {
+            (Some(l), Some(u)) => Some(u - l),
+            _ => None,
+        }
+    }
+}
