@@ -10,7 +10,7 @@ use crate::data::{Measurement, Part};
 use crate::error::{Classified, ErrorKind};
 use crate::family::{self, FamilyAnalysis, FamilyError, FamilySet};
 use crate::model::Model;
-use crate::num::Rat;
+use crate::num::{fmt_fraction, Rat};
 use crate::trust::{self, Recommendation};
 use std::borrow::Cow;
 
@@ -304,6 +304,61 @@ pub struct Pruned {
     pub dropped: Vec<usize>,
     /// The analysis without them.
     pub analysis: Analysis,
+}
+
+/// Which QE problem [`qe_problem`] writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QeProblem {
+    /// e_max (Orii & Anai's eq. 6): ∃c over the residual system with the
+    /// threshold `e` free; solving it gives `e_max <= e`.
+    Emax,
+    /// The region at the first threshold (eq. 5/7).
+    Region,
+}
+
+/// The QE problem behind an analysis as `.qe` text that `errband qe`
+/// solves, with a comment header naming the model's file and `file`: over the
+/// parameters themselves (`c = C + Δc`), for the model (or, without one,
+/// the family's best form: see [`analyse_series`]) on `rows`.
+pub fn qe_problem(
+    given: &Model,
+    rows: &[Measurement],
+    file: &str,
+    opts: &Options,
+    choice: FamilyChoice,
+    holdout: Option<(&Holdout, &str)>,
+    which: QeProblem,
+) -> Result<String, SeriesError> {
+    let best = if choice.own { None } else { analyse_series(given, rows, file, opts, choice, holdout)?.best };
+    let model = best.as_ref().unwrap_or(given);
+    let design = crate::fit::Design::new(model, rows, file)
+        .map_err(|e| SeriesError::Analysis(AnalysisError::Fit(e)))?;
+    let threshold = match which {
+        QeProblem::Emax => None,
+        QeProblem::Region => {
+            let an = Analysis::run_rows(model, rows, file, opts).map_err(SeriesError::Analysis)?;
+            Some(an.regions.first().map(|r| r.bound.clone()).unwrap_or_default())
+        }
+    };
+    let names: Vec<String> = model.params.iter().map(|p| p.name.clone()).collect();
+    let p = Analysis::problem(&design, &names, threshold.as_ref());
+    let model_name = &given.file;
+    let header = match (which, &threshold) {
+        (QeProblem::Region, Some(b)) => {
+            let at = if b.is_relative() {
+                format!("|T - d| <= {} + {}*d", fmt_fraction(&b.absolute), fmt_fraction(&b.relative))
+            } else {
+                fmt_fraction(&b.absolute)
+            };
+            format!(
+                "# region of {model_name} on {file} at threshold {at} (paper eq. 5/7), over the\n# parameters themselves (c = C + Δc: subtract the fitted C for the Δc region)\n"
+            )
+        }
+        _ => format!(
+            "# e_max of {model_name} on {file} (paper eq. 6), over the parameters themselves\n# (c = C + Δc); `errband qe` gives `e_max <= e`\n"
+        ),
+    };
+    Ok(format!("{header}{}\n", crate::qe::output::qe_problem(&p)))
 }
 
 /// Every series of an experiment analysed as [`analyse_series`] analyses

@@ -4,7 +4,7 @@ use super::files::{check_outputs, Io, Kind, Output};
 use super::input::{load, CommonArgs};
 pub use super::whole::Format;
 use super::Failure;
-use crate::analysis::{Analysis, Options, Shape};
+use crate::analysis::{Options, Shape};
 use crate::backtest::Holdout;
 use crate::envelope::BandFunction;
 use crate::limits::Limits;
@@ -203,8 +203,6 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     check_outputs(&inputs, &outputs)?;
     let input = load(model_path.as_deref(), &data_path, &a.common, limits)?;
     let dataset = &input.dataset;
-    // Without a model file the base model names itself (`--family pmnf`).
-    let model_path = model_path.unwrap_or_else(|| input.model.file.clone());
     let t_parse = t0.elapsed();
 
     let at = input.points(&a.at, "--at")?;
@@ -246,41 +244,13 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     }
 
     if let Some(which) = a.emit_qe {
-        // Without a model file, the family's best form is the model.
-        let best = match fam.own {
-            true => None,
-            false => {
-                session::analyse_series(&input.model, rows, &data_path, &opts, fam, holdout)
-                    .map_err(|e| Failure::of(&e))?
-                    .best
-            }
+        let which = match which {
+            EmitQe::Emax => session::QeProblem::Emax,
+            EmitQe::Region => session::QeProblem::Region,
         };
-        let model = best.as_ref().unwrap_or(&input.model);
-        let design = crate::fit::Design::new(model, rows, &data_path).map_err(|e| Failure::of(&e))?;
-        let threshold = match which {
-            EmitQe::Emax => None,
-            EmitQe::Region => {
-                let an = Analysis::run_rows(model, rows, &data_path, &opts).map_err(|e| Failure::of(&e))?;
-                Some(an.regions.first().map(|r| r.bound.clone()).unwrap_or_default())
-            }
-        };
-        let names: Vec<String> = model.params.iter().map(|p| p.name.clone()).collect();
-        let p = Analysis::problem(&design, &names, threshold.as_ref());
-        let header = match which {
-            EmitQe::Emax => format!(
-                "# e_max of {model_path} on {data_path} (paper eq. 6), over the parameters themselves\n# (c = C + Δc); `errband qe` gives `e_max <= e`\n"
-            ),
-            EmitQe::Region => format!(
-                "# region of {model_path} on {data_path} at threshold {} (paper eq. 5/7), over the\n# parameters themselves (c = C + Δc: subtract the fitted C for the Δc region)\n",
-                threshold.as_ref().map_or_else(String::new, |b| if b.is_relative() {
-                    format!("|T - d| <= {} + {}*d", fmt_fraction(&b.absolute), fmt_fraction(&b.relative))
-                } else {
-                    fmt_fraction(&b.absolute)
-                })
-            ),
-        };
-        let body = crate::qe::output::qe_problem(&p);
-        io.stdout(&format!("{header}{body}\n"))?;
+        let text = session::qe_problem(&input.model, rows, &data_path, &opts, fam, holdout, which)
+            .map_err(|e| Failure::of(&e))?;
+        io.stdout(&text)?;
         return Ok(super::EXIT_OK);
     }
 
