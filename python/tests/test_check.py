@@ -149,3 +149,13 @@ def test_bad_arguments_raise():
     with pytest.raises(errband.InputError) as e:
         errband.check(HPL, TRAIN, "p,T\n110,fast\n")
     assert e.value.kind == "input"
+
+
+def test_the_readmes_check_example_runs(capsys):
+    text = (ROOT / "python" / "README.md").read_text()
+    section = text.split("Checking new measurements", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    prelude = "from decimal import Decimal\nimport pandas as pd\nimport errband\n"
+    exec(compile(prelude + code, "python/README.md", "exec"), {"__name__": "__main__"})
+    out = capsys.readouterr().out
+    assert "inside" in out and "False" in out
