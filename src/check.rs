@@ -12,7 +12,11 @@
 //! [`crate::report::check`].
 
 use crate::analysis::{Band, Options};
+use crate::data::detect::Kind;
+use crate::data::dialect::Delimiter;
+use crate::data::{Aggregate, ColumnSpec, Dataset, Part, Selection, Source};
 use crate::error::{Classified, ErrorKind};
+use crate::limits::Limits;
 use crate::model::Model;
 use crate::num::{parse_rat, Rat};
 use crate::session::{self, FamilyChoice, SeriesError};
@@ -256,47 +260,39 @@ impl CheckReport {
 }
 
 /// Why a check cannot be made.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CheckError {
     /// A file could not be read as what it should be (file, line when
     /// known, why).
+    #[error("{file}{line}: {why}", file = .0, line = .1.map(|l| format!(":{l}")).unwrap_or_default(), why = .2)]
     Input(String, Option<usize>, String),
+    /// A file of new measurements the data readers refused: their message,
+    /// located and rendered.
+    #[error("{0}")]
+    Data(String),
     /// New measurements of a series the baseline does not have (its name,
     /// the baseline's series).
+    #[error(
+        "--new holds measurements of `{name}`, which the baseline does not have (it has {have})",
+        name = .0,
+        have = .1.iter().map(|h| format!("`{h}`")).collect::<Vec<_>>().join(", ")
+    )]
     UnknownSeries(String, Vec<String>),
     /// A new measurement at a scale a saved result has no band for (the
     /// file and line, the point, the scales it has).
+    #[error(
+        "{file}:{line}: the saved result has no recommended band at {at} (it has one at {have}); analyse again with --at, or check against the model and its data",
+        file = .0, line = .1, at = .2, have = .3.join("; ")
+    )]
     NoPoint(String, usize, String, Vec<String>),
-    /// The series could not be analysed (its name, why, and whether the
-    /// failure is of the input).
+    /// The series could not be analysed (its name, empty for a single
+    /// series; why; and whether the failure is of the input).
+    #[error("{name}{why}", name = if .0.is_empty() { String::new() } else { format!("{}: ", .0) }, why = .1)]
     Series(String, String, ErrorKind),
     /// No new measurements.
+    #[error("{0}: no new measurements")]
     Empty(String),
 }
-
-impl std::fmt::Display for CheckError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CheckError::Input(file, Some(line), why) => write!(f, "{file}:{line}: {why}"),
-            CheckError::Input(file, None, why) => write!(f, "{file}: {why}"),
-            CheckError::UnknownSeries(name, have) => write!(
-                f,
-                "--new holds measurements of `{name}`, which the baseline does not have (it has {})",
-                have.iter().map(|h| format!("`{h}`")).collect::<Vec<_>>().join(", ")
-            ),
-            CheckError::NoPoint(file, line, at, have) => write!(
-                f,
-                "{file}:{line}: the saved result has no recommended band at {at} (it has one at {}); analyse again with --at, or check against the model and its data",
-                have.join("; ")
-            ),
-            CheckError::Series(name, why, _) if name.is_empty() => write!(f, "{why}"),
-            CheckError::Series(name, why, _) => write!(f, "{name}: {why}"),
-            CheckError::Empty(file) => write!(f, "{file}: no new measurements"),
-        }
-    }
-}
-
-impl std::error::Error for CheckError {}
 
 impl Classified for CheckError {
     fn kind(&self) -> ErrorKind {
@@ -416,6 +412,226 @@ pub fn check(expected: Vec<Expected>, new: &[NewSeries], fail_on: FailOn) -> Res
         return Err(CheckError::Empty(new.first().map_or_else(String::new, |s| s.file.clone())));
     }
     Ok(CheckReport { expected, results, fail_on })
+}
+
+/// How files of new measurements name the baseline's variables and its
+/// measured value: the variables, the column (or parameter) each is read
+/// from, the function and its unit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// The variables, in the model's order.
+    pub vars: Vec<String>,
+    /// The column of each variable.
+    pub columns: Vec<String>,
+    /// The function (`T`).
+    pub func: String,
+    /// The function's unit, when known: new values must be in it.
+    pub unit: Option<String>,
+}
+
+impl Layout {
+    /// The layout of a baseline fitted to `dataset`: its columns, and the
+    /// model's unit of the function (else the data header's).
+    pub fn of_data(model: &Model, dataset: &Dataset) -> Layout {
+        let unit = model.units.get(&model.func).cloned().or_else(|| dataset.units.get(&model.func).cloned());
+        Layout {
+            vars: dataset.vars.clone(),
+            columns: dataset.columns.clone(),
+            func: model.func.clone(),
+            unit,
+        }
+    }
+
+    /// The layout of a saved result (its first series): each variable read
+    /// from the column `x` gives it (variable, column), else from the
+    /// column of its own name.
+    pub fn of_saved(expected: &[Expected], x: &[(String, String)]) -> Layout {
+        let Some(e) = expected.first() else {
+            return Layout { vars: Vec::new(), columns: Vec::new(), func: "T".into(), unit: None };
+        };
+        let columns = e
+            .vars
+            .iter()
+            .map(|v| x.iter().find(|(n, _)| n == v).map_or_else(|| v.clone(), |(_, c)| c.clone()))
+            .collect();
+        Layout { vars: e.vars.clone(), columns, func: e.func.clone(), unit: e.unit.clone() }
+    }
+
+    /// The column spec new files are read with: these columns, the
+    /// measured value in `y_column` (`None`: the function's name), the
+    /// series `sel` chooses, CSV rows split by `by`.
+    pub fn spec(
+        &self,
+        y_column: Option<String>,
+        sel: &Selection,
+        by: &[String],
+        delimiter: Option<Delimiter>,
+        limits: Limits,
+    ) -> ColumnSpec {
+        ColumnSpec {
+            vars: self.vars.clone(),
+            y: self.func.clone(),
+            rename: self
+                .vars
+                .iter()
+                .cloned()
+                .zip(self.columns.iter().cloned())
+                .filter(|(v, c)| v != c)
+                .collect(),
+            y_column,
+            region: sel.callpath.clone(),
+            metric: sel.metric.clone(),
+            limits,
+            by: by.to_vec(),
+            delimiter,
+        }
+    }
+}
+
+/// Reads one file of new measurements, already read and decoded
+/// ([`crate::data::decode_input`]: its `kind`, `text` and `bytes`), named
+/// `file`: hyperfine's `--export-json`, or any data input errband reads,
+/// with the columns of `spec` (each measurement kept, repetitions not
+/// aggregated). Values must be in `unit`, the baseline's unit of the
+/// function, when both are known.
+pub fn read_new(
+    kind: Kind,
+    text: &str,
+    bytes: &[u8],
+    file: &str,
+    spec: &ColumnSpec,
+    unit: Option<&str>,
+) -> Result<Vec<NewSeries>, CheckError> {
+    if is_hyperfine(text) {
+        let columns: Vec<String> =
+            spec.vars.iter().map(|v| spec.rename.get(v).cloned().unwrap_or_else(|| v.clone())).collect();
+        return Ok(vec![read_hyperfine(text, file, &spec.vars, &columns, unit)?]);
+    }
+    let sel = Selection { callpath: spec.region.clone(), metric: spec.metric.clone() };
+    let source = Source::read(None, kind, text, bytes, file, spec.limits, &sel).map_err(CheckError::Data)?;
+    let parts =
+        source.parts(file, spec, &sel, Aggregate::All).map_err(|e| CheckError::Data(e.render(text)))?;
+    let mut out = Vec::new();
+    for p in parts.parts {
+        if let (Some(want), Some(got)) = (unit, p.dataset.units.get(&spec.y)) {
+            if want != got {
+                return Err(CheckError::Input(
+                    file.to_string(),
+                    None,
+                    format!("the measured values are in {got}, and the baseline's in {want}; write them in {want}"),
+                ));
+            }
+        }
+        out.push(NewSeries {
+            callpath: p.callpath,
+            metric: p.metric,
+            file: file.to_string(),
+            rows: p
+                .dataset
+                .rows
+                .into_iter()
+                .map(|m| NewMeasurement { x: m.x, y: m.y, line: m.line, note: None, mean: None })
+                .collect(),
+        });
+    }
+    Ok(out)
+}
+
+/// A baseline to analyse: a model (or one per series) and the series it
+/// is fitted to, analysed as the main command analyses them.
+#[derive(Debug, Clone, Copy)]
+pub struct Baseline<'a> {
+    /// The model of every series, unless `per_series` gives one.
+    pub model: &'a Model,
+    /// One model per series of `parts` (Extra-P's models), each or why it
+    /// could not be built; empty when `model` serves every series.
+    pub per_series: &'a [Result<Model, SeriesError>],
+    /// The series.
+    pub parts: &'a [Part],
+    /// The data's file name.
+    pub file: &'a str,
+    /// The thresholds, noise and limits of the analysis.
+    pub opts: &'a Options,
+    /// The model's family, or the family the model is found in.
+    pub choice: FamilyChoice,
+}
+
+/// The recommended bands of each baseline series that has new
+/// measurements, at their scales ([`expected_at`], series in parallel). A
+/// single baseline series takes every new measurement, whatever the new
+/// files call their series, and its failure is the error; a series of an
+/// experiment that cannot be analysed has no band at its points (the
+/// reason kept).
+pub fn expected_for(b: &Baseline<'_>, new: &[NewSeries]) -> Result<Vec<Expected>, CheckError> {
+    use rayon::prelude::*;
+    let parts = b.parts;
+    let single = parts.len() == 1;
+    let wanted: Vec<(usize, Vec<Vec<Rat>>)> = parts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| {
+            let mut pts: Vec<Vec<Rat>> = Vec::new();
+            for s in new.iter().filter(|s| single || (s.callpath == p.callpath && s.metric == p.metric)) {
+                for x in s.points() {
+                    if !pts.contains(&x) {
+                        pts.push(x);
+                    }
+                }
+            }
+            (!pts.is_empty()).then_some((i, pts))
+        })
+        .collect();
+    let results: Vec<Result<Expected, CheckError>> = wanted
+        .par_iter()
+        .map(|(i, pts)| {
+            let p = &parts[*i];
+            let model = match b.per_series.get(*i) {
+                None => b.model,
+                Some(Ok(m)) => m,
+                Some(Err(why)) => return Err(CheckError::Series(p.name(), why.to_string(), why.kind())),
+            };
+            let names = if single { ("", "") } else { (p.callpath.as_str(), p.metric.as_str()) };
+            expected_at(model, &p.dataset.rows, b.file, b.opts, b.choice, pts, names).map_err(|e| {
+                CheckError::Series(if single { String::new() } else { p.name() }, e.to_string(), e.kind())
+            })
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (r, (i, pts)) in results.into_iter().zip(&wanted) {
+        match r {
+            Ok(e) => out.push(e),
+            Err(e) if single => return Err(e),
+            Err(e) => {
+                let p = &parts[*i];
+                let why = e.to_string();
+                out.push(Expected {
+                    callpath: p.callpath.clone(),
+                    metric: p.metric.clone(),
+                    func: b.model.func.clone(),
+                    vars: b.model.vars.clone(),
+                    unit: None,
+                    form: String::new(),
+                    points: pts
+                        .iter()
+                        .map(|x| ExpectedPoint {
+                            x: x.clone(),
+                            value: None,
+                            band: None,
+                            refusal: Some(why.clone()),
+                        })
+                        .collect(),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// True when `text` is a saved errband JSON result (an object with an
+/// `errband` key), which a check can take as its baseline.
+pub fn is_saved_result(text: &str) -> bool {
+    text.trim_start().starts_with('{')
+        && serde_json::from_str::<serde_json::Value>(text).ok().is_some_and(|v| v.get("errband").is_some())
 }
 
 /// An exact number from a JSON value: a `{"exact": "p/q"}` pair as every
@@ -669,6 +885,134 @@ mod tests {
         assert_eq!(judge(&p, &int(90)), (Verdict::Below, Some(Rat::new((-1).into(), 10.into()))));
         let none = ExpectedPoint { band: None, ..p };
         assert_eq!(judge(&none, &int(1)).0, Verdict::NoBand);
+    }
+
+    /// The HPL baseline of `tests/cli_check.rs`: the model fitted to p = 10..100.
+    fn hpl_baseline() -> (Model, Part, Options) {
+        let model = Model::from_source(include_str!("../models/hpl.tm"), "hpl.tm").unwrap();
+        let train = include_str!("../tests/data/check/hpl_train.csv");
+        let dataset = model.read_data(train, "hpl_train.csv").unwrap();
+        let noise = crate::threshold::parse_noise("5%").unwrap();
+        let opts = Options {
+            thresholds: crate::threshold::Threshold::parse_list(&[], &noise).unwrap(),
+            noise: Some(noise),
+            ..Options::default()
+        };
+        (model, Part { callpath: String::new(), metric: "T".into(), dataset }, opts)
+    }
+
+    fn read_csv(
+        text: &str,
+        file: &str,
+        spec: &ColumnSpec,
+        unit: Option<&str>,
+    ) -> Result<Vec<NewSeries>, CheckError> {
+        let (kind, text, bytes) = crate::data::decode_input(text.as_bytes().to_vec(), file).unwrap();
+        read_new(kind, &text, &bytes, file, spec, unit)
+    }
+
+    #[test]
+    fn layout_of_a_saved_result_reads_the_columns_x_names() {
+        let e = Expected {
+            callpath: String::new(),
+            metric: String::new(),
+            func: "T".into(),
+            vars: vec!["p".into(), "n".into()],
+            unit: Some("s".into()),
+            form: "c0".into(),
+            points: Vec::new(),
+        };
+        let l = Layout::of_saved(&[e], &[("p".into(), "procs".into())]);
+        assert_eq!(l.columns, ["procs", "n"]);
+        assert_eq!((l.func.as_str(), l.unit.as_deref()), ("T", Some("s")));
+        let spec = l.spec(None, &Selection::default(), &[], None, Limits::default());
+        assert_eq!(spec.rename.len(), 1, "only renamed variables: {:?}", spec.rename);
+        assert_eq!(spec.rename["p"], "procs");
+        let s = read_csv("procs,n,T\n4,2,1.5\n4,2,1.25\n", "new.csv", &spec, None).unwrap();
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].rows.len(), 2, "repetitions are kept, not aggregated");
+        assert_eq!((s[0].rows[1].x.clone(), s[0].rows[1].line), (vec![int(4), int(2)], 3));
+        assert_eq!(s[0].points().len(), 1);
+    }
+
+    #[test]
+    fn new_measurements_in_another_unit_or_unreadable_are_typed_errors() {
+        let (model, part, _) = hpl_baseline();
+        let l = Layout::of_data(&model, &part.dataset);
+        assert_eq!((l.vars.clone(), l.unit.as_deref()), (vec!["p".to_string()], Some("s")));
+        let spec = l.spec(Some("T".into()), &Selection::default(), &[], None, Limits::default());
+        let e = read_csv("p,T (ms)\n110,545380\n", "ms.csv", &spec, l.unit.as_deref()).unwrap_err();
+        assert!(matches!(e, CheckError::Input(..)), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            "ms.csv: the measured values are in ms, and the baseline's in s; write them in s"
+        );
+        let e = read_csv("p,T\n110,fast\n", "bad.csv", &spec, None).unwrap_err();
+        assert!(matches!(e, CheckError::Data(_)), "{e:?}");
+        assert!(e.to_string().contains("bad.csv:2"), "{e}");
+        assert_eq!(e.kind(), ErrorKind::Input);
+    }
+
+    #[test]
+    fn hpl_held_out_measurements_pass_and_thirty_percent_above_fails() {
+        let (model, part, opts) = hpl_baseline();
+        let l = Layout::of_data(&model, &part.dataset);
+        let spec = l.spec(Some("T".into()), &Selection::default(), &[], None, Limits::default());
+        let new = read_csv(include_str!("../tests/data/check/hpl_new.csv"), "new.csv", &spec, None).unwrap();
+        let parts = [part];
+        let b = Baseline {
+            model: &model,
+            per_series: &[],
+            parts: &parts,
+            file: "hpl_train.csv",
+            opts: &opts,
+            choice: FamilyChoice::own(None),
+        };
+        let expected = expected_for(&b, &new).unwrap();
+        assert_eq!(expected.len(), 1);
+        let xs: Vec<Vec<Rat>> = expected[0].points.iter().map(|p| p.x.clone()).collect();
+        assert_eq!(xs, [vec![int(110)], vec![int(120)]], "the new scales, not the model's predict points");
+        let r = check(expected.clone(), &new, FailOn::Above).unwrap();
+        assert_eq!((r.counts().inside, r.failed()), (2, false));
+        // 30 % above the upper edge at p = 120.
+        let upper = expected[0].points[1].band.as_ref().and_then(|b| b.upper.clone()).unwrap();
+        let slow = &upper * Rat::new(13.into(), 10.into());
+        let mut bad = new.clone();
+        bad[0].rows[1].y = slow;
+        let r = check(expected, &bad, FailOn::Above).unwrap();
+        assert!(r.failed());
+        assert_eq!(r.results[1].verdict, Verdict::Above);
+        assert_eq!(r.results[1].deviation, Some(Rat::new(3.into(), 10.into())));
+    }
+
+    #[test]
+    fn a_single_series_that_cannot_be_analysed_is_the_error() {
+        let (model, mut part, opts) = hpl_baseline();
+        part.dataset.rows.truncate(1);
+        let new = vec![NewSeries {
+            callpath: String::new(),
+            metric: String::new(),
+            file: "new.csv".into(),
+            rows: vec![NewMeasurement { x: vec![int(110)], y: int(545), line: 2, note: None, mean: None }],
+        }];
+        let parts = [part];
+        let b = Baseline {
+            model: &model,
+            per_series: &[],
+            parts: &parts,
+            file: "hpl_train.csv",
+            opts: &opts,
+            choice: FamilyChoice::own(None),
+        };
+        let e = expected_for(&b, &new).unwrap_err();
+        assert!(matches!(&e, CheckError::Series(name, _, _) if name.is_empty()), "{e:?}");
+    }
+
+    #[test]
+    fn saved_results_are_recognised_by_their_version_key() {
+        assert!(is_saved_result("  {\"errband\": \"0.1.0\", \"model\": {}}"));
+        assert!(!is_saved_result("{\"results\": []}"));
+        assert!(!is_saved_result("p,T\n1,2\n"));
     }
 
     #[test]

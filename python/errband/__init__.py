@@ -36,7 +36,7 @@ from . import _native
 from ._native import AnalysisError, ErrbandError, InputError, __version__
 
 __all__ = [
-    "analyse", "analyse_series", "analyse_experiment", "prune", "plan", "qe", "Analysis", "Experiment",
+    "analyse", "analyse_series", "analyse_experiment", "check", "prune", "plan", "qe", "Analysis", "Experiment",
     "CommandResult", "EnergyResult", "energy", "BarrierResult", "barrier", "MsResult", "ms", "QeResult",
     "ErrbandError", "InputError", "AnalysisError", "__version__",
 ]
@@ -1051,6 +1051,186 @@ def plan(
             _point_texts(target), _point_texts(candidates), int(decimal), int(show), _count(max_candidates),
         )
     )
+
+
+def _saved_text(value: Any) -> Optional["tuple[str, str]"]:
+    """(text, name) of a saved result given as the reference of
+    :func:`check`: an :class:`Analysis` or :class:`Experiment`, a JSON
+    document as a dict, JSON text, or a path to a file that holds one;
+    ``None`` for anything else (a model or data)."""
+    if isinstance(value, (Analysis, _Document)):
+        return value.to_json(), "<saved result>"
+    if isinstance(value, Mapping):
+        return json.dumps(value), "<saved result>"
+    if isinstance(value, str) and value.lstrip().startswith("{"):
+        return value, "<saved result>"
+    if isinstance(value, (str, os.PathLike)):
+        path = os.fspath(value)
+        if isinstance(value, str) and _is_text(value, data=False):
+            return None
+        if not os.path.isfile(path):
+            return None
+        with open(path, "rb") as f:
+            head = f.read(4096).lstrip()
+        if not head.startswith(b"{"):
+            return None
+        text = _native.read_file(path)
+        try:
+            doc = json.loads(text)
+        except ValueError:
+            return None
+        return (text, path) if isinstance(doc, dict) and "errband" in doc else None
+    return None
+
+
+def _new_args(new: Any) -> list:
+    """The ``new=`` argument of :func:`check` as (text, name, path) per
+    file: a path or CSV text, a DataFrame, a list of rows (mappings of
+    column to value), or a list of paths."""
+    if new is None:
+        raise TypeError("give the new measurements: new=")
+    if isinstance(new, pd.DataFrame):
+        return [(_frame_to_csv(new), "<new>", None)]
+    if isinstance(new, os.PathLike):
+        return [("", "", _existing(os.fspath(new)))]
+    if isinstance(new, str):
+        if _is_text(new, data=True) or new.lstrip().startswith("{"):
+            return [(new, "<new>", None)]
+        return [("", "", _existing(new))]
+    items = list(new)
+    if not items:
+        raise ValueError("new: no new measurements")
+    if all(isinstance(i, Mapping) for i in items):
+        return [(_frame_to_csv(pd.DataFrame.from_records(items)), "<new>", None)]
+    if all(isinstance(i, (str, os.PathLike, pd.DataFrame)) for i in items):
+        return [a for i in items for a in _new_args(i)]
+    raise TypeError("new: expected a path, CSV text, a DataFrame, a list of rows (dicts) or a list of paths")
+
+
+def check(
+    model: Union[None, PathOrText, "Analysis", Mapping[str, Any]] = None,
+    data: Union[None, PathOrText, "pd.DataFrame"] = None,
+    new: Union[None, PathOrText, "pd.DataFrame", Iterable[Any]] = None,
+    *,
+    fail_on: str = "above",
+    family: Optional[str] = None,
+    thresholds: Optional[Iterable[str]] = None,
+    noise: Union[str, Fraction, float] = "5%",
+    decimal: int = 6,
+    callpath: Optional[str] = None,
+    metric: Optional[str] = None,
+    x: Union[None, Mapping[str, str], Iterable[str]] = None,
+    y: Optional[str] = None,
+    by: Union[None, str, Iterable[str]] = None,
+) -> "pd.DataFrame":
+    """Judge new measurements against the band errband recommends for the
+    next measurement at their scale, as ``errband check MODEL DATA --new
+    NEW --format json`` does: each is inside the band, above it (slower: a
+    regression) or below it (faster).
+
+    model, data
+        The reference, as :func:`analyse_series` takes them: a model and
+        the measurements it is fitted to, or the measurements alone (the
+        model is then the best form of ``family``, default ``"scaling"``).
+        Or a saved result instead of both: an :class:`Analysis` (or
+        :class:`Experiment`), its JSON document as a dict, or the text or
+        path of ``errband MODEL DATA --format json``; new measurements are
+        then checked only at its prediction points.
+    new
+        The new measurements, with the columns of the data (or, for a saved
+        result, the model's variables and function): a path (CSV, any data
+        errband reads, or hyperfine's ``--export-json``), CSV text, a
+        DataFrame, a list of rows (dicts), or a list of paths.
+    fail_on
+        When the check fails: ``"above"`` (a measurement above its band, the
+        default), ``"outside"`` (above or below), or ``"never"``.
+    family, thresholds, noise, decimal, callpath, metric, x, y, by
+        As :func:`analyse_series` takes them (``decimal`` also sets the
+        digits of the text summary).
+
+    Returns a DataFrame with one row per new measurement: ``series`` (empty
+    for a single series), a column per variable (Fractions), ``file``,
+    ``line``, ``note``, ``measured``, ``value`` (the model's prediction),
+    ``lower`` and ``upper`` (the band; Fractions, each with a ``_float``
+    column), ``clipped``, ``verdict`` (``"inside"``, ``"above"``,
+    ``"below"`` or ``"no_band"``), ``fails``, ``deviation`` (how far past
+    the crossed edge, as a fraction of it; ``deviation_float``),
+    ``deviation_percent`` (as the command line writes it, ``"+30 %"``),
+    ``excess_percent`` (the deviation in % as a float) and ``refused`` (why
+    there is no band). ``df.attrs`` holds ``"failed"`` (True when a
+    measurement fails the check: the command line's exit code 1),
+    ``"summary"`` (the command line's text report), ``"counts"``,
+    ``"fail_on"``, ``"series"`` and ``"json"`` (the whole document).
+
+    Raises :class:`InputError` and :class:`AnalysisError` as the analyse
+    functions do (a new measurement at a point a saved result has no band
+    for is an :class:`InputError`), and :class:`FileNotFoundError` for a
+    path that does not exist.
+    """
+    if fail_on not in ("above", "outside", "never"):
+        raise ValueError(f"fail_on={fail_on!r}: expected \"above\", \"outside\" or \"never\"")
+    if not 1 <= int(decimal) <= 100:
+        raise ValueError(f"decimal {decimal}: expected 1 to 100 significant digits")
+    saved = _saved_text(model) if data is None and model is not None else None
+    model_arg = data_arg = None
+    if saved is None:
+        if data is None:
+            if model is None:
+                raise TypeError("give the reference: a model and its data, the data, or a saved result")
+            if isinstance(model, (str, os.PathLike)) and os.fspath(model).lower().endswith(".tm"):
+                raise TypeError(f"{os.fspath(model)} is a model file; give the measurements too (data=)")
+            model, data = None, model
+        if model is not None:
+            model_arg = _read_source(model, "<model>")
+        data_arg = _data_args(data)
+    columns = _columns(x, y, by, "all")
+    document, summary = _native.check(
+        model_arg, data_arg, saved, _new_args(new), fail_on, family, [str(t) for t in (thresholds or [])],
+        _noise(noise), callpath, metric, columns, int(decimal),
+    )
+    doc = json.loads(document)
+    variables: list = []
+    for sr in doc.get("series", []):
+        for v in sr.get("variables", []):
+            if v not in variables:
+                variables.append(v)
+    recs = []
+    for r in doc.get("results", []):
+        rec: dict = {"series": r.get("series", "")}
+        for v in variables:
+            p = r.get("point", {}).get(v)
+            rec[v] = None if p is None else Fraction(p)
+        rec["file"] = r.get("file")
+        rec["line"] = r.get("line")
+        rec["note"] = r.get("note")
+        for k in ("measured", "mean", "value", "lower", "upper"):
+            rec[k] = _exact(r.get(k))
+        rec["clipped"] = bool(r.get("clipped"))
+        rec["verdict"] = r.get("verdict")
+        rec["fails"] = bool(r.get("fails"))
+        rec["deviation"] = _exact(r.get("deviation"))
+        rec["deviation_percent"] = r.get("deviation_percent")
+        rec["excess_percent"] = float("nan") if rec["deviation"] is None else float(rec["deviation"] * 100)
+        rec["refused"] = r.get("refused")
+        recs.append(rec)
+    exact_cols = ["measured", "mean", "value", "lower", "upper", "deviation"]
+    df = _with_floats(recs, exact_cols)
+    # Each float beside its exact column.
+    order: list = []
+    for c in df.columns:
+        if c.endswith("_float") and c[: -len("_float")] in exact_cols:
+            continue
+        order.append(c)
+        if c in exact_cols and c + "_float" in df.columns:
+            order.append(c + "_float")
+    df = df[order]
+    df.attrs["failed"] = bool(doc.get("failed"))
+    df.attrs["summary"] = summary
+    df.attrs["counts"] = doc.get("counts", {})
+    df.attrs["fail_on"] = doc.get("fail_on")
+    df.attrs["series"] = doc.get("series", [])
+    df.attrs["json"] = doc
+    return df
 
 
 def _value_rows(value: Mapping, base: dict, name: str) -> list:

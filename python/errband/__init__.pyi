@@ -165,6 +165,25 @@ def analyse(
     drop_rows: Union[None, int, Iterable[int]] = None,
     max_candidates: int = 10_000,
 ) -> Union[Analysis, Experiment]: ...
+def check(
+    model: Union[None, PathOrText, Analysis, Experiment, Mapping[str, Any]] = None,
+    data: Union[None, PathOrText, pd.DataFrame] = None,
+    new: Union[None, PathOrText, pd.DataFrame, Iterable[Any]] = None,
+    *,
+    fail_on: str = "above",
+    family: Optional[str] = None,
+    thresholds: Optional[Iterable[str]] = None,
+    noise: Union[str, Fraction, float] = "5%",
+    decimal: int = 6,
+    callpath: Optional[str] = None,
+    metric: Optional[str] = None,
+    x: Union[None, Mapping[str, str], Iterable[str]] = None,
+    y: Optional[str] = None,
+    by: Union[None, str, Iterable[str]] = None,
+) -> pd.DataFrame:
+    """New measurements against the recommended band at their scale
+    (``errband check``): one row per measurement with its verdict;
+    ``df.attrs["failed"]`` and ``df.attrs["summary"]``."""
 def prune(
     model: PathOrText,
     data: Union[PathOrText, pd.DataFrame],

@@ -695,6 +695,19 @@ impl Outcome {
     }
 }
 
+/// `family=` as the library's set of forms.
+fn family_of(family: Option<&str>) -> Result<Option<errband::family::FamilySet>, PyErr> {
+    use errband::family::FamilySet;
+    match family {
+        None => Ok(None),
+        Some("pmnf") => Ok(Some(FamilySet::Pmnf)),
+        Some("scaling") => Ok(Some(FamilySet::Scaling)),
+        Some(f) => {
+            Err(fail(format!("family={f:?}: expected None, \"pmnf\" or \"scaling\""), ErrorKind::Input))
+        }
+    }
+}
+
 /// `x=` (variable, column pairs), `y=`, `by=` and `aggregate=`, as Python
 /// passes them.
 type ColumnArgs = (Vec<(String, String)>, Option<String>, Vec<String>, String);
@@ -729,18 +742,7 @@ fn analyse(
     shape: String,
     max_candidates: usize,
 ) -> PyResult<Py<PyAny>> {
-    use errband::family::FamilySet;
-    let family = match family.as_deref() {
-        None => None,
-        Some("pmnf") => Some(FamilySet::Pmnf),
-        Some("scaling") => Some(FamilySet::Scaling),
-        Some(f) => {
-            return Err(fail(
-                format!("family={f:?}: expected None, \"pmnf\" or \"scaling\""),
-                ErrorKind::Input,
-            ))
-        }
-    };
+    let family = family_of(family.as_deref())?;
     let (x, y, by, aggregate) = columns;
     let r = Request {
         model: model.map(|m| (m, model_name)),
@@ -904,6 +906,146 @@ fn plan(
             exact: false,
             show,
         })
+    })
+}
+
+/// The baseline of a check: a model fitted to data, or a saved result's
+/// bands.
+enum CheckBase {
+    Analysed(Box<Prepared>, FamilyChoice),
+    Saved(Vec<errband::check::Expected>),
+}
+
+/// `errband check`: new measurements against the recommended band at
+/// their scales. The baseline is a saved result (`saved`: the JSON text of
+/// `errband MODEL DATA --format json` and its name), or `model` (`.tm` text
+/// and name; `None`: the best form of `family`, found from the data) fitted
+/// to `data` (text, name, path), read as `analyse` reads them. Each of
+/// `new` is (text, name, path): a file of new measurements read from
+/// `path`, else `text` (CSV, any data errband reads, or hyperfine's
+/// `--export-json`), with the baseline's columns. `fail_on` is `"above"`,
+/// `"outside"` or `"never"`. Returns the JSON of `errband check --format
+/// json` and the command line's text report.
+#[pyfunction]
+#[pyo3(signature = (model, data, saved, new, fail_on, family, thresholds, noise, callpath, metric, columns, decimal))]
+#[allow(clippy::too_many_arguments)]
+fn check(
+    py: Python<'_>,
+    model: Option<(String, String)>,
+    data: Option<(String, String, Option<String>)>,
+    saved: Option<(String, String)>,
+    new: Vec<(String, String, Option<String>)>,
+    fail_on: String,
+    family: Option<String>,
+    thresholds: Vec<String>,
+    noise: String,
+    callpath: Option<String>,
+    metric: Option<String>,
+    columns: ColumnArgs,
+    decimal: usize,
+) -> PyResult<(String, String)> {
+    use errband::check::{self, FailOn, Layout};
+    let input = |m: String| fail(m, ErrorKind::Input);
+    let checked = |e: check::CheckError| fail(e.to_string(), e.kind());
+    let fail_on = match fail_on.as_str() {
+        "above" => FailOn::Above,
+        "outside" => FailOn::Outside,
+        "never" => FailOn::Never,
+        f => return Err(input(format!("fail_on={f:?}: expected \"above\", \"outside\" or \"never\""))),
+    };
+    let family = family_of(family.as_deref())?;
+    let (x, y, by, aggregate) = columns;
+    let cols = Columns { x, y, by, aggregate: aggregate_of(&aggregate)? };
+    let sel = Selection { callpath, metric };
+    py.detach(|| {
+        // The baseline: a saved result, or a model and data read as the
+        // analyse functions read them.
+        let base = match (saved, data) {
+            (Some((text, name)), _) => {
+                CheckBase::Saved(check::expected_from_json(&text, &name).map_err(checked)?)
+            }
+            (None, Some((data_text, data_name, data_path))) => {
+                let choice = match (&model, family) {
+                    (Some(_), set) => FamilyChoice::own(set),
+                    (None, set) => FamilyChoice::discover(set.unwrap_or(errband::family::FamilySet::Scaling)),
+                };
+                let r = Request {
+                    model,
+                    data: match data_path {
+                        Some(p) => DataArg::Path(p),
+                        None => DataArg::Text(data_text, data_name),
+                    },
+                    thresholds,
+                    at: Vec::new(),
+                    noise,
+                    decimal,
+                    family,
+                    holdout: None,
+                    sel: sel.clone(),
+                    cols: Columns {
+                        x: cols.x.clone(),
+                        y: cols.y.clone(),
+                        by: cols.by.clone(),
+                        aggregate: cols.aggregate,
+                    },
+                    drop: Vec::new(),
+                    drop_rows: Vec::new(),
+                    shape: Shape::Either,
+                    max_candidates: Limits::default().candidates,
+                };
+                CheckBase::Analysed(Box::new(prepare(&r)?), choice)
+            }
+            (None, None) => {
+                return Err(input(
+                    "give the baseline: a model and its data, the data, or a saved result".into(),
+                ))
+            }
+        };
+        // How the new measurements' columns map onto the variables.
+        let (layout, y_column, limits) = match &base {
+            CheckBase::Analysed(p, _) => {
+                let first = &p.parts.parts[0].dataset;
+                let y_column = if p.parts.format == errband::data::Format::Csv {
+                    Some(first.y_column.clone())
+                } else {
+                    cols.y.clone()
+                };
+                (Layout::of_data(&p.model, first), y_column, p.opts.limits)
+            }
+            CheckBase::Saved(e) => (Layout::of_saved(e, &cols.x), cols.y.clone(), Limits::default()),
+        };
+        let spec = layout.spec(y_column, &sel, &cols.by, None, limits);
+        let mut series = Vec::new();
+        for (text, name, path) in new {
+            let (bytes, name) = match path {
+                Some(p) => (std::fs::read(&p).map_err(|e| input(format!("{p}: {e}")))?, p),
+                None => (text.into_bytes(), name),
+            };
+            let (kind, text, bytes) = errband::data::decode_input(bytes, &name).map_err(input)?;
+            series.extend(
+                check::read_new(kind, &text, &bytes, &name, &spec, layout.unit.as_deref())
+                    .map_err(checked)?,
+            );
+        }
+        // The bands, at the new measurements' scales.
+        let expected = match base {
+            CheckBase::Saved(e) => e,
+            CheckBase::Analysed(p, choice) => {
+                let b = check::Baseline {
+                    model: &p.model,
+                    per_series: &[],
+                    parts: &p.parts.parts,
+                    file: &p.data_name,
+                    opts: &p.opts,
+                    choice,
+                };
+                check::expected_for(&b, &series).map_err(checked)?
+            }
+        };
+        let report = check::check(expected, &series, fail_on).map_err(checked)?;
+        let json = serde_json::to_string(&errband::report::check::json(&report, decimal))
+            .map_err(|e| fail(format!("cannot write JSON: {e}"), ErrorKind::Analysis))?;
+        Ok((json, errband::report::check::text(&report, decimal)))
     })
 }
 
@@ -1159,6 +1301,7 @@ fn qe(py: Python<'_>, problem: String, name: String) -> PyResult<String> {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analyse, m)?)?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(read_file, m)?)?;
     m.add_function(wrap_pyfunction!(qe, m)?)?;
     m.add_function(wrap_pyfunction!(prune, m)?)?;

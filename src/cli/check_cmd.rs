@@ -7,11 +7,9 @@ use super::analyze::FamilyKind;
 use super::files::{escape_controls, Io};
 use super::input::{load, CommonArgs, Loaded};
 use super::{read_bytes, Failure};
-use crate::check::{self, CheckError, Expected, FailOn, NewMeasurement, NewSeries};
-use crate::data::{self, Aggregate, ColumnSpec, Selection, Source};
-use crate::error::Classified;
+use crate::check::{self, CheckError, Expected, FailOn, NewSeries};
+use crate::data::{self, Selection};
 use crate::limits::Limits;
-use crate::num::Rat;
 use crate::session::FamilyChoice;
 use clap::{Args, ValueEnum};
 use std::path::Path;
@@ -71,10 +69,7 @@ fn fail(e: CheckError) -> Failure {
 
 /// True when `path` holds a saved errband JSON result.
 fn is_saved_result(path: &str) -> bool {
-    let Ok(bytes) = std::fs::read(path) else { return false };
-    let t = String::from_utf8_lossy(&bytes);
-    t.trim_start().starts_with('{')
-        && serde_json::from_str::<serde_json::Value>(&t).ok().is_some_and(|v| v.get("errband").is_some())
+    std::fs::read(path).is_ok_and(|bytes| check::is_saved_result(&String::from_utf8_lossy(&bytes)))
 }
 
 /// Runs `errband check`.
@@ -101,59 +96,46 @@ pub fn run(a: CheckArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
         }
     }
     // How the new files' columns map onto the variables.
-    let (vars, columns, func, unit) = match &baseline {
-        Baseline::Analysed(l, _) => {
-            let unit = l
-                .model
-                .units
-                .get(&l.model.func)
-                .cloned()
-                .or_else(|| l.dataset.units.get(&l.model.func).cloned());
-            (l.dataset.vars.clone(), l.dataset.columns.clone(), l.model.func.clone(), unit)
-        }
+    let layout = match &baseline {
+        Baseline::Analysed(l, _) => check::Layout::of_data(&l.model, &l.dataset),
         Baseline::Saved(e, _) => {
-            let e0 = &e[0];
-            let columns = e0
-                .vars
+            let x: Vec<(String, String)> = a
+                .common
+                .x
                 .iter()
-                .map(|v| {
-                    a.common
-                        .x
-                        .iter()
-                        .find_map(|x| {
-                            x.split_once('=')
-                                .filter(|(n, _)| n.trim() == v)
-                                .map(|(_, c)| c.trim().to_string())
-                        })
-                        .unwrap_or_else(|| v.clone())
-                })
+                .filter_map(|x| x.split_once('=').map(|(n, c)| (n.trim().to_string(), c.trim().to_string())))
                 .collect();
-            (e0.vars.clone(), columns, e0.func.clone(), e0.unit.clone())
+            check::Layout::of_saved(e, &x)
         }
     };
     let y_column = match &baseline {
         Baseline::Analysed(l, _) if l.parts.format == data::Format::Csv => Some(l.dataset.y_column.clone()),
         _ => a.common.y.clone(),
     };
-    let spec = ColumnSpec {
-        vars: vars.clone(),
-        y: func.clone(),
-        rename: vars.iter().cloned().zip(columns.iter().cloned()).filter(|(v, c)| v != c).collect(),
-        y_column,
-        region: a.common.region.clone(),
-        metric: a.common.metric.clone(),
-        limits: *limits,
-        by: a.common.by.clone(),
-        delimiter: a.common.delimiter,
-    };
+    let sel = Selection { callpath: a.common.region.clone(), metric: a.common.metric.clone() };
+    let spec = layout.spec(y_column, &sel, &a.common.by, a.common.delimiter, *limits);
     let mut new: Vec<NewSeries> = Vec::new();
     for path in &a.new {
-        new.extend(read_new(path, &spec, &vars, &columns, unit.as_deref(), &a.common, limits)?);
+        let bytes = read_bytes(path)?;
+        let (kind, text, bytes) =
+            data::decode_input(bytes, if path == "-" { "<stdin>" } else { path }).map_err(Failure::input)?;
+        new.extend(check::read_new(kind, &text, &bytes, path, &spec, layout.unit.as_deref()).map_err(fail)?);
     }
     // The bands, at the new measurements' scales.
     let expected = match &baseline {
         Baseline::Saved(e, _) => e.clone(),
-        Baseline::Analysed(l, choice) => expected_of(l, *choice, &new)?,
+        Baseline::Analysed(l, choice) => {
+            let opts = l.options();
+            let b = check::Baseline {
+                model: &l.model,
+                per_series: &l.models,
+                parts: &l.parts.parts,
+                file: &l.data_path,
+                opts: &opts,
+                choice: *choice,
+            };
+            check::expected_for(&b, &new).map_err(fail)?
+        }
     };
     let report = check::check(expected, &new, a.fail_on).map_err(fail)?;
     let digits = a.common.decimal as usize;
@@ -184,142 +166,12 @@ pub fn run(a: CheckArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     }
     if a.accept {
         if let (Baseline::Analysed(l, _), Some(d)) = (&baseline, &a.data) {
-            accept(&report, l, d, &func, io)?;
+            accept(&report, l, d, &layout.func, io)?;
         } else if let Baseline::Analysed(l, _) = &baseline {
-            accept(&report, l, &a.model, &func, io)?;
+            accept(&report, l, &a.model, &layout.func, io)?;
         }
     }
     Ok(if report.failed() { super::EXIT_ANALYSIS } else { super::EXIT_OK })
-}
-
-/// Reads one `--new` file: hyperfine's JSON, or any data input errband
-/// reads (each measurement kept, repetitions not aggregated).
-fn read_new(
-    path: &str,
-    spec: &ColumnSpec,
-    vars: &[String],
-    columns: &[String],
-    unit: Option<&str>,
-    common: &CommonArgs,
-    limits: &Limits,
-) -> Result<Vec<NewSeries>, Failure> {
-    let bytes = read_bytes(path)?;
-    let (kind, text, bytes) =
-        data::decode_input(bytes, if path == "-" { "<stdin>" } else { path }).map_err(Failure::input)?;
-    if check::is_hyperfine(&text) {
-        return Ok(vec![check::read_hyperfine(&text, path, vars, columns, unit).map_err(fail)?]);
-    }
-    let sel = Selection { callpath: common.region.clone(), metric: common.metric.clone() };
-    let source = Source::read(None, kind, &text, &bytes, path, *limits, &sel).map_err(Failure::input)?;
-    let parts =
-        source.parts(path, spec, &sel, Aggregate::All).map_err(|e| Failure::input(e.render(&text)))?;
-    let mut out = Vec::new();
-    for p in parts.parts {
-        if let (Some(want), Some(got)) = (unit, p.dataset.units.get(&spec.y)) {
-            if want != got {
-                return Err(Failure::input(format!(
-                    "{path}: the measured values are in {got}, and the baseline's in {want}; write them in {want}"
-                )));
-            }
-        }
-        out.push(NewSeries {
-            callpath: p.callpath,
-            metric: p.metric,
-            file: path.to_string(),
-            rows: p
-                .dataset
-                .rows
-                .into_iter()
-                .map(|m| NewMeasurement { x: m.x, y: m.y, line: m.line, note: None, mean: None })
-                .collect(),
-        });
-    }
-    Ok(out)
-}
-
-/// The recommended bands of each baseline series that has new
-/// measurements, at their scales (series in parallel). A series of an
-/// experiment that cannot be analysed has no band at its points (the
-/// reason kept); a single series' failure ends the run.
-fn expected_of(l: &Loaded, choice: FamilyChoice, new: &[NewSeries]) -> Result<Vec<Expected>, Failure> {
-    use rayon::prelude::*;
-    let parts = &l.parts.parts;
-    // One baseline series takes every new measurement, whatever the new
-    // files call their series.
-    let single = parts.len() == 1;
-    let opts = l.options();
-    let wanted: Vec<(usize, Vec<Vec<Rat>>)> = parts
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| {
-            let mut pts: Vec<Vec<Rat>> = Vec::new();
-            for s in new.iter().filter(|s| single || (s.callpath == p.callpath && s.metric == p.metric)) {
-                for x in s.points() {
-                    if !pts.contains(&x) {
-                        pts.push(x);
-                    }
-                }
-            }
-            (!pts.is_empty()).then_some((i, pts))
-        })
-        .collect();
-    let results: Vec<Result<Expected, Failure>> = wanted
-        .par_iter()
-        .map(|(i, pts)| {
-            let p = &parts[*i];
-            let model = match l.models.get(*i) {
-                None => &l.model,
-                Some(Ok(m)) => m,
-                Some(Err(why)) => {
-                    return Err(Failure {
-                        message: format!("{}: {why}", p.name()),
-                        code: why.kind().exit_code(),
-                    });
-                }
-            };
-            let names = if single { ("", "") } else { (p.callpath.as_str(), p.metric.as_str()) };
-            check::expected_at(model, &p.dataset.rows, &l.data_path, &opts, choice, pts, names).map_err(|e| {
-                let f = Failure::of(&e);
-                let name = p.name();
-                Failure {
-                    message: if single || name.is_empty() {
-                        f.message
-                    } else {
-                        format!("{name}: {}", f.message)
-                    },
-                    code: f.code,
-                }
-            })
-        })
-        .collect();
-    let mut out = Vec::new();
-    for (r, (i, pts)) in results.into_iter().zip(&wanted) {
-        match r {
-            Ok(e) => out.push(e),
-            Err(f) if single => return Err(f),
-            Err(f) => {
-                let p = &parts[*i];
-                out.push(Expected {
-                    callpath: p.callpath.clone(),
-                    metric: p.metric.clone(),
-                    func: l.model.func.clone(),
-                    vars: l.model.vars.clone(),
-                    unit: None,
-                    form: String::new(),
-                    points: pts
-                        .iter()
-                        .map(|x| check::ExpectedPoint {
-                            x: x.clone(),
-                            value: None,
-                            band: None,
-                            refusal: Some(f.message.clone()),
-                        })
-                        .collect(),
-                });
-            }
-        }
-    }
-    Ok(out)
 }
 
 /// `--accept`: appends the measurements that passed to the CSV file
