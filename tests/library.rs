@@ -51,3 +51,26 @@ fn errors_display_their_located_message_and_know_their_kind() {
     let e = Analysis::run(&model, &empty, &Options::default()).unwrap_err();
     assert_eq!((e.kind(), e.to_string()), (ErrorKind::Input, "no measurements in none.csv".to_string()));
 }
+
+#[test]
+fn every_library_error_goes_through_the_front_door_with_its_kind() {
+    use std::error::Error as _;
+    fn analyse(model: &str, data: &str) -> Result<Analysis, errband::Error> {
+        let model = Model::from_source(model, "m.tm")?;
+        let data = model.read_data(data, "d.csv")?;
+        Ok(Analysis::run(&model, &data, &Options::default())?)
+    }
+    let bad_model = analyse("T(p) = a*p*p*q\nparam a\n", "p,T\n1,2\n").unwrap_err();
+    assert_eq!(bad_model.kind(), ErrorKind::Input);
+    assert!(matches!(bad_model, errband::Error::Model(_)));
+    assert!(bad_model.source().unwrap().to_string().contains("m.tm:1:"));
+    let bad_data = analyse("T(p) = a + b*p\nparam a, b\n", "p,T\n1,x\n").unwrap_err();
+    assert_eq!(bad_data.kind(), ErrorKind::Input);
+    assert!(bad_data.to_string().starts_with("d.csv: line 2"), "{bad_data}");
+    assert!(matches!(bad_data, errband::Error::Data(_)));
+    let too_few = analyse("T(p) = a + b*p + c*p^2\nparam a, b, c\n", "p,T\n1,2\n2,3\n").unwrap_err();
+    assert_eq!(too_few.kind(), ErrorKind::Analysis);
+    assert_eq!(too_few.to_string(), too_few.source().unwrap().to_string());
+    let io: errband::Error = std::fs::read_to_string("/nonexistent/errband").unwrap_err().into();
+    assert_eq!(io.kind(), ErrorKind::Input);
+}
