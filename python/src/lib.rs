@@ -149,7 +149,7 @@ enum DataArg {
 /// How the data's columns become the model's variables and measured
 /// value, and its rows series: `x=`, `y=`, `by=`, `aggregate=` (the
 /// command line's `--x`, `--y`, `--by`, `--aggregate`).
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Columns {
     /// Model variable and the column (or Extra-P parameter) it reads.
     x: Vec<(String, String)>,
@@ -982,12 +982,7 @@ fn check(
                     family,
                     holdout: None,
                     sel: sel.clone(),
-                    cols: Columns {
-                        x: cols.x.clone(),
-                        y: cols.y.clone(),
-                        by: cols.by.clone(),
-                        aggregate: cols.aggregate,
-                    },
+                    cols: cols.clone(),
                     drop: Vec::new(),
                     drop_rows: Vec::new(),
                     shape: Shape::Either,
