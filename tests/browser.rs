@@ -1,7 +1,7 @@
 //! A real browser check of the plots: the HTML report (`--report OUT.html`)
 //! and a standalone band plot (`--plot band=OUT.svg`) are rendered by
 //! headless Chromium to PNG screenshots, and the pixels are checked — the
-//! band fill colour and the red fitted-model line are drawn, the page is not
+//! band fill colour and the vermilion fitted-model line are drawn, the page is not
 //! blank — together with the HTML text: self-contained, no `<img>` that
 //! could show a broken-image marker, at least four inline SVG figures.
 //!
@@ -18,12 +18,12 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The palette blue of the first band and of the regions, and its opacity.
-const BAND_BLUE: Rgb = [0x1f, 0x77, 0xb4];
+const BAND_BLUE: Rgb = [0x00, 0x72, 0xb2];
 const BAND_OPACITY: f64 = 0.25;
 /// The shade over the extrapolated part of the band plot (`#000` at 0.06).
 const SHADE_OPACITY: f64 = 0.06;
-/// The fitted-model line.
-const MODEL_RED: Rgb = [0xd6, 0x27, 0x28];
+/// The fitted-model line (vermilion).
+const MODEL_RED: Rgb = [0xd5, 0x5e, 0x00];
 /// Allowed deviation per channel from an expected colour.
 const TOLERANCE: u8 = 12;
 /// Chromium gets this long per screenshot before it is killed.
@@ -356,7 +356,7 @@ fn html_report_renders_in_chromium(browser: &Path) {
     assert!(svgs >= 4, "expected at least 4 inline SVG figures, found {svgs}");
     assert_band_style(&html, "report");
     assert!(html.contains("<polygon class=\"region\""), "the report has no region polygon");
-    assert!(html.contains(&format!("stroke=\"{}\"", hex(MODEL_RED))), "the report has no red line");
+    assert!(html.contains(&format!("stroke=\"{}\"", hex(MODEL_RED))), "the report has no model line");
 
     // The pixels.
     let png_path = dir.join("report.png");
@@ -374,7 +374,7 @@ fn html_report_renders_in_chromium(browser: &Path) {
     assert!(c.band > 2000, "too few band-fill pixels ({c:?}): bands and regions not drawn?");
     // Measured: ~7700 with the bands, ~2000 (edges, antialiasing) with the band paths removed.
     assert!(c.band_on_shade > 4000, "too few band pixels over the extrapolation shade ({c:?}): no band?");
-    assert!(c.red > 50, "too few red model-line pixels ({c:?})");
+    assert!(c.red > 50, "too few model-line pixels ({c:?})");
     assert!(c.non_white > c.total / 20, "the page looks blank ({c:?})");
 }
 
@@ -397,8 +397,113 @@ fn standalone_band_svg_renders_in_chromium(browser: &Path) {
     // Measured: ~5900 band pixels over the shade, ~240 with the band paths removed.
     assert!(c.band > 3000, "too few band-fill pixels ({c:?})");
     assert!(c.band_on_shade > 3000, "too few band pixels over the extrapolation shade ({c:?}): no band?");
-    assert!(c.red > 50, "too few red model-line pixels ({c:?})");
+    assert!(c.red > 50, "too few model-line pixels ({c:?})");
     assert!(c.non_white > c.total / 20, "the plot looks blank ({c:?})");
+}
+
+/// Block size (px) of the reference comparison, the largest difference
+/// (per channel, 0–255) of a block's mean that still counts as equal, and
+/// the share of blocks that may differ: a font's antialiasing moves single
+/// pixels, not the mean of a block; a moved legend, a lost band or another
+/// colour changes many blocks.
+const REF_BLOCK: usize = 4;
+const REF_BLOCK_TOLERANCE: f64 = 24.0;
+const REF_MAX_DIFFERING: f64 = 0.02;
+
+/// The share of `REF_BLOCK`-square blocks whose mean colour differs by
+/// more than the tolerance; images of different sizes differ entirely.
+fn differing_blocks(a: &Image, b: &Image) -> f64 {
+    if (a.width, a.height) != (b.width, b.height) {
+        return 1.0;
+    }
+    let (w, h) = (a.width as usize, a.height as usize);
+    let mean = |img: &Image, bx: usize, by: usize| {
+        let mut sum = [0.0f64; 3];
+        let mut n = 0.0;
+        for y in by * REF_BLOCK..((by + 1) * REF_BLOCK).min(h) {
+            for x in bx * REF_BLOCK..((bx + 1) * REF_BLOCK).min(w) {
+                let p = img.pixels[y * w + x];
+                for c in 0..3 {
+                    sum[c] += f64::from(p[c]);
+                }
+                n += 1.0;
+            }
+        }
+        sum.map(|v| v / n)
+    };
+    let (nx, ny) = (w.div_ceil(REF_BLOCK), h.div_ceil(REF_BLOCK));
+    let mut differ = 0usize;
+    for by in 0..ny {
+        for bx in 0..nx {
+            let (ma, mb) = (mean(a, bx, by), mean(b, bx, by));
+            if (0..3).any(|c| (ma[c] - mb[c]).abs() > REF_BLOCK_TOLERANCE) {
+                differ += 1;
+            }
+        }
+    }
+    differ as f64 / (nx * ny) as f64
+}
+
+/// The size an SVG declares on its root element.
+fn svg_size(svg: &str) -> (u32, u32) {
+    let num = |name: &str| -> u32 {
+        attr(svg, "<svg", name)
+            .and_then(|v| v.parse::<f64>().ok())
+            .map(|v| v.ceil() as u32)
+            .expect("svg size")
+    };
+    (num("width"), num("height"))
+}
+
+/// The band plots as Chromium draws them against reference screenshots in
+/// `tests/data/plots/` (`ERRBAND_UPDATE_REFERENCE=1` writes them anew, to
+/// be looked at before committing): the HPL band plot, the same with a
+/// point dropped (eight series, the legend below the plot), and the width
+/// plot (eight lines with markers).
+fn plots_match_reference_screenshots(browser: &Path) {
+    let dir = scratch_dir("reference");
+    let _keep = Scratch(dir.clone());
+    let refs = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/plots");
+    let update = std::env::var_os("ERRBAND_UPDATE_REFERENCE").is_some_and(|v| v == "1");
+    let cases: [(&str, &[&str]); 3] = [
+        ("hpl-band", &["models/hpl.tm", "data/hpl.csv", "--plot"]),
+        ("hpl-drop", &["models/hpl.tm", "data/hpl.csv", "--drop", "p=110", "--plot"]),
+        ("hpl-width", &["models/hpl.tm", "data/hpl.csv", "--plot"]),
+    ];
+    let mut failures = Vec::new();
+    for (name, args) in cases {
+        let svg_path = dir.join(format!("{name}.svg"));
+        let kind = if name == "hpl-width" { "width" } else { "band" };
+        let plot = format!("{kind}={}", svg_path.to_str().expect("UTF-8 temp path"));
+        let mut args = args.to_vec();
+        args.push(&plot);
+        errband(&args);
+        let (w, h) = svg_size(&fs::read_to_string(&svg_path).expect("read the SVG"));
+        let png_path = dir.join(format!("{name}.png"));
+        screenshot(browser, &svg_path, &png_path, w, h, &dir);
+        let reference = refs.join(format!("{name}.png"));
+        if update {
+            fs::create_dir_all(&refs).expect("create the reference directory");
+            fs::copy(&png_path, &reference).expect("write the reference screenshot");
+            eprintln!("wrote {}", reference.display());
+            continue;
+        }
+        let share = differing_blocks(&decode_png(&png_path), &decode_png(&reference));
+        eprintln!(
+            "{name}: {:.3} % of {REF_BLOCK}x{REF_BLOCK} blocks differ from the reference",
+            100.0 * share
+        );
+        if share > REF_MAX_DIFFERING {
+            failures.push(format!(
+                "{name}: {:.2} % of blocks differ from {} (at most {:.0} %); the screenshot is {}",
+                100.0 * share,
+                reference.display(),
+                100.0 * REF_MAX_DIFFERING,
+                png_path.display()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 // --------------------------------------------------------------- harness
@@ -409,9 +514,10 @@ fn standalone_band_svg_renders_in_chromium(browser: &Path) {
 fn main() {
     let args = libtest_mimic::Arguments::from_args();
     type Test = (&'static str, fn(&Path));
-    let tests: [Test; 2] = [
+    let tests: [Test; 3] = [
         ("html_report_renders_in_chromium", html_report_renders_in_chromium),
         ("standalone_band_svg_renders_in_chromium", standalone_band_svg_renders_in_chromium),
+        ("plots_match_reference_screenshots", plots_match_reference_screenshots),
     ];
     let found = browser();
     if let Browser::Skip(why) = &found {

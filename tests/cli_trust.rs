@@ -166,7 +166,7 @@ fn band_plot_shows_new_measurement_emax_and_pruned_bands() {
             "data-series=\"new measurement, threshold trusted: r = 5 %\"",
             "stroke-dasharray=\"4 3\"",
             "fill-opacity=\"0.1\"",
-            "class=\"line\" data-series=\"band, threshold emax = 13.5747\"",
+            "class=\"line\" data-series=\"band, threshold emax = 13.57\"",
             "data-series=\"pruned band (without p = 110), threshold trusted: r = 5 %\"",
             "data-series=\"pruned fit (without p = 110)\"",
         ],

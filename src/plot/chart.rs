@@ -1,6 +1,6 @@
 //! The x–y chart ([`Chart`]) and a grid of charts in one SVG.
 
-use super::legend::{legend, Entry, Swatch};
+use super::legend::{self, legend_at, Entry, Occupancy, Swatch};
 use super::render::{
     axis_ticks, dims, finish_ids, fit_font, left_margin, resolve, text_w, thin_labels, tick_budget, wrap,
     Extent, Frame, Map, HALO, ID_SLOT, SMALL_FONT, TICK_FONT,
@@ -9,7 +9,91 @@ use super::series::{draw_series, series_colors, series_points, Layers};
 use super::svg::{esc, num, Rect};
 use super::{Chart, Scale, SeriesKind};
 
-pub(super) fn chart(c: &Chart, dx: f64, dy: f64) -> String {
+/// Room an outside legend adds to the chart: on the right or below.
+#[derive(Debug, Clone, Copy, Default)]
+struct Reserve {
+    right: f64,
+    bottom: f64,
+}
+
+/// Space between the chart's own area and an outside legend.
+const OUTSIDE_GAP: f64 = 10.0;
+
+/// The chart and its size, its legend in an inner corner of the plot where
+/// the box covers nothing drawn, else outside the plot: on the right when
+/// the box is narrow (at most 30 % of the width), below the x-axis label
+/// otherwise. An outside legend makes the chart that much wider or taller,
+/// so the plot keeps its size and the legend never hides a measurement, a
+/// line or a band.
+pub(super) fn chart(c: &Chart, dx: f64, dy: f64) -> (String, (f64, f64)) {
+    let colors = series_colors(c.series.iter().map(|s| s.color));
+    let entries = legend_entries(c, &colors);
+    let inside = draw(c, dx, dy, &colors, Reserve::default());
+    if entries.is_empty() {
+        return inside.finish(String::new());
+    }
+    let (bw, bh) = legend::size(&entries);
+    if let Some((x, y)) = legend::clean_corner(inside.plot, &inside.occ, bw, bh) {
+        return inside.finish(legend_at(&entries, x, y));
+    }
+    let (w, h) = (inside.w, inside.h);
+    if bw <= 0.3 * w {
+        let d = draw(c, dx, dy, &colors, Reserve { right: bw + OUTSIDE_GAP, bottom: 0.0 });
+        let (x, y) = (w, d.plot.y0);
+        d.finish(legend_at(&entries, x, y))
+    } else {
+        let d = draw(c, dx, dy, &colors, Reserve { right: 0.0, bottom: bh + OUTSIDE_GAP });
+        let x = ((d.plot.x0 + d.plot.x1 - bw) / 2.0).min(w - bw - 4.0).max(4.0);
+        d.finish(legend_at(&entries, x, h))
+    }
+}
+
+/// The legend entries of the named series.
+fn legend_entries<'a>(c: &'a Chart, colors: &[&'static str]) -> Vec<Entry<'a>> {
+    c.series
+        .iter()
+        .zip(colors)
+        .filter(|(s, _)| !s.name.trim().is_empty())
+        .map(|(s, &col)| Entry {
+            name: &s.name,
+            color: col,
+            swatch: match &s.kind {
+                SeriesKind::Points { mark, .. } => Swatch::Marker(*mark),
+                SeriesKind::Line { dashed, .. } => Swatch::Line { dashed: *dashed },
+                SeriesKind::MarkedLine { mark, .. } => Swatch::MarkedLine(*mark),
+                SeriesKind::Band { light: false, .. } => Swatch::Fill,
+                SeriesKind::Band { light: true, .. } => Swatch::LightFill,
+                SeriesKind::Polygon { .. } => Swatch::Region,
+                SeriesKind::Stems { .. } => Swatch::Stem,
+            },
+        })
+        .collect()
+}
+
+/// A chart drawn up to its legend.
+struct Drawn {
+    /// The SVG so far, its group still open.
+    out: String,
+    /// Drawn after the legend: the "no data" note.
+    tail: String,
+    plot: Rect,
+    occ: Occupancy,
+    /// The chart's own size, without the room of an outside legend.
+    w: f64,
+    h: f64,
+    reserve: Reserve,
+}
+
+impl Drawn {
+    fn finish(mut self, legend: String) -> (String, (f64, f64)) {
+        self.out += &legend;
+        self.out += &self.tail;
+        self.out += "</g>\n";
+        (finish_ids(self.out), (self.w + self.reserve.right, self.h + self.reserve.bottom))
+    }
+}
+
+fn draw(c: &Chart, dx: f64, dy: f64, colors: &[&'static str], reserve: Reserve) -> Drawn {
     let (w, h) = dims(c.width, c.height, 640.0, 400.0);
     let (xlog, ylog) = (c.x.scale == Scale::Log, c.y.scale == Scale::Log);
     let okx = |v: f64| v.is_finite() && (!xlog || v > 0.0);
@@ -47,20 +131,29 @@ pub(super) fn chart(c: &Chart, dx: f64, dy: f64) -> String {
     thin_labels(&mut f.xt, |v| xm.px(v), |s| text_w(s, TICK_FONT));
     thin_labels(&mut f.yt, |v| ym.px(v), |_| TICK_FONT + 2.0);
 
-    let colors = series_colors(c.series.iter().map(|s| s.color));
     let mut l = Layers::default();
-    for (s, col) in c.series.iter().zip(&colors) {
+    for (s, col) in c.series.iter().zip(colors) {
         if matches!(s.kind, SeriesKind::Band { .. } | SeriesKind::Polygon { .. }) {
             draw_series(&mut l, &s.kind, &s.name, col, xm, ym, plot);
         }
     }
-    for (s, col) in c.series.iter().zip(&colors) {
+    for (s, col) in c.series.iter().zip(colors) {
         if !matches!(s.kind, SeriesKind::Band { .. } | SeriesKind::Polygon { .. }) {
             draw_series(&mut l, &s.kind, &s.name, col, xm, ym, plot);
         }
     }
 
     let mut out = f.open(dx, dy, "chart");
+    if reserve.right > 0.0 || reserve.bottom > 0.0 {
+        // The outside legend's room, white like the rest of the chart.
+        out += &format!(
+            "<rect class=\"background legend-room\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#fff\"/>\n",
+            num(if reserve.right > 0.0 { w } else { 0.0 }),
+            num(if reserve.right > 0.0 { 0.0 } else { h }),
+            num(if reserve.right > 0.0 { reserve.right } else { w }),
+            num(if reserve.right > 0.0 { h } else { reserve.bottom })
+        );
+    }
     out += &f.grid_lines();
     out += &format!("<g class=\"plot-area\" clip-path=\"url(#{ID_SLOT})\">\n");
     let mut shade_text = String::new();
@@ -122,37 +215,16 @@ pub(super) fn chart(c: &Chart, dx: f64, dy: f64) -> String {
     out += &l.marks;
     out += "</g>\n";
     out += &f.axes(true);
+    out += &l.clip_marks(plot);
     out += &shade_text;
     out += &hl_text;
-    let entries: Vec<Entry> = c
-        .series
-        .iter()
-        .zip(&colors)
-        .filter(|(s, _)| !s.name.trim().is_empty())
-        .map(|(s, col)| Entry {
-            name: &s.name,
-            color: col,
-            swatch: match &s.kind {
-                SeriesKind::Points { mark, .. } => Swatch::Marker(*mark),
-                SeriesKind::Line { dashed, .. } => Swatch::Line { dashed: *dashed },
-                SeriesKind::Band { light: false, .. } => Swatch::Fill,
-                SeriesKind::Band { light: true, .. } => Swatch::LightFill,
-                SeriesKind::Polygon { .. } => Swatch::Region,
-                SeriesKind::Stems { .. } => Swatch::Stem,
-            },
-        })
-        .collect();
-    out += &legend(&entries, plot, &l.occ);
-    if l.drawn == 0 {
-        out += &f.note("no data");
-    }
-    out += "</g>\n";
-    finish_ids(out)
+    let tail = if l.drawn == 0 { f.note("no data") } else { String::new() };
+    Drawn { out, tail, plot, occ: l.occ, w, h, reserve }
 }
 
 pub(super) fn grid(charts: &[Chart], cols: usize, title: &str) -> String {
     let cols = cols.clamp(1, charts.len().max(1));
-    let sizes: Vec<(f64, f64)> = charts.iter().map(|c| dims(c.width, c.height, 640.0, 400.0)).collect();
+    let sizes: Vec<(f64, f64)> = charts.iter().map(|c| chart(c, 0.0, 0.0).1).collect();
     let cw = sizes.iter().map(|s| s.0).fold(0.0, f64::max);
     let ch = sizes.iter().map(|s| s.1).fold(0.0, f64::max);
     let rows = charts.len().div_ceil(cols);
@@ -182,7 +254,7 @@ pub(super) fn grid(charts: &[Chart], cols: usize, title: &str) -> String {
     }
     for (i, (c, s)) in charts.iter().zip(&sizes).enumerate() {
         let (r, k) = (i / cols, i % cols);
-        body += &c.svg_fragment(cw * k as f64 + (cw - s.0) / 2.0, top + ch * r as f64 + (ch - s.1) / 2.0);
+        body += &chart(c, cw * k as f64 + (cw - s.0) / 2.0, top + ch * r as f64 + (ch - s.1) / 2.0).0;
     }
     body += "</g>\n";
     wrap(w, h, &body)

@@ -82,6 +82,8 @@ pub(super) enum Swatch {
     Line {
         dashed: bool,
     },
+    /// A line with a marker in its middle.
+    MarkedLine(Mark),
     Fill,
     /// A light fill with a dashed edge (a wider band behind).
     LightFill,
@@ -98,29 +100,65 @@ pub(super) struct Entry<'a> {
     pub(super) swatch: Swatch,
 }
 
-/// The legend box in the best of the four inner corners (top-right first).
+/// Padding, row height, swatch width, swatch–text gap and inset from the
+/// plot frame of a legend box, in px.
+const PAD: f64 = 6.0;
+const ROW: f64 = 17.0;
+const SWATCH_W: f64 = 22.0;
+const GAP: f64 = 6.0;
+const INSET: f64 = 8.0;
+
+/// Width and height of the legend box for `entries`.
+pub(super) fn size(entries: &[Entry]) -> (f64, f64) {
+    let text = entries.iter().map(|e| text_w(e.name, TICK_FONT)).fold(0.0, f64::max);
+    (PAD + SWATCH_W + GAP + text + PAD, 2.0 * PAD + entries.len() as f64 * ROW - 3.0)
+}
+
+/// The four inner corners of the plot for a `w` × `h` box, top-right first.
+fn corners(plot: Rect, w: f64, h: f64) -> [(f64, f64); 4] {
+    [
+        (plot.x1 - INSET - w, plot.y0 + INSET),
+        (plot.x0 + INSET, plot.y0 + INSET),
+        (plot.x1 - INSET - w, plot.y1 - INSET - h),
+        (plot.x0 + INSET, plot.y1 - INSET - h),
+    ]
+}
+
+/// An inner corner where a `w` × `h` box covers nothing drawn: no marker
+/// (with its radius), no line or band edge, no fill, no label, and fits
+/// inside the plot. `None` when every corner covers something: the legend
+/// then goes outside the plot.
+pub(super) fn clean_corner(plot: Rect, occ: &Occupancy, w: f64, h: f64) -> Option<(f64, f64)> {
+    corners(plot, w, h).into_iter().find(|&(x, y)| {
+        let r = Rect { x0: x, y0: y, x1: x + w, y1: y + h };
+        r.x0 >= plot.x0 && r.y0 >= plot.y0 && occ.score(&r.expand(MARK_R + 1.0)) == 0.0
+    })
+}
+
+/// The legend box in the best of the four inner corners (top-right first),
+/// where it hides the least: for charts whose legend stays inside.
 pub(super) fn legend(entries: &[Entry], plot: Rect, occ: &Occupancy) -> String {
     if entries.is_empty() {
         return String::new();
     }
-    let (pad, row, sw, gap, inset) = (6.0, 17.0, 22.0, 6.0, 8.0);
-    let text = entries.iter().map(|e| text_w(e.name, TICK_FONT)).fold(0.0, f64::max);
-    let bw = pad + sw + gap + text + pad;
-    let bh = 2.0 * pad + entries.len() as f64 * row - 3.0;
-    let corners = [
-        (plot.x1 - inset - bw, plot.y0 + inset),
-        (plot.x0 + inset, plot.y0 + inset),
-        (plot.x1 - inset - bw, plot.y1 - inset - bh),
-        (plot.x0 + inset, plot.y1 - inset - bh),
-    ];
-    let mut best = (f64::INFINITY, corners[0]);
-    for c in corners {
+    let (bw, bh) = size(entries);
+    let mut best = (f64::INFINITY, (0.0, 0.0));
+    for c in corners(plot, bw, bh) {
         let s = occ.score(&Rect { x0: c.0, y0: c.1, x1: c.0 + bw, y1: c.1 + bh });
         if s < best.0 {
             best = (s, c);
         }
     }
-    let (x, y) = best.1;
+    legend_at(entries, best.1 .0, best.1 .1)
+}
+
+/// The legend box with its top-left corner at (`x`, `y`).
+pub(super) fn legend_at(entries: &[Entry], x: f64, y: f64) -> String {
+    if entries.is_empty() {
+        return String::new();
+    }
+    let (bw, bh) = size(entries);
+    let (pad, row, sw, gap) = (PAD, ROW, SWATCH_W, GAP);
     let mut out = legend_open(x, y, bw, bh);
     for (i, e) in entries.iter().enumerate() {
         let cy = y + pad + i as f64 * row + 7.0;
@@ -136,6 +174,15 @@ pub(super) fn legend(entries: &[Entry], plot: Rect, occ: &Occupancy) -> String {
                 num(sx1),
                 num(cy),
                 if dashed { " stroke-dasharray=\"5 3\"" } else { "" }
+            ),
+            Swatch::MarkedLine(m) => format!(
+                "<line class=\"swatch\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{c}\" \
+                 stroke-width=\"1.8\"/>{}",
+                num(sx0),
+                num(cy),
+                num(sx1),
+                num(cy),
+                svg::marker(m, ((sx0 + sx1) / 2.0, cy), MARK_R, c, "swatch")
             ),
             Swatch::Fill | Swatch::LightFill | Swatch::Solid | Swatch::Region => {
                 let (fop, sop, swd) = match e.swatch {

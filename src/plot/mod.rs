@@ -19,10 +19,14 @@ mod svg;
 mod ticks;
 pub use stacked::StackedBarChart;
 
-/// Matplotlib's default colour cycle, so charts look familiar next to
-/// Python-made ones.
+/// The colour cycle: Okabe and Ito's colour-blind-safe palette ("Color
+/// Universal Design", 2008), ordered so that the first three (blue, orange,
+/// bluish green) are the most distinct hues for protanopes, deuteranopes and
+/// tritanopes alike, then vermilion (the fitted model), reddish purple, sky
+/// blue, a dark yellow (Okabe and Ito's yellow `#F0E442` vanishes on white as
+/// a light fill, so its hue is kept at a darker shade) and black (data).
 pub const PALETTE: [&str; 8] =
-    ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"];
+    ["#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7", "#56b4e9", "#b8a000", "#000000"];
 
 /// How an axis maps values to positions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -103,6 +107,14 @@ pub enum SeriesKind {
         pts: Vec<(f64, f64)>,
         /// Dashed stroke, e.g. for a prediction beyond the data.
         dashed: bool,
+    },
+    /// A polyline with a marker at each point: lines that run close
+    /// together stay apart by their markers' shapes.
+    MarkedLine {
+        /// Data coordinates.
+        pts: Vec<(f64, f64)>,
+        /// Marker shape.
+        mark: Mark,
     },
     /// Filled area between two curves sampled at the same xs: `lower[i].0 == upper[i].0`.
     Band {
@@ -193,14 +205,22 @@ impl Chart {
         }
     }
 
-    /// The chart as a standalone `<svg>` element.
+    /// The chart as a standalone `<svg>` element: `width` × `height`, wider
+    /// or taller when the legend has to go outside the plot.
     pub fn svg(&self) -> String {
-        render::standalone(self.width, self.height, |dx, dy| self.svg_fragment(dx, dy))
+        let (body, (w, h)) = chart::chart(self, 0.0, 0.0);
+        render::wrap(w, h, &body)
     }
 
     /// The `<g>` body without the outer `<svg>` element, drawn at an offset, for composing grids.
     pub fn svg_fragment(&self, dx: f64, dy: f64) -> String {
-        chart::chart(self, dx, dy)
+        chart::chart(self, dx, dy).0
+    }
+
+    /// The size [`Chart::svg`] draws: `width` × `height`, plus the room of
+    /// a legend that goes outside the plot.
+    pub fn size(&self) -> (f64, f64) {
+        chart::chart(self, 0.0, 0.0).1
     }
 }
 

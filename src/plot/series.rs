@@ -2,7 +2,7 @@
 //! area before they are written, in the palette's colours.
 
 use super::legend::Occupancy;
-use super::render::{Map, MARK_R, SLACK};
+use super::render::{text_w, Map, HALO, MARK_R, SLACK, SMALL_FONT};
 use super::svg::{self, esc, num, Pt, Rect};
 use super::{Mark, SeriesKind, PALETTE};
 
@@ -29,6 +29,105 @@ pub(super) struct Layers {
     pub(super) marks: String,
     pub(super) occ: Occupancy,
     pub(super) drawn: usize,
+    /// Where bands leave the plot area, to be marked at its edge.
+    pub(super) clips: Vec<Clip>,
+}
+
+/// Which edge of the plot a band leaves through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Edge {
+    /// Below the bottom of the axis.
+    Below,
+    /// At or below zero on a log axis, which cannot show it.
+    Zero,
+    /// Above the top of the axis.
+    Above,
+}
+
+/// A band leaving the plot area between two x positions (px).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Clip {
+    pub(super) edge: Edge,
+    pub(super) x0: f64,
+    pub(super) x1: f64,
+    pub(super) color: &'static str,
+}
+
+/// Half-width and height of a clip mark's triangle, px.
+const CLIP_MARK: (f64, f64) = (4.5, 7.0);
+
+impl Layers {
+    /// The clip marks (a triangle pointing out of the plot where a band
+    /// leaves it and where it returns) and one label per edge, placed beside
+    /// a mark where it covers no other, and kept in the occupancy so the
+    /// legend stays off them.
+    pub(super) fn clip_marks(&mut self, plot: Rect) -> String {
+        let (hw, th) = CLIP_MARK;
+        let mut out = String::new();
+        let mut placed: Vec<(Edge, f64)> = Vec::new();
+        for c in std::mem::take(&mut self.clips) {
+            let bottom = c.edge != Edge::Above;
+            let (base, tip) = if bottom {
+                (plot.y1 - th - 1.0, plot.y1 - 1.0)
+            } else {
+                (plot.y0 + th + 1.0, plot.y0 + 1.0)
+            };
+            for x in [c.x0, c.x1] {
+                let x = x.clamp(plot.x0 + hw, plot.x1 - hw);
+                let same_side = |e: Edge| (e == Edge::Above) != bottom;
+                if placed.iter().any(|&(e, px)| same_side(e) && (px - x).abs() < 2.0 * hw + 2.0) {
+                    continue;
+                }
+                placed.push((c.edge, x));
+                out += &format!(
+                    "<path class=\"clip-mark\" d=\"M{},{}L{},{}L{},{}Z\" fill=\"{}\" stroke=\"#fff\" \
+                     stroke-width=\"0.8\"/>\n",
+                    num(x - hw),
+                    num(base),
+                    num(x + hw),
+                    num(base),
+                    num(x),
+                    num(tip),
+                    c.color
+                );
+                self.occ.marks.push((x, (base + tip) / 2.0));
+            }
+        }
+        for edge in [Edge::Zero, Edge::Below, Edge::Above] {
+            let xs: Vec<f64> = placed.iter().filter(|m| m.0 == edge).map(|m| m.1).collect();
+            let Some(&first) = xs.first() else { continue };
+            let text = match edge {
+                Edge::Zero => "band reaches 0 (off the log axis)",
+                Edge::Below => "band continues below the axis",
+                Edge::Above => "band continues above the axis",
+            };
+            let tw = text_w(text, SMALL_FONT);
+            let ty = if edge == Edge::Above { plot.y0 + 12.0 } else { plot.y1 - 4.0 };
+            let boxed = |bx: f64| Rect { x0: bx - 2.0, y0: ty - SMALL_FONT, x1: bx + tw + 2.0, y1: ty + 3.0 };
+            // Beside a mark of this edge, right or left, covering no mark.
+            let fits = |bx: f64| {
+                let r = boxed(bx);
+                r.x0 >= plot.x0
+                    && r.x1 <= plot.x1
+                    && !placed.iter().any(|&(e, x)| {
+                        (e == Edge::Above) == (edge == Edge::Above) && x + hw > r.x0 && x - hw < r.x1
+                    })
+            };
+            let bx = xs
+                .iter()
+                .flat_map(|&x| [x + hw + 3.0, x - hw - 3.0 - tw])
+                .find(|&bx| fits(bx))
+                .unwrap_or_else(|| (first + hw + 3.0).min(plot.x1 - tw - 2.0).max(plot.x0 + 2.0));
+            out += &format!(
+                "<text class=\"clip-label\" x=\"{}\" y=\"{}\" font-size=\"{SMALL_FONT}\" fill=\"#333\" {HALO}>{}</text>\n",
+                num(bx),
+                num(ty),
+                esc(text)
+            );
+            self.occ.labels.push(boxed(bx));
+        }
+        out
+    }
 }
 
 impl Layers {
@@ -49,7 +148,7 @@ pub(super) fn draw_series(
     l: &mut Layers,
     kind: &SeriesKind,
     name: &str,
-    c: &str,
+    c: &'static str,
     xm: Map,
     ym: Map,
     plot: Rect,
@@ -81,6 +180,10 @@ pub(super) fn draw_series(
             );
             l.polyline(&svg::runs(&ps, near), "line", name, &style);
         }
+        SeriesKind::MarkedLine { pts, mark } => {
+            draw_series(l, &SeriesKind::Line { pts: pts.clone(), dashed: false }, name, c, xm, ym, plot);
+            draw_series(l, &SeriesKind::Points { pts: pts.clone(), mark: *mark }, name, c, xm, ym, plot);
+        }
         SeriesKind::Band { lower, upper, light } => {
             // On a log axis a lower side at or below zero runs off the
             // bottom: it is drawn there, not dropped with its upper side.
@@ -92,6 +195,32 @@ pub(super) fn draw_series(
             let pairs: Vec<Option<(Pt, Pt)>> =
                 lower.iter().zip(upper).map(|(a, b)| Some((floor(a)?, px(b)?))).collect();
             l.drawn += pairs.iter().flatten().count();
+            let leaves = |i: usize| -> [Option<Edge>; 2] {
+                let Some((lo, hi)) = pairs[i] else { return [None, None] };
+                let below = (lo.1 > plot.y1 + 0.5).then(|| {
+                    if ym.log && lower[i].1 <= 0.0 {
+                        Edge::Zero
+                    } else {
+                        Edge::Below
+                    }
+                });
+                [below, (hi.1 < plot.y0 - 0.5).then_some(Edge::Above)]
+            };
+            for side in 0..2 {
+                let mut run: Option<Clip> = None;
+                for i in 0..pairs.len() {
+                    let x = pairs[i].map(|p| p.0 .0);
+                    match (leaves(i)[side], x, run.as_mut()) {
+                        (Some(e), Some(x), Some(r)) if r.edge == e => r.x1 = x,
+                        (Some(e), Some(x), _) => {
+                            l.clips.extend(run.take());
+                            run = Some(Clip { edge: e, x0: x, x1: x, color: c });
+                        }
+                        _ => l.clips.extend(run.take()),
+                    }
+                }
+                l.clips.extend(run);
+            }
             let mut d = String::new();
             for seg in pairs.split(Option::is_none) {
                 let seg: Vec<(Pt, Pt)> = seg.iter().flatten().copied().collect();
@@ -189,6 +318,7 @@ pub(super) fn series_points(kind: &SeriesKind) -> Box<dyn Iterator<Item = &(f64,
     match kind {
         SeriesKind::Points { pts, .. }
         | SeriesKind::Line { pts, .. }
+        | SeriesKind::MarkedLine { pts, .. }
         | SeriesKind::Polygon { pts, .. }
         | SeriesKind::Stems { pts } => Box::new(pts.iter()),
         SeriesKind::Band { lower, upper, .. } => Box::new(lower.iter().chain(upper.iter())),

@@ -262,3 +262,85 @@ fn bar_chart_draws_bars_missing_markers_and_rotated_long_labels() {
     let empty = BarChart::new("", vec![], vec![], Axis::log("y"));
     assert!(empty.svg().contains("no data"));
 }
+
+/// The first number of attribute `name` in the first tag starting with `start`.
+fn attr_num(svg: &str, start: &str, name: &str) -> f64 {
+    let tag = svg.split(start).nth(1).unwrap_or("");
+    let tag = &tag[..tag.find('>').unwrap_or(tag.len())];
+    tag.split(&format!(" {name}=\""))
+        .nth(1)
+        .and_then(|v| v.split('"').next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(f64::NAN)
+}
+
+/// The plot area: the clip path's rectangle (x0, y0, x1, y1).
+fn plot_area(svg: &str) -> (f64, f64, f64, f64) {
+    let rest = svg.split("<clipPath").nth(1).unwrap_or("");
+    let (x, y) = (attr_num(rest, "<rect", "x"), attr_num(rest, "<rect", "y"));
+    (x, y, x + attr_num(rest, "<rect", "width"), y + attr_num(rest, "<rect", "height"))
+}
+
+/// Six lines zig-zagging over the whole plot: no corner is clean.
+fn six_lines(names: &[&str]) -> Chart {
+    let mut c = Chart::new("six", Axis::linear("x"), Axis::linear("y"));
+    for (k, name) in names.iter().enumerate() {
+        let pts: Vec<(f64, f64)> =
+            (0..=40).map(|i| (f64::from(i), if (i + k as i32) % 2 == 0 { 0.0 } else { 10.0 })).collect();
+        c.series.push(Series::new(*name, SeriesKind::Line { pts, dashed: false }));
+    }
+    c
+}
+
+#[test]
+fn legend_goes_outside_when_every_corner_has_data() {
+    // Short names: a narrow legend, on the right; the chart grows wider.
+    let svg = six_lines(&["a", "b", "c", "d", "e", "f"]).svg();
+    let plot_x1 = plot_area(&svg).2;
+    let (lx, svg_w) = (attr_num(&svg, "<rect class=\"legend-box\"", "x"), attr_num(&svg, "<svg", "width"));
+    assert!(lx > plot_x1, "legend at x = {lx}, plot ends at {plot_x1}");
+    assert!(svg_w > 640.0 && lx < svg_w, "svg width {svg_w}, legend at {lx}");
+    assert_eq!(count(&svg, "class=\"swatch\""), 6);
+    // Long names: a wide legend, below the plot; the chart grows taller.
+    let long = ["the first series with a long name", "b", "c", "d", "e", "f"];
+    let svg = six_lines(&long).svg();
+    let plot_y1 = plot_area(&svg).3;
+    let (ly, svg_h) = (attr_num(&svg, "<rect class=\"legend-box\"", "y"), attr_num(&svg, "<svg", "height"));
+    assert!(ly > plot_y1 + 20.0, "legend at y = {ly}, plot ends at {plot_y1}");
+    assert!(svg_h > 400.0 && ly < svg_h, "svg height {svg_h}, legend at {ly}");
+    assert_eq!(attr_num(&svg, "<svg", "width"), 640.0);
+    // In a grid, the cells make room for the grown charts.
+    let g = grid(&[six_lines(&long), six_lines(&["a"])], 2, "");
+    assert!(attr_num(&g, "<svg", "height") > 400.0);
+}
+
+#[test]
+fn legend_stays_inside_in_a_clean_corner() {
+    let svg = band_chart().svg();
+    let plot_x0 = plot_area(&svg).0;
+    let lx = attr_num(&svg, "<rect class=\"legend-box\"", "x");
+    assert!(lx > plot_x0 && attr_num(&svg, "<svg", "width") == 640.0, "legend at {lx}");
+}
+
+#[test]
+fn bands_that_leave_the_axis_are_marked_at_its_edge() {
+    // A band below a fixed y minimum on a linear axis, above the maximum too.
+    let mut c = Chart::new("clip", Axis::linear("x"), Axis::linear("y").range(Some(0.0), Some(10.0)));
+    let lower: Vec<(f64, f64)> = (0..=10).map(|i| (f64::from(i), 5.0 - f64::from(i))).collect();
+    let upper: Vec<(f64, f64)> = (0..=10).map(|i| (f64::from(i), 6.0 + f64::from(i))).collect();
+    c.series.push(Series::new("band", SeriesKind::Band { lower, upper, light: false }));
+    let svg = c.svg();
+    assert!(svg.contains(">band continues below the axis</text>"), "{svg}");
+    assert!(svg.contains(">band continues above the axis</text>"), "{svg}");
+    // Each side leaves once and runs to the end: a mark where it leaves, one at the end.
+    assert_eq!(count(&svg, "class=\"clip-mark\""), 4);
+    // On a log axis a lower end at 0 cannot be drawn: said so.
+    let mut c = Chart::new("zero", Axis::linear("x"), Axis::log("y"));
+    let lower: Vec<(f64, f64)> = (1..=10).map(|i| (f64::from(i), if i > 5 { 0.0 } else { 1.0 })).collect();
+    let upper: Vec<(f64, f64)> = (1..=10).map(|i| (f64::from(i), 100.0)).collect();
+    c.series.push(Series::new("band", SeriesKind::Band { lower, upper, light: false }));
+    let svg = c.svg();
+    assert!(svg.contains(">band reaches 0 (off the log axis)</text>"), "{svg}");
+    // A band inside the axis has no marks.
+    assert_eq!(count(&band_chart().svg(), "clip-mark"), 0);
+}

@@ -12,13 +12,14 @@ use num_traits::Zero;
 
 /// Samples along the x axis of a band plot.
 const BAND_SAMPLES: usize = 240;
-/// Palette index of the data and of the fitted model.
+/// Palette index of the data (black) and of the fitted model (vermilion).
 const DATA_COLOR: usize = 7;
 const MODEL_COLOR: usize = 3;
-/// Palette index of the family band.
-const FAMILY_COLOR: usize = 6;
-/// Palette indices of pruned bands (apart from the full data's).
-const PRUNED_COLORS: [usize; 2] = [2, 5];
+/// Palette index of the family band (sky blue, drawn light).
+const FAMILY_COLOR: usize = 5;
+/// Palette indices of pruned bands (green, purple: hues apart from the full
+/// data's blue and orange).
+const PRUNED_COLORS: [usize; 2] = [2, 4];
 
 /// Samples of the family band: each costs two exact LPs per consistent form.
 const FAMILY_SAMPLES: usize = 60;
@@ -270,7 +271,7 @@ pub fn band(r: &Report) -> String {
             })
             .collect();
         let upper: Vec<(f64, f64)> = uppers[i].iter().map(|&(x, u)| (x, (u + ab) / (1.0 - rel))).collect();
-        let name = format!("new measurement, threshold {}", r.threshold_label(reg));
+        let name = format!("new measurement, threshold {}", r.legend_label(reg));
         c.series
             .push(Series::new(name, SeriesKind::Band { lower, upper, light: true }).color(region_color(i)));
     }
@@ -278,7 +279,7 @@ pub fn band(r: &Report) -> String {
         if uppers[i].is_empty() {
             continue;
         }
-        let name = format!("band, threshold {}", r.threshold_label(reg));
+        let name = format!("band, threshold {}", r.legend_label(reg));
         // A region that is one point (e_max when it is attained uniquely)
         // has a band of width zero: drawn as a curve, so that it shows.
         let kind = if reg.shape == Shape::Point {
@@ -297,7 +298,7 @@ pub fn band(r: &Report) -> String {
             if hi[i].is_empty() {
                 continue;
             }
-            let name = format!("pruned band (without {what}), threshold {}", r.threshold_label(reg));
+            let name = format!("pruned band (without {what}), threshold {}", r.legend_label(reg));
             let kind = if reg.shape == Shape::Point {
                 SeriesKind::Line { pts: hi[i].clone(), dashed: true }
             } else {
@@ -388,7 +389,7 @@ pub fn region(r: &Report) -> String {
             let pts: Vec<(f64, f64)> = reg.vertices.iter().map(|v| (to_f64(&v[i]), to_f64(&v[j]))).collect();
             let unb =
                 if matches!(reg.shape, Shape::Unbounded { .. }) { " (unbounded: vertices only)" } else { "" };
-            let name = format!("threshold {}{unb}", r.threshold_label(reg));
+            let name = format!("threshold {}{unb}", r.legend_label(reg));
             let kind = match reg.shape {
                 Shape::Empty | Shape::Unlisted { .. } | Shape::Untrusted { .. } => continue,
                 Shape::Point => SeriesKind::Points { pts, mark: Mark::Diamond },
@@ -420,7 +421,7 @@ pub fn region(r: &Report) -> String {
                 let pts: Vec<(f64, f64)> = reg.vertices.iter().map(|v| (to_f64(&v[0]), y)).collect();
                 c.series.push(
                     Series::new(
-                        format!("threshold {}", r.threshold_label(reg)),
+                        format!("threshold {}", r.legend_label(reg)),
                         SeriesKind::Line { pts, dashed: false },
                     )
                     .color(region_color(ri)),
@@ -527,7 +528,9 @@ pub fn width(r: &Report) -> String {
                 _ => None,
             })
             .collect();
-        c.series.push(Series::new(m.show_point(&p.x), SeriesKind::Line { pts, dashed: false }).color(i % 8));
+        const MARKS: [Mark; 5] = [Mark::Circle, Mark::Square, Mark::Triangle, Mark::Diamond, Mark::Cross];
+        let kind = SeriesKind::MarkedLine { pts, mark: MARKS[i % MARKS.len()] };
+        c.series.push(Series::new(m.show_point(&p.x), kind).color(i % 8));
     }
     c.svg()
 }

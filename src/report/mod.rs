@@ -31,6 +31,9 @@ use crate::data::Measurement;
 use crate::envelope::{BandFunction, EnvelopeSkip, Piece};
 use crate::model::{inexact_notes, show_value, FitMode, Model};
 use crate::num::{fmt_fraction, fmt_sig, NumFormat, Rat};
+
+/// Significant digits of the numbers in a plot legend's labels.
+const LEGEND_DIGITS: usize = 4;
 use crate::qe::output;
 use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
@@ -311,6 +314,20 @@ impl Report<'_> {
 
     fn threshold_label(&self, r: &Region) -> String {
         self.bound_label(&r.threshold.text, &r.bound)
+    }
+    /// A threshold's name in a plot legend: as in the report, every number
+    /// correctly rounded to at most [`LEGEND_DIGITS`] significant digits (the
+    /// legend tells bands apart; the report carries the values).
+    fn legend_label(&self, r: &Region) -> String {
+        let digits = self.digits().min(LEGEND_DIGITS);
+        let (text, b) = (&r.threshold.text, &r.bound);
+        if let Ok(v) = crate::num::parse_rat(text) {
+            fmt_sig(&v, digits)
+        } else if b.is_relative() {
+            format!("{text}: {}", b.describe(digits))
+        } else {
+            format!("{text} = {}", fmt_sig(&b.absolute, digits))
+        }
     }
     fn dropped_text(&self, p: &Pruned) -> String {
         p.dropped
