@@ -103,7 +103,7 @@ pub(super) struct Entry<'a> {
 /// Padding, row height, swatch width, swatch–text gap and inset from the
 /// plot frame of a legend box, in px.
 const PAD: f64 = 6.0;
-const ROW: f64 = 17.0;
+const ROW: f64 = TICK_FONT + 6.0;
 const SWATCH_W: f64 = 22.0;
 const GAP: f64 = 6.0;
 const INSET: f64 = 8.0;
@@ -161,7 +161,7 @@ pub(super) fn legend_at(entries: &[Entry], x: f64, y: f64) -> String {
     let (pad, row, sw, gap) = (PAD, ROW, SWATCH_W, GAP);
     let mut out = legend_open(x, y, bw, bh);
     for (i, e) in entries.iter().enumerate() {
-        let cy = y + pad + i as f64 * row + 7.0;
+        let cy = y + pad + i as f64 * row + (row - 3.0) / 2.0;
         let (sx0, sx1) = (x + pad, x + pad + sw);
         let c = e.color;
         out += &match e.swatch {

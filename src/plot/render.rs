@@ -10,10 +10,10 @@ use super::{Axis, Scale};
 /// Stands in for the clip-path id until the fragment is hashed; `<` cannot
 /// survive escaping, so no user text can contain it.
 pub(super) const ID_SLOT: &str = "<clip-id>";
-pub(super) const TICK_FONT: f64 = 11.0;
-pub(super) const LABEL_FONT: f64 = 12.0;
-pub(super) const TITLE_FONT: f64 = 14.0;
-pub(super) const SMALL_FONT: f64 = 10.0;
+pub(super) const TICK_FONT: f64 = 13.0;
+pub(super) const LABEL_FONT: f64 = 14.0;
+pub(super) const TITLE_FONT: f64 = 16.0;
+pub(super) const SMALL_FONT: f64 = 12.0;
 /// Average advance of a sans-serif character, in ems (~7 px at 12 px).
 pub(super) const CHAR_EM: f64 = 0.6;
 pub(super) const TICK_LEN: f64 = 4.0;

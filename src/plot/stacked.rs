@@ -222,8 +222,8 @@ fn legend_layout(layers: &[String], hline: Option<&str>, max_w: f64, max_h: f64)
     }
     let extra = usize::from(hline.is_some());
     let inner_h = (max_h - 2.0 * LEGEND_PAD + 3.0).max(11.0);
-    let row = (inner_h / (n + extra) as f64).clamp(11.0, 17.0);
-    let font = (row - 5.0).clamp(8.0, TICK_FONT);
+    let row = (inner_h / (n + extra) as f64).clamp(11.0, TICK_FONT + 6.0);
+    let font = (row - 6.0).clamp(8.0, TICK_FONT);
     let fit_rows = ((inner_h / row).floor() as usize).max(2 + extra);
     let shown = if n + extra > fit_rows { fit_rows - 1 - extra } else { n };
     let room = (max_w - 2.0 * LEGEND_PAD - LEGEND_SWATCH - LEGEND_GAP).max(render::text_w("ab", font));
