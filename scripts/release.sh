@@ -42,6 +42,10 @@ print(v, m["target_directory"])')
 [ -n "$VERSION" ] && [ -n "$TARGET_DIR" ] || fail "cannot read the version from cargo metadata"
 NAME="errband-$VERSION-$HOST"
 
+# File times in the archive and the wheel: the last commit's (or
+# SOURCE_DATE_EPOCH's), so that the same sources give the same files.
+EPOCH="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}"
+
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 
@@ -86,7 +90,6 @@ cp "$DIST/$NAME" "$TMP/$NAME/errband"
 cp README.md CHANGELOG.md LICENSE-MIT LICENSE-APACHE "$TMP/$NAME/"
 # The same inputs give the same archive: sorted names, the last commit's
 # time, no owner names, no gzip time stamp.
-EPOCH="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}"
 tar -C "$TMP" --sort=name --mtime="@$EPOCH" --owner=0 --group=0 --numeric-owner \
     -cf - "$NAME" | gzip -9n >"$DIST/$NAME.tar.gz"
 
@@ -98,7 +101,7 @@ if [ -z "${MATURIN:-}" ]; then
 fi
 # The extension module is a shared library: the crt-static flag above was
 # given to that cargo build alone, never exported.
-(cd python && "$MATURIN" build --release --locked --quiet -o "$DIST")
+(cd python && SOURCE_DATE_EPOCH="$EPOCH" "$MATURIN" build --release --locked --quiet -o "$DIST")
 compgen -G "$DIST/errband-*.whl" >/dev/null || fail "maturin wrote no wheel into dist/"
 
 step "SHA256SUMS"
