@@ -9,7 +9,7 @@ fn main() -> Result<(), errband::Error> {
     let a = Analysis::run(&model, &data, &Options { at: vec![p.clone()], ..Options::default() })?;
     println!("e_max = {}", num::fmt_fraction(&a.emax)); // 1101248/81125
     let show = |v: &Option<Rat>| v.as_ref().map_or("unbounded".to_string(), |v| num::fmt_sig(v, 6));
-    match a.prediction(&p).and_then(|x| x.bands[0].clone()) {
+    match a.band(&p, "max").flatten() {
         Some(band) => println!("T(1000) in [{}, {}]", show(&band.lower), show(&band.upper)),
         None => println!("T(1000): no band (the region at this threshold is empty)"),
     }

@@ -542,6 +542,40 @@ impl Analysis {
         self.predictions.iter().find(|p| p.x == x)
     }
 
+    /// The index and region of the threshold written `threshold`, as in
+    /// [`Options::thresholds`] (`max`, `trusted`, `2*remax`, a number; the
+    /// defaults are `max` and `trusted`).
+    pub fn region(&self, threshold: &str) -> Option<(usize, &Region)> {
+        let t = threshold.trim();
+        self.regions.iter().enumerate().find(|(_, r)| r.threshold.text == t)
+    }
+
+    /// The model's band at the prediction point `x` for `threshold` (see
+    /// [`Analysis::region`]): `None` when `x` is not a prediction point or
+    /// the threshold was not asked for, `Some(None)` when the threshold's
+    /// region is empty (no parameters meet it, so there is no band).
+    pub fn band(&self, x: &[Rat], threshold: &str) -> Option<Option<&Band>> {
+        let (i, _) = self.region(threshold)?;
+        Some(self.prediction(x)?.bands[i].as_ref())
+    }
+
+    /// The band a new measurement at `x` falls in for `threshold`, when it
+    /// scatters about the model as the data did (the model band widened by
+    /// the threshold's bound); `None` and `Some(None)` as for
+    /// [`Analysis::band`].
+    pub fn measurement_band(&self, x: &[Rat], threshold: &str) -> Option<Option<&Band>> {
+        let (i, _) = self.region(threshold)?;
+        Some(self.prediction(x)?.measurement[i].as_ref())
+    }
+
+    /// The fitted (or given) value of the parameter named `name` of
+    /// `model`, the model this analysis ran (`None` for a name that is not
+    /// a `param`, such as a `const`).
+    pub fn param(&self, model: &Model, name: &str) -> Option<&Rat> {
+        let i = model.params.iter().position(|p| p.name == name)?;
+        self.params.get(i)
+    }
+
     /// [`Analysis::run`] on measurements given as rows; `file` names the
     /// data in messages.
     pub fn run_rows(

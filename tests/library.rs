@@ -32,6 +32,30 @@ fn hpl_from_the_public_api() {
 }
 
 #[test]
+fn accessors_find_a_band_by_point_and_threshold_and_a_parameter_by_name() {
+    let model = Model::from_source(&read("models/hpl.tm"), "hpl.tm").unwrap();
+    let data = model.read_data(&read("data/hpl.csv"), "hpl.csv").unwrap();
+    let p = vec![Rat::from_integer(1000.into())];
+    let a = Analysis::run(&model, &data, &Options { at: vec![p.clone()], ..Options::default() }).unwrap();
+    // The defaults are max and trusted; the accessor is the prediction's band.
+    let (i, region) = a.region("trusted").unwrap();
+    assert_eq!((i, region.threshold.text.as_str()), (1, "trusted"));
+    let max = a.band(&p, "max").unwrap().unwrap();
+    assert_eq!(Some(max), a.prediction(&p).unwrap().bands[0].as_ref());
+    assert_eq!(num::fmt_sig(max.upper.as_ref().unwrap(), 6), "6346.66");
+    let next = a.measurement_band(&p, " trusted ").unwrap().unwrap();
+    assert_eq!(Some(next), a.prediction(&p).unwrap().measurement[1].as_ref());
+    // Not a prediction point, not a threshold asked for: None.
+    assert!(a.band(&[Rat::from_integer(7.into())], "max").is_none());
+    assert!(a.band(&p, "emax").is_none());
+    // Parameters by the model's names, in its order; `a` is a constant.
+    assert_eq!(a.param(&model, "c1"), Some(&a.params[0]));
+    assert_eq!(a.param(&model, "c2"), Some(&a.params[1]));
+    assert_eq!(num::fmt_sig(a.param(&model, "c1").unwrap(), 4), "0.008882");
+    assert!(a.param(&model, "a").is_none() && a.param(&model, "nope").is_none());
+}
+
+#[test]
 fn errors_display_their_located_message_and_know_their_kind() {
     // A model error renders the caret report from Display alone.
     let e = Model::from_source("T(p) = a*p*p*q\nparam a\n", "bad.tm").unwrap_err();
