@@ -208,8 +208,8 @@ pub(super) fn draw_series(
             };
             for side in 0..2 {
                 let mut run: Option<Clip> = None;
-                for i in 0..pairs.len() {
-                    let x = pairs[i].map(|p| p.0 .0);
+                for (i, pair) in pairs.iter().enumerate() {
+                    let x = pair.map(|p| p.0 .0);
                     match (leaves(i)[side], x, run.as_mut()) {
                         (Some(e), Some(x), Some(r)) if r.edge == e => r.x1 = x,
                         (Some(e), Some(x), _) => {
