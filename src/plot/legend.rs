@@ -166,24 +166,27 @@ pub(super) fn legend_at(entries: &[Entry], x: f64, y: f64) -> String {
         let c = e.color;
         out += &match e.swatch {
             Swatch::Marker(m) => svg::marker(m, ((sx0 + sx1) / 2.0, cy), MARK_R, c, "swatch"),
-            Swatch::Line { dashed } => format!(
-                "<line class=\"swatch\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{c}\" \
-                 stroke-width=\"1.8\"{}/>",
-                num(sx0),
-                num(cy),
-                num(sx1),
-                num(cy),
-                if dashed { " stroke-dasharray=\"5 3\"" } else { "" }
-            ),
-            Swatch::MarkedLine(m) => format!(
-                "<line class=\"swatch\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{c}\" \
-                 stroke-width=\"1.8\"/>{}",
-                num(sx0),
-                num(cy),
-                num(sx1),
-                num(cy),
-                svg::marker(m, ((sx0 + sx1) / 2.0, cy), MARK_R, c, "swatch")
-            ),
+            Swatch::Line { .. } | Swatch::MarkedLine(_) => {
+                let line = format!(
+                    "<line class=\"swatch\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{c}\" \
+                     stroke-width=\"1.8\"{}/>",
+                    num(sx0),
+                    num(cy),
+                    num(sx1),
+                    num(cy),
+                    if matches!(e.swatch, Swatch::Line { dashed: true }) {
+                        " stroke-dasharray=\"5 3\""
+                    } else {
+                        ""
+                    }
+                );
+                match e.swatch {
+                    Swatch::MarkedLine(m) => {
+                        line + &svg::marker(m, ((sx0 + sx1) / 2.0, cy), MARK_R, c, "swatch")
+                    }
+                    _ => line,
+                }
+            }
             Swatch::Fill | Swatch::LightFill | Swatch::Solid | Swatch::Region => {
                 let (fop, sop, swd) = match e.swatch {
                     Swatch::Fill => ("0.25", "0.6", "0.8"),
