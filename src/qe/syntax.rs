@@ -625,23 +625,21 @@ and -emax <= 15477/10 - a*(1/20 + C1 + dc1 + (C2 + dc2)*(20 - 1)^2) <= emax
             fn wrap(open: &str, inner: &str, close: &str, k: usize) -> String {
                 format!("{}{inner}{}", open.repeat(k), close.repeat(k))
             }
-            let shapes: Vec<(&str, Box<dyn Fn(usize) -> String>)> = vec![
-                ("parentheses", Box::new(|k| wrap("(", "x < 1", ")", k))),
-                ("not", Box::new(|k| format!("{}x < 1", "not ".repeat(k)))),
-                ("quantifiers", Box::new(|k| wrap("exists y: (", "x < y", ")", k))),
-                ("implies", Box::new(|k| vec!["x < 1"; k + 1].join(" => "))),
-                ("expression parentheses", Box::new(|k| format!("x < {}", wrap("(", "1", ")", k)))),
-                ("minus signs", Box::new(|k| format!("x < {}1", "-".repeat(k)))),
-                ("powers", Box::new(|k| format!("x < {}", vec!["1"; k + 1].join("^")))),
-                ("sum", Box::new(|k| format!("x < {}", vec!["x"; k + 1].join("+")))),
-                (
-                    "formula and expression parentheses",
-                    Box::new(|k| wrap("(", &format!("{} < 1", wrap("(", "x", ")", k)), ")", k)),
-                ),
-                (
-                    "negated sums",
-                    Box::new(|k| format!("x < {}", wrap("-(", &vec!["x"; 960].join("+"), ")", k))),
-                ),
+            /// The input with `k` levels of one kind of nesting.
+            type Shape = fn(usize) -> String;
+            let shapes: Vec<(&str, Shape)> = vec![
+                ("parentheses", |k| wrap("(", "x < 1", ")", k)),
+                ("not", |k| format!("{}x < 1", "not ".repeat(k))),
+                ("quantifiers", |k| wrap("exists y: (", "x < y", ")", k)),
+                ("implies", |k| vec!["x < 1"; k + 1].join(" => ")),
+                ("expression parentheses", |k| format!("x < {}", wrap("(", "1", ")", k))),
+                ("minus signs", |k| format!("x < {}1", "-".repeat(k))),
+                ("powers", |k| format!("x < {}", vec!["1"; k + 1].join("^"))),
+                ("sum", |k| format!("x < {}", vec!["x"; k + 1].join("+"))),
+                ("formula and expression parentheses", |k| {
+                    wrap("(", &format!("{} < 1", wrap("(", "x", ")", k)), ")", k)
+                }),
+                ("negated sums", |k| format!("x < {}", wrap("-(", &vec!["x"; 960].join("+"), ")", k))),
             ];
             for (what, shape) in shapes {
                 // The deepest accepted (acceptance falls off at one depth).
