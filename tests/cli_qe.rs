@@ -454,6 +454,20 @@ fn a_product_of_variables_on_stdin_is_located_with_a_caret() {
     assert!(err.lines().any(|l| l.contains('^')), "a caret points at the product:\n{err}");
 }
 
+/// The fuzzer's SIGSEGV: a product of two variables in parentheses sent
+/// the error's search for the factors into an endless recursion (the
+/// command died of a stack overflow). Now it is the same located error.
+#[test]
+fn a_parenthesised_product_of_variables_is_located_not_a_stack_overflow() {
+    for (input, shown) in [("x <= (x*y)", "x <= (x*y)"), ("exists y: 0 <= 2*(x*y) + y", "2*(x*y)")] {
+        let err = qe_fails_with_2(&["-"], Some(input));
+        assert!(err.contains("a product of two variables is not linear"), "{err}");
+        assert!(err.contains("<stdin>:1:"), "{err}");
+        assert!(err.contains(shown), "the source line is shown:\n{err}");
+        assert!(err.contains("x * y"), "the factors are named:\n{err}");
+    }
+}
+
 #[test]
 fn a_product_of_variables_in_a_file_is_located_by_file_line_and_column() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));

@@ -259,9 +259,19 @@ impl Lin<'_> {
 
     /// Error for a product of two non-constant factors, pointing at the
     /// first two non-constant factors of the (unparenthesised) product chain.
+    ///
+    /// `e` is split into its operands even when it is parenthesised itself:
+    /// the factors are then strictly inside `e`, and were all evaluated
+    /// without error before `e` was, so evaluating them again here cannot
+    /// come back to this product. (Taking `(x*y)` whole as its own only
+    /// factor re-evaluated it, recursing without end: fuzzing found this
+    /// as a stack overflow.)
     fn nonlinear_product(&self, e: &Expr) -> Diagnostic {
         let mut factors = Vec::new();
-        flatten_product(e, &mut factors);
+        if let ExprKind::Bin(BinOp::Mul, l, r) = &e.kind {
+            flatten_product(l, &mut factors);
+            flatten_product(r, &mut factors);
+        }
         let var_factors: Vec<&Expr> =
             factors.into_iter().filter(|f| self.go(f).map(|v| !v.is_constant()).unwrap_or(true)).collect();
         let (f1, f2) = match (var_factors.first(), var_factors.get(1)) {

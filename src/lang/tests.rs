@@ -222,6 +222,31 @@ fn product_of_variables_is_rejected_with_carets_on_it() {
     assert!(ok(lin("(x - x)*y")).coeffs.iter().all(Zero::is_zero));
 }
 
+/// Fuzzing (`qe_parser`, a SIGSEGV with no input saved) found that a
+/// product of two variables in parentheses, `(x*y)`, recursed without end:
+/// the error looked for the product's factors, took the parenthesised
+/// product whole as its only factor and evaluated it again. Its factors
+/// are now the operands inside the parentheses.
+#[test]
+fn parenthesised_product_of_variables_is_an_error_not_a_recursion() {
+    for (s, span) in [
+        ("(x*y)", 1..4),
+        ("2*(x*y)", 3..6),
+        ("(x*y)*2", 1..4),
+        ("((x*2)*(y))", 1..10),
+        ("x + (a*x*y)", 7..10),
+    ] {
+        let d = lin(s).unwrap_err();
+        assert_eq!(
+            (d.message.as_str(), d.span.clone()),
+            ("a product of two variables is not linear", span),
+            "{s}"
+        );
+    }
+    assert_eq!(&*lin("2*(x*y)").unwrap_err().label, "x * y");
+    assert_eq!(&*linearize(&ok(parse("((x + 1)*y)")), &env, 3, "t").unwrap_err().label, "(x + 1) * y");
+}
+
 fn shift(e: Expr, by: usize) -> Expr {
     let span = e.span.start + by..e.span.end + by;
     let kind = match e.kind {

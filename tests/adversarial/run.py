@@ -383,6 +383,10 @@ def hardening_cases():
     add("delimiter-on-extrap-json", ["model.tm", "x.json", "--delimiter", ";"],
         {"model.tm": AMDAHL_TM, "x.json": nested}, says="--delimiter")
     add("unknown-first-word", ["frobnicate", "data.csv"], says="neither a command nor a file")
+    # The fuzzer's SIGSEGV: a product of variables in parentheses recursed
+    # without end while its error was built.
+    add("qe-parenthesised-product", ["qe", "p.qe"], {"p.qe": b"exists y: 0 <= 2*(x*y) + y\n"},
+        bad="p.qe", says="not linear")
     return out
 
 
