@@ -459,7 +459,9 @@ fn a_product_of_variables_on_stdin_is_located_with_a_caret() {
 /// command died of a stack overflow). Now it is the same located error.
 #[test]
 fn a_parenthesised_product_of_variables_is_located_not_a_stack_overflow() {
-    for (input, shown) in [("x <= (x*y)", "x <= (x*y)"), ("exists y: 0 <= 2*(x*y) + y", "2*(x*y)")] {
+    for (input, shown) in
+        [("x <= (x*y)", "x <= (x*y)"), ("exists y: 0 <= 2*(x*y) + y", "2*(x*y)"), ("(x*y) < 1", "(x*y) < 1")]
+    {
         let err = qe_fails_with_2(&["-"], Some(input));
         assert!(err.contains("a product of two variables is not linear"), "{err}");
         assert!(err.contains("<stdin>:1:"), "{err}");

@@ -290,10 +290,13 @@ impl QeParser<'_> {
         }
         // `(`: a parenthesised expression starting a comparison, or a
         // parenthesised formula. Try the comparison first and, when both
-        // fail, report the error that got further.
+        // fail, report the error that got further. A comparison that
+        // parses is what the `(` began (a parenthesised formula cannot be
+        // followed by a comparison operator), so its own errors, such as a
+        // product of two variables, are the ones shown.
         let save = self.p.position();
-        let as_chain = match self.chain_atom() {
-            Ok(f) => return Ok(f),
+        let as_chain = match self.chain() {
+            Ok(chain) => return self.build(chain),
             Err(e) => e,
         };
         self.p.restore(save);
@@ -321,7 +324,9 @@ impl QeParser<'_> {
         self.build(chain)
     }
 
-    /// `expr relop expr (relop expr)*`, syntax only.
+    /// `expr relop expr (relop expr)*`, syntax only. Not inlined: `atom`
+    /// recurses through parenthesised formulas, and its frame stays small.
+    #[inline(never)]
     fn chain(&mut self) -> Result<Chain, Diagnostic> {
         let mut exprs = vec![self.p.parse_expr()?];
         let mut rels = Vec::new();
@@ -340,6 +345,7 @@ impl QeParser<'_> {
     }
 
     /// Interns the chain's variables and turns it into atoms.
+    #[inline(never)]
     fn build(&mut self, chain: Chain) -> Result<Formula, Diagnostic> {
         self.atoms += chain.rels.len();
         if self.atoms > self.p.limits().atoms {
@@ -613,12 +619,16 @@ and -emax <= 15477/10 - a*(1/20 + C1 + dc1 + (C2 + dc2)*(20 - 1)^2) <= emax
         let run = || {
             let found = "# Seed 003 (Orii 125 (about 13.5747).\nlet a  = 52044;      # the pr\x7fgra\0\0m's value\n    \
                          -emax <dc= 14245/5 - a*(1/10 + C1 + idc1 + (C2 * dc2)*(10 - 1)^2) <= e|.\n";
-            // (At the start of an atom, `(x*y) < 1` also fails as a
-            // parenthesised formula, further on: that error is the one shown.)
-            for text in [found, "(x*y) < 1"] {
-                assert!(parse_problem(text, "t.qe").is_err(), "{text}");
-            }
-            for text in ["x < 2*((x + 1)*(y))", "exists y: 0 <= (y*x) + 1", "x < (x*y)"] {
+            assert!(parse_problem(found, "t.qe").is_err());
+            // At the start of an atom too: the comparison parses, so its
+            // error is shown, not the parenthesised formula's at `)`.
+            for text in [
+                "x < 2*((x + 1)*(y))",
+                "exists y: 0 <= (y*x) + 1",
+                "x < (x*y)",
+                "(x*y) < 1",
+                "(x*y) + 1 <= 2",
+            ] {
                 let d = parse_problem(text, "t.qe").expect_err("not linear");
                 assert!(d.message.contains("not linear"), "{}", d.render(text));
             }
