@@ -28,23 +28,21 @@ const OUTSIDE_GAP: f64 = 10.0;
 pub(super) fn chart(c: &Chart, dx: f64, dy: f64) -> (String, (f64, f64)) {
     let colors = series_colors(c.series.iter().map(|s| s.color));
     let entries = legend_entries(c, &colors);
-    let inside = draw(c, dx, dy, &colors, Reserve::default());
+    let d = draw(c, dx, dy, &colors);
     if entries.is_empty() {
-        return inside.finish(String::new());
+        return d.finish(String::new(), Reserve::default());
     }
     let (bw, bh) = legend::size(&entries);
-    if let Some((x, y)) = legend::clean_corner(inside.plot, &inside.occ, bw, bh) {
-        return inside.finish(legend_at(&entries, x, y));
+    if let Some((x, y)) = legend::clean_corner(d.plot, &d.occ, bw, bh) {
+        return d.finish(legend_at(&entries, x, y), Reserve::default());
     }
-    let (w, h) = (inside.w, inside.h);
+    let (w, h) = (d.w, d.h);
     if bw <= 0.3 * w {
-        let d = draw(c, dx, dy, &colors, Reserve { right: bw + OUTSIDE_GAP, bottom: 0.0 });
-        let (x, y) = (w, d.plot.y0);
-        d.finish(legend_at(&entries, x, y))
+        let y = d.plot.y0;
+        d.finish(legend_at(&entries, w, y), Reserve { right: bw + OUTSIDE_GAP, bottom: 0.0 })
     } else {
-        let d = draw(c, dx, dy, &colors, Reserve { right: 0.0, bottom: bh + OUTSIDE_GAP });
         let x = ((d.plot.x0 + d.plot.x1 - bw) / 2.0).min(w - bw - 4.0).max(4.0);
-        d.finish(legend_at(&entries, x, h))
+        d.finish(legend_at(&entries, x, h), Reserve { right: 0.0, bottom: bh + OUTSIDE_GAP })
     }
 }
 
@@ -81,19 +79,33 @@ struct Drawn {
     /// The chart's own size, without the room of an outside legend.
     w: f64,
     h: f64,
-    reserve: Reserve,
 }
 
 impl Drawn {
-    fn finish(mut self, legend: String) -> (String, (f64, f64)) {
+    /// Closes the chart with its legend; `reserve` is the room an outside
+    /// legend adds (the plot itself does not move).
+    fn finish(mut self, legend: String, reserve: Reserve) -> (String, (f64, f64)) {
+        let (w, h) = (self.w, self.h);
+        if reserve.right > 0.0 || reserve.bottom > 0.0 {
+            // The outside legend's room, white like the rest of the chart.
+            let (x, y, rw, rh) =
+                if reserve.right > 0.0 { (w, 0.0, reserve.right, h) } else { (0.0, h, w, reserve.bottom) };
+            self.out += &format!(
+                "<rect class=\"background legend-room\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#fff\"/>\n",
+                num(x),
+                num(y),
+                num(rw),
+                num(rh)
+            );
+        }
         self.out += &legend;
         self.out += &self.tail;
         self.out += "</g>\n";
-        (finish_ids(self.out), (self.w + self.reserve.right, self.h + self.reserve.bottom))
+        (finish_ids(self.out), (w + reserve.right, h + reserve.bottom))
     }
 }
 
-fn draw(c: &Chart, dx: f64, dy: f64, colors: &[&'static str], reserve: Reserve) -> Drawn {
+fn draw(c: &Chart, dx: f64, dy: f64, colors: &[&'static str]) -> Drawn {
     let (w, h) = dims(c.width, c.height, 640.0, 400.0);
     let (xlog, ylog) = (c.x.scale == Scale::Log, c.y.scale == Scale::Log);
     let okx = |v: f64| v.is_finite() && (!xlog || v > 0.0);
@@ -144,16 +156,6 @@ fn draw(c: &Chart, dx: f64, dy: f64, colors: &[&'static str], reserve: Reserve) 
     }
 
     let mut out = f.open(dx, dy, "chart");
-    if reserve.right > 0.0 || reserve.bottom > 0.0 {
-        // The outside legend's room, white like the rest of the chart.
-        out += &format!(
-            "<rect class=\"background legend-room\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#fff\"/>\n",
-            num(if reserve.right > 0.0 { w } else { 0.0 }),
-            num(if reserve.right > 0.0 { 0.0 } else { h }),
-            num(if reserve.right > 0.0 { reserve.right } else { w }),
-            num(if reserve.right > 0.0 { h } else { reserve.bottom })
-        );
-    }
     out += &f.grid_lines();
     out += &format!("<g class=\"plot-area\" clip-path=\"url(#{ID_SLOT})\">\n");
     let mut shade_text = String::new();
@@ -219,7 +221,7 @@ fn draw(c: &Chart, dx: f64, dy: f64, colors: &[&'static str], reserve: Reserve) 
     out += &shade_text;
     out += &hl_text;
     let tail = if l.drawn == 0 { f.note("no data") } else { String::new() };
-    Drawn { out, tail, plot, occ: l.occ, w, h, reserve }
+    Drawn { out, tail, plot, occ: l.occ, w, h }
 }
 
 pub(super) fn grid(charts: &[Chart], cols: usize, title: &str) -> String {
