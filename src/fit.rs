@@ -207,8 +207,17 @@ impl Design {
             group_of.push(g);
         }
         for (g, (s, sq)) in groups.iter_mut().zip(sums) {
-            g.ysum = s.value();
-            g.ysq = sq.value();
+            if g.rows.len() == 1 {
+                // One measurement (in lowest terms, as every parsed number
+                // is): its sum is itself and its square is in lowest terms
+                // too. Reducing them cost two gcds of the value's length
+                // per point, most of a fit on long decimals.
+                g.ysum = s.value_as_kept();
+                g.ysq = sq.value_as_kept();
+            } else {
+                g.ysum = s.value();
+                g.ysq = sq.value();
+            }
         }
         Ok(Design { groups, group_of, log, file: file.to_string() })
     }
@@ -558,6 +567,7 @@ impl Residuals {
         let (l2, two) = (&l * &l, BigInt::from(2));
         let mut sum = BigInt::zero();
         let mut max_abs = Rat::zero();
+        let mut max_f = 0.0;
         let mut argmax = 0;
         for (gr, t) in design.groups.iter().zip(&values) {
             let tn = t.numer() * (&l / t.denom());
@@ -565,11 +575,19 @@ impl Residuals {
             let yq = gr.ysq.numer() * (&y / gr.ysq.denom());
             // Σ (t − y)² = n t² − 2 t Σy + Σy², times L²·Y.
             sum += BigInt::from(gr.rows.len()) * &tn * &tn * &y - &two * &tn * ys * &l + yq * &l2;
+            let tf = crate::num::to_f64(t);
             for (yv, row) in [(&gr.ymin, gr.imin), (&gr.ymax, gr.imax)] {
+                // Floats rule out most points (each exact difference and
+                // comparison is four products of long numbers).
+                let yf = crate::num::to_f64(yv);
+                if crate::num::surely_below((tf - yf).abs(), 1e-12 * (tf.abs() + yf.abs()), max_f) {
+                    continue;
+                }
                 // |t − y| unreduced: only the largest is reduced.
                 let a = abs_sub_unreduced(t, yv);
                 let ord = crate::num::cmp_unreduced(&a, &max_abs);
                 if ord.is_gt() || (ord.is_eq() && row < argmax) {
+                    max_f = crate::num::to_f64(&a);
                     max_abs = a;
                     argmax = row;
                 }

@@ -269,14 +269,12 @@ pub fn optimize(
     Prepared::new(n, constraints)?.optimize(objective, sense)
 }
 
+/// `a·x` in lowest terms, summed unreduced and reduced once: the optimum's
+/// coordinates are long fractions over (mostly) one denominator, where
+/// num-rational's `+=` took a gcd of long numbers per term.
 fn dot(a: &[Rat], x: &[Rat]) -> Rat {
-    let mut s = Rat::zero();
-    for (p, q) in a.iter().zip(x) {
-        if !p.is_zero() && !q.is_zero() {
-            s += p * q;
-        }
-    }
-    s
+    let (n, d) = crate::num::affine_unreduced(&Rat::zero(), a, x).into_raw();
+    crate::num::reduced(n, d)
 }
 
 /// Rows up to this count are solved in one exact simplex run.

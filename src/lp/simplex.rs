@@ -121,6 +121,13 @@ impl Basis {
         self.vertex_numer(all, fr, n).into_iter().map(|x| crate::num::reduced(x, self.det.clone())).collect()
     }
 
+    /// The vertex over the common denominator `det`, unreduced: for a
+    /// feasibility check only (the exact signs take any form), where the
+    /// reductions were gcds of long numbers that nothing used.
+    fn vertex_unreduced(&self, all: &[Row], fr: &FloatRows, n: usize) -> Vec<Rat> {
+        self.vertex_numer(all, fr, n).into_iter().map(|x| Rat::new_raw(x, self.det.clone())).collect()
+    }
+
     /// The multipliers of the *given* rows, `A_B^T y_B = c`: over the
     /// integer rows they are `c·cols_k / det`, and row `k`'s own multiplier
     /// is `s_k` times that.
@@ -430,7 +437,7 @@ pub(crate) fn solve_with(
     // Equalities not in b0 are linear combinations of the kept ones; check
     // their consistency through phase 1 like any other row.
     let Some(basis) = Basis::new(b0.clone(), rows, fr, n) else { unreachable_basis() };
-    let x0 = basis.vertex(rows, fr, n);
+    let x0 = basis.vertex_unreduced(rows, fr, n);
     let feasible_start = all_satisfied(rows, fr, &x0, &b0);
     let fallback = || -> Option<Basis> {
         let f = feasible?;
@@ -438,7 +445,7 @@ pub(crate) fn solve_with(
             return None;
         }
         let b = Basis::new(f.to_vec(), rows, fr, n)?;
-        let x = b.vertex(rows, fr, n);
+        let x = b.vertex_unreduced(rows, fr, n);
         all_satisfied(rows, fr, &x, &[]).then_some(b)
     };
     let basis = if feasible_start {
@@ -527,14 +534,15 @@ fn phase1(rows: &[Row], fr: &FloatRows, b0: &[usize], n: usize) -> Result<Basis,
         Some(b) => b,
         None => unreachable_basis(),
     };
-    let x0 = tmp_b.vertex(rows, fr, n);
+    // Violations compared unreduced: only the worst row is wanted.
+    let x0 = tmp_b.vertex_unreduced(rows, fr, n);
     let mut worst: Option<(Rat, usize)> = None;
     for (j, row) in aug.iter().enumerate() {
         if j == t_row || b0.contains(&origin[j].0) {
             continue;
         }
-        let v = dot(&row.a[..n], &x0) - &row.b;
-        if worst.as_ref().is_none_or(|(w, _)| v > *w) {
+        let v = crate::num::affine_unreduced(&-&row.b, &row.a[..n], &x0);
+        if worst.as_ref().is_none_or(|(w, _)| crate::num::cmp_unreduced(&v, w).is_gt()) {
             worst = Some((v, j));
         }
     }

@@ -511,6 +511,14 @@ pub fn ratio_to_f64(n: &BigInt, d: &BigInt) -> f64 {
     }
 }
 
+/// Whether the value whose float view is `a` (within `a_err` of it) is
+/// certainly below the one whose float view is `b` (from [`to_f64`],
+/// within a few ulps): a filter that spares an exact comparison of long
+/// fractions. Not finite, or too close to call: `false` (compare exactly).
+pub fn surely_below(a: f64, a_err: f64, b: f64) -> bool {
+    a.is_finite() && a_err.is_finite() && b.is_finite() && a + a_err < b - b.abs() * 1e-12
+}
+
 /// `x · 2^-shift` as an `f64`, within a few ulps (0 or subnormal when
 /// tiny), read from the top two words of `x` in O(1). For float filters
 /// over vectors of long integers: one shift per vector keeps every entry
@@ -763,6 +771,14 @@ impl Sum {
     /// The sum in lowest terms.
     pub fn value(self) -> Rat {
         reduced(self.n, self.d)
+    }
+
+    /// The sum as kept, without the final reduction: for a caller that
+    /// knows it is already in lowest terms (one term in lowest terms, or
+    /// the square of one), where the reduction is a gcd of long numbers
+    /// that is bound to be 1.
+    pub fn value_as_kept(self) -> Rat {
+        Rat::new_raw(self.n, self.d)
     }
 }
 

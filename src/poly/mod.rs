@@ -375,20 +375,7 @@ impl Polyhedron {
         // Fraction-free elimination first keeps only independent rows (none
         // of the generators' long entries meets a gcd); a full-dimensional
         // cone, the common case, then has no equation at all.
-        let basis = dd::echelon(cone.rays.iter().chain(&cone.lines).map(|g| g.v.as_slice()), n + 1);
-        let eqs = if basis.len() == n + 1 {
-            Vec::new()
-        } else {
-            let hull_rows: Vec<crate::lp::simplex::Row> =
-                basis.iter().map(|v| crate::lp::simplex::row_of(rat_vec(v), Rat::zero(), true)).collect();
-            crate::lp::simplex::null_space(&hull_rows, n + 1)
-        };
-        let equalities: Vec<Constraint> = eqs
-            .iter()
-            .filter(|v| v[..n].iter().any(|x| !x.is_zero()))
-            .map(|v| Constraint::new(v[..n].to_vec(), Kind::Eq, -v[n].clone()).normalized())
-            .map(canonical_sign)
-            .collect();
+        let equalities = hull_equalities(cone.rays.iter().chain(&cone.lines).map(|g| g.v.as_slice()), n);
         // Facets, combinatorially: a row's face is the set of generators it
         // makes tight; the facets are the maximal proper faces. Only rows the
         // cone kept can define facets of the closure (the others were implied
@@ -763,6 +750,25 @@ fn reject(v: &[Rat], basis: &[Vec<Rat>]) -> Vec<Rat> {
 }
 
 /// Equalities with the first non-zero coefficient positive, for stable output.
+/// The equations of the affine hull of the homogeneous generators `gens`
+/// (each `(x, t)` of length `n + 1`), normalized: none when they span the
+/// space.
+fn hull_equalities<'a>(gens: impl Iterator<Item = &'a [BigInt]>, n: usize) -> Vec<Constraint> {
+    let basis = dd::echelon(gens, n + 1);
+    let eqs = if basis.len() == n + 1 {
+        Vec::new()
+    } else {
+        let hull_rows: Vec<crate::lp::simplex::Row> =
+            basis.iter().map(|v| crate::lp::simplex::row_of(rat_vec(v), Rat::zero(), true)).collect();
+        crate::lp::simplex::null_space(&hull_rows, n + 1)
+    };
+    eqs.iter()
+        .filter(|v| v[..n].iter().any(|x| !x.is_zero()))
+        .map(|v| Constraint::new(v[..n].to_vec(), Kind::Eq, -v[n].clone()).normalized())
+        .map(canonical_sign)
+        .collect()
+}
+
 fn canonical_sign(c: Constraint) -> Constraint {
     match c.a.iter().find(|x| !x.is_zero()) {
         Some(f) if f.is_negative() => Constraint::new(c.a.iter().map(|x| -x).collect(), c.kind, -c.b),
@@ -871,6 +877,51 @@ mod tests {
         assert!(fast.len() >= 3);
         let m = p.minimize();
         assert_eq!(m.inequalities.len(), fast.len());
+    }
+
+    #[test]
+    fn rows_meeting_in_one_point_give_the_point_as_double_description_does() {
+        // Rows through P = (1/3, -2/7) with normals all around the circle,
+        // and loose ones: the set is {P}. More than 64 rows take the
+        // polygon path; the 24 with |k| <= 1 take double description.
+        let p = [frac(1, 3), frac(-2, 7)];
+        let rows = |ks: std::ops::RangeInclusive<i64>| {
+            let mut rows = Vec::new();
+            for k in ks {
+                for a in
+                    [vec![int(1), int(k)], vec![int(-1), int(k)], vec![int(k), int(1)], vec![int(k), int(-1)]]
+                {
+                    let b = &a[0] * &p[0] + &a[1] * &p[1];
+                    rows.push(Constraint::new(a.clone(), Kind::Le, b.clone()));
+                    rows.push(Constraint::new(a, Kind::Le, b + int(k.abs() + 1)));
+                }
+            }
+            rows
+        };
+        let many = Polyhedron::new(2, rows(-20..=20)).minimize();
+        let few = Polyhedron::new(2, rows(-1..=1)).minimize();
+        assert!(!many.empty);
+        assert_eq!(many.generators.vertices, vec![p.to_vec()]);
+        assert_eq!(many, few);
+        // The polygon path itself answered (not double description behind it).
+        assert_eq!(polygon::minimal_polygon(&rows(-20..=20)).as_ref(), Some(&many));
+        // Normals in a half-plane: a ray from P, which the polygon path
+        // leaves to double description (same answer).
+        let seg: Vec<Constraint> = (0..80i64)
+            .map(|k| {
+                let a = if k % 2 == 0 { vec![int(1), int(k)] } else { vec![int(-1), int(k)] };
+                let b = &a[0] * &p[0] + &a[1] * &p[1];
+                Constraint::new(a, Kind::Le, b)
+            })
+            .chain([Constraint::new(vec![int(0), int(1)], Kind::Le, int(5))])
+            .collect();
+        let m = Polyhedron::new(2, seg.clone()).minimize();
+        let g = Polyhedron::new(2, seg).generators_dd();
+        let mut v = m.generators.vertices.clone();
+        v.sort();
+        let mut w = g.vertices.clone();
+        w.sort();
+        assert_eq!(v, w);
     }
 
     #[test]

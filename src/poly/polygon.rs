@@ -115,6 +115,9 @@ pub(crate) fn minimal_polygon(cons: &[Constraint]) -> Option<Minimal> {
                 let s = to_f64(&o.value);
                 short_interior(cons, &o.point[..2], s).unwrap_or(o.point)
             }
+            // No interior: the rows meet in a point or a segment (the
+            // region at e_max, where the minimax fit is usually unique).
+            LpOutcome::Optimal(o) if o.value.is_zero() => return single_point(cons, &o.point[..2]),
             _ => return None,
         },
     };
@@ -193,8 +196,17 @@ pub(crate) fn minimal_polygon(cons: &[Constraint]) -> Option<Minimal> {
         if det.is_zero() {
             return None;
         }
-        let x = (&p.b * &q.a[1] - &p.a[1] * &q.b) / &det;
-        let y = (&p.a[0] * &q.b - &p.b * &q.a[0]) / &det;
+        // Cramer's rule over one denominator, reduced once (the rows'
+        // constants are long and may be unreduced; num-rational's
+        // operators took binary gcds of them at each step).
+        let cross = |u: &Rat, v: &Rat, w: &Rat, z: &Rat| {
+            let uv = Rat::new_raw(u.numer() * v.numer(), u.denom() * v.denom());
+            let wz = Rat::new_raw(w.numer() * z.numer(), w.denom() * z.denom());
+            let (n, d) = crate::num::sub_unreduced(&uv, &wz).into_raw();
+            crate::num::reduced(n * det.denom(), d * det.numer())
+        };
+        let x = cross(&p.b, &q.a[1], &p.a[1], &q.b);
+        let y = cross(&p.a[0], &q.b, &p.b, &q.a[0]);
         vertices.push(vec![x, y]);
     }
     // Counter-clockwise order, which plots need, from the lexicographically
@@ -210,5 +222,55 @@ pub(crate) fn minimal_polygon(cons: &[Constraint]) -> Option<Minimal> {
         equalities: vec![],
         inequalities,
         generators: Generators { vertices, rays: vec![], lines: vec![] },
+    })
+}
+
+/// The minimal form of the rows `cons` when they allow the point `x` and
+/// no other, or `None` (a segment or more: the caller falls back to double
+/// description). `x` is the only point exactly when no direction `d ≠ 0`
+/// keeps every row tight at `x` satisfied (`a·d <= 0`); in the plane such a
+/// cone, when not `{0}`, has an edge along a tight row's line, so the
+/// candidates are `±(−a₁, a₀)` for each tight row. The answer is the one
+/// double description gives for the same set: the point, and the equations
+/// of its affine hull.
+fn single_point(cons: &[Constraint], x: &[Rat]) -> Option<Minimal> {
+    // Float slacks rule out the rows clearly loose at x (conversions within
+    // a few ulps: 1e-9 relative is far above their error); the rest are
+    // decided exactly.
+    let xf = [to_f64(&x[0]), to_f64(&x[1])];
+    let loose = |c: &Constraint| {
+        let t = [to_f64(&c.a[0]) * xf[0], to_f64(&c.a[1]) * xf[1]];
+        let b = to_f64(&c.b);
+        let s = b - t[0] - t[1];
+        s.is_finite() && s.abs() > 1e-9 * (b.abs() + t[0].abs() + t[1].abs()) + 1e-300
+    };
+    let tight: Vec<&Constraint> = cons
+        .iter()
+        .filter(|c| !c.is_trivial() && !loose(c))
+        .filter(|c| {
+            crate::num::cmp_unreduced(&crate::num::affine_unreduced(&Rat::zero(), &c.a, x), &c.b).is_eq()
+        })
+        .collect();
+    for c in &tight {
+        for sign in [1, -1] {
+            let d = [-&c.a[1] * Rat::from_integer(sign.into()), &c.a[0] * Rat::from_integer(sign.into())];
+            if tight.iter().all(|t| !(&t.a[0] * &d[0] + &t.a[1] * &d[1]).is_positive()) {
+                return None;
+            }
+        }
+    }
+    if tight.is_empty() {
+        return None;
+    }
+    let mut h = crate::num::common_denominator_ints(&[x[0].clone(), x[1].clone(), Rat::one()]);
+    let g = h.iter().fold(BigInt::zero(), |g, v| crate::num::gcd(&g, v));
+    if !g.is_one() && !g.is_zero() {
+        h.iter_mut().for_each(|v| *v = &*v / &g);
+    }
+    Some(Minimal {
+        empty: false,
+        equalities: super::hull_equalities(std::iter::once(h.as_slice()), 2),
+        inequalities: vec![],
+        generators: Generators { vertices: vec![x.to_vec()], rays: vec![], lines: vec![] },
     })
 }

@@ -545,7 +545,24 @@ fn polygon_cells(q: &Polyhedron, d: usize) -> Option<Vec<OuterCell>> {
     }
     // Walk both chains once, left to right: segment k of a chain covers
     // [chain[k].x, chain[k+1].x].
+    // The line through two adjacent vertices is a row's, tight at both:
+    // its slope and offset come from the row's short coefficients, where
+    // the vertices' differences and quotient took gcds of their long
+    // coordinates (most of a region's cells on long data). Same values.
+    let rows = q.constraints();
+    let tight_at = |c: &Constraint, u: &[Rat]| {
+        crate::num::cmp_unreduced(&crate::num::affine_unreduced(&Rat::zero(), &c.a, u), &c.b).is_eq()
+    };
     let edge = |u: &[Rat], w: &[Rat]| -> LinExpr {
+        if let Some(c) = rows.iter().find(|c| !c.a[1].is_zero() && tight_at(c, u) && tight_at(c, w)) {
+            let over_a1 = |x: &Rat| {
+                let a1 = &c.a[1];
+                crate::num::reduced(x.numer() * a1.denom(), x.denom() * a1.numer())
+            };
+            let mut e = LinExpr::constant(d, over_a1(&c.b));
+            e.coeffs[0] = -over_a1(&c.a[0]);
+            return e;
+        }
         let slope = (&w[1] - &u[1]) / (&w[0] - &u[0]);
         let mut e = LinExpr::constant(d, &u[1] - &slope * &u[0]);
         e.coeffs[0] = slope;
