@@ -128,7 +128,7 @@ impl Report<'_> {
                 format!(
                     "regime: the trend changes between {v} = {a} and {v} = {b}; the band comes from the {} scales from {v} = {b} on ({v} = {} set aside{})",
                     g.last_scales,
-                    aside.join(", "),
+                    super::tables::abbreviated(&aside, ", "),
                     if self.discovered { "" } else { "; the detail below fits every measurement" }
                 )
             } else {

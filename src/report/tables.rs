@@ -364,6 +364,19 @@ impl Report<'_> {
     }
 }
 
+/// `items` joined by `sep`; a long list shows its first three and last
+/// two with the count between (a set-aside range of 789 scales is one
+/// line, not a screenful).
+pub(crate) fn abbreviated(items: &[String], sep: &str) -> String {
+    const HEAD: usize = 3;
+    const TAIL: usize = 2;
+    if items.len() <= HEAD + TAIL + 3 {
+        return items.join(sep);
+    }
+    let hidden = items.len() - HEAD - TAIL;
+    format!("{}{sep}… {hidden} more …{sep}{}", items[..HEAD].join(sep), items[items.len() - TAIL..].join(sep))
+}
+
 pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
@@ -554,6 +567,15 @@ pub(crate) fn md_row(cells: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_lists_are_abbreviated_with_their_count() {
+        let list = |n: usize| (1..=n).map(|i| i.to_string()).collect::<Vec<_>>();
+        assert_eq!(abbreviated(&list(8), ", "), "1, 2, 3, 4, 5, 6, 7, 8");
+        assert_eq!(abbreviated(&list(9), ", "), "1, 2, 3, … 4 more …, 8, 9");
+        assert_eq!(abbreviated(&list(789), "; "), "1; 2; 3; … 784 more …; 788; 789");
+        assert_eq!(abbreviated(&[], ", "), "");
+    }
 
     #[test]
     fn csv_cells_are_quoted_and_inert_in_spreadsheets() {

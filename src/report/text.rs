@@ -60,7 +60,7 @@ impl Report<'_> {
                     "        set aside: {} measurement{} before a change of trend ({})",
                     self.set_aside.len(),
                     plural(self.set_aside.len()),
-                    at.join("; ")
+                    super::tables::abbreviated(&at, "; ")
                 ),
             );
         }
