@@ -109,6 +109,36 @@ pub enum AnalysisError {
         /// The data, as named in messages.
         file: String,
     },
+    /// A measurement with another number of variable values than the
+    /// model has variables (data read for another model).
+    #[error("{file} line {line}: the measurement has {got} variable value(s), and the model has {expected} variable(s) ({names}); read the data with this model's variables")]
+    Variables {
+        /// The data, as named in messages.
+        file: String,
+        /// The measurement's line.
+        line: usize,
+        /// Its number of variable values.
+        got: usize,
+        /// The model's number of variables.
+        expected: usize,
+        /// The model's variables, comma-separated.
+        names: String,
+    },
+}
+
+/// Every measurement of `data` has a value for each of `model`'s variables
+/// (a library caller may pass data read for another model).
+pub fn check_variables(model: &Model, data: &[Measurement], file: &str) -> Result<(), AnalysisError> {
+    match data.iter().find(|m| m.x.len() != model.vars.len()) {
+        None => Ok(()),
+        Some(m) => Err(AnalysisError::Variables {
+            file: file.to_string(),
+            line: m.line,
+            got: m.x.len(),
+            expected: model.vars.len(),
+            names: model.vars.join(", "),
+        }),
+    }
 }
 
 impl crate::error::Classified for AnalysisError {
@@ -117,7 +147,9 @@ impl crate::error::Classified for AnalysisError {
         match self {
             AnalysisError::Fit(f) => crate::error::Classified::kind(f),
             AnalysisError::Qe(_) => ErrorKind::Analysis,
-            AnalysisError::Threshold(_) | AnalysisError::NoData { .. } => ErrorKind::Input,
+            AnalysisError::Threshold(_) | AnalysisError::NoData { .. } | AnalysisError::Variables { .. } => {
+                ErrorKind::Input
+            }
         }
     }
 }
@@ -373,8 +405,21 @@ impl Analysis {
     /// `names`: e_max (paper eq. (6): `∃c: ∧ −e ≤ T(c, x_i) − d_i ≤ e`, free
     /// variable `e`) or, with a threshold's bound, the region (eq. (5)/(7))
     /// in the absolute parameters `c = C + Δc`.
+    /// Every number is in lowest terms (the rows the analysis itself
+    /// solves may carry long unreduced constants: they only enter the LP
+    /// and QE engines, which bring each row to integers themselves).
     pub fn problem(design: &Design, names: &[String], threshold: Option<&Bound>) -> Problem {
-        Self::problem_of(design, names, threshold.map_or(Rows::Absolute, Rows::Fixed))
+        let mut p = Self::problem_of(design, names, threshold.map_or(Rows::Absolute, Rows::Fixed));
+        if let Formula::And(atoms) = &mut p.formula {
+            for f in atoms {
+                if let Formula::Atom(a) = f {
+                    let c = std::mem::take(&mut a.expr.constant);
+                    let (n, d) = c.into_raw();
+                    a.expr.constant = crate::num::reduced(n, d);
+                }
+            }
+        }
+        p
     }
 
     /// remax as a QE problem: `∃c: ∧ −r·d_i ≤ T(c, x_i) − d_i ≤ r·d_i`,
@@ -427,16 +472,24 @@ impl Analysis {
             Rat::new_raw((t.numer() * y.denom() - y.numer() * t.denom()).abs(), t.denom() * y.numer())
         };
         let rmax = positive.then(|| {
-            let m = design
-                .groups
-                .iter()
-                .enumerate()
-                .flat_map(|(i, g)| {
-                    let t = residuals.value_unreduced(i);
-                    [rel(t, &g.ymin), rel(t, &g.ymax)]
-                })
-                .max_by(crate::num::cmp_unreduced)
-                .unwrap_or_else(Rat::zero);
+            let (mut m, mut mf) = (Rat::zero(), 0.0);
+            for (i, g) in design.groups.iter().enumerate() {
+                let t = residuals.value_unreduced(i);
+                let tf = crate::num::to_f64(t);
+                for y in [&g.ymin, &g.ymax] {
+                    // Floats rule out most points before the exact quotient.
+                    let yf = crate::num::to_f64(y);
+                    let rf = (tf - yf).abs() / yf;
+                    if crate::num::surely_below(rf, 1e-12 * (tf.abs() + yf.abs()) / yf, mf) {
+                        continue;
+                    }
+                    let r = rel(t, y);
+                    if crate::num::cmp_unreduced(&r, &m).is_gt() {
+                        mf = crate::num::to_f64(&r);
+                        m = r;
+                    }
+                }
+            }
             let (n, d) = m.into_raw();
             crate::num::reduced(n, d)
         });
@@ -491,7 +544,7 @@ impl Analysis {
         feasible: bool,
     ) -> Option<Vec<Option<(Band, Band)>>> {
         let names: Vec<String> = (0..k).map(|j| format!("c{j}")).collect();
-        let p = Analysis::problem(design, &names, Some(bound));
+        let p = Analysis::problem_of(design, &names, Rows::Fixed(bound));
         let prepared = rows_lp(&p, k)?;
         let lp = &prepared;
         if !feasible
@@ -584,6 +637,7 @@ impl Analysis {
         file: &str,
         opts: &Options,
     ) -> Result<Analysis, AnalysisError> {
+        check_variables(model, data, file)?;
         let thresholds =
             if opts.thresholds.is_empty() { Threshold::defaults() } else { opts.thresholds.clone() };
         let need_remax = !opts.skip_remax || thresholds.iter().any(Threshold::uses_remax);
@@ -792,14 +846,29 @@ fn data_range(data: &[Measurement], nv: usize) -> (Vec<Rat>, Vec<Rat>) {
 /// terms) divides one of the other denominators, so the reduction needs
 /// gcds with those only: `q` is the threshold, whose denominator can be
 /// thousands of digits long when it is the fit's Max|e_i| on distinct points.
+///
+/// Past [`UNREDUCED_BITS`] the value is left as formed: a row constant
+/// only enters the LP and the QE engine, which bring each row to primitive
+/// integers themselves, so reducing here was a second gcd of the same long
+/// numbers per row (half the run of a fit on 800 measurements of 4 000
+/// digits), which almost always found 1. Shown problems are reduced where
+/// they are printed.
 fn mul_add2(x: &Rat, m: &Rat, p: &Rat, q: &Rat) -> Rat {
     let (xd, md, pd, qd) = (x.denom(), m.denom(), p.denom(), q.denom());
     let xm = xd * md;
     let pq = pd * qd;
     let n = x.numer() * m.numer() * &pq + p.numer() * &xm * qd + q.numer() * &xm * pd;
     let short = &xm * pd;
-    crate::num::reduced_dividing(n, xm * pq, &short)
+    let d = xm * pq;
+    if d.bits() > UNREDUCED_BITS {
+        return if n.is_zero() { Rat::zero() } else { Rat::new_raw(n, d) };
+    }
+    crate::num::reduced_dividing(n, d, &short)
 }
+
+/// Row constants ([`mul_add2`]) with a denominator longer than this many
+/// bits are left unreduced.
+const UNREDUCED_BITS: u64 = 4096;
 
 /// e_max (or remax) by eliminating the parameters from the residual
 /// system with the threshold a variable (paper eq. (6)).
@@ -862,7 +931,7 @@ fn region(
     qopts: &qe::Options,
 ) -> Result<Region, AnalysisError> {
     let k = c.len();
-    let p = Analysis::problem(design, dnames, Some(t));
+    let p = Analysis::problem_of(design, dnames, Rows::Fixed(t));
     let absolute = match qe::solve(&p, qopts) {
         Err(qe::QeError::Elim(qe::ElimError::TooManyVertices { found, limit })) => {
             return Ok(unlisted(&p, c, t, Shape::Unlisted { found, limit, work: false }));
@@ -1123,7 +1192,7 @@ fn lp_band(lp: &crate::lp::Prepared, b: &[Rat]) -> Option<Band> {
     use crate::lp::{LpOutcome, Sense};
     let f = &b[1..];
     let side = |sense| match lp.optimize(f, sense) {
-        Ok(LpOutcome::Optimal(o)) => Some(Some(&b[0] + o.value)),
+        Ok(LpOutcome::Optimal(o)) => Some(Some(crate::num::add(&b[0], &o.value))),
         Ok(LpOutcome::Unbounded(_)) => Some(None),
         _ => None,
     };

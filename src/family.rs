@@ -713,6 +713,7 @@ fn describe(e: &AnalysisError) -> String {
         AnalysisError::Qe(q) => format!("the QE engine stopped: {q}"),
         AnalysisError::Threshold(t) => t.to_string(),
         AnalysisError::NoData { .. } => "no measurements".into(),
+        e @ AnalysisError::Variables { .. } => e.to_string(),
     }
 }
 

@@ -151,6 +151,7 @@ pub fn analyse_series(
     choice: FamilyChoice,
     holdout: Option<(&Holdout, &str)>,
 ) -> Result<Series, SeriesError> {
+    crate::analysis::check_variables(given, rows, file).map_err(SeriesError::Analysis)?;
     let wants_family = choice.set.is_some() || !given.family.is_empty();
     let forms = |train: &[Measurement]| family::forms_of(given, choice.own, choice.set, train, opts);
     let train: Vec<Measurement> = match holdout {
@@ -364,9 +365,12 @@ pub fn qe_problem(
 /// Every series of an experiment analysed as [`analyse_series`] analyses
 /// one, in parallel, as the experiment report's entries in series order.
 /// `model` is every series' model, unless `per_series` gives one per
-/// series (Extra-P's models), each or why it could not be built. The regions' cylindrical forms are left out: they are most
-/// of a whole experiment's run and little of its report (vertices and
-/// bands are exact without them; a single series shows them).
+/// series (Extra-P's models), each or why it could not be built. The
+/// regions' cylindrical forms are left out: they are most of a whole
+/// experiment's run and little of its report (vertices and bands are exact
+/// without them; a single series shows them).
+///
+/// Every analysis is held at once; [`analyse_experiment_each`] streams.
 pub fn analyse_experiment<'a>(
     parts: &'a [Part],
     model: &'a Model,
@@ -376,53 +380,98 @@ pub fn analyse_experiment<'a>(
     choice: FamilyChoice,
     holdout: Option<(&Holdout, &str)>,
 ) -> Vec<Entry<'a>> {
+    let mut all = Vec::with_capacity(parts.len());
+    let _ = analyse_experiment_each(
+        parts,
+        model,
+        per_series,
+        file,
+        opts,
+        choice,
+        holdout,
+        |e| e,
+        |e| {
+            all.push(e);
+            Ok::<(), std::convert::Infallible>(())
+        },
+    );
+    all
+}
+
+/// Series analysed at once by [`analyse_experiment_each`] per thread: enough
+/// to keep every thread busy past a slow series, few enough that the
+/// analyses in flight stay a small part of memory.
+const IN_FLIGHT_PER_THREAD: usize = 16;
+
+/// [`analyse_experiment`], streamed: the series are analysed in parallel a
+/// few at a time, each entry is passed to `map` on the thread that analysed
+/// it (to render it, say) and the results to `each` in series order, and
+/// nothing is kept. Memory is the analyses in flight, not the experiment.
+/// The first error `each` returns stops the run.
+#[allow(clippy::too_many_arguments)]
+pub fn analyse_experiment_each<'a, T: Send, E>(
+    parts: &'a [Part],
+    model: &'a Model,
+    per_series: &'a [Result<Model, SeriesError>],
+    file: &str,
+    opts: &Options,
+    choice: FamilyChoice,
+    holdout: Option<(&Holdout, &str)>,
+    map: impl Fn(Entry<'a>) -> T + Sync,
+    mut each: impl FnMut(T) -> Result<(), E>,
+) -> Result<(), E> {
     use rayon::prelude::*;
     let opts = &Options { no_cells: true, ..opts.clone() };
-    parts
-        .par_iter()
-        .enumerate()
-        .map(|(i, part)| {
-            let given = match per_series.get(i) {
-                None => model,
-                Some(Ok(m)) => m,
-                Some(Err(e)) => {
-                    let outcome = Err(e.clone());
-                    return Entry {
-                        part,
-                        model: Cow::Borrowed(model),
-                        outcome,
-                        backtest: None,
-                        family: None,
-                        recommendation: None,
-                        set_aside: Vec::new(),
-                        segment: None,
-                    };
-                }
-            };
-            match analyse_series(given, &part.dataset.rows, file, opts, choice, holdout) {
-                Ok(s) => Entry {
+    let chunk = IN_FLIGHT_PER_THREAD * rayon::current_num_threads().max(1);
+    let analyse = |(i, part): (usize, &'a Part)| -> Entry<'a> {
+        let given = match per_series.get(i) {
+            None => model,
+            Some(Ok(m)) => m,
+            Some(Err(e)) => {
+                let outcome = Err(e.clone());
+                return Entry {
                     part,
-                    model: s.best.map_or(Cow::Borrowed(given), Cow::Owned),
-                    outcome: Ok(s.analysis),
-                    backtest: s.backtest,
-                    family: s.family,
-                    recommendation: s.recommendation,
-                    set_aside: s.set_aside,
-                    segment: s.segment,
-                },
-                Err(e) => Entry {
-                    part,
-                    model: Cow::Borrowed(given),
-                    outcome: Err(e),
+                    model: Cow::Borrowed(model),
+                    outcome,
                     backtest: None,
                     family: None,
                     recommendation: None,
                     set_aside: Vec::new(),
                     segment: None,
-                },
+                };
             }
-        })
-        .collect()
+        };
+        match analyse_series(given, &part.dataset.rows, file, opts, choice, holdout) {
+            Ok(s) => Entry {
+                part,
+                model: s.best.map_or(Cow::Borrowed(given), Cow::Owned),
+                outcome: Ok(s.analysis),
+                backtest: s.backtest,
+                family: s.family,
+                recommendation: s.recommendation,
+                set_aside: s.set_aside,
+                segment: s.segment,
+            },
+            Err(e) => Entry {
+                part,
+                model: Cow::Borrowed(given),
+                outcome: Err(e),
+                backtest: None,
+                family: None,
+                recommendation: None,
+                set_aside: Vec::new(),
+                segment: None,
+            },
+        }
+    };
+    for (c, block) in parts.chunks(chunk).enumerate() {
+        let done: Vec<T> =
+            block.par_iter().enumerate().map(|(j, part)| map(analyse((c * chunk + j, part)))).collect();
+        for t in done {
+            each(t)?;
+        }
+    }
+    Ok(())
 }
 
 /// How a message names an option: the command line's flag (`--drop p=7`)

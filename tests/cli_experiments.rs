@@ -515,3 +515,75 @@ fn faults_in_experiment_files_are_located() {
     assert_eq!(r.code, Some(2));
     has(&r.stderr, &["one run, so one point", "one subdirectory per run"]);
 }
+
+/// Experiments are rendered series by series and spooled (the analyses
+/// are not held): the sections still follow the table's order, the JSON
+/// keeps its `analyses` in file order and parses, and `--timings` reports
+/// the streamed run.
+#[test]
+fn streamed_experiment_sections_follow_the_table_and_json_parses() {
+    let model =
+        tmp_file("rl.tm", "T(p, n) = c0 + c1*p + c2*n\nparam c0, c1, c2\npredict p = 1024, n = 10000\n");
+    let data = format!("{EXTRAP}/text/mpa/relearn_data.txt");
+    let doc = json(&[&model, &data]);
+    let summary: Vec<&str> =
+        doc["summary"].as_array().unwrap().iter().map(|s| s["callpath"].as_str().unwrap()).collect();
+    let analyses: Vec<&str> =
+        doc["analyses"].as_array().unwrap().iter().map(|s| s["callpath"].as_str().unwrap()).collect();
+    assert_eq!(summary.len(), 14);
+    let mut sorted = summary.clone();
+    sorted.sort();
+    let mut file_order = analyses.clone();
+    file_order.sort();
+    assert_eq!(sorted, file_order, "the same series in both lists");
+
+    // The text sections come in the table's (summary's) order.
+    let text = ok(&[&model, &data]);
+    let sections: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("=== ").and_then(|l| l.strip_suffix(" ===")))
+        .map(|l| l.strip_suffix(" / time").unwrap_or(l))
+        .collect();
+    assert_eq!(sections, summary, "{text}");
+
+    // Markdown, CSV and the brief answer carry every series; HTML too.
+    let md = ok(&[&model, &data, "--format", "md"]);
+    assert_eq!(md.lines().filter(|l| l.starts_with("## ") && l.ends_with(" / time")).count(), 14, "{md}");
+    let csv = ok(&[&model, &data, "--format", "csv"]);
+    assert!(csv.starts_with("callpath,metric,p,n,threshold,"), "{csv}");
+    let dir = tmp_dir();
+    let html = dir.join("r.html");
+    let r = run(&[&model, &data, "--report", html.to_str().unwrap(), "--timings"]);
+    assert_eq!(r.code, Some(0), "{}", r.show());
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert_eq!(page.matches("<h2>").count(), 14);
+    assert!(page.ends_with("</html>\n"));
+    assert!(r.stderr.contains("timings: analysis ") && r.stderr.contains("(14 series"), "{}", r.show());
+}
+
+/// `--format jsonl`: one line per series in file order, each the same
+/// object as the JSON document's `analyses` entry; one line for a single
+/// series, the same document as `--format json`.
+#[test]
+fn json_lines_give_one_object_per_series() {
+    let model =
+        tmp_file("rl.tm", "T(p, n) = c0 + c1*p + c2*n\nparam c0, c1, c2\npredict p = 1024, n = 10000\n");
+    let data = format!("{EXTRAP}/text/mpa/relearn_data.txt");
+    let doc = json(&[&model, &data]);
+    let lines = ok(&[&model, &data, "--format", "jsonl"]);
+    let objects: Vec<serde_json::Value> =
+        lines.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect();
+    assert_eq!(objects, *doc["analyses"].as_array().unwrap());
+    assert!(lines.ends_with("}\n") && lines.lines().count() == 14);
+
+    let one = ok(&["models/hpl.tm", "data/hpl.csv", "--format", "jsonl"]);
+    assert_eq!(one.lines().count(), 1, "{one}");
+    let v: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(v, json(&["models/hpl.tm", "data/hpl.csv"]));
+    let pruned = ok(&["prune", "models/hpl.tm", "data/hpl.csv", "--format", "jsonl"]);
+    assert_eq!(pruned.lines().count(), 1, "{pruned}");
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&pruned).unwrap(),
+        json(&["prune", "models/hpl.tm", "data/hpl.csv"])
+    );
+}

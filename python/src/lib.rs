@@ -14,7 +14,7 @@ use errband::data::{ColumnSpec, Parts, Source};
 use errband::limits::Limits;
 use errband::model::Model;
 use errband::num::Rat;
-use errband::report::experiment::ExperimentReport;
+use errband::report::experiment::{ExperimentReport, Section};
 use errband::report::plan::PlanReport;
 use errband::report::prune::PruneReport;
 use errband::report::{figures, CommandReport, Report};
@@ -469,21 +469,37 @@ fn analyse_inner(r: &Request) -> Result<Analysed, PyErr> {
                 ErrorKind::Input,
             ));
         }
-        let entries =
-            session::analyse_experiment(&parts.parts, &model, &[], &data_name, &opts, choice, holdout);
-        let report = ExperimentReport {
-            model: &model,
-            discovered: !choice.own,
-            data_file: &data_name,
-            format: parts.format,
-            total: parts.total,
-            aggregate: r.cols.aggregate,
-            entries,
-            digits: r.decimal,
-            exact: false,
-            plot_at: None,
-        };
-        let json = serde_json::to_string(&report.json())
+        // Streamed as the command line does: each series rendered and
+        // dropped, the document assembled from the spooled sections.
+        let mut report = ExperimentReport::new(
+            &model,
+            !choice.own,
+            &data_name,
+            parts.format,
+            parts.total,
+            r.cols.aggregate,
+            r.decimal,
+            false,
+            None,
+            &[Section::Json],
+        );
+        let renderer = report.renderer();
+        let io_fail = |e: std::io::Error| fail(format!("cannot write JSON: {e}"), ErrorKind::Analysis);
+        session::analyse_experiment_each(
+            &parts.parts,
+            &model,
+            &[],
+            &data_name,
+            &opts,
+            choice,
+            holdout,
+            |e| renderer.render(e),
+            |x| report.push(x),
+        )
+        .map_err(io_fail)?;
+        let mut out = Vec::new();
+        report.write_json(&mut out).map_err(io_fail)?;
+        let json = String::from_utf8(out)
             .map_err(|e| fail(format!("cannot write JSON: {e}"), ErrorKind::Analysis))?;
         return Ok(Analysed::Experiment(json));
     }

@@ -313,7 +313,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
             }
             format!("{}\n", report.answer_section().trim_end())
         }
-        Format::Json | Format::Csv => String::new(),
+        Format::Json | Format::Jsonl | Format::Csv => String::new(),
         Format::Text => report.text(),
         Format::Md => report.markdown(),
         Format::Latex => report.latex(),
@@ -360,6 +360,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     match a.format {
         _ if a.brief => io.stdout(&text)?,
         Format::Json => io.stdout_with(|w| report.write_json(w))?,
+        Format::Jsonl => io.stdout_with(|w| report.write_json_line(w))?,
         Format::Csv => io.stdout_with(|w| report.write_csv(w))?,
         _ => io.stdout(&text)?,
     }
@@ -434,43 +435,104 @@ fn run_experiment(
     };
     let holdout = hold.as_ref().zip(a.holdout.as_deref());
     let parts = &input.parts.parts;
-    let entries =
-        session::analyse_experiment(parts, &input.model, &input.models, &input.data_path, opts, fam, holdout);
-    let report = crate::report::experiment::ExperimentReport {
-        model: &input.model,
-        plot_at,
-        discovered: !fam.own,
-        data_file: &input.data_path,
-        format: input.parts.format,
-        total: input.parts.total,
-        aggregate: input.aggregate,
-        entries,
-        digits: a.common.decimal as usize,
-        exact: a.common.exact,
+    let t0 = std::time::Instant::now();
+    use crate::report::experiment::Section;
+    let main = match a.format {
+        _ if a.brief => Section::Brief,
+        Format::Text => Section::Text,
+        Format::Json => Section::Json,
+        Format::Jsonl => Section::JsonLine,
+        Format::Csv => Section::Csv,
+        Format::Md | Format::Latex => Section::Markdown,
     };
-    let text = match a.format {
-        _ if a.brief => report.brief(),
-        Format::Text => report.text(),
-        Format::Json => {
-            let mut s = serde_json::to_string_pretty(&report.json()).unwrap_or_default();
-            s.push('\n');
-            s
-        }
-        Format::Csv => report.csv(),
-        Format::Md | Format::Latex => report.markdown(),
-    };
-    if let (Some(kind), Some(file)) = (report_kind, &a.report) {
-        let content = match kind {
-            ReportKind::Html => report.html(),
-            ReportKind::Markdown => report.markdown(),
-        };
-        io.file(file, &content)?;
+    let mut sections = vec![main];
+    match report_kind {
+        Some(ReportKind::Html) => sections.push(Section::Html),
+        Some(ReportKind::Markdown) if main != Section::Markdown => sections.push(Section::Markdown),
+        _ => {}
     }
-    io.stdout(&text)?;
+    let mut report = crate::report::experiment::ExperimentReport::new(
+        &input.model,
+        !fam.own,
+        &input.data_path,
+        input.parts.format,
+        input.parts.total,
+        input.aggregate,
+        a.common.decimal as usize,
+        a.common.exact,
+        plot_at,
+        &sections,
+    );
+    // Each series is rendered on the thread that analysed it and its
+    // analysis dropped; the report keeps its summary row and spools its
+    // sections (module docs of `report::experiment`).
+    let spool_failure =
+        |e: std::io::Error| Failure::analysis(format!("cannot spool the report to a temporary file: {e}"));
+    let renderer = report.renderer();
+    // Progress on a terminal only (series done / total and the rate),
+    // cleared at the end; nothing in a pipe or a file.
+    let bar = {
+        use std::io::IsTerminal;
+        std::io::stderr().is_terminal().then(|| {
+            let b = indicatif::ProgressBar::new(n as u64);
+            b.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} series, {per_sec}, {elapsed} elapsed, {eta} left",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            b
+        })
+    };
+    let render = |e| {
+        let r = renderer.render(e);
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+        r
+    };
+    session::analyse_experiment_each(
+        parts,
+        &input.model,
+        &input.models,
+        &input.data_path,
+        opts,
+        fam,
+        holdout,
+        render,
+        |r| report.push(r),
+    )
+    .map_err(spool_failure)?;
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let t_analysis = t0.elapsed();
+    let t1 = std::time::Instant::now();
+    if let (Some(kind), Some(file)) = (report_kind, &a.report) {
+        match kind {
+            ReportKind::Html => io.file_with(file, |w| report.write_html(w))?,
+            ReportKind::Markdown => io.file_with(file, |w| report.write_markdown(w))?,
+        }
+    }
+    match main {
+        Section::Brief => io.stdout_with(|w| report.write_brief(w))?,
+        Section::Text => io.stdout_with(|w| report.write_text(w))?,
+        Section::Json => io.stdout_with(|w| report.write_json(w))?,
+        Section::JsonLine => io.stdout_with(|w| report.write_json_lines(w))?,
+        Section::Csv => io.stdout_with(|w| report.write_csv(w))?,
+        Section::Markdown | Section::Html => io.stdout_with(|w| report.write_markdown(w))?,
+    }
+    if a.timings {
+        io.note(&format!(
+            "timings: analysis {:.1} ms ({} series: fit, e_max, regions, bands, rendering), output {:.1} ms",
+            t_analysis.as_secs_f64() * 1e3,
+            report.len(),
+            t1.elapsed().as_secs_f64() * 1e3,
+        ));
+    }
     let code = report.code();
     if code != 0 {
-        let failed = report.entries.iter().filter(|e| e.outcome.is_err()).count();
-        io.note(&format!("errband: {failed} of {n} analyses failed (see the table)"));
+        io.note(&format!("errband: {} of {n} analyses failed (see the table)", report.failed()));
     }
     Ok(code)
 }

@@ -370,6 +370,13 @@ fn start_watchdog(text: &str) -> Result<(files::Gate, std::sync::mpsc::Sender<()
 }
 
 /// Pretty JSON with a final newline, for every command's `--format json`.
+/// `v` as one line of JSON Lines.
+fn json_line(v: &serde_json::Value) -> Result<String, Failure> {
+    serde_json::to_string(v)
+        .map(|s| s + "\n")
+        .map_err(|e| Failure::analysis(format!("cannot write JSON: {e}")))
+}
+
 fn json_text(v: &serde_json::Value) -> Result<String, Failure> {
     serde_json::to_string_pretty(v)
         .map(|s| s + "\n")

@@ -17,6 +17,9 @@ pub enum Format {
     Text,
     /// JSON with exact values as {exact, decimal} (schema: `errband schema COMMAND`).
     Json,
+    /// JSON Lines: the JSON on one line; for a whole experiment, one line
+    /// per series in file order (`{callpath, metric, report}` or `error`).
+    Jsonl,
     /// The main table as CSV, one record per row.
     Csv,
     /// Markdown tables.
@@ -94,6 +97,7 @@ pub(crate) fn finish(
     let text = match format {
         Format::Text => r.text(),
         Format::Json => super::json_text(&r.json())?,
+        Format::Jsonl => super::json_line(&r.json())?,
         Format::Csv => r.csv(),
         Format::Md => r.markdown(),
         Format::Latex => r.latex().ok_or_else(|| {

@@ -1,10 +1,20 @@
 //! Whole experiments: one analysis per series (callpath × metric, or `--by`
 //! group), led by one table with a row per series, the widest relative
 //! band first.
+//!
+//! Streamed: each series is rendered as soon as its analysis completes (in
+//! file order) and the analysis is dropped. The report keeps a few cells
+//! per series (its summary row, its place in the order, its backtest
+//! counts) and spools the per-series sections to an unnamed temporary
+//! file, which is copied out in the table's order at the end. Memory is
+//! the analyses in flight and the summary, not the whole experiment (a
+//! JSON report of 10⁴ callpaths is more than a gigabyte of text).
+
+use std::io::{self, Read, Seek, SeekFrom, Write};
 
 use serde_json::{json, Value};
 
-use super::html::{esc, html_table, page};
+use super::html::{esc, html_table, page_parts};
 use super::{figures, rel_half_width, rel_half_width_dec, table_left, Report, Views};
 use crate::analysis::Analysis;
 use crate::data::{Aggregate, Format};
@@ -13,7 +23,27 @@ use crate::model::{show_value, Model};
 use crate::num::{fmt_sig, Rat};
 use crate::session::Entry;
 
-/// Every analysis of an experiment.
+/// A per-series section an experiment report spools: one for the output
+/// chosen, and one more for a `--report` file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    /// The terminal report's section (`=== series ===` and its report).
+    Text,
+    /// `--brief`: a line per prediction point.
+    Brief,
+    /// Markdown (`## series` and its report).
+    Markdown,
+    /// The series' entry of the JSON `analyses` array (in file order).
+    Json,
+    /// The same entry as one line of JSON Lines.
+    JsonLine,
+    /// The series' CSV records.
+    Csv,
+    /// The HTML page's section: its band plot and text report.
+    Html,
+}
+
+/// Every analysis of an experiment, as its summary and spooled sections.
 pub struct ExperimentReport<'a> {
     /// The model of the first series; its variables are every series'.
     pub model: &'a Model,
@@ -28,21 +58,131 @@ pub struct ExperimentReport<'a> {
     pub total: usize,
     /// How repetitions were aggregated.
     pub aggregate: Aggregate,
-    /// One entry per selected series, in file order.
-    pub entries: Vec<Entry<'a>>,
     /// Significant digits.
     pub digits: usize,
     /// Exact fractions in tables.
     pub exact: bool,
     /// With `--plot-at`: the slice every series' band plot shows.
     pub plot_at: Option<&'a crate::model::Slice>,
+    /// The sections spooled per series.
+    sections: Vec<Section>,
+    /// One kept summary per series, in file order.
+    kept: Vec<Kept>,
+    /// The spooled sections (created with the first one).
+    spool: Option<std::fs::File>,
+    /// Bytes spooled so far.
+    spooled: u64,
+    /// From the first analysed series: the points predicted and the first
+    /// threshold's name (the table's band columns).
+    first: Option<(Vec<Vec<Rat>>, String)>,
+    /// From the first series with a family: its last threshold's name.
+    family_level: Option<Option<String>>,
+    /// The backtest coverage over every series so far.
+    coverage: Option<(String, Vec<crate::backtest::Coverage>)>,
 }
 
 super::views!(ExperimentReport);
 
+/// What the report keeps of one series once it is rendered.
+struct Kept {
+    name: String,
+    /// The error message, for a failed series.
+    failed: Option<String>,
+    /// Its exit code (0 when analysed).
+    code: i32,
+    /// The widest relative half-width (the order's key).
+    widest: Option<Rat>,
+    /// The model's body (the table names it when models differ).
+    body: String,
+    /// Summary cells: points, parameters, fitted text, e_max, one band per
+    /// point, the family cells, the widest half-width.
+    points: String,
+    params: Vec<String>,
+    fitted: String,
+    emax: String,
+    bands: Vec<String>,
+    family: Vec<String>,
+    widest_cell: String,
+    /// The JSON summary entry.
+    summary: Value,
+    /// Where each section lies in the spool (offset, length).
+    at: Vec<(u64, usize)>,
+}
+
+/// One series rendered, before it joins the report ([`ExperimentReport::push`]).
+pub struct Rendered {
+    kept: Kept,
+    backtest: Option<crate::backtest::Backtest>,
+    first: Option<(Vec<Vec<Rat>>, String)>,
+    family_level: Option<Option<String>>,
+    sections: Vec<String>,
+}
+
+/// The JSON pretty-printed as part of a document, `depth` levels deep.
+fn indented(v: &Value, depth: usize) -> String {
+    let s = serde_json::to_string_pretty(v).unwrap_or_default();
+    let pad = " ".repeat(2 * depth);
+    s.lines().map(|l| format!("{pad}{l}")).collect::<Vec<_>>().join("\n")
+}
+
+/// Stands for the `analyses` array in the pretty-printed document until it
+/// is copied in from the spool.
+const ANALYSES: &str = "@@errband-experiment-analyses@@";
+
 impl<'a> ExperimentReport<'a> {
+    /// An empty report, which spools `sections` of each series pushed.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        model: &'a Model,
+        discovered: bool,
+        data_file: &'a str,
+        format: Format,
+        total: usize,
+        aggregate: Aggregate,
+        digits: usize,
+        exact: bool,
+        plot_at: Option<&'a crate::model::Slice>,
+        sections: &[Section],
+    ) -> ExperimentReport<'a> {
+        ExperimentReport {
+            model,
+            discovered,
+            data_file,
+            format,
+            total,
+            aggregate,
+            digits,
+            exact,
+            plot_at,
+            sections: sections.to_vec(),
+            kept: Vec::new(),
+            spool: None,
+            spooled: 0,
+            first: None,
+            family_level: None,
+            coverage: None,
+        }
+    }
+
+    /// The same settings without any series: renders series in parallel
+    /// ([`ExperimentReport::render`]) while this report takes them in.
+    pub fn renderer(&self) -> ExperimentReport<'a> {
+        ExperimentReport::new(
+            self.model,
+            self.discovered,
+            self.data_file,
+            self.format,
+            self.total,
+            self.aggregate,
+            self.digits,
+            self.exact,
+            self.plot_at,
+            &self.sections,
+        )
+    }
+
     /// The report of one entry's analysis, for the per-series sections.
-    fn report<'b>(&'b self, e: &'b Entry<'a>, an: &'b Analysis) -> Report<'b> {
+    fn report<'b>(&'b self, e: &'b Entry<'_>, an: &'b Analysis) -> Report<'b> {
         Report {
             plot_at: self.plot_at,
             model: &e.model,
@@ -64,13 +204,169 @@ impl<'a> ExperimentReport<'a> {
         }
     }
 
-    /// With `--holdout`: the coverage of every band over all series (by
-    /// threshold and band kind, in the first backtest's order).
-    fn coverage(&self) -> Option<(String, Vec<crate::backtest::Coverage>)> {
-        let mut all: Vec<crate::backtest::Coverage> = Vec::new();
-        let mut condition = None;
-        for b in self.entries.iter().filter_map(|e| e.backtest.as_ref()) {
-            condition.get_or_insert_with(|| b.holdout.clone());
+    /// Renders one series: its summary cells and its sections. Needs only
+    /// the report's settings, so series render in parallel; the entry (and
+    /// its analysis) is dropped on return.
+    pub fn render(&self, e: Entry<'_>) -> Rendered {
+        let name = e.part.name();
+        let (callpath, metric) = (&e.part.callpath, &e.part.metric);
+        let failed = e.outcome.as_ref().err().map(ToString::to_string);
+        let code = e.outcome.as_ref().err().map_or(0, |x| x.kind().exit_code());
+        let mut kept = Kept {
+            name: name.clone(),
+            failed: failed.clone(),
+            code,
+            widest: None,
+            body: e.model.body_text.clone(),
+            points: String::new(),
+            params: Vec::new(),
+            fitted: String::new(),
+            emax: String::new(),
+            bands: Vec::new(),
+            family: Vec::new(),
+            widest_cell: String::new(),
+            summary: Value::Null,
+            at: Vec::new(),
+        };
+        let mut first = None;
+        let family_level = e.family.as_ref().map(|f| f.levels.last().map(|l| l.threshold.text.clone()));
+        match &e.outcome {
+            Ok(an) => {
+                let widest = Self::widest(an);
+                first = Some((
+                    an.predictions.iter().map(|p| p.x.clone()).collect(),
+                    an.regions.first().map_or(String::new(), |r| r.threshold.text.clone()),
+                ));
+                kept.points = an.design.groups.len().to_string();
+                kept.params = an.params.iter().map(|c| self.num(c)).collect();
+                kept.fitted = self.fitted(&e, an);
+                kept.emax = self.num(&an.emax);
+                kept.bands = an
+                    .predictions
+                    .iter()
+                    .map(|p| match p.bands.first().and_then(|b| b.as_ref()) {
+                        None => "empty".into(),
+                        Some(b) => format!(
+                            "{} .. {}",
+                            b.lower.as_ref().map_or("-inf".into(), |v| self.num(v)),
+                            b.upper.as_ref().map_or("+inf".into(), |v| self.num(v))
+                        ),
+                    })
+                    .collect();
+                if let Some(f) = &e.family {
+                    let t = f.levels.len().saturating_sub(1);
+                    kept.family = (0..an.predictions.len()).map(|k| self.family_cell(f, t, k)).collect();
+                }
+                kept.widest_cell =
+                    widest.as_ref().map_or("-".into(), |w| fmt_sig(&(w * Rat::from_integer(100.into())), 3));
+                kept.summary = json!({
+                    "callpath": callpath, "metric": metric,
+                    "points": an.design.groups.len(), "measurements": e.part.dataset.rows.len(),
+                    "model": e.model.body_text,
+                    "params": e.model.params.iter().zip(&an.params).map(|(p, c)| self.param_json(&p.name, c)).collect::<Vec<_>>(),
+                    "emax": self.both(&an.emax),
+                    "widest_relative_half_width": widest.as_ref().map_or(Value::Null, |w| self.both(w)),
+                    "family": e.family.as_ref().map_or(Value::Null, |f| json!({
+                        "forms": f.members.len(),
+                        "consistent": f.levels.iter().enumerate().map(|(t, l)| json!({
+                            "threshold": l.threshold.text,
+                            "forms": f.members.iter().filter(|m| m.consistent[t]).count(),
+                        })).collect::<Vec<_>>(),
+                    })),
+                });
+                kept.widest = widest;
+            }
+            Err(msg) => {
+                kept.summary = json!({ "callpath": callpath, "metric": metric, "error": msg.to_string() });
+            }
+        }
+        let sections = self.sections.iter().map(|&s| self.section(s, &e, &name)).collect();
+        Rendered { kept, backtest: e.backtest, first, family_level, sections }
+    }
+
+    /// One section of a series.
+    fn section(&self, s: Section, e: &Entry<'_>, name: &str) -> String {
+        let outcome = e.outcome.as_ref().map_err(ToString::to_string);
+        match s {
+            Section::Text => match outcome {
+                Ok(an) => format!("\n=== {name} ===\n{}", self.report(e, an).text()),
+                Err(msg) => format!("\n=== {name} ===\nfailed: {msg}\n"),
+            },
+            Section::Markdown => match outcome {
+                Ok(an) => format!("\n## {name}\n\n{}", self.report(e, an).markdown()),
+                Err(msg) => format!("\n## {name}\n\nfailed: {msg}\n"),
+            },
+            Section::Brief => match outcome {
+                Ok(an) => {
+                    let points = self.report(e, an).answer_points();
+                    if points.is_empty() {
+                        format!("{name}: no recommended band\n")
+                    } else {
+                        points.iter().map(|p| format!("{name}: {p}\n")).collect()
+                    }
+                }
+                Err(msg) => format!("{name}: failed: {}\n", msg.lines().next().unwrap_or("")),
+            },
+            Section::Json => {
+                let v = match outcome {
+                    Ok(an) => {
+                        json!({ "callpath": e.part.callpath, "metric": e.part.metric, "report": self.report(e, an).json() })
+                    }
+                    Err(msg) => json!({ "callpath": e.part.callpath, "metric": e.part.metric, "error": msg }),
+                };
+                indented(&v, 2)
+            }
+            Section::JsonLine => {
+                let line = match outcome {
+                    Ok(an) => {
+                        let mut out = format!(
+                            "{{\"callpath\":{},\"metric\":{},\"report\":",
+                            Value::from(e.part.callpath.as_str()),
+                            Value::from(e.part.metric.as_str())
+                        )
+                        .into_bytes();
+                        // The report's own line, then the closing brace.
+                        let _ = self.report(e, an).write_json_line(&mut out);
+                        if out.last() == Some(&b'\n') {
+                            out.pop();
+                        }
+                        out.extend_from_slice(b"}\n");
+                        String::from_utf8(out).unwrap_or_default()
+                    }
+                    Err(msg) => format!(
+                        "{}\n",
+                        json!({ "callpath": e.part.callpath, "metric": e.part.metric, "error": msg })
+                    ),
+                };
+                line
+            }
+            Section::Csv => self.csv_records(e),
+            Section::Html => match outcome {
+                Ok(an) => {
+                    let r = self.report(e, an);
+                    format!(
+                        "<h2>{}</h2>\n<figure>{}</figure>\n<pre>{}</pre>\n",
+                        esc(name),
+                        figures::band(&r),
+                        esc(&r.text())
+                    )
+                }
+                Err(msg) => format!("<h2>{}</h2>\n<p>failed: {}</p>\n", esc(name), esc(&msg)),
+            },
+        }
+    }
+
+    /// Adds a rendered series (in file order) and spools its sections.
+    pub fn push(&mut self, r: Rendered) -> io::Result<()> {
+        let Rendered { mut kept, backtest, first, family_level, sections } = r;
+        if self.first.is_none() {
+            self.first = first;
+        }
+        if self.family_level.is_none() {
+            self.family_level = family_level;
+        }
+        if let Some(b) = &backtest {
+            let (_, all) = self.coverage.get_or_insert_with(|| (b.holdout.clone(), Vec::new()));
             for c in &b.coverage {
                 match all.iter_mut().find(|a| a.threshold == c.threshold && a.kind == c.kind) {
                     Some(a) => a.add(c),
@@ -78,7 +374,58 @@ impl<'a> ExperimentReport<'a> {
                 }
             }
         }
-        condition.map(|c| (c, all))
+        if !sections.is_empty() {
+            let spool = match &mut self.spool {
+                Some(f) => f,
+                None => self.spool.insert(tempfile::tempfile()?),
+            };
+            for s in sections {
+                spool.write_all(s.as_bytes())?;
+                kept.at.push((self.spooled, s.len()));
+                self.spooled += s.len() as u64;
+            }
+        }
+        self.kept.push(kept);
+        Ok(())
+    }
+
+    /// Copies section `k` of each series in `order` from the spool to `w`,
+    /// each followed by `sep` but the last.
+    fn copy(&self, w: &mut dyn Write, k: usize, order: &[usize], sep: &str) -> io::Result<()> {
+        let Some(f) = &self.spool else { return Ok(()) };
+        let mut f = f;
+        let mut buf = Vec::new();
+        for (n, &i) in order.iter().enumerate() {
+            let Some(&(at, len)) = self.kept[i].at.get(k) else { continue };
+            f.seek(SeekFrom::Start(at))?;
+            buf.resize(len, 0);
+            f.read_exact(&mut buf)?;
+            w.write_all(&buf)?;
+            if n + 1 < order.len() {
+                w.write_all(sep.as_bytes())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Section `s`'s index among the spooled ones.
+    fn slot(&self, s: Section) -> io::Result<usize> {
+        self.sections.iter().position(|&x| x == s).ok_or_else(|| io::Error::other("section not spooled"))
+    }
+
+    /// The number of series.
+    pub fn len(&self) -> usize {
+        self.kept.len()
+    }
+
+    /// No series at all.
+    pub fn is_empty(&self) -> bool {
+        self.kept.is_empty()
+    }
+
+    /// The number of series whose analysis failed.
+    pub fn failed(&self) -> usize {
+        self.kept.iter().filter(|k| k.failed.is_some()).count()
     }
 
     /// The widest relative half-width over the prediction points at the
@@ -92,12 +439,12 @@ impl<'a> ExperimentReport<'a> {
             .max()
     }
 
-    /// Entry indices, the widest relative band first; failures last, in file order.
+    /// Series indices, the widest relative band first; failures last, in file order.
     pub fn order(&self) -> Vec<usize> {
-        let mut idx: Vec<usize> = (0..self.entries.len()).collect();
-        let key = |i: &usize| match &self.entries[*i].outcome {
-            Ok(an) => (0, Self::widest(an).map(|w| -w)),
-            Err(_) => (1, None),
+        let mut idx: Vec<usize> = (0..self.kept.len()).collect();
+        let key = |i: &usize| {
+            let k = &self.kept[*i];
+            (usize::from(k.failed.is_some()), k.widest.as_ref().map(|w| -w))
         };
         idx.sort_by(|a, b| {
             let (ka, kb) = (key(a), key(b));
@@ -112,15 +459,6 @@ impl<'a> ExperimentReport<'a> {
         idx
     }
 
-    /// The points predicted (the same for every series).
-    fn points(&self) -> Vec<Vec<Rat>> {
-        self.entries
-            .iter()
-            .find_map(|e| e.outcome.as_ref().ok())
-            .map(|an| an.predictions.iter().map(|p| p.x.clone()).collect())
-            .unwrap_or_default()
-    }
-
     fn point_label(&self, x: &[Rat]) -> String {
         self.model
             .vars
@@ -133,7 +471,7 @@ impl<'a> ExperimentReport<'a> {
 
     /// Whether every series has the same model (else each row names its own).
     fn same_model(&self) -> bool {
-        self.entries.iter().all(|e| e.model.body_text == self.model.body_text)
+        self.kept.iter().all(|k| k.body == self.model.body_text)
     }
 
     /// `c0 = 79.3, c1 = 0.0049`: the fitted parameters of an entry.
@@ -149,7 +487,7 @@ impl<'a> ExperimentReport<'a> {
 
     /// The summary table: header and rows of text.
     pub fn table(&self) -> (Vec<String>, Vec<Vec<String>>) {
-        let points = self.points();
+        let (points, thr_text) = self.first.clone().unwrap_or_default();
         let same = self.same_model();
         let mut head = vec!["series".to_string(), "points".into()];
         if same {
@@ -158,19 +496,13 @@ impl<'a> ExperimentReport<'a> {
             head.extend(["model".to_string(), "fit".to_string()]);
         }
         head.push("e_max".into());
-        let thr = self.entries.iter().find_map(|e| e.outcome.as_ref().ok()).and_then(|an| an.regions.first());
-        let thr_text = thr.map_or(String::new(), |r| r.threshold.text.clone());
         for x in &points {
             head.push(format!("band at {} (t={thr_text})", self.point_label(x)));
         }
         // With families: the family band of a new measurement at the last
         // threshold (the trusted one by default) per point.
-        let fam_level = self
-            .entries
-            .iter()
-            .find_map(|e| e.family.as_ref())
-            .and_then(|f| f.levels.len().checked_sub(1).map(|t| (t, f.levels[t].threshold.text.clone())));
-        if let Some((_, t)) = &fam_level {
+        let fam_level = self.family_level.clone().flatten();
+        if let Some(t) = &fam_level {
             for x in &points {
                 head.push(format!("family band at {} (t={t}, new measurement)", self.point_label(x)));
             }
@@ -178,39 +510,29 @@ impl<'a> ExperimentReport<'a> {
         head.push("widest ±%".into());
         let mut rows = Vec::new();
         for i in self.order() {
-            let e = &self.entries[i];
-            let mut row = vec![e.part.name()];
-            match e.outcome.as_ref().map_err(ToString::to_string) {
-                Ok(an) => {
-                    row.push(an.design.groups.len().to_string());
+            let k = &self.kept[i];
+            let mut row = vec![k.name.clone()];
+            match &k.failed {
+                None => {
+                    row.push(k.points.clone());
                     if same {
-                        row.extend(an.params.iter().map(|c| self.num(c)));
+                        row.extend(k.params.iter().cloned());
                     } else {
-                        row.push(e.model.body_text.clone());
-                        row.push(self.fitted(e, an));
+                        row.push(k.body.clone());
+                        row.push(k.fitted.clone());
                     }
-                    row.push(self.num(&an.emax));
-                    for p in &an.predictions {
-                        row.push(match p.bands.first().and_then(|b| b.as_ref()) {
-                            None => "empty".into(),
-                            Some(b) => format!(
-                                "{} .. {}",
-                                b.lower.as_ref().map_or("-inf".into(), |v| self.num(v)),
-                                b.upper.as_ref().map_or("+inf".into(), |v| self.num(v))
-                            ),
-                        });
-                    }
-                    if let Some((t, _)) = &fam_level {
-                        for k in 0..points.len() {
-                            row.push(self.family_cell(e, *t, k));
+                    row.push(k.emax.clone());
+                    row.extend(k.bands.iter().cloned());
+                    if fam_level.is_some() {
+                        if k.family.is_empty() {
+                            row.extend(std::iter::repeat_n("-".to_string(), points.len()));
+                        } else {
+                            row.extend(k.family.iter().cloned());
                         }
                     }
-                    row.push(
-                        Self::widest(an)
-                            .map_or("-".into(), |w| fmt_sig(&(w * Rat::from_integer(100.into())), 3)),
-                    );
+                    row.push(k.widest_cell.clone());
                 }
-                Err(msg) => {
+                Some(msg) => {
                     row.push("-".into());
                     row.push(format!("failed: {}", msg.lines().next().unwrap_or("")));
                     while row.len() < head.len() {
@@ -223,10 +545,9 @@ impl<'a> ExperimentReport<'a> {
         (head, rows)
     }
 
-    /// An entry's family band of a new measurement at threshold `t` and
-    /// point `k`, with the number of forms it spans.
-    fn family_cell(&self, e: &Entry<'_>, t: usize, k: usize) -> String {
-        let Some(f) = &e.family else { return "-".into() };
+    /// A family's band of a new measurement at threshold `t` and point
+    /// `k`, with the number of forms it spans.
+    fn family_cell(&self, f: &crate::family::FamilyAnalysis, t: usize, k: usize) -> String {
         match (f.levels.get(t).and_then(|l| l.bound.as_ref()), f.hull.get(t).and_then(|h| h.get(k))) {
             (None, _) => "no trustworthy band".into(),
             (Some(_), None | Some(None)) => "no form consistent".into(),
@@ -247,7 +568,7 @@ impl<'a> ExperimentReport<'a> {
         } else {
             self.model.file.split(" (").next().unwrap_or("")
         };
-        format!("errband: {file} on {} ({} series)", self.data_file, self.entries.len())
+        format!("errband: {file} on {} ({} series)", self.data_file, self.kept.len())
     }
 
     fn assumptions(&self) -> Vec<String> {
@@ -273,7 +594,7 @@ impl<'a> ExperimentReport<'a> {
                 "{}: {} format, {} of its {} series selected; {model}",
                 self.data_file,
                 self.format.name(),
-                self.entries.len(),
+                self.kept.len(),
                 self.total,
             ),
             format!("repetitions: {} (--aggregate {})", self.aggregate.describe(), self.aggregate.name()),
@@ -282,7 +603,7 @@ impl<'a> ExperimentReport<'a> {
     }
 
     /// The terminal report: the table, then each series' own report.
-    pub fn text(&self) -> String {
+    pub fn write_text(&self, w: &mut dyn Write) -> io::Result<()> {
         let mut o = format!("{}\n", self.title());
         for a in self.assumptions() {
             o.push_str(&format!("  {a}\n"));
@@ -292,7 +613,7 @@ impl<'a> ExperimentReport<'a> {
         let mut all = vec![head];
         all.extend(rows);
         o.push_str(&table_left(&all, 0, &[0]));
-        if let Some((cond, cov)) = self.coverage() {
+        if let Some((cond, cov)) = &self.coverage {
             o.push_str(&format!(
                 "\nBacktest over all series (--holdout {cond}): held-out measurements inside each band\n"
             ));
@@ -300,55 +621,31 @@ impl<'a> ExperimentReport<'a> {
             rows.extend(cov.iter().map(super::backtest::coverage_row));
             o.push_str(&super::table(&rows, 2));
         }
-        for i in self.order() {
-            let e = &self.entries[i];
-            o.push_str(&format!("\n=== {} ===\n", e.part.name()));
-            match e.outcome.as_ref().map_err(ToString::to_string) {
-                Ok(an) => o.push_str(&self.report(e, an).text()),
-                Err(msg) => o.push_str(&format!("failed: {msg}\n")),
-            }
-        }
-        o
+        w.write_all(o.as_bytes())?;
+        self.copy(w, self.slot(Section::Text)?, &self.order(), "")
     }
 
     /// `--brief`: per series (in the table's order) a line per prediction
     /// point with the predicted value and the recommended band, or why
     /// there is none.
-    pub fn brief(&self) -> String {
-        let mut o = String::new();
-        for i in self.order() {
-            let e = &self.entries[i];
-            let name = e.part.name();
-            match e.outcome.as_ref().map_err(ToString::to_string) {
-                Ok(an) => {
-                    let points = self.report(e, an).answer_points();
-                    if points.is_empty() {
-                        o.push_str(&format!("{name}: no recommended band\n"));
-                    }
-                    for p in points {
-                        o.push_str(&format!("{name}: {p}\n"));
-                    }
-                }
-                Err(msg) => o.push_str(&format!("{name}: failed: {}\n", msg.lines().next().unwrap_or(""))),
-            }
-        }
-        o
+    pub fn write_brief(&self, w: &mut dyn Write) -> io::Result<()> {
+        self.copy(w, self.slot(Section::Brief)?, &self.order(), "")
     }
 
     /// Markdown: the table, then each series' report.
-    pub fn markdown(&self) -> String {
+    pub fn write_markdown(&self, w: &mut dyn Write) -> io::Result<()> {
         let mut o = format!("# {}\n\n", self.title());
         for a in self.assumptions() {
             o.push_str(&format!("- {a}\n"));
         }
         let (head, rows) = self.table();
-        if let Some((cond, cov)) = self.coverage() {
+        if let Some((cond, cov)) = &self.coverage {
             o.push_str(&format!(
                 "\n**Backtest over all series** (`--holdout {}`):\n\n",
-                super::md_escape(&cond)
+                super::md_escape(cond)
             ));
             o.push_str(&super::md_table_head(&super::backtest::coverage_head()));
-            for c in &cov {
+            for c in cov {
                 o.push_str(&super::md_row(&super::backtest::coverage_row(c)));
             }
         }
@@ -359,21 +656,14 @@ impl<'a> ExperimentReport<'a> {
                 r.iter().map(|c| c.replace('|', "\\|")).collect::<Vec<_>>().join(" | ")
             ));
         }
-        for i in self.order() {
-            let e = &self.entries[i];
-            o.push_str(&format!("\n## {}\n\n", e.part.name()));
-            match e.outcome.as_ref().map_err(ToString::to_string) {
-                Ok(an) => o.push_str(&self.report(e, an).markdown()),
-                Err(msg) => o.push_str(&format!("failed: {msg}\n")),
-            }
-        }
-        o
+        w.write_all(o.as_bytes())?;
+        self.copy(w, self.slot(Section::Markdown)?, &self.order(), "")
     }
 
-    /// CSV for machines: one record per series, prediction point and
+    /// The CSV header: one record per series, prediction point and
     /// threshold, exact and decimal columns (a failed series has one
-    /// record with its error), in the table's order.
-    pub fn csv(&self) -> String {
+    /// record with its error).
+    fn csv_head(&self) -> Vec<String> {
         let mut head = vec!["callpath".to_string(), "metric".into()];
         head.extend(self.model.vars.iter().cloned());
         for c in ["threshold", "model", "lower", "upper", "relative_half_width", "emax"] {
@@ -383,39 +673,41 @@ impl<'a> ExperimentReport<'a> {
             head.push(format!("{c}_exact"));
         }
         head.push("error".into());
+        head
+    }
+
+    /// One series' CSV records.
+    fn csv_records(&self, e: &Entry<'_>) -> String {
+        let width = self.csv_head().len();
         let mut w = csv::Writer::from_writer(Vec::new());
-        let _ = w.write_record(&head);
         let opt = |x: &Option<Rat>, f: &dyn Fn(&Rat) -> String| x.as_ref().map_or(String::new(), f);
-        for i in self.order() {
-            let e = &self.entries[i];
-            let name = [e.part.callpath.clone(), e.part.metric.clone()];
-            match e.outcome.as_ref().map_err(ToString::to_string) {
-                Err(msg) => {
-                    let mut r = name.to_vec();
-                    r.resize(head.len() - 1, String::new());
-                    r.push(msg.lines().next().unwrap_or("").to_string());
-                    let _ = w.write_record(&r);
-                }
-                Ok(an) => {
-                    for p in &an.predictions {
-                        for (k, region) in an.regions.iter().enumerate() {
-                            let b = p.bands.get(k).and_then(|b| b.as_ref());
-                            let (lo, hi) = b.map_or((None, None), |b| (b.lower.clone(), b.upper.clone()));
-                            let mut r = name.to_vec();
-                            r.extend(p.x.iter().map(show_value));
-                            r.push(region.threshold.text.clone());
-                            r.push(self.dec(&p.model));
-                            r.push(opt(&lo, &|v| self.dec(v)));
-                            r.push(opt(&hi, &|v| self.dec(v)));
-                            r.push(rel_half_width_dec(b, &p.model, 1, self.digits()));
-                            r.push(self.dec(&an.emax));
-                            r.push(crate::num::fmt_fraction(&p.model));
-                            r.push(opt(&lo, &crate::num::fmt_fraction));
-                            r.push(opt(&hi, &crate::num::fmt_fraction));
-                            r.push(crate::num::fmt_fraction(&an.emax));
-                            r.push(String::new());
-                            let _ = w.write_record(&r);
-                        }
+        let name = [e.part.callpath.clone(), e.part.metric.clone()];
+        match e.outcome.as_ref().map_err(ToString::to_string) {
+            Err(msg) => {
+                let mut r = name.to_vec();
+                r.resize(width - 1, String::new());
+                r.push(msg.lines().next().unwrap_or("").to_string());
+                let _ = w.write_record(&r);
+            }
+            Ok(an) => {
+                for p in &an.predictions {
+                    for (k, region) in an.regions.iter().enumerate() {
+                        let b = p.bands.get(k).and_then(|b| b.as_ref());
+                        let (lo, hi) = b.map_or((None, None), |b| (b.lower.clone(), b.upper.clone()));
+                        let mut r = name.to_vec();
+                        r.extend(p.x.iter().map(show_value));
+                        r.push(region.threshold.text.clone());
+                        r.push(self.dec(&p.model));
+                        r.push(opt(&lo, &|v| self.dec(v)));
+                        r.push(opt(&hi, &|v| self.dec(v)));
+                        r.push(rel_half_width_dec(b, &p.model, 1, self.digits()));
+                        r.push(self.dec(&an.emax));
+                        r.push(crate::num::fmt_fraction(&p.model));
+                        r.push(opt(&lo, &crate::num::fmt_fraction));
+                        r.push(opt(&hi, &crate::num::fmt_fraction));
+                        r.push(crate::num::fmt_fraction(&an.emax));
+                        r.push(String::new());
+                        let _ = w.write_record(&r);
                     }
                 }
             }
@@ -423,61 +715,58 @@ impl<'a> ExperimentReport<'a> {
         String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
     }
 
+    /// CSV for machines, in the table's order.
+    pub fn write_csv(&self, w: &mut dyn Write) -> io::Result<()> {
+        let mut head = csv::Writer::from_writer(Vec::new());
+        let _ = head.write_record(self.csv_head());
+        w.write_all(&head.into_inner().unwrap_or_default())?;
+        self.copy(w, self.slot(Section::Csv)?, &self.order(), "")
+    }
+
     /// JSON: the experiment, the summary rows, and every analysis in the
-    /// main command's schema (failures with their message).
-    pub fn json(&self) -> Value {
-        let summary: Vec<Value> = self
-            .order()
-            .into_iter()
-            .map(|i| {
-                let e = &self.entries[i];
-                match e.outcome.as_ref().map_err(ToString::to_string) {
-                    Ok(an) => json!({
-                        "callpath": e.part.callpath, "metric": e.part.metric,
-                        "points": an.design.groups.len(), "measurements": e.part.dataset.rows.len(),
-                        "model": e.model.body_text,
-                        "params": e.model.params.iter().zip(&an.params).map(|(p, c)| self.param_json(&p.name, c)).collect::<Vec<_>>(),
-                        "emax": self.both(&an.emax),
-                        "widest_relative_half_width": Self::widest(an).map_or(Value::Null, |w| self.both(&w)),
-                        "family": e.family.as_ref().map_or(Value::Null, |f| json!({
-                            "forms": f.members.len(),
-                            "consistent": f.levels.iter().enumerate().map(|(t, l)| json!({
-                                "threshold": l.threshold.text,
-                                "forms": f.members.iter().filter(|m| m.consistent[t]).count(),
-                            })).collect::<Vec<_>>(),
-                        })),
-                    }),
-                    Err(msg) => json!({ "callpath": e.part.callpath, "metric": e.part.metric, "error": msg }),
-                }
-            })
-            .collect();
-        let analyses: Vec<Value> = self
-            .entries
-            .iter()
-            .map(|e| match e.outcome.as_ref().map_err(ToString::to_string) {
-                Ok(an) => json!({ "callpath": e.part.callpath, "metric": e.part.metric, "report": self.report(e, an).json() }),
-                Err(msg) => json!({ "callpath": e.part.callpath, "metric": e.part.metric, "error": msg }),
-            })
-            .collect();
-        json!({
+    /// main command's schema (failures with their message), in file order.
+    pub fn write_json(&self, w: &mut dyn Write) -> io::Result<()> {
+        let summary: Vec<Value> = self.order().into_iter().map(|i| self.kept[i].summary.clone()).collect();
+        let doc = json!({
             "errband": env!("CARGO_PKG_VERSION"),
             "experiment": {
                 "file": self.data_file, "format": self.format.name(), "series": self.total,
-                "selected": self.entries.len(), "aggregate": self.aggregate.name(),
+                "selected": self.kept.len(), "aggregate": self.aggregate.name(),
                 "model": { "file": self.model.file, "function": self.model.func, "variables": self.model.vars, "body": self.model.body_text },
             },
             "summary": summary,
-            "analyses": analyses,
-            "holdout": self.coverage().map_or(Value::Null, |(cond, cov)| json!({
+            "analyses": ANALYSES,
+            "holdout": self.coverage.as_ref().map_or(Value::Null, |(cond, cov)| json!({
                 "condition": cond,
                 "coverage": cov.iter().map(|c| super::backtest::coverage_json(self, c)).collect::<Vec<_>>(),
             })),
-        })
+        });
+        let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+        let marker = format!("\"{ANALYSES}\"");
+        let (before, after) = text.split_once(&marker).unwrap_or((&text, ""));
+        w.write_all(before.as_bytes())?;
+        if self.kept.is_empty() {
+            w.write_all(b"[]")?;
+        } else {
+            w.write_all(b"[\n")?;
+            let file_order: Vec<usize> = (0..self.kept.len()).collect();
+            self.copy(w, self.slot(Section::Json)?, &file_order, ",\n")?;
+            w.write_all(b"\n  ]")?;
+        }
+        w.write_all(after.as_bytes())?;
+        w.write_all(b"\n")
+    }
+
+    /// JSON Lines: one object per series, in file order, with the series'
+    /// report in the main command's schema (or its `error`).
+    pub fn write_json_lines(&self, w: &mut dyn Write) -> io::Result<()> {
+        let file_order: Vec<usize> = (0..self.kept.len()).collect();
+        self.copy(w, self.slot(Section::JsonLine)?, &file_order, "")
     }
 
     /// A self-contained HTML page: the table, then a band plot and the
     /// text report per series.
-    pub fn html(&self) -> String {
+    pub fn write_html(&self, w: &mut dyn Write) -> io::Result<()> {
         let mut body = format!("<h1>{}</h1>\n<ul>\n", esc(&self.title()));
         for a in self.assumptions() {
             body.push_str(&format!("<li>{}</li>\n", esc(&a)));
@@ -485,31 +774,16 @@ impl<'a> ExperimentReport<'a> {
         body.push_str("</ul>\n");
         let (head, rows) = self.table();
         body.push_str(&html_table(&head, &rows));
-        for i in self.order() {
-            let e = &self.entries[i];
-            body.push_str(&format!("<h2>{}</h2>\n", esc(&e.part.name())));
-            match e.outcome.as_ref().map_err(ToString::to_string) {
-                Ok(an) => {
-                    let r = self.report(e, an);
-                    body.push_str(&format!(
-                        "<figure>{}</figure>\n<pre>{}</pre>\n",
-                        figures::band(&r),
-                        esc(&r.text())
-                    ));
-                }
-                Err(msg) => body.push_str(&format!("<p>failed: {}</p>\n", esc(&msg))),
-            }
-        }
-        page(&self.title(), &body)
+        let (top, bottom) = page_parts(&self.title());
+        w.write_all(top.as_bytes())?;
+        w.write_all(body.as_bytes())?;
+        self.copy(w, self.slot(Section::Html)?, &self.order(), "")?;
+        w.write_all(bottom.as_bytes())
     }
 
     /// The exit code: 0 when every analysis succeeded, else the largest
     /// failure code (1: analysis impossible, 2: an input fault).
     pub fn code(&self) -> i32 {
-        self.entries
-            .iter()
-            .filter_map(|e| e.outcome.as_ref().err().map(|e| e.kind().exit_code()))
-            .max()
-            .unwrap_or(0)
+        self.kept.iter().map(|k| k.code).max().unwrap_or(0)
     }
 }

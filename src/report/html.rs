@@ -41,10 +41,22 @@ pub(crate) fn html_table(head: &[String], rows: &[Vec<String>]) -> String {
 
 /// The page around a body: title, inline style, nothing fetched.
 pub(crate) fn page(title: &str, body: &str) -> String {
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n{body}<footer>errband {} — exact values; decimals are correctly rounded views.</footer>\n</body>\n</html>\n",
-        esc(title),
-        env!("CARGO_PKG_VERSION")
+    let (top, bottom) = page_parts(title);
+    format!("{top}{body}{bottom}")
+}
+
+/// What [`page`] writes before and after the body: for a body streamed
+/// between them.
+pub(crate) fn page_parts(title: &str) -> (String, String) {
+    (
+        format!(
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n",
+            esc(title)
+        ),
+        format!(
+            "<footer>errband {} — exact values; decimals are correctly rounded views.</footer>\n</body>\n</html>\n",
+            env!("CARGO_PKG_VERSION")
+        ),
     )
 }
 

@@ -178,6 +178,12 @@ impl Report<'_> {
         stream::write_pretty(&doc, &arrays, w)
     }
 
+    /// [`Report::write_json`] as one line of JSON Lines (`--format jsonl`).
+    pub fn write_json_line(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let (doc, arrays) = self.json_parts();
+        stream::write_line(&doc, &arrays, w)
+    }
+
     /// The JSON document with its residual tables as placeholders, and the tables.
     pub(super) fn json_parts(&self) -> (Value, Vec<stream::LongArray<'_>>) {
         let m = self.model;

@@ -39,6 +39,7 @@ pub(crate) fn failure_text(e: &AnalysisError) -> String {
         AnalysisError::Qe(q) => format!("QE engine stopped: {q}"),
         AnalysisError::Threshold(t) => t.to_string(),
         AnalysisError::NoData { .. } => "no measurements left".into(),
+        e @ AnalysisError::Variables { .. } => e.to_string(),
     }
 }
 

@@ -36,6 +36,16 @@ pub(crate) fn write_pretty(doc: &Value, arrays: &[LongArray<'_>], w: &mut dyn Wr
     out.flush()
 }
 
+/// [`write_pretty`] on one line (JSON Lines): the same document, compact,
+/// with a final newline.
+pub(crate) fn write_line(doc: &Value, arrays: &[LongArray<'_>], w: &mut dyn Write) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, w);
+    let mut ser = serde_json::Serializer::new(&mut out);
+    Streamed { value: doc, arrays }.serialize(&mut ser).map_err(std::io::Error::other)?;
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
 /// The whole document as one `Value` (placeholders filled in), for callers
 /// that want it in memory.
 pub(crate) fn fill(doc: &mut Value, arrays: &[LongArray<'_>]) {
