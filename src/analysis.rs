@@ -858,12 +858,11 @@ fn mul_add2(x: &Rat, m: &Rat, p: &Rat, q: &Rat) -> Rat {
     let xm = xd * md;
     let pq = pd * qd;
     let n = x.numer() * m.numer() * &pq + p.numer() * &xm * qd + q.numer() * &xm * pd;
-    let short = &xm * pd;
-    let d = xm * pq;
+    let d = &xm * pq;
     if d.bits() > UNREDUCED_BITS {
         return if n.is_zero() { Rat::zero() } else { Rat::new_raw(n, d) };
     }
-    crate::num::reduced_dividing(n, d, &short)
+    crate::num::reduced_dividing(n, d, &(xm * pd))
 }
 
 /// Row constants ([`mul_add2`]) with a denominator longer than this many

@@ -29,18 +29,23 @@ pub(crate) struct LongArray<'a> {
 /// Writes `doc` as pretty JSON with a final newline, each placeholder
 /// replaced by its long array, generated while it is written.
 pub(crate) fn write_pretty(doc: &Value, arrays: &[LongArray<'_>], w: &mut dyn Write) -> std::io::Result<()> {
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, w);
-    let mut ser = serde_json::Serializer::pretty(&mut out);
-    Streamed { value: doc, arrays }.serialize(&mut ser).map_err(std::io::Error::other)?;
-    out.write_all(b"\n")?;
-    out.flush()
+    write_with(doc, arrays, w, serde_json::ser::PrettyFormatter::new())
 }
 
 /// [`write_pretty`] on one line (JSON Lines): the same document, compact,
 /// with a final newline.
 pub(crate) fn write_line(doc: &Value, arrays: &[LongArray<'_>], w: &mut dyn Write) -> std::io::Result<()> {
+    write_with(doc, arrays, w, serde_json::ser::CompactFormatter)
+}
+
+fn write_with(
+    doc: &Value,
+    arrays: &[LongArray<'_>],
+    w: &mut dyn Write,
+    format: impl serde_json::ser::Formatter,
+) -> std::io::Result<()> {
     let mut out = std::io::BufWriter::with_capacity(1 << 16, w);
-    let mut ser = serde_json::Serializer::new(&mut out);
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, format);
     Streamed { value: doc, arrays }.serialize(&mut ser).map_err(std::io::Error::other)?;
     out.write_all(b"\n")?;
     out.flush()
