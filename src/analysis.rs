@@ -712,77 +712,6 @@ impl Analysis {
         }
 
         let points = prediction_points(model, &opts.at);
-        let (lo, hi) = data_range(data, model.vars.len());
-        // Run times: a band never reaches below zero (Band::positive).
-        let positive = design.all_positive();
-        let views: Vec<Vec<Vec<f64>>> = regions
-            .iter()
-            .map(|r| r.params_at.iter().map(|v| v.iter().map(filter_view).collect()).collect())
-            .collect();
-        // Each point is independent: chunks run in parallel, each with its
-        // own log of inexact values, merged (a union) in point order; the
-        // first failing point in order is the error reported.
-        let predict_one = |x: Vec<Rat>,
-                           log: &mut crate::model::EvalLog|
-         -> Result<Prediction, AnalysisError> {
-            let b = model.basis_at(&x, log).map_err(|e| {
-                AnalysisError::Fit(FitError::Eval(Box::new(model.eval_diagnostic(
-                    &e,
-                    &x,
-                    "prediction point",
-                ))))
-            })?;
-            let f = &b[1..];
-            let (n, d) = crate::num::affine_unreduced(&b[0], f, &params).into_raw();
-            let value = crate::num::reduced(n, d);
-            let bf: Vec<f64> = b.iter().map(filter_view).collect();
-            let bands: Vec<Option<Band>> = regions
-                .iter()
-                .zip(&views)
-                .map(|(r, v)| {
-                    let b = band(r, v, &b, &bf);
-                    if positive {
-                        b.and_then(Band::positive)
-                    } else {
-                        b
-                    }
-                })
-                .collect();
-            let measurement = regions
-                .iter()
-                .zip(&bands)
-                .map(|(r, b)| {
-                    let n = b.as_ref().filter(|_| !opts.skip_measurement).map(|b| r.bound.new_measurement(b));
-                    if positive {
-                        n.and_then(Band::positive)
-                    } else {
-                        n
-                    }
-                })
-                .collect();
-            let outside = x.iter().enumerate().map(|(i, v)| *v < lo[i] || *v > hi[i]).collect();
-            Ok(Prediction { x, model: value, outside, bands, measurement })
-        };
-        let mut log = design.log.clone();
-        let mut predictions = Vec::with_capacity(points.len());
-        let done: Vec<(Result<Vec<Prediction>, AnalysisError>, crate::model::EvalLog)> = {
-            use rayon::prelude::*;
-            points
-                .par_chunks(PREDICTION_CHUNK)
-                .map(|chunk| {
-                    let mut log = design.log.clone();
-                    let r = chunk.iter().map(|x| predict_one(x.clone(), &mut log)).collect();
-                    (r, log)
-                })
-                .collect()
-        };
-        for (r, chunk_log) in done {
-            predictions.extend(r?);
-            log.inexact.extend(chunk_log.inexact);
-        }
-        let mut design = design;
-        design.log = log;
-
         let hint = if at_emax.is_some() && crate::fit::rms_exceeds(&residuals.mean_square, &emax) {
             let refit: Vec<Rat> = params.iter().zip(&emax_dc).map(|(c, d)| c + d).collect();
             let ms = Residuals::new(&design, data, &refit).mean_square;
@@ -790,7 +719,7 @@ impl Analysis {
         } else {
             None
         };
-        Ok(Analysis {
+        let mut analysis = Analysis {
             params,
             fit: model.fit,
             design,
@@ -803,9 +732,130 @@ impl Analysis {
             emax_listed,
             dnames,
             regions,
-            predictions,
+            predictions: Vec::new(),
             hint,
-        })
+        };
+        let (predictions, log) = analysis.predictor(model, data, opts).predict_all(&points)?;
+        analysis.predictions = predictions;
+        analysis.design.log.inexact.extend(log.inexact);
+        Ok(analysis)
+    }
+
+    /// What computes this analysis' prediction at further points, one at a
+    /// time or in parallel batches: `--at p=1..1000000` is streamed
+    /// through it rather than held in [`Analysis::predictions`]. `data` and
+    /// `opts` are the analysis' own.
+    pub fn predictor<'a>(&'a self, model: &'a Model, data: &[Measurement], opts: &Options) -> Predictor<'a> {
+        let (lo, hi) = data_range(data, model.vars.len());
+        Predictor {
+            analysis: self,
+            model,
+            lo,
+            hi,
+            // Run times: a band never reaches below zero (Band::positive).
+            positive: self.design.all_positive(),
+            skip_measurement: opts.skip_measurement,
+            views: self
+                .regions
+                .iter()
+                .map(|r| r.params_at.iter().map(|v| v.iter().map(filter_view).collect()).collect())
+                .collect(),
+        }
+    }
+}
+
+/// The model cannot be evaluated at prediction point `x`.
+fn point_error(model: &Model, e: &crate::model::EvalError, x: &[Rat]) -> AnalysisError {
+    AnalysisError::Fit(FitError::Eval(Box::new(model.eval_diagnostic(e, x, "prediction point"))))
+}
+
+/// Predictions of an [`Analysis`] at points: [`Analysis::predictor`].
+pub struct Predictor<'a> {
+    analysis: &'a Analysis,
+    model: &'a Model,
+    lo: Vec<Rat>,
+    hi: Vec<Rat>,
+    positive: bool,
+    skip_measurement: bool,
+    /// Float views of each region's vertices (they screen the exact extremes).
+    views: Vec<Vec<Vec<f64>>>,
+}
+
+impl Predictor<'_> {
+    /// The prediction at `x`; inexact values met are noted in `log`.
+    pub fn predict(&self, x: Vec<Rat>, log: &mut crate::model::EvalLog) -> Result<Prediction, AnalysisError> {
+        let model = self.model;
+        let b = model.basis_at(&x, log).map_err(|e| point_error(model, &e, &x))?;
+        let f = &b[1..];
+        let (n, d) = crate::num::affine_unreduced(&b[0], f, &self.analysis.params).into_raw();
+        let value = crate::num::reduced(n, d);
+        let bf: Vec<f64> = b.iter().map(filter_view).collect();
+        let regions = &self.analysis.regions;
+        let bands: Vec<Option<Band>> = regions
+            .iter()
+            .zip(&self.views)
+            .map(|(r, v)| {
+                let b = band(r, v, &b, &bf);
+                if self.positive {
+                    b.and_then(Band::positive)
+                } else {
+                    b
+                }
+            })
+            .collect();
+        let measurement = regions
+            .iter()
+            .zip(&bands)
+            .map(|(r, b)| {
+                let n = b.as_ref().filter(|_| !self.skip_measurement).map(|b| r.bound.new_measurement(b));
+                if self.positive {
+                    n.and_then(Band::positive)
+                } else {
+                    n
+                }
+            })
+            .collect();
+        let outside = x.iter().enumerate().map(|(i, v)| *v < self.lo[i] || *v > self.hi[i]).collect();
+        Ok(Prediction { x, model: value, outside, bands, measurement })
+    }
+
+    /// The predictions at `points`, in order, computed in parallel chunks;
+    /// the first failing point in order is the error. Also returns the
+    /// inexact values met (a union over the chunks, in point order).
+    pub fn predict_all(
+        &self,
+        points: &[Vec<Rat>],
+    ) -> Result<(Vec<Prediction>, crate::model::EvalLog), AnalysisError> {
+        use rayon::prelude::*;
+        let done: Vec<(Result<Vec<Prediction>, AnalysisError>, crate::model::EvalLog)> = points
+            .par_chunks(PREDICTION_CHUNK)
+            .map(|chunk| {
+                let mut log = self.analysis.design.log.clone();
+                log.inexact.clear();
+                let r = chunk.iter().map(|x| self.predict(x.clone(), &mut log)).collect();
+                (r, log)
+            })
+            .collect();
+        let mut log = self.analysis.design.log.clone();
+        log.inexact.clear();
+        let mut predictions = Vec::with_capacity(points.len());
+        for (r, chunk_log) in done {
+            predictions.extend(r?);
+            log.inexact.extend(chunk_log.inexact);
+        }
+        Ok((predictions, log))
+    }
+
+    /// Checks that the model can be evaluated at every point, before a
+    /// streamed output begins (a point where it cannot fails the run with
+    /// nothing written).
+    pub fn check<I: Iterator<Item = Vec<Rat>> + Send>(&self, points: I) -> Result<(), AnalysisError> {
+        use rayon::prelude::*;
+        let model = self.model;
+        points.par_bridge().try_for_each_init(
+            || self.analysis.design.log.clone(),
+            |log, x| model.basis_at(&x, log).map(|_| ()).map_err(|e| point_error(model, &e, &x)),
+        )
     }
 }
 

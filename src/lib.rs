@@ -61,11 +61,11 @@ pub mod units;
 /// The version of errband, the `errband` key of every JSON document.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-pub use analysis::{Analysis, AnalysisError, Band, Options, Prediction, Region};
+pub use analysis::{Analysis, AnalysisError, Band, Options, Prediction, Predictor, Region};
 pub use data::{Dataset, Measurement};
 pub use error::{Classified, ErrorKind};
 pub use failure::Error;
 pub use lang::diag::Diagnostic;
-pub use model::Model;
+pub use model::{Model, PointSet};
 pub use num::Rat;
 pub use threshold::Threshold;

@@ -736,6 +736,21 @@ fn bad_drop_and_at() {
 }
 
 #[test]
+fn streamed_prediction_points_match_held_ones_and_fail_before_writing() {
+    // A CSV band table streams its `--at` points; with --envelope the same
+    // table comes from points held in the analysis.
+    let args = [HPL, HPL_DATA, "--at", "p=1..3000", "--at", "p=5/2,1000,7", "--format", "csv"];
+    let streamed = ok(&args);
+    let held = ok(&[&args[..], &["--envelope"]].concat());
+    assert_eq!(streamed, held);
+    assert_eq!(streamed.lines().count(), 1 + 2 * (8 + 3000 - 4 + 1));
+    // p = 0 divides by zero: refused before the first line is written.
+    let r = fails(&[HPL, HPL_DATA, "--at", "p=1..5000", "--at", "p=0", "--format", "csv"], 2);
+    assert!(r.stdout.is_empty());
+    has(&r.stderr, &["division by zero at p = 0 (prediction point)"]);
+}
+
+#[test]
 fn empty_data() {
     let d = tmp_file("empty.csv", "p,T\n");
     let r = fails(&[HPL, &d], 2);

@@ -32,6 +32,34 @@ fn hpl_from_the_public_api() {
 }
 
 #[test]
+fn points_streamed_through_a_predictor_are_the_points_an_analysis_holds() {
+    let model = Model::from_source(&read("models/hpl.tm"), "hpl.tm").unwrap();
+    let data = model.read_data(&read("data/hpl.csv"), "hpl.csv").unwrap();
+    // Ranges, a list with repeats, a point the model predicts already.
+    let args = ["p=1..40", "p=7/2..9:1/2", "p=30,1000,5,5"].map(String::from);
+    let set = model.point_set(&args, "--at").unwrap();
+    let held = model.points_args(&args, "--at").unwrap();
+    let opts = Options { at: held.clone(), ..Options::default() };
+    let a = Analysis::run(&model, &data, &opts).unwrap();
+    // The analysis lists the model's own points first, then the others once.
+    let streamed: Vec<Vec<Rat>> = set.excluding(&model.predict).iter().collect();
+    assert_eq!(streamed.len(), 40 + 6); // 7/2, 9/2 … 17/2 are new; 1000 is the model's
+    assert_eq!(a.predictions.len(), model.predict.len() + streamed.len());
+    let alone = Analysis::run(&model, &data, &Options::default()).unwrap();
+    let (more, _) = alone.predictor(&model, &data.rows, &Options::default()).predict_all(&streamed).unwrap();
+    for (p, q) in a.predictions[model.predict.len()..].iter().zip(&more) {
+        assert_eq!(
+            (&p.x, &p.model, &p.bands, &p.measurement, &p.outside),
+            (&q.x, &q.model, &q.bands, &q.measurement, &q.outside)
+        );
+    }
+    // A point where the model cannot be evaluated is found before any is predicted.
+    let bad = model.point_set(&["p=0..3".to_string()], "--at").unwrap();
+    let err = alone.predictor(&model, &data.rows, &Options::default()).check(bad.iter()).unwrap_err();
+    assert!(err.to_string().contains("division by zero"), "{err}");
+}
+
+#[test]
 fn accessors_find_a_band_by_point_and_threshold_and_a_parameter_by_name() {
     let model = Model::from_source(&read("models/hpl.tm"), "hpl.tm").unwrap();
     let data = model.read_data(&read("data/hpl.csv"), "hpl.csv").unwrap();

@@ -205,7 +205,25 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     let dataset = &input.dataset;
     let t_parse = t0.elapsed();
 
-    let at = input.points(&a.at, "--at")?;
+    let at_set = input.point_set(&a.at, "--at")?;
+    // A CSV band table with nothing else that needs every point (no plot,
+    // report, export, --drop, family, backtest or band function) is
+    // streamed: the `--at` points are computed and written a batch at a
+    // time (10^6 points held took 3 GB).
+    let stream_at = a.format == Format::Csv
+        && !a.brief
+        && plots.is_empty()
+        && report_kind.is_none()
+        && exports.is_empty()
+        && a.drop.is_empty()
+        && a.drop_row.is_empty()
+        && a.family.is_none()
+        && a.data.is_some()
+        && a.holdout.is_none()
+        && !a.envelope
+        && a.emit_qe.is_none()
+        && input.parts.parts.len() == 1;
+    let at = if stream_at { Vec::new() } else { at_set.to_vec() };
     let plot_at = a
         .plot_at
         .as_ref()
@@ -274,6 +292,12 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     // The band as a function: asked for, or part of a whole report.
     let function = (a.envelope || report_kind.is_some() || plots.iter().any(|(k, _)| *k == PlotKind::Width))
         .then(|| BandFunction::compute(model, analysis, rows));
+    // The streamed points, checked before anything is written.
+    let predictor = analysis.predictor(model, rows, &opts);
+    let streamed = stream_at.then(|| at_set.excluding(&model.predict));
+    if let Some(points) = &streamed {
+        predictor.check(points.iter()).map_err(|e| Failure::of(&e))?;
+    }
     let t_analysis = t1.elapsed();
     let t2 = Instant::now();
     // A series chosen from an experiment is named beside the file.
@@ -361,7 +385,9 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         _ if a.brief => io.stdout(&text)?,
         Format::Json => io.stdout_with(|w| report.write_json(w))?,
         Format::Jsonl => io.stdout_with(|w| report.write_json_line(w))?,
-        Format::Csv => io.stdout_with(|w| report.write_csv(w))?,
+        Format::Csv => {
+            io.stdout_with(|w| report.write_csv_with(w, streamed.as_ref().map(|p| (&predictor, p))))?
+        }
         _ => io.stdout(&text)?,
     }
     let t_output = t2.elapsed();

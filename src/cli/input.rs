@@ -101,6 +101,11 @@ impl Loaded {
         self.model.points_args(args, flag).map_err(Failure::input)
     }
 
+    /// The points of `args` as written, enumerated on demand.
+    pub fn point_set(&self, args: &[String], flag: &str) -> Result<crate::model::PointSet, Failure> {
+        self.model.point_set(args, flag).map_err(Failure::input)
+    }
+
     /// The one series a command that analyses a single series reads; an
     /// error lists the series when the input holds several.
     pub fn single(&self, command: &str) -> Result<&Dataset, Failure> {

@@ -5,10 +5,12 @@
 mod compile;
 mod declare;
 pub mod extrap;
+mod points;
 mod spec;
 pub mod syntax;
 
 pub use compile::{EvalError, EvalLog, Inexact};
+pub use points::{PointSet, Product, Values};
 pub use spec::Spec;
 
 use crate::lang::diag::Diagnostic;
@@ -232,17 +234,18 @@ impl Model {
     /// `what` in messages), expanded, each once, in order; errors are
     /// rendered against the text that fails.
     pub fn points_args(&self, texts: &[String], what: &str) -> Result<Vec<Vec<Rat>>, String> {
-        let mut all = Vec::new();
+        Ok(self.point_set(texts, what)?.to_vec())
+    }
+
+    /// The points of [`Model::points_args`] as the ranges and lists they
+    /// were written as, enumerated on demand (`--at p=1..1000000` streamed).
+    pub fn point_set(&self, texts: &[String], what: &str) -> Result<PointSet, String> {
+        let mut products = Vec::with_capacity(texts.len());
         for s in texts {
             let assigns = syntax::parse_assignments_arg(s, what, self.limits()).map_err(|e| e.render(s))?;
-            all.extend(self.points(&assigns, what, s).map_err(|e| e.render(s))?);
+            products.push(self.product(&assigns, what, s).map_err(|e| e.render(s))?);
         }
-        // First occurrences, in order, without copying a point.
-        let keep: Vec<bool> = {
-            let mut seen = std::collections::HashSet::with_capacity(all.len());
-            all.iter().map(|p| seen.insert(crate::num::Point(p.as_slice()))).collect()
-        };
-        Ok(all.into_iter().zip(keep).filter_map(|(p, k)| k.then_some(p)).collect())
+        Ok(PointSet::new(products))
     }
 
     /// The points one `prune` candidate drops, from its text: a variable
@@ -430,9 +433,9 @@ impl Model {
         assigns: &[Assignment],
         file: &str,
         source: &str,
-    ) -> Result<Vec<Option<Vec<Rat>>>, Diagnostic> {
+    ) -> Result<Vec<Option<Values>>, Diagnostic> {
         let err = |span: Range<usize>, m: String| Diagnostic::new(file, span, m);
-        let mut per_var: Vec<Option<Vec<Rat>>> = vec![None; self.vars.len()];
+        let mut per_var: Vec<Option<Values>> = vec![None; self.vars.len()];
         let mut log = self.log.clone();
         for a in assigns {
             let i = self.vars.iter().position(|v| v == &a.var).ok_or_else(|| {
@@ -442,7 +445,7 @@ impl Model {
             if per_var[i].is_some() {
                 return Err(err(a.span.clone(), format!("`{}` is given twice", a.var)));
             }
-            let mut vals = Vec::new();
+            let mut vals = Values::new();
             for it in &a.items {
                 self.expand(it, &mut vals, file, source, &mut log)?;
             }
@@ -476,9 +479,9 @@ impl Model {
         };
         let mut fixed = vec![<Rat as num_traits::Zero>::zero(); self.vars.len()];
         for (i, v) in per_var.into_iter().enumerate() {
-            match v.as_deref() {
+            match v {
                 None => {}
-                Some([x]) => fixed[i] = x.clone(),
+                Some(v) if v.len() == 1 => fixed[i] = v.get(0),
                 Some(_) => return Err(err(format!("`{}` needs exactly one value in a slice", self.vars[i]))),
             }
         }
@@ -494,6 +497,11 @@ impl Model {
         file: &str,
         source: &str,
     ) -> Result<Vec<Vec<Rat>>, Diagnostic> {
+        Ok(PointSet::new(vec![self.product(assigns, file, source)?]).to_vec())
+    }
+
+    /// The points of [`Model::points`] as a product of value sequences.
+    fn product(&self, assigns: &[Assignment], file: &str, source: &str) -> Result<Product, Diagnostic> {
         let err = |span: Range<usize>, m: String| Diagnostic::new(file, span, m);
         let per_var = self.values_per_var(assigns, file, source)?;
         let mut lists = Vec::new();
@@ -514,20 +522,7 @@ impl Model {
                 assigns.first().map_or(0..0, |a| a.span.start..assigns.last().map_or(0, |l| l.span.end));
             return Err(err(span, format!("too many points {}", Limit::Points.note(&self.log.limits))));
         }
-        let mut out: Vec<Vec<Rat>> = vec![vec![]];
-        for l in &lists {
-            let mut next = Vec::with_capacity(out.len() * l.len());
-            for p in &out {
-                for v in l {
-                    let mut q = Vec::with_capacity(lists.len());
-                    q.extend_from_slice(p);
-                    q.push(v.clone());
-                    next.push(q);
-                }
-            }
-            out = next;
-        }
-        Ok(out)
+        Ok(Product::new(lists, total.unwrap_or(0)))
     }
 
     fn constant(&self, e: &Expr, file: &str, source: &str, log: &mut EvalLog) -> Result<Rat, Diagnostic> {
@@ -545,14 +540,14 @@ impl Model {
     fn expand(
         &self,
         it: &Item,
-        out: &mut Vec<Rat>,
+        out: &mut Values,
         file: &str,
         source: &str,
         log: &mut EvalLog,
     ) -> Result<(), Diagnostic> {
         let err = |span: Range<usize>, m: String| Diagnostic::new(file, span, m);
         match it {
-            Item::Value(e) => out.push(self.constant(e, file, source, log)?),
+            Item::Value(e) => out.push_value(self.constant(e, file, source, log)?),
             Item::Range { from, to, step, span } => {
                 let a = self.constant(from, file, source, log)?;
                 let b = self.constant(to, file, source, log)?;
@@ -586,26 +581,9 @@ impl Model {
                         if count > num_bigint::BigInt::from(max) {
                             return Err(too_long());
                         }
-                        if x.is_integer() && s.is_integer() {
-                            // Integers (`p=1..100000`): no fraction to reduce per value.
-                            let (step, count) = (s.to_integer(), count.to_usize().unwrap_or(0));
-                            let mut n = x.to_integer();
-                            out.reserve(count);
-                            for _ in 0..count {
-                                let next = &n + &step;
-                                out.push(Rat::from_integer(n));
-                                n = next;
-                            }
-                            return Ok(());
-                        }
-                        while x <= b {
-                            out.push(x.clone());
-                            x += &s;
-                            n += 1;
-                            if n > max {
-                                return Err(too_long());
-                            }
-                        }
+                        // Kept as a range: its values are formed when used.
+                        out.push_range(x, s, count.to_usize().unwrap_or(0));
+                        return Ok(());
                     }
                     Some(Step::Mul(e)) => {
                         let f = self.constant(e, file, source, log)?;
@@ -623,7 +601,7 @@ impl Model {
                         // than the last (1.0001^k): quadratic work in the count.
                         let max_digits = log.limits.digits as u64;
                         while x <= b {
-                            out.push(x.clone());
+                            out.push_value(x.clone());
                             x *= &f;
                             n += 1;
                             if n > max {
@@ -679,7 +657,7 @@ pub fn value_list(text: &str, what: &str, limits: &Limits) -> Result<Vec<Rat>, D
     let m =
         Model::parse_with("T(v) = c*v\nparam c", what, crate::num::transcendental::DEFAULT_DIGITS, limits)?;
     let mut log = m.log.clone();
-    let mut out = Vec::new();
+    let mut out = Values::new();
     for it in &items {
         m.expand(it, &mut out, what, text, &mut log)?;
         if out.len() > limits.points {
@@ -690,7 +668,7 @@ pub fn value_list(text: &str, what: &str, limits: &Limits) -> Result<Vec<Rat>, D
             ));
         }
     }
-    Ok(out)
+    Ok(out.to_vec())
 }
 
 pub use crate::num::show_value;

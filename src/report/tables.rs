@@ -27,6 +27,22 @@ impl Report<'_> {
     /// 4 096 prediction points at a time, in parallel, so that the
     /// table (50 MB at 10^5 points) is never held whole.
     pub fn write_csv(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        self.write_csv_with(w, None)
+    }
+
+    /// [`Report::write_csv`], followed by the rows of further points that
+    /// are computed as they are written: `more` gives the analysis'
+    /// [`Predictor`](crate::analysis::Predictor) and the points (the same
+    /// rows as if they were among the analysis' predictions; nothing per
+    /// point is held). A point where the model cannot be evaluated is an
+    /// I/O error of kind `Other`; check the points first
+    /// ([`Predictor::check`](crate::analysis::Predictor::check)) so that a
+    /// run fails before it writes.
+    pub fn write_csv_with(
+        &self,
+        w: &mut dyn std::io::Write,
+        more: Option<(&crate::analysis::Predictor<'_>, &crate::model::PointSet)>,
+    ) -> std::io::Result<()> {
         let m = self.model;
         let mut head: Vec<String> = m.vars.clone();
         head.extend(
@@ -188,10 +204,8 @@ impl Report<'_> {
         // Batches of points in order; within a batch, runs of points are
         // rendered in parallel, each run into one buffer.
         use rayon::prelude::*;
-        let predictions = &self.analysis.predictions;
-        for start in (0..predictions.len()).step_by(CSV_CHUNK) {
-            let end = (start + CSV_CHUNK).min(predictions.len());
-            let parts: Vec<String> = predictions[start..end]
+        let batch = |w: &mut dyn std::io::Write, start: usize, batch: &[crate::analysis::Prediction]| {
+            let parts: Vec<String> = batch
                 .par_chunks(CSV_RUN)
                 .enumerate()
                 .map(|(r, run)| {
@@ -202,8 +216,23 @@ impl Report<'_> {
                     out
                 })
                 .collect();
-            for part in &parts {
-                w.write_all(part.as_bytes())?;
+            parts.iter().try_for_each(|part| w.write_all(part.as_bytes()))
+        };
+        let predictions = &self.analysis.predictions;
+        for (k, chunk) in predictions.chunks(CSV_CHUNK).enumerate() {
+            batch(w, k * CSV_CHUNK, chunk)?;
+        }
+        if let Some((predictor, points)) = more {
+            let mut points = points.iter();
+            let mut start = predictions.len();
+            loop {
+                let xs: Vec<Vec<Rat>> = points.by_ref().take(CSV_CHUNK).collect();
+                if xs.is_empty() {
+                    break;
+                }
+                let (chunk, _) = predictor.predict_all(&xs).map_err(std::io::Error::other)?;
+                batch(w, start, &chunk)?;
+                start += chunk.len();
             }
         }
         Ok(())
