@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import math
 import numbers
-import re
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union
@@ -57,85 +56,13 @@ _INTS = ("measurements", "points")
 
 # The model's parameters --------------------------------------------------
 
-_KEYWORDS = ("const", "param", "weight", "predict", "fit", "unit", "family")
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_CONTINUES_AFTER = ("+", "-", "*", "/", "^", ",", "=", "(", "..", ":")
-_CONTINUES_BEFORE = ("+", "-", "*", "/", "^", ")", ",", "..", ":")
-
-
-def _statements(text: str) -> List[str]:
-    """The statements of ``.tm`` text, as errband splits them: one per
-    line, a line continuing while a parenthesis is open or when it ends
-    with an operator, comma or ``=`` (or the next one starts with an
-    operator, a comma or ``)``), a line that starts with a keyword always
-    starting a statement; ``;`` also separates statements."""
-    text = text.lstrip("\ufeff")
-    out: List[str] = []
-    cur = ""
-    depth = 0
-    for raw in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        first = _IDENT.match(line)
-        keyword = first is not None and first.group(0) in _KEYWORDS
-        if cur and (keyword or (depth <= 0 and not cur.endswith(_CONTINUES_AFTER)
-                                and not line.startswith(_CONTINUES_BEFORE))):
-            out.append(cur)
-            cur, depth = "", 0
-        cur = f"{cur} {line}" if cur else line
-        depth += line.count("(") - line.count(")")
-    if cur:
-        out.append(cur)
-    split: List[str] = []
-    for s in out:
-        depth, start = 0, 0
-        for i, c in enumerate(s):
-            depth += (c == "(") - (c == ")")
-            if c == ";" and depth <= 0:
-                split.append(s[start:i].strip())
-                start = i + 1
-        split.append(s[start:].strip())
-    return [s for s in split if s]
-
-
-def _top_level_items(s: str) -> List[str]:
-    """``s`` split at the commas outside parentheses."""
-    items, depth, start = [], 0, 0
-    for i, c in enumerate(s):
-        depth += (c == "(") - (c == ")")
-        if c == "," and depth == 0:
-            items.append(s[start:i])
-            start = i + 1
-    items.append(s[start:])
-    return [i.strip() for i in items]
-
-
-def _model_names(text: str) -> "tuple[str, List[str]]":
-    """The function's name (``T`` of ``T(p) = ...``) and the parameters of
-    ``.tm`` text."""
-    function = ""
-    names: List[str] = []
-    for s in _statements(text):
-        m = re.match(r"param\b(.*)$", s, re.S)
-        if m is None:
-            d = _IDENT.match(s)
-            if not function and d is not None and d.group(0) not in _KEYWORDS and s[d.end():].lstrip().startswith("("):
-                function = d.group(0)
-            continue
-        for item in _top_level_items(m.group(1)):
-            name = item.split("=", 1)[0].strip()
-            if name and name not in names:
-                names.append(name)
-    return function, names
-
-
 def model_params(model: errband.PathOrText) -> List[str]:
     """The names of a model's parameters, in the order its ``param``
     statements declare them (the columns :func:`analyse_dask` gives them).
     ``model`` is ``.tm`` text or a path, as :func:`errband.analyse_series`
     takes it."""
-    return _model_names(errband._read_source(model, "<model>")[0])[1]
+    text, name = errband._read_source(model, "<model>")
+    return errband._native.model_names(text, name)[1]
 
 
 # Exact cells --------------------------------------------------------------
@@ -371,10 +298,10 @@ def analyse_dask(
     """
     if model is None:
         raise TypeError("analyse_dask needs a model: the result's columns are the model's parameters")
-    model_text, _ = errband._read_source(model, "<model>")
+    model_text, model_name = errband._read_source(model, "<model>")
     if "\n" not in model_text:
         model_text += "\n"  # text, whatever it holds (not a path)
-    function, params = _model_names(model_text)
+    function, params = errband._native.model_names(model_text, model_name)
     groups = errband._columns(None, None, by, aggregate)[2]
     if not groups:
         raise ValueError("by: name the columns that split the measurements into series, e.g. by=['callpath', 'metric']")

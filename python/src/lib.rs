@@ -139,6 +139,14 @@ fn read_file(path: String) -> PyResult<String> {
     read_text(&path)
 }
 
+/// A model's function name and its parameters in declaration order, read
+/// by errband's own parser (`errband.dask` names its columns after them).
+#[pyfunction]
+fn model_names(text: String, name: String) -> PyResult<(String, Vec<String>)> {
+    let m = Model::from_source(&text, &name).map_err(|d| fail(d.render(&text), ErrorKind::Input))?;
+    Ok((m.func, m.params.into_iter().map(|p| p.name).collect()))
+}
+
 /// The data argument: text (CSV, Extra-P text or JSON) with a name, or a
 /// path (any format errband reads, CUBE directories included).
 enum DataArg {
@@ -1314,6 +1322,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analyse, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(read_file, m)?)?;
+    m.add_function(wrap_pyfunction!(model_names, m)?)?;
     m.add_function(wrap_pyfunction!(qe, m)?)?;
     m.add_function(wrap_pyfunction!(prune, m)?)?;
     m.add_function(wrap_pyfunction!(plan, m)?)?;

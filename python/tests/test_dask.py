@@ -182,7 +182,6 @@ def test_options_are_checked_on_the_client_and_the_model_read_there():
     with pytest.raises(TypeError, match="needs a model"):
         analyse_dask(df, None, by="callpath")
     assert model_params(ROOT / "models" / "hpl_paper.tm") == ["c1", "c2"]
-    assert model_params("T(p, n) = c0 +\n  c1*n/p   # c9\nparam c0,\n  c1 = max(1, 2); weight p\n") == ["c0", "c1"]
     # The repository's models: the parameters errband fits, in its order.
     data = {"hpl": "hpl", "hpl_paper": "hpl", "whitebox": "whitebox", "amdahl": "amdahl",
             "mpi_barrier": "mpi_barrier", "pn": "pn"}
