@@ -153,11 +153,12 @@ impl Design {
                     sq.add_product(&m.y, &m.y);
                     let gr = &mut groups[g];
                     gr.rows.push(i);
-                    if m.y < gr.ymin {
+                    // Exact comparisons without num-rational's division.
+                    if crate::num::cmp_fast(&m.y, &gr.ymin).is_lt() {
                         gr.ymin = m.y.clone();
                         gr.imin = i;
                     }
-                    if m.y > gr.ymax {
+                    if crate::num::cmp_fast(&m.y, &gr.ymax).is_gt() {
                         gr.ymax = m.y.clone();
                         gr.imax = i;
                     }

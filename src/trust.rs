@@ -38,7 +38,7 @@ use crate::fit::Design;
 use crate::model::Model;
 use crate::num::{Point, Rat};
 use num_traits::{One, Signed, Zero};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Scales after a change of trend needed to extrapolate from them alone,
 /// and the scales that set the tolerance a trend is judged by: a
@@ -79,7 +79,7 @@ pub fn centres(rows: &[Measurement]) -> Option<(Vec<Measurement>, Spread)> {
     let mut spread = Spread { below: Rat::zero(), above: Rat::zero(), points: 0, most: 1 };
     let mut out = Vec::with_capacity(groups.len());
     for (first, mut ys) in groups {
-        ys.sort();
+        crate::num::sort_exact(&mut ys);
         let n = ys.len();
         let median = if n % 2 == 1 {
             ys[n / 2].clone()
@@ -272,15 +272,18 @@ fn check_at(
 ) -> Check {
     let not =
         |at: Option<Rat>, why: String| Check { at, outcome: Outcome::NotChecked(why), bands: Vec::new() };
-    let Some(top) = rows.iter().filter_map(|m| m.x.first()).max().cloned() else {
+    // Distinct points first (a hash set): sorting or comparing 10^6
+    // repetitions with num-rational's comparison took seconds.
+    let points: HashSet<Point<&[Rat]>> = rows.iter().map(|m| Point(m.x.as_slice())).collect();
+    let Some(top) =
+        points.iter().filter_map(|p| p.0.first()).max_by(|a, b| crate::num::cmp_unreduced(a, b)).cloned()
+    else {
         return not(None, "no measurements".into());
     };
     let (held, kept): (Vec<&Measurement>, Vec<&Measurement>) =
         rows.iter().partition(|m| m.x.first() == Some(&top));
     let kept: Vec<Measurement> = kept.into_iter().cloned().collect();
-    let mut distinct: Vec<&[Rat]> = kept.iter().map(|m| m.x.as_slice()).collect();
-    distinct.sort();
-    distinct.dedup();
+    let distinct: Vec<&[Rat]> = points.iter().map(|p| p.0).filter(|x| x.first() != Some(&top)).collect();
     let k = model.k();
     if distinct.len() <= k {
         return not(
@@ -294,9 +297,9 @@ fn check_at(
             ),
         );
     }
-    let mut held_points: Vec<Vec<Rat>> = held.iter().map(|m| m.x.clone()).collect();
+    let mut held_points: Vec<Vec<Rat>> =
+        points.iter().filter(|p| p.0.first() == Some(&top)).map(|p| p.0.to_vec()).collect();
     held_points.sort();
-    held_points.dedup();
     let mut all = bases(model, &held_points);
     all.extend(at.iter().cloned());
     let t = match trusted_at(model, &kept, file, opts, &all) {
@@ -358,7 +361,8 @@ pub fn regime(forms: &[&Model], rows: &[Measurement], file: &str, opts: &Options
     if forms.is_empty() || forms.iter().any(|m| m.vars.len() != 1) {
         return None;
     }
-    let data = centres(rows).map_or_else(|| rows.to_vec(), |(c, _)| c);
+    let data: std::borrow::Cow<'_, [Measurement]> =
+        centres(rows).map_or(std::borrow::Cow::Borrowed(rows), |(c, _)| std::borrow::Cow::Owned(c));
     if data.iter().any(|m| !m.y.is_positive()) {
         return None;
     }
@@ -412,11 +416,24 @@ pub fn regime(forms: &[&Model], rows: &[Measurement], file: &str, opts: &Options
 
 /// The measurements from the last segment of a regime on (all of them
 /// without one, or when it has too few scales).
-pub fn segment(rows: &[Measurement], regime: Option<&Regime>) -> Vec<Measurement> {
+pub fn segment<'a>(rows: &'a [Measurement], regime: Option<&Regime>) -> std::borrow::Cow<'a, [Measurement]> {
     match regime.filter(|r| r.used()) {
-        Some(r) => rows.iter().filter(|m| m.x.first().is_some_and(|x| *x >= r.between.1)).cloned().collect(),
-        None => rows.to_vec(),
+        Some(r) => rows.iter().filter(|m| in_segment(m, r)).cloned().collect(),
+        None => std::borrow::Cow::Borrowed(rows),
     }
+}
+
+/// The measurements [`segment`] leaves out: those before the last segment.
+pub fn set_aside(rows: &[Measurement], regime: Option<&Regime>) -> Vec<Measurement> {
+    match regime.filter(|r| r.used()) {
+        Some(r) => rows.iter().filter(|m| !in_segment(m, r)).cloned().collect(),
+        None => Vec::new(),
+    }
+}
+
+/// True when `m` lies in the last segment of `r`.
+fn in_segment(m: &Measurement, r: &Regime) -> bool {
+    m.x.first().is_some_and(|x| *x >= r.between.1)
 }
 
 /// The recommended band at one prediction point.
