@@ -1019,3 +1019,22 @@ fn completions_and_the_manual_page() {
     assert!(man.starts_with(".ie") || man.contains(".TH errband 1"), "{man}");
     has(&man, &[".TH errband 1", "\\-\\-threshold"]);
 }
+
+#[test]
+fn timings_are_reported_whatever_else_is_asked() {
+    let cases: [&[&str]; 9] = [
+        &[HPL, HPL_DATA],
+        &[HPL, HPL_DATA, "--format", "json"],
+        &[HPL, HPL_DATA, "--format", "csv", "--at", "p=1..50"],
+        &[HPL, HPL_DATA, "--brief", "--at", "p=1000"],
+        &[HPL, HPL_DATA, "--emit-qe", "emax"],
+        &[HPL, HPL_DATA, "--holdout", "largest"],
+        &[HPL, HPL_DATA, "--drop", "p=110"],
+        &["data/amdahl.csv", "--family", "pmnf"],
+        &[HPL, HPL_DATA, "--envelope", "--format", "md"],
+    ];
+    for args in cases {
+        let r = run(&[args, &["--timings"]].concat());
+        assert!(r.stderr.contains("timings: parse "), "{:?}: {}", args, r.show());
+    }
+}

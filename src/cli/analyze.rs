@@ -13,7 +13,7 @@ use crate::num::{fmt_fraction, fmt_sig};
 use crate::report::{figures, Report};
 use crate::session::{self, FamilyChoice};
 use clap::{Args, ValueEnum};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// An axis scale choice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -266,9 +266,15 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
             EmitQe::Emax => session::QeProblem::Emax,
             EmitQe::Region => session::QeProblem::Region,
         };
+        let t1 = Instant::now();
         let text = session::qe_problem(&input.model, rows, &data_path, &opts, fam, holdout, which)
             .map_err(|e| Failure::of(&e))?;
+        let t_problem = t1.elapsed();
+        let t2 = Instant::now();
         io.stdout(&text)?;
+        if a.timings {
+            io.note(&timings(t_parse, t_problem, t2.elapsed(), t0.elapsed()));
+        }
         return Ok(super::EXIT_OK);
     }
 
@@ -392,13 +398,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     }
     let t_output = t2.elapsed();
     if a.timings {
-        io.note(&format!(
-            "timings: parse {:.1} ms, analysis {:.1} ms (fit, e_max, regions, bands), output {:.1} ms, total {:.1} ms",
-            t_parse.as_secs_f64() * 1e3,
-            t_analysis.as_secs_f64() * 1e3,
-            t_output.as_secs_f64() * 1e3,
-            t0.elapsed().as_secs_f64() * 1e3
-        ));
+        io.note(&timings(t_parse, t_analysis, t_output, t0.elapsed()));
     }
     // A requested threshold below e_max leaves nothing to analyse for it:
     // the report says so, and the exit code tells scripts.
@@ -421,6 +421,18 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     };
     super::free_later((series, text, pruned, function));
     Ok(code)
+}
+
+/// The `--timings` line of one series.
+fn timings(parse: Duration, analysis: Duration, output: Duration, total: Duration) -> String {
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    format!(
+        "timings: parse {:.1} ms, analysis {:.1} ms (fit, e_max, regions, bands), output {:.1} ms, total {:.1} ms",
+        ms(parse),
+        ms(analysis),
+        ms(output),
+        ms(total)
+    )
 }
 
 /// A whole experiment (several series): one analysis per series, in
