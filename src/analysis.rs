@@ -27,6 +27,9 @@ pub struct Options {
     pub thresholds: Vec<Threshold>,
     /// Prediction points besides the model's `predict` ones.
     pub at: Vec<Vec<Rat>>,
+    /// A whole experiment starts no series from this instant on
+    /// (`--timeout`): its report then covers the series analysed.
+    pub deadline: Option<std::time::Instant>,
     /// Cylindrical order of the Δ variables (names like `dc2`), outermost first.
     pub order: Vec<String>,
     /// Skip the cylindrical form of the regions (vertices and constraints

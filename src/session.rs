@@ -406,7 +406,9 @@ const IN_FLIGHT_PER_THREAD: usize = 16;
 /// few at a time, each entry is passed to `map` on the thread that analysed
 /// it (to render it, say) and the results to `each` in series order, and
 /// nothing is kept. Memory is the analyses in flight, not the experiment.
-/// The first error `each` returns stops the run.
+/// The first error `each` returns stops the run. With a deadline
+/// ([`Options::deadline`]) no series is started once it has passed (those in
+/// flight finish): the result says how many were analysed.
 #[allow(clippy::too_many_arguments)]
 pub fn analyse_experiment_each<'a, T: Send, E>(
     parts: &'a [Part],
@@ -418,7 +420,7 @@ pub fn analyse_experiment_each<'a, T: Send, E>(
     holdout: Option<(&Holdout, &str)>,
     map: impl Fn(Entry<'a>) -> T + Sync,
     mut each: impl FnMut(T) -> Result<(), E>,
-) -> Result<(), E> {
+) -> Result<Finished, E> {
     use rayon::prelude::*;
     let opts = &Options { no_cells: true, ..opts.clone() };
     let chunk = IN_FLIGHT_PER_THREAD * rayon::current_num_threads().max(1);
@@ -464,13 +466,29 @@ pub fn analyse_experiment_each<'a, T: Send, E>(
         }
     };
     for (c, block) in parts.chunks(chunk).enumerate() {
+        if opts.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            return Ok(Finished::Stopped { analysed: c * chunk });
+        }
         let done: Vec<T> =
             block.par_iter().enumerate().map(|(j, part)| map(analyse((c * chunk + j, part)))).collect();
         for t in done {
             each(t)?;
         }
     }
-    Ok(())
+    Ok(Finished::All)
+}
+
+/// How far [`analyse_experiment_each`] went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Finished {
+    /// Every series was analysed.
+    All,
+    /// The deadline ([`Options::deadline`]) came first: the first
+    /// `analysed` series were analysed and handed on, the rest not started.
+    Stopped {
+        /// How many series were analysed.
+        analysed: usize,
+    },
 }
 
 /// How a message names an option: the command line's flag (`--drop p=7`)

@@ -587,3 +587,41 @@ fn json_lines_give_one_object_per_series() {
         json(&["prune", "models/hpl.tm", "data/hpl.csv"])
     );
 }
+
+/// `--timeout` on a whole experiment: no series is started after the
+/// deadline, and the document covers the series analysed and says so.
+#[test]
+fn an_experiment_stopped_by_its_timeout_reports_what_it_analysed_and_says_why() {
+    // 2 000 callpaths with the family: far longer than the timeout even on
+    // a quiet machine; reading them takes far less, even on a loaded one.
+    let mut text = String::from("PARAMETER p\nPOINTS ( 2 ) ( 4 ) ( 8 ) ( 16 ) ( 32 )\nMETRIC time\n\n");
+    for r in 0..2000 {
+        text.push_str(&format!("REGION k{r:05}\n"));
+        for (i, p) in [2u32, 4, 8, 16, 32].iter().enumerate() {
+            let v: Vec<String> = (0..3)
+                .map(|j| format!("{}.{:02}", 10 + r % 7 + p * (1 + r % 5), (i * 7 + j * 3 + r as usize) % 97))
+                .collect();
+            text.push_str(&format!("DATA {}\n", v.join(" ")));
+        }
+        text.push('\n');
+    }
+    let data = tmp_file("stopped.txt", &text);
+    let r = run(&[&data, "--family", "pmnf", "--format", "json", "--timeout", "3s"]);
+    assert_eq!(r.code, Some(1), "{}", r.show());
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("the stopped document parses");
+    let why = doc["stopped"].as_str().expect("`stopped` says why");
+    assert!(why.contains("--timeout 3s reached") && why.contains("of 2000 series were analysed"), "{why}");
+    let analysed = doc["summary"].as_array().unwrap().len();
+    assert!(analysed > 0 && analysed < 2000, "{analysed}");
+    assert_eq!(doc["analyses"].as_array().unwrap().len(), analysed);
+    assert!(why.contains(&format!("; {analysed} of 2000")), "{why}");
+    has(&r.stderr, &["errband: --timeout 3s reached"]);
+    // The text report says it first.
+    let r = run(&[&data, "--family", "pmnf", "--timeout", "3s"]);
+    assert_eq!(r.code, Some(1), "{}", r.show());
+    assert!(
+        r.stdout.lines().nth(1).is_some_and(|l| l.starts_with("  stopped: --timeout 3s reached")),
+        "{}",
+        r.show()
+    );
+}

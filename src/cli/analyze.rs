@@ -529,7 +529,11 @@ fn run_experiment(
         }
         r
     };
-    session::analyse_experiment_each(
+    // With --timeout, no series is started after the deadline, and the
+    // report covers those analysed (the watchdog lets the run finish).
+    let deadline = io.take_deadline()?;
+    let opts = &Options { deadline: deadline.as_ref().map(|(d, _)| *d), ..opts.clone() };
+    let finished = session::analyse_experiment_each(
         parts,
         &input.model,
         &input.models,
@@ -541,6 +545,14 @@ fn run_experiment(
         |r| report.push(r),
     )
     .map_err(spool_failure)?;
+    let stopped = match (finished, deadline) {
+        (session::Finished::Stopped { analysed }, Some((_, why))) => {
+            let why = format!("{why}; {analysed} of {n} series were analysed, and only they are reported");
+            report.stop(why.clone());
+            Some(why)
+        }
+        _ => None,
+    };
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
@@ -571,6 +583,10 @@ fn run_experiment(
     let code = report.code();
     if code != 0 {
         io.note(&format!("errband: {} of {n} analyses failed (see the table)", report.failed()));
+    }
+    if let Some(why) = stopped {
+        io.note(&format!("errband: {why}"));
+        return Ok(super::EXIT_ANALYSIS);
     }
     Ok(code)
 }

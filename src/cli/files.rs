@@ -71,6 +71,15 @@ impl Gate {
         }
     }
 
+    /// For a run that stops itself at the deadline and writes what it has
+    /// (a whole experiment): the watchdog lets it run from here on, as
+    /// when its output has begun. The deadline and its message, if any;
+    /// fails as [`Gate::open`] does when the time is already up.
+    fn take_over(&self) -> Result<Option<(Instant, &str)>, Failure> {
+        self.open()?;
+        Ok(self.deadline.as_ref().map(|(d, m)| (*d, &**m)))
+    }
+
     /// Called when the time is up: true when the run has not begun its
     /// output, so that it may be ended (once: later calls are false).
     pub fn stop(&self) -> bool {
@@ -117,6 +126,13 @@ impl<'a> Io<'a> {
     /// Flushes standard output (errors as in [`Io::stdout`]).
     pub fn flush(&mut self) -> Result<(), Failure> {
         self.out.flush().map_err(stdout_failure)
+    }
+
+    /// For a run that stops itself at `--timeout` and writes what it has
+    /// (a whole experiment): the deadline and its message, with the
+    /// watchdog told to let the run finish ([`Gate`]).
+    pub fn take_deadline(&mut self) -> Result<Option<(Instant, String)>, Failure> {
+        Ok(self.gate.take_over()?.map(|(d, m)| (d, m.to_string())))
     }
 
     /// A line on standard error (a note, a warning, timings); control

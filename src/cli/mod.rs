@@ -41,7 +41,7 @@ points; errband energy PROFILE predicts DVFS energy savings with bands; errband 
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Stop with exit code 1 when the run takes longer than this wall-clock time (`30s`, `2min`, `500ms`; bare numbers are seconds).
+    /// Stop with exit code 1 when the run takes longer than this wall-clock time (`30s`, `2min`, `500ms`; bare numbers are seconds); a whole experiment then reports the series it analysed and says it stopped.
     #[arg(long, global = true, value_name = "TIME", allow_hyphen_values = true)]
     timeout: Option<String>,
     #[command(flatten)]

@@ -79,6 +79,8 @@ pub struct ExperimentReport<'a> {
     family_level: Option<Option<String>>,
     /// The backtest coverage over every series so far.
     coverage: Option<(String, Vec<crate::backtest::Coverage>)>,
+    /// Why the run stopped before every series was analysed.
+    stopped: Option<String>,
 }
 
 super::views!(ExperimentReport);
@@ -161,7 +163,15 @@ impl<'a> ExperimentReport<'a> {
             first: None,
             family_level: None,
             coverage: None,
+            stopped: None,
         }
+    }
+
+    /// Marks the report as stopped before every series was analysed
+    /// (`--timeout`): the text says so first, and the JSON document has
+    /// `stopped` with `why` (the key is absent from a complete run).
+    pub fn stop(&mut self, why: String) {
+        self.stopped = Some(why);
     }
 
     /// The same settings without any series: renders series in parallel
@@ -605,6 +615,9 @@ impl<'a> ExperimentReport<'a> {
     /// The terminal report: the table, then each series' own report.
     pub fn write_text(&self, w: &mut dyn Write) -> io::Result<()> {
         let mut o = format!("{}\n", self.title());
+        if let Some(why) = &self.stopped {
+            o.push_str(&format!("  stopped: {why}\n"));
+        }
         for a in self.assumptions() {
             o.push_str(&format!("  {a}\n"));
         }
@@ -741,6 +754,10 @@ impl<'a> ExperimentReport<'a> {
                 "coverage": cov.iter().map(|c| super::backtest::coverage_json(self, c)).collect::<Vec<_>>(),
             })),
         });
+        let mut doc = doc;
+        if let (Some(why), Some(map)) = (&self.stopped, doc.as_object_mut()) {
+            map.insert("stopped".into(), Value::String(why.clone()));
+        }
         let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
         let marker = format!("\"{ANALYSES}\"");
         let (before, after) = text.split_once(&marker).unwrap_or((&text, ""));
