@@ -276,7 +276,7 @@ fn check_at(
     // repetitions with num-rational's comparison took seconds.
     let points: HashSet<Point<&[Rat]>> = rows.iter().map(|m| Point(m.x.as_slice())).collect();
     let Some(top) =
-        points.iter().filter_map(|p| p.0.first()).max_by(|a, b| crate::num::cmp_unreduced(a, b)).cloned()
+        points.iter().filter_map(|p| p.0.first()).max_by(|a, b| crate::num::cmp_fast(a, b)).cloned()
     else {
         return not(None, "no measurements".into());
     };

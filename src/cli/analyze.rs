@@ -299,9 +299,9 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     let function = (a.envelope || report_kind.is_some() || plots.iter().any(|(k, _)| *k == PlotKind::Width))
         .then(|| BandFunction::compute(model, analysis, rows));
     // The streamed points, checked before anything is written.
-    let predictor = analysis.predictor(model, rows, &opts);
-    let streamed = stream_at.then(|| at_set.excluding(&model.predict));
-    if let Some(points) = &streamed {
+    let streamed =
+        stream_at.then(|| (analysis.predictor(model, rows, &opts), at_set.excluding(&model.predict)));
+    if let Some((predictor, points)) = &streamed {
         predictor.check(points.iter()).map_err(|e| Failure::of(&e))?;
     }
     let t_analysis = t1.elapsed();
@@ -392,7 +392,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         Format::Json => io.stdout_with(|w| report.write_json(w))?,
         Format::Jsonl => io.stdout_with(|w| report.write_json_line(w))?,
         Format::Csv => {
-            io.stdout_with(|w| report.write_csv_with(w, streamed.as_ref().map(|p| (&predictor, p))))?
+            io.stdout_with(|w| report.write_csv_with(w, streamed.as_ref().map(|(p, s)| (p, s))))?
         }
         _ => io.stdout(&text)?,
     }
