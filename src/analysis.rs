@@ -457,10 +457,23 @@ impl Analysis {
         opts: &Options,
         need_remax: bool,
     ) -> Result<Statistics, AnalysisError> {
+        Analysis::statistics_tallied(model, data, &crate::fit::Tally::new(data), file, opts, need_remax)
+    }
+
+    /// [`Analysis::statistics`] with the data's tally made once by the
+    /// caller (every form of a family, and the trusted band, share it).
+    pub fn statistics_tallied(
+        model: &Model,
+        data: &[Measurement],
+        tally: &crate::fit::Tally,
+        file: &str,
+        opts: &Options,
+        need_remax: bool,
+    ) -> Result<Statistics, AnalysisError> {
         if data.is_empty() {
             return Err(AnalysisError::NoData { file: file.to_string() });
         }
-        let design = Design::new(model, data, file)?;
+        let design = Design::from_tally(model, tally, file)?;
         let params = design.params(model)?;
         let residuals = Residuals::new(&design, data, &params);
         let k = model.k();
@@ -640,12 +653,23 @@ impl Analysis {
         file: &str,
         opts: &Options,
     ) -> Result<Analysis, AnalysisError> {
+        Analysis::run_tallied(model, data, &crate::fit::Tally::new(data), file, opts)
+    }
+
+    /// [`Analysis::run_rows`] with the data's tally made once by the caller.
+    pub fn run_tallied(
+        model: &Model,
+        data: &[Measurement],
+        tally: &crate::fit::Tally,
+        file: &str,
+        opts: &Options,
+    ) -> Result<Analysis, AnalysisError> {
         check_variables(model, data, file)?;
         let thresholds =
             if opts.thresholds.is_empty() { Threshold::defaults() } else { opts.thresholds.clone() };
         let need_remax = !opts.skip_remax || thresholds.iter().any(Threshold::uses_remax);
         let Statistics { design, params, residuals, emax, rmax, remax } =
-            Analysis::statistics(model, data, file, opts, need_remax)?;
+            Analysis::statistics_tallied(model, data, tally, file, opts, need_remax)?;
         let dnames = delta_names(model);
         let k = model.k();
         let qopts = opts.qe();

@@ -54,7 +54,8 @@ impl Group {
 pub struct Design {
     /// Distinct points, in order of first appearance.
     pub groups: Vec<Group>,
-    /// Group of each measurement.
+    /// Group of each measurement (empty for a design on some points of a
+    /// tally only, [`Tally::keep`]).
     pub group_of: Vec<usize>,
     /// Inexact function values met while evaluating.
     pub log: EvalLog,
@@ -134,12 +135,31 @@ fn rank_message(names: &[String], directions: &[Vec<Rat>]) -> String {
     )
 }
 
-impl Design {
-    /// Evaluates `model` at every distinct point of `data` (`file` names the data in messages).
-    pub fn new(model: &Model, data: &[Measurement], file: &str) -> Result<Design, FitError> {
-        let mut log = model.new_log();
+/// Measurements grouped by distinct point, with the exact statistics the
+/// fit and every threshold read (count, sum, sum of squares, smallest,
+/// largest, median): independent of the model, so one series' tally serves
+/// every form and every fit of it. Grouping 10^6 repetitions is one hashing
+/// pass over the rows; a design built from a tally then costs O(points).
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    /// Distinct points, in order of first appearance; no model yet: the
+    /// basis is empty and the weight one until [`Design::from_tally`].
+    groups: Vec<Group>,
+    /// Group of each measurement (empty for a tally of some points only,
+    /// [`Tally::keep`]: nothing reads a row's group there).
+    group_of: Vec<usize>,
+    /// Per group, the median of its measurements.
+    medians: Vec<Rat>,
+    /// Per group, the line of its first measurement.
+    lines: Vec<usize>,
+}
+
+impl Tally {
+    /// Groups `data` by distinct point.
+    pub fn new(data: &[Measurement]) -> Tally {
         let mut index: HashMap<Point<&[Rat]>, usize> = HashMap::new();
         let mut groups: Vec<Group> = Vec::new();
+        let mut lines = Vec::new();
         let mut group_of = Vec::with_capacity(data.len());
         // Sums and sums of squares over one common denominator per point,
         // reduced once at the end: a reduction per repetition dominated
@@ -165,35 +185,16 @@ impl Design {
                     g
                 }
                 None => {
-                    let ctx = || format!("{file} line {}", m.line);
-                    let basis = model
-                        .basis_at(&m.x, &mut log)
-                        .map_err(|e| FitError::Eval(Box::new(model.eval_diagnostic(&e, &m.x, &ctx()))))?;
-                    let weight = model
-                        .weight_at(&m.x, &mut log)
-                        .map_err(|e| FitError::Eval(Box::new(model.eval_diagnostic(&e, &m.x, &ctx()))))?;
-                    if weight.is_zero() && model.fit == FitMode::LeastSquares {
-                        // A zero weight would silently drop the measurement from the fit.
-                        let e = crate::model::EvalError {
-                            span: model.weight_span.clone().unwrap_or(0..0),
-                            message: "the weight is zero".into(),
-                        };
-                        return Err(FitError::Eval(Box::new(
-                            model
-                                .eval_diagnostic(&e, &m.x, &ctx())
-                                .with_label("this weight")
-                                .with_help("a zero weight would drop the measurement from the fit; use a weight that is non-zero at every data point, or --drop the point"),
-                        )));
-                    }
                     index.insert(Point(&m.x), groups.len());
                     let (mut s, mut sq) = (crate::num::Sum::default(), crate::num::Sum::default());
                     s.add(&m.y);
                     sq.add_product(&m.y, &m.y);
                     sums.push((s, sq));
+                    lines.push(m.line);
                     groups.push(Group {
                         x: m.x.clone(),
-                        basis,
-                        weight,
+                        basis: Vec::new(),
+                        weight: Rat::one(),
                         rows: vec![i],
                         ymin: m.y.clone(),
                         ymax: m.y.clone(),
@@ -220,7 +221,124 @@ impl Design {
                 g.ysq = sq.value();
             }
         }
-        Ok(Design { groups, group_of, log, file: file.to_string() })
+        let medians = groups.iter().map(|g| median(g.rows.iter().map(|&i| &data[i].y).collect())).collect();
+        Tally { groups, group_of, medians, lines }
+    }
+
+    /// The distinct points (no basis: see [`Design::from_tally`]).
+    pub fn groups(&self) -> &[Group] {
+        &self.groups
+    }
+
+    /// The median of the measurements at each distinct point.
+    pub fn medians(&self) -> &[Rat] {
+        &self.medians
+    }
+
+    /// The line of the first measurement at each distinct point.
+    pub fn lines(&self) -> &[usize] {
+        &self.lines
+    }
+
+    /// True when there are no measurements.
+    pub fn is_empty(&self) -> bool {
+        self.groups.is_empty()
+    }
+
+    /// The points `keep` accepts, with their statistics as they are (row
+    /// indices still into the data the tally was made from).
+    pub fn keep(&self, keep: impl Fn(&Group) -> bool) -> Tally {
+        let mut out = Tally::default();
+        for ((g, m), l) in self.groups.iter().zip(&self.medians).zip(&self.lines) {
+            if keep(g) {
+                out.groups.push(g.clone());
+                out.medians.push(m.clone());
+                out.lines.push(*l);
+            }
+        }
+        out
+    }
+}
+
+/// The median of `ys` by selection (O(n), exact comparisons).
+fn median(mut ys: Vec<&Rat>) -> Rat {
+    let n = ys.len();
+    if n > 2 {
+        if let Some(m) = median_small(&ys) {
+            return m;
+        }
+    }
+    match n {
+        0 => Rat::zero(),
+        1 => ys[0].clone(),
+        _ => {
+            let (below, mid, _) = ys.select_nth_unstable_by(n / 2, |a, b| crate::num::cmp_fast(a, b));
+            let mid = (*mid).clone();
+            if n % 2 == 1 {
+                return mid;
+            }
+            let lower =
+                below.iter().copied().max_by(|a, b| crate::num::cmp_fast(a, b)).cloned().unwrap_or_default();
+            (lower + mid) / Rat::from_integer(2.into())
+        }
+    }
+}
+
+/// [`median`] when every value's numerator and denominator fit in 64 bits
+/// (short decimals): selection over machine words compared by one 128-bit
+/// cross product, with no big integer read per comparison.
+fn median_small(ys: &[&Rat]) -> Option<Rat> {
+    use num_traits::ToPrimitive;
+    let mut v: Vec<(i64, i64)> =
+        ys.iter().map(|y| Some((y.numer().to_i64()?, y.denom().to_i64()?))).collect::<Option<_>>()?;
+    let cmp = |a: &(i64, i64), b: &(i64, i64)| {
+        (i128::from(a.0) * i128::from(b.1)).cmp(&(i128::from(b.0) * i128::from(a.1)))
+    };
+    let n = v.len();
+    let (below, mid, _) = v.select_nth_unstable_by(n / 2, cmp);
+    let rat = |p: &(i64, i64)| Rat::new_raw(BigInt::from(p.0), BigInt::from(p.1));
+    let mid = rat(mid);
+    if n % 2 == 1 {
+        return Some(mid);
+    }
+    let lower = below.iter().max_by(|a, b| cmp(a, b)).map(rat)?;
+    Some((lower + mid) / Rat::from_integer(2.into()))
+}
+
+impl Design {
+    /// Evaluates `model` at every distinct point of `data` (`file` names the data in messages).
+    pub fn new(model: &Model, data: &[Measurement], file: &str) -> Result<Design, FitError> {
+        Design::from_tally(model, &Tally::new(data), file)
+    }
+
+    /// Evaluates `model` at every distinct point of `tally`.
+    pub fn from_tally(model: &Model, tally: &Tally, file: &str) -> Result<Design, FitError> {
+        let mut log = model.new_log();
+        let mut groups = Vec::with_capacity(tally.groups.len());
+        for (g, line) in tally.groups.iter().zip(&tally.lines) {
+            let ctx = || format!("{file} line {line}");
+            let basis = model
+                .basis_at(&g.x, &mut log)
+                .map_err(|e| FitError::Eval(Box::new(model.eval_diagnostic(&e, &g.x, &ctx()))))?;
+            let weight = model
+                .weight_at(&g.x, &mut log)
+                .map_err(|e| FitError::Eval(Box::new(model.eval_diagnostic(&e, &g.x, &ctx()))))?;
+            if weight.is_zero() && model.fit == FitMode::LeastSquares {
+                // A zero weight would silently drop the measurement from the fit.
+                let e = crate::model::EvalError {
+                    span: model.weight_span.clone().unwrap_or(0..0),
+                    message: "the weight is zero".into(),
+                };
+                return Err(FitError::Eval(Box::new(
+                    model
+                        .eval_diagnostic(&e, &g.x, &ctx())
+                        .with_label("this weight")
+                        .with_help("a zero weight would drop the measurement from the fit; use a weight that is non-zero at every data point, or --drop the point"),
+                )));
+            }
+            groups.push(Group { basis, weight, ..g.clone() });
+        }
+        Ok(Design { groups, group_of: tally.group_of.clone(), log, file: file.to_string() })
     }
 
     /// Number of parameters.

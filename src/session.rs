@@ -161,18 +161,26 @@ pub fn analyse_series(
         None => Cow::Borrowed(rows),
     };
     let points = crate::analysis::prediction_points(given, &opts.at);
+    // The measurements grouped by point once: every fit below reads the
+    // groups (10^6 repetitions were hashed and summed six times).
+    let train_tally = crate::fit::Tally::new(&train);
     // A change of trend: judged by the forms that may become the model.
     let regime = if choice.own {
-        trust::regime(&[given], &train, file, opts)
+        trust::regime_tallied(&[given], &train, &train_tally, file, opts)
     } else {
         let fs = forms(&train).map_err(SeriesError::Family)?;
         let models: Vec<&Model> = fs.iter().map(|(m, _)| m).collect();
-        trust::regime(&models, &train, file, opts)
+        trust::regime_tallied(&models, &train, &train_tally, file, opts)
     };
     let segment = trust::segment(&train, regime.as_ref());
+    let segment_tally = match &segment {
+        Cow::Borrowed(_) => Cow::Borrowed(&train_tally),
+        Cow::Owned(s) => Cow::Owned(crate::fit::Tally::new(s)),
+    };
     // What the family and the analysis fit: a discovered model the segment,
     // a given one every training measurement.
-    let fitted: &[Measurement] = if choice.own { &train } else { &segment };
+    let (fitted, fitted_tally): (&[Measurement], &crate::fit::Tally) =
+        if choice.own { (&train, &train_tally) } else { (&segment, &segment_tally) };
     let set_aside: Vec<Measurement> =
         if choice.own { Vec::new() } else { trust::set_aside(&train, regime.as_ref()) };
     // Held-out points are predicted too (the backtest checks them).
@@ -226,7 +234,10 @@ pub fn analyse_series(
             }
             (b.analysis.clone(), Some(b))
         }
-        None => (Analysis::run_rows(model, fitted, file, opts).map_err(SeriesError::Analysis)?, None),
+        None => (
+            Analysis::run_tallied(model, fitted, fitted_tally, file, opts).map_err(SeriesError::Analysis)?,
+            None,
+        ),
     };
     if wants_family && family_fit.is_none() {
         let pts: Vec<Vec<Rat>> = analysis.predictions.iter().map(|p| p.x.clone()).collect();
@@ -243,7 +254,7 @@ pub fn analyse_series(
         .filter(|f| f.points == pts && !choice.own)
         .and_then(|f| f.members[0].check.clone());
     let (recommendation, recommendation_error) =
-        match trust::recommend(model, &segment, file, opts, &pts, regime, done) {
+        match trust::recommend_tallied(model, &segment, &segment_tally, file, opts, &pts, regime, done) {
             Ok(r) => (Some(r), None),
             Err(e) => (None, Some(e.to_string())),
         };

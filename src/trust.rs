@@ -34,11 +34,10 @@
 
 use crate::analysis::{Analysis, AnalysisError, Band, Bound, Options, Scale, Threshold};
 use crate::data::Measurement;
-use crate::fit::Design;
+use crate::fit::{Design, Tally};
 use crate::model::Model;
-use crate::num::{Point, Rat};
+use crate::num::Rat;
 use num_traits::{One, Signed, Zero};
-use std::collections::{HashMap, HashSet};
 
 /// Scales after a change of trend needed to extrapolate from them alone,
 /// and the scales that set the tolerance a trend is judged by: a
@@ -64,39 +63,29 @@ pub struct Spread {
 /// the line of its first measurement), and the scatter about them; `None`
 /// when no point has two measurements or a median is not positive.
 pub fn centres(rows: &[Measurement]) -> Option<(Vec<Measurement>, Spread)> {
-    let mut at: HashMap<Point<&[Rat]>, usize> = HashMap::new();
-    let mut groups: Vec<(usize, Vec<&Rat>)> = Vec::new();
-    for (i, m) in rows.iter().enumerate() {
-        let g = *at.entry(Point(m.x.as_slice())).or_insert_with(|| {
-            groups.push((i, Vec::new()));
-            groups.len() - 1
-        });
-        groups[g].1.push(&m.y);
-    }
-    if groups.iter().all(|(_, ys)| ys.len() < 2) {
+    centres_of(&Tally::new(rows))
+}
+
+/// [`centres`] of a tally (its medians are computed once per series).
+pub fn centres_of(tally: &Tally) -> Option<(Vec<Measurement>, Spread)> {
+    let groups = tally.groups();
+    if groups.iter().all(|g| g.rows.len() < 2) {
         return None;
     }
     let mut spread = Spread { below: Rat::zero(), above: Rat::zero(), points: 0, most: 1 };
     let mut out = Vec::with_capacity(groups.len());
-    for (first, mut ys) in groups {
-        crate::num::sort_exact(&mut ys);
-        let n = ys.len();
-        let median = if n % 2 == 1 {
-            ys[n / 2].clone()
-        } else {
-            (ys[n / 2 - 1] + ys[n / 2]) / Rat::from_integer(2.into())
-        };
+    for ((g, median), line) in groups.iter().zip(tally.medians()).zip(tally.lines()) {
         if !median.is_positive() {
             return None;
         }
+        let n = g.rows.len();
         if n > 1 {
             spread.points += 1;
             spread.most = spread.most.max(n);
-            // Sorted: the extremes are the first and the last.
-            spread.below = spread.below.min(ys[0] / &median - Rat::one());
-            spread.above = spread.above.max(ys[n - 1] / &median - Rat::one());
+            spread.below = spread.below.min(&g.ymin / median - Rat::one());
+            spread.above = spread.above.max(&g.ymax / median - Rat::one());
         }
-        out.push(Measurement { x: rows[first].x.clone(), y: median, line: rows[first].line });
+        out.push(Measurement { x: g.x.clone(), y: median.clone(), line: *line });
     }
     Some((out, spread))
 }
@@ -150,15 +139,15 @@ fn bands_at(design: &Design, k: usize, bound: &Bound, at: &[Option<Vec<Rat>>]) -
 /// (one design: the basis is evaluated once per distinct point).
 fn trusted_on(
     model: &Model,
-    rows: &[Measurement],
+    tally: &Tally,
     file: &str,
     opts: &Options,
     at: &[Option<Vec<Rat>>],
 ) -> Result<(Option<Bound>, Vec<Option<Band>>), AnalysisError> {
-    if rows.is_empty() {
+    if tally.is_empty() {
         return Err(AnalysisError::NoData { file: file.to_string() });
     }
-    let design = Design::new(model, rows, file)?;
+    let design = Design::from_tally(model, tally, file)?;
     // The fit's own failures (too few points, parameters the data cannot
     // separate) are this band's too.
     design.params(model)?;
@@ -180,7 +169,7 @@ pub fn trusted(
     opts: &Options,
     points: &[Vec<Rat>],
 ) -> Result<Trusted, AnalysisError> {
-    trusted_at(model, rows, file, opts, &bases(model, points))
+    trusted_at(model, &Tally::new(rows), file, opts, &bases(model, points))
 }
 
 /// [`trusted`] at points given by the model's basis values there (`None`
@@ -188,15 +177,15 @@ pub fn trusted(
 /// them for several things (10^5 points were evaluated four times).
 fn trusted_at(
     model: &Model,
-    rows: &[Measurement],
+    tally: &Tally,
     file: &str,
     opts: &Options,
     at: &[Option<Vec<Rat>>],
 ) -> Result<Trusted, AnalysisError> {
-    let (bound, mut bands) = trusted_on(model, rows, file, opts, at)?;
+    let (bound, mut bands) = trusted_on(model, tally, file, opts, at)?;
     let mut centre_part = None;
-    if let Some((mid, spread)) = centres(rows) {
-        let (cb, scaled) = trusted_on(model, &mid, file, opts, at)?;
+    if let Some((mid, spread)) = centres_of(tally) {
+        let (cb, scaled) = trusted_on(model, &Tally::new(&mid), file, opts, at)?;
         let one = Rat::one();
         for (band, c) in bands.iter_mut().zip(scaled) {
             let Some(c) = c else { continue };
@@ -258,7 +247,7 @@ pub struct Check {
 /// variable and checks that its trusted band there holds every one of them;
 /// also gives that fit's bands at `points` (for the gate).
 pub fn check(model: &Model, rows: &[Measurement], file: &str, opts: &Options, points: &[Vec<Rat>]) -> Check {
-    check_at(model, rows, file, opts, &bases(model, points))
+    check_at(model, rows, &Tally::new(rows), file, opts, &bases(model, points))
 }
 
 /// [`check`] at points given by the model's basis values there (see
@@ -266,26 +255,25 @@ pub fn check(model: &Model, rows: &[Measurement], file: &str, opts: &Options, po
 fn check_at(
     model: &Model,
     rows: &[Measurement],
+    tally: &Tally,
     file: &str,
     opts: &Options,
     at: &[Option<Vec<Rat>>],
 ) -> Check {
     let not =
         |at: Option<Rat>, why: String| Check { at, outcome: Outcome::NotChecked(why), bands: Vec::new() };
-    // Distinct points first (a hash set): sorting or comparing 10^6
-    // repetitions with num-rational's comparison took seconds.
-    let points: HashSet<Point<&[Rat]>> = rows.iter().map(|m| Point(m.x.as_slice())).collect();
+    // Over the distinct points: comparing 10^6 repetitions with
+    // num-rational's comparison took seconds.
+    let groups = tally.groups();
     let Some(top) =
-        points.iter().filter_map(|p| p.0.first()).max_by(|a, b| crate::num::cmp_fast(a, b)).cloned()
+        groups.iter().filter_map(|g| g.x.first()).max_by(|a, b| crate::num::cmp_fast(a, b)).cloned()
     else {
         return not(None, "no measurements".into());
     };
-    let (held, kept): (Vec<&Measurement>, Vec<&Measurement>) =
-        rows.iter().partition(|m| m.x.first() == Some(&top));
-    let kept: Vec<Measurement> = kept.into_iter().cloned().collect();
-    let distinct: Vec<&[Rat]> = points.iter().map(|p| p.0).filter(|x| x.first() != Some(&top)).collect();
+    let kept = tally.keep(|g| g.x.first() != Some(&top));
     let k = model.k();
-    if distinct.len() <= k {
+    let distinct = kept.groups().len();
+    if distinct <= k {
         return not(
             Some(top),
             format!(
@@ -293,13 +281,13 @@ fn check_at(
                 if k == 1 { "" } else { "s" },
                 if k == 1 { "s" } else { "" },
                 k + 1,
-                distinct.len()
+                distinct
             ),
         );
     }
-    let mut held_points: Vec<Vec<Rat>> =
-        points.iter().filter(|p| p.0.first() == Some(&top)).map(|p| p.0.to_vec()).collect();
-    held_points.sort();
+    let mut held: Vec<&crate::fit::Group> = groups.iter().filter(|g| g.x.first() == Some(&top)).collect();
+    held.sort_by(|a, b| a.x.cmp(&b.x));
+    let held_points: Vec<Vec<Rat>> = held.iter().map(|g| g.x.clone()).collect();
     let mut all = bases(model, &held_points);
     all.extend(at.iter().cloned());
     let t = match trusted_at(model, &kept, file, opts, &all) {
@@ -309,22 +297,28 @@ fn check_at(
     let (at_held, at_points) = t.bands.split_at(held_points.len());
     let mut above = 0;
     let mut below = 0;
-    for m in &held {
-        let Some(i) = held_points.iter().position(|p| *p == m.x) else { continue };
-        match &at_held[i] {
-            None => return Check { at: Some(top), outcome: Outcome::Refused, bands: at_points.to_vec() },
-            Some(b) if !b.contains(&m.y) => {
-                if b.upper.as_ref().is_some_and(|u| m.y > *u) {
+    let mut of = 0;
+    for (g, band) in held.iter().zip(at_held) {
+        let Some(b) = band else {
+            return Check { at: Some(top), outcome: Outcome::Refused, bands: at_points.to_vec() };
+        };
+        of += g.rows.len();
+        // The extremes decide: nothing is outside when they are inside.
+        if b.contains(&g.ymin) && b.contains(&g.ymax) {
+            continue;
+        }
+        for &i in &g.rows {
+            let y = &rows[i].y;
+            if !b.contains(y) {
+                if b.upper.as_ref().is_some_and(|u| crate::num::cmp_fast(y, u).is_gt()) {
                     above += 1;
                 } else {
                     below += 1;
                 }
             }
-            Some(_) => {}
         }
     }
-    let outcome =
-        if above + below == 0 { Outcome::Passed } else { Outcome::Missed { above, below, of: held.len() } };
+    let outcome = if above + below == 0 { Outcome::Passed } else { Outcome::Missed { above, below, of } };
     Check { at: Some(top), outcome, bands: at_points.to_vec() }
 }
 
@@ -358,11 +352,22 @@ impl Regime {
 /// bisection: dropping early scales only lowers the best remax). A change
 /// among the last scales themselves is the self-check's to find.
 pub fn regime(forms: &[&Model], rows: &[Measurement], file: &str, opts: &Options) -> Option<Regime> {
+    regime_tallied(forms, rows, &Tally::new(rows), file, opts)
+}
+
+/// [`regime`] with the rows' tally made once by the caller.
+pub fn regime_tallied(
+    forms: &[&Model],
+    rows: &[Measurement],
+    tally: &Tally,
+    file: &str,
+    opts: &Options,
+) -> Option<Regime> {
     if forms.is_empty() || forms.iter().any(|m| m.vars.len() != 1) {
         return None;
     }
     let data: std::borrow::Cow<'_, [Measurement]> =
-        centres(rows).map_or(std::borrow::Cow::Borrowed(rows), |(c, _)| std::borrow::Cow::Owned(c));
+        centres_of(tally).map_or(std::borrow::Cow::Borrowed(rows), |(c, _)| std::borrow::Cow::Owned(c));
     if data.iter().any(|m| !m.y.is_positive()) {
         return None;
     }
@@ -514,11 +519,26 @@ pub fn recommend(
     regime: Option<Regime>,
     check_done: Option<Check>,
 ) -> Result<Recommendation, AnalysisError> {
+    recommend_tallied(model, rows, &Tally::new(rows), file, opts, points, regime, check_done)
+}
+
+/// [`recommend`] with the rows' tally made once by the caller.
+#[allow(clippy::too_many_arguments)]
+pub fn recommend_tallied(
+    model: &Model,
+    rows: &[Measurement],
+    tally: &Tally,
+    file: &str,
+    opts: &Options,
+    points: &[Vec<Rat>],
+    regime: Option<Regime>,
+    check_done: Option<Check>,
+) -> Result<Recommendation, AnalysisError> {
     let at = bases(model, points);
-    let trusted = trusted_at(model, rows, file, opts, &at)?;
-    let c = check_done.unwrap_or_else(|| check_at(model, rows, file, opts, &at));
-    let params = crate::fit::Design::new(model, rows, file)?.params(model)?;
-    let positive = rows.iter().all(|m| m.y.is_positive());
+    let trusted = trusted_at(model, tally, file, opts, &at)?;
+    let c = check_done.unwrap_or_else(|| check_at(model, rows, tally, file, opts, &at));
+    let params = Design::from_tally(model, tally, file)?.params(model)?;
+    let positive = tally.groups().iter().all(|g| g.ymin.is_positive());
     let out = points
         .iter()
         .zip(&trusted.bands)

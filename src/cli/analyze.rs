@@ -202,7 +202,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     let inputs: Vec<&str> = model_path.iter().map(String::as_str).chain([data_path.as_str()]).collect();
     check_outputs(&inputs, &outputs)?;
     let input = load(model_path.as_deref(), &data_path, &a.common, limits)?;
-    let dataset = &input.dataset;
+    let dataset = input.dataset();
     let t_parse = t0.elapsed();
 
     let at_set = input.point_set(&a.at, "--at")?;

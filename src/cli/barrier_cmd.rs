@@ -91,7 +91,7 @@ pub fn run(a: BarrierArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
             l.single("barrier")?;
             let thresholds =
                 if l.thresholds.is_empty() { Threshold::defaults() } else { l.thresholds.clone() };
-            let m = MpiModel::new(l.model.clone(), l.dataset.rows.clone(), dp, thresholds, a.show_fit)
+            let m = MpiModel::new(l.model.clone(), l.dataset().rows.clone(), dp, thresholds, a.show_fit)
                 .map_err(Failure::input)?;
             settings.reference = Some(Reference::Model(Box::new(m)));
             (format!("model {mp} fitted to {dp}"), Some(l))
@@ -113,14 +113,14 @@ pub fn run(a: BarrierArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
             let fit = Report {
                 model: &l.model,
                 data_file: &l.data_path,
-                data: &l.dataset.rows,
+                data: &l.dataset().rows,
                 analysis: an,
                 pruned: None,
                 function: None,
                 scales: [None, None],
                 digits: a.common.decimal as usize,
                 exact: a.common.exact,
-                warnings: &l.dataset.warnings,
+                warnings: &l.dataset().warnings,
                 backtest: None,
                 family: None,
                 plot_at: None,

@@ -97,7 +97,7 @@ pub fn run(a: CheckArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     }
     // How the new files' columns map onto the variables.
     let layout = match &baseline {
-        Baseline::Analysed(l, _) => check::Layout::of_data(&l.model, &l.dataset),
+        Baseline::Analysed(l, _) => check::Layout::of_data(&l.model, l.dataset()),
         Baseline::Saved(e, _) => {
             let x: Vec<(String, String)> = a
                 .common
@@ -109,7 +109,7 @@ pub fn run(a: CheckArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
         }
     };
     let y_column = match &baseline {
-        Baseline::Analysed(l, _) if l.parts.format == data::Format::Csv => Some(l.dataset.y_column.clone()),
+        Baseline::Analysed(l, _) if l.parts.format == data::Format::Csv => Some(l.dataset().y_column.clone()),
         _ => a.common.y.clone(),
     };
     let sel = Selection { callpath: a.common.region.clone(), metric: a.common.metric.clone() };
@@ -205,7 +205,7 @@ fn accept(
     let text = super::read_input(data_path)?;
     let delimiter = data::dialect::detect(&text);
     let cols = data::column_names(&text, Some(delimiter));
-    let ds = &l.dataset;
+    let ds = l.dataset();
     // Every column of the file must be a variable or the measured value:
     // a row errband writes has nothing to put in any other.
     let mut cells_of: Vec<Option<usize>> = Vec::new();

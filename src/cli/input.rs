@@ -69,8 +69,6 @@ pub struct Loaded {
     /// holds Extra-P's models, each or why it could not be built (message,
     /// exit code); empty when `model` serves every series.
     pub models: Vec<Result<Model, crate::session::SeriesError>>,
-    /// The measurements of the first (often the only) series selected.
-    pub dataset: Dataset,
     /// Every series selected (a whole experiment, or `--by` groups).
     pub parts: Parts,
     /// How repetitions were aggregated.
@@ -86,6 +84,12 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    /// The measurements of the first (often the only) series selected
+    /// (borrowed: a copy of 10^6 rows cost a third of the memory).
+    pub fn dataset(&self) -> &Dataset {
+        &self.parts.parts[0].dataset
+    }
+
     /// Analysis options with these thresholds.
     pub fn options(&self) -> Options {
         Options {
@@ -110,7 +114,7 @@ impl Loaded {
     /// error lists the series when the input holds several.
     pub fn single(&self, command: &str) -> Result<&Dataset, Failure> {
         match self.parts.parts.as_slice() {
-            [_] => Ok(&self.dataset),
+            [_] => Ok(self.dataset()),
             many => {
                 let names: Vec<String> = many.iter().map(|p| format!("`{}`", p.name())).take(8).collect();
                 Err(Failure::input(format!(
@@ -345,7 +349,6 @@ pub fn load(
     };
     let parts =
         source.parts(data_path, &spec, &sel, a.aggregate).map_err(|e| Failure::input(e.render(&dsrc)))?;
-    let dataset = parts.parts[0].dataset.clone();
     let (mut model, models) = match input {
         ModelInput::Tm(mut m) => {
             adjust(&mut m, a, model_path)?;
@@ -379,12 +382,11 @@ pub fn load(
             (first, models)
         }
     };
-    model.complete_units(&dataset.units);
+    model.complete_units(&parts.parts[0].dataset.units);
     let thresholds = Threshold::parse_list(&a.thresholds, &a.noise).map_err(Failure::input)?;
     Ok(Loaded {
         model,
         models,
-        dataset,
         parts,
         aggregate: a.aggregate,
         data_path: data_path.to_string(),

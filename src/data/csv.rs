@@ -166,7 +166,11 @@ fn read_csv_inner(text: &str, file: &str, spec: &ColumnSpec) -> Result<Grouped, 
 
     // The measurements.
     let mut record = ByteRecord::new();
-    let mut rows: Vec<Measurement> = Vec::new();
+    // At most one row per line: one allocation instead of a doubling
+    // series, each of whose fresh pages the kernel zeroes (a fifth of
+    // reading 10^6 rows).
+    let lines = body.bytes().filter(|&b| b == b'\n').count() + 1;
+    let mut rows: Vec<Measurement> = Vec::with_capacity(lines.min(spec.limits.rows));
     while next_record(&mut reader, &mut record, &locator, file)? {
         let (start, line) = locator.locate(&record);
         if is_blank(&record) {

@@ -726,11 +726,16 @@ pub fn reduced(n: BigInt, d: BigInt) -> Rat {
 pub struct Sum {
     n: BigInt,
     d: BigInt,
+    /// Terms whose parts fit in machine words are summed here first,
+    /// `sn/sd` (`sd > 0`), in 128-bit integers: repetitions of short
+    /// decimals, where a big-integer operation per term was most of a fit.
+    sn: i128,
+    sd: i128,
 }
 
 impl Default for Sum {
     fn default() -> Self {
-        Sum { n: BigInt::zero(), d: BigInt::one() }
+        Sum { n: BigInt::zero(), d: BigInt::one(), sn: 0, sd: 1 }
     }
 }
 
@@ -756,21 +761,65 @@ impl Sum {
         self.d *= pdg;
     }
 
+    /// Adds `a/b` (`b > 0`) to the machine-word part; false (and nothing
+    /// added) when a result would not fit.
+    fn add_small(&mut self, a: i128, b: i128) -> bool {
+        if a == 0 {
+            return true;
+        }
+        let g = gcd_i128(self.sd, b);
+        let (sdg, bg) = (self.sd / g, b / g);
+        // The denominator stays below 2^100 so that products stay far from overflow.
+        let Some(d) = self.sd.checked_mul(bg).filter(|d| *d < 1 << 100) else { return false };
+        match self.sn.checked_mul(bg).and_then(|x| a.checked_mul(sdg).and_then(|y| x.checked_add(y))) {
+            Some(n) => {
+                (self.sn, self.sd) = (n, d);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Adds `x·y`.
     pub fn add_product(&mut self, x: &Rat, y: &Rat) {
-        if !x.is_zero() && !y.is_zero() {
-            self.add_parts(x.numer() * y.numer(), &(x.denom() * y.denom()));
+        if x.is_zero() || y.is_zero() {
+            return;
         }
+        if let (Some(a), Some(b), Some(c), Some(d)) =
+            (x.numer().to_i64(), x.denom().to_i64(), y.numer().to_i64(), y.denom().to_i64())
+        {
+            if self.add_small(i128::from(a) * i128::from(c), i128::from(b) * i128::from(d)) {
+                return;
+            }
+        }
+        self.add_parts(x.numer() * y.numer(), &(x.denom() * y.denom()));
     }
 
     /// Adds `x`.
     pub fn add(&mut self, x: &Rat) {
+        if let (Some(a), Some(b)) = (x.numer().to_i64(), x.denom().to_i64()) {
+            if self.add_small(i128::from(a), i128::from(b)) {
+                return;
+            }
+        }
         self.add_parts(x.numer().clone(), x.denom());
+    }
+
+    /// The sum as one fraction, in no particular form.
+    fn total(mut self) -> (BigInt, BigInt) {
+        if self.sn != 0 {
+            if self.n.is_zero() {
+                return (BigInt::from(self.sn), BigInt::from(self.sd));
+            }
+            self.add_parts(BigInt::from(self.sn), &BigInt::from(self.sd));
+        }
+        (self.n, self.d)
     }
 
     /// The sum in lowest terms.
     pub fn value(self) -> Rat {
-        reduced(self.n, self.d)
+        let (n, d) = self.total();
+        reduced(n, d)
     }
 
     /// The sum as kept, without the final reduction: for a caller that
@@ -778,8 +827,17 @@ impl Sum {
     /// the square of one), where the reduction is a gcd of long numbers
     /// that is bound to be 1.
     pub fn value_as_kept(self) -> Rat {
-        Rat::new_raw(self.n, self.d)
+        let (n, d) = self.total();
+        Rat::new_raw(n, d)
     }
+}
+
+/// The greatest common divisor of two positive 128-bit integers.
+fn gcd_i128(mut a: i128, mut b: i128) -> i128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// `n/d` (`d ≠ 0`) in lowest terms, given that every prime dividing both
@@ -1218,6 +1276,40 @@ mod tests {
 
     fn r(s: &str) -> Rat {
         parse_rat(s).unwrap()
+    }
+
+    proptest::proptest! {
+        /// The machine-word part of a sum (short decimals) and the big one
+        /// (long values, overflow) together give num-rational's exact sum.
+        #[test]
+        fn sums_are_exact_whichever_part_a_term_lands_in(
+            terms in proptest::collection::vec((-(1i64 << 62)..(1i64 << 62), 1i64..(1i64 << 40), 0u32..3), 0..40)
+        ) {
+            let (mut s, mut sq) = (Sum::default(), Sum::default());
+            let (mut want, mut want_sq) = (Rat::zero(), Rat::zero());
+            for (n, d, big) in terms {
+                // Some terms beyond 64 bits, so that both parts are used.
+                let x = Rat::new(BigInt::from(n) * BigInt::from(10).pow(big * 9), BigInt::from(d));
+                s.add(&x);
+                sq.add_product(&x, &x);
+                want += &x;
+                want_sq += &x * &x;
+            }
+            proptest::prop_assert_eq!(s.value(), want);
+            proptest::prop_assert_eq!(sq.value(), want_sq);
+        }
+    }
+
+    #[test]
+    fn one_term_is_kept_as_it_was_given() {
+        let mut s = Sum::default();
+        s.add(&r("-7/20"));
+        let v = s.value_as_kept();
+        assert_eq!((v.numer().clone(), v.denom().clone()), (BigInt::from(-7), BigInt::from(20)));
+        let mut sq = Sum::default();
+        sq.add_product(&r("3/4"), &r("3/4"));
+        let v = sq.value_as_kept();
+        assert_eq!((v.numer().clone(), v.denom().clone()), (BigInt::from(9), BigInt::from(16)));
     }
 
     #[test]
