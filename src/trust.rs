@@ -149,8 +149,8 @@ fn trusted_on(
     }
     let design = Design::from_tally(model, tally, file)?;
     // The fit's own failures (too few points, parameters the data cannot
-    // separate) are this band's too.
-    design.params(model)?;
+    // separate) are this band's too; the fitted values are not needed.
+    design.fittable(model)?;
     let bound = trusted_bound(&Analysis::remax_on(&design, model.k(), opts)?, opts);
     let bands = match &bound {
         Some(b) => bands_at(&design, model.k(), b, at),
