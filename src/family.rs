@@ -544,10 +544,12 @@ pub fn analyse(
         })
         .collect();
     type Fitted = (Model, Origin, Result<Statistics, AnalysisError>);
+    // The data grouped by point once for every form.
+    let tally = crate::fit::Tally::new(data);
     let fitted: Vec<Fitted> = forms
         .into_par_iter()
         .map(|(m, o)| {
-            let s = Analysis::statistics(&m, data, file, opts, true);
+            let s = Analysis::statistics_tallied(&m, data, &tally, file, opts, true);
             (m, o, s)
         })
         .collect();
@@ -636,8 +638,9 @@ pub fn analyse(
             }
             // What predicts, not only what fits: each form the data allow
             // is fitted without the largest scale and its band there checked.
-            let check =
-                consistent.iter().any(|c| *c).then(|| crate::trust::check(&model, data, file, opts, points));
+            let check = consistent.iter().any(|c| *c).then(|| {
+                crate::trust::check_with(&model, data, &tally, Some(&stats.design), file, opts, &bases)
+            });
             // Extra-P's criterion among forms alike in the rest: the
             // cross-validated error of its prediction at each point left out.
             let loo = consistent.iter().any(|c| *c).then(|| stats.design.loo_smape(model.k())).flatten();

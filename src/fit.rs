@@ -341,6 +341,25 @@ impl Design {
         Ok(Design { groups, group_of: tally.group_of.clone(), log, file: file.to_string() })
     }
 
+    /// A design for `tally`, whose points are some of this design's in the
+    /// same order (the same data's medians, or all but the largest scale):
+    /// the model's basis is taken from here, not evaluated again (a family
+    /// evaluated each form at the same points several times per series).
+    /// Any other tally is evaluated anew.
+    pub fn for_tally(&self, model: &Model, tally: &Tally, file: &str) -> Result<Design, FitError> {
+        let mut groups = Vec::with_capacity(tally.groups.len());
+        let mut mine = self.groups.iter();
+        for g in &tally.groups {
+            match mine.find(|h| h.x == g.x) {
+                Some(h) => {
+                    groups.push(Group { basis: h.basis.clone(), weight: h.weight.clone(), ..g.clone() })
+                }
+                None => return Design::from_tally(model, tally, file),
+            }
+        }
+        Ok(Design { groups, group_of: tally.group_of.clone(), log: self.log.clone(), file: file.to_string() })
+    }
+
     /// Number of parameters.
     pub fn k(&self) -> usize {
         self.groups.first().map_or(0, |g| g.basis.len() - 1)

@@ -253,11 +253,23 @@ pub fn analyse_series(
         .as_ref()
         .filter(|f| f.points == pts && !choice.own)
         .and_then(|f| f.members[0].check.clone());
-    let (recommendation, recommendation_error) =
-        match trust::recommend_tallied(model, &segment, &segment_tally, file, opts, &pts, regime, done) {
-            Ok(r) => (Some(r), None),
-            Err(e) => (None, Some(e.to_string())),
-        };
+    // The analysis was of the same model on the same rows (no backtest,
+    // nothing set aside): its fit and remax serve the recommendation.
+    let same = backtest.is_none() && std::ptr::eq(fitted_tally, &*segment_tally);
+    let (recommendation, recommendation_error) = match trust::recommend_tallied(
+        model,
+        &segment,
+        &segment_tally,
+        same.then_some(&analysis),
+        file,
+        opts,
+        &pts,
+        regime,
+        done,
+    ) {
+        Ok(r) => (Some(r), None),
+        Err(e) => (None, Some(e.to_string())),
+    };
     if let (Some(b), Some(r)) = (backtest.as_mut(), &recommendation) {
         let bands: Vec<Option<Band>> = r.points.iter().map(|p| p.band.clone()).collect();
         b.add(&fit_rows, &pts, "recommended", backtest::Kind::Recommended, &bands);

@@ -139,21 +139,25 @@ fn bands_at(design: &Design, k: usize, bound: &Bound, at: &[Option<Vec<Rat>>]) -
 /// (one design: the basis is evaluated once per distinct point).
 fn trusted_on(
     model: &Model,
-    tally: &Tally,
+    design: &Design,
+    known_remax: Option<&Rat>,
     file: &str,
     opts: &Options,
     at: &[Option<Vec<Rat>>],
 ) -> Result<(Option<Bound>, Vec<Option<Band>>), AnalysisError> {
-    if tally.is_empty() {
+    if design.groups.is_empty() {
         return Err(AnalysisError::NoData { file: file.to_string() });
     }
-    let design = Design::from_tally(model, tally, file)?;
     // The fit's own failures (too few points, parameters the data cannot
     // separate) are this band's too; the fitted values are not needed.
     design.fittable(model)?;
-    let bound = trusted_bound(&Analysis::remax_on(&design, model.k(), opts)?, opts);
+    let remax = match known_remax {
+        Some(r) => Some(r.clone()),
+        None => Analysis::remax_on(design, model.k(), opts)?,
+    };
+    let bound = trusted_bound(&remax, opts);
     let bands = match &bound {
-        Some(b) => bands_at(&design, model.k(), b, at),
+        Some(b) => bands_at(design, model.k(), b, at),
         None => vec![None; at.len()],
     };
     Ok((bound, bands))
@@ -169,23 +173,29 @@ pub fn trusted(
     opts: &Options,
     points: &[Vec<Rat>],
 ) -> Result<Trusted, AnalysisError> {
-    trusted_at(model, &Tally::new(rows), file, opts, &bases(model, points))
+    let tally = Tally::new(rows);
+    let design = Design::from_tally(model, &tally, file)?;
+    trusted_at(model, &design, None, &tally, file, opts, &bases(model, points))
 }
 
 /// [`trusted`] at points given by the model's basis values there (`None`
 /// where the model is undefined): evaluated once by a caller that needs
 /// them for several things (10^5 points were evaluated four times).
+/// `known_remax`: the design's remax when the caller has it.
 fn trusted_at(
     model: &Model,
+    design: &Design,
+    known_remax: Option<&Rat>,
     tally: &Tally,
     file: &str,
     opts: &Options,
     at: &[Option<Vec<Rat>>],
 ) -> Result<Trusted, AnalysisError> {
-    let (bound, mut bands) = trusted_on(model, tally, file, opts, at)?;
+    let (bound, mut bands) = trusted_on(model, design, known_remax, file, opts, at)?;
     let mut centre_part = None;
     if let Some((mid, spread)) = centres_of(tally) {
-        let (cb, scaled) = trusted_on(model, &Tally::new(&mid), file, opts, at)?;
+        let mid = design.for_tally(model, &Tally::new(&mid), file)?;
+        let (cb, scaled) = trusted_on(model, &mid, None, file, opts, at)?;
         let one = Rat::one();
         for (band, c) in bands.iter_mut().zip(scaled) {
             let Some(c) = c else { continue };
@@ -247,15 +257,18 @@ pub struct Check {
 /// variable and checks that its trusted band there holds every one of them;
 /// also gives that fit's bands at `points` (for the gate).
 pub fn check(model: &Model, rows: &[Measurement], file: &str, opts: &Options, points: &[Vec<Rat>]) -> Check {
-    check_at(model, rows, &Tally::new(rows), file, opts, &bases(model, points))
+    check_with(model, rows, &Tally::new(rows), None, file, opts, &bases(model, points))
 }
 
-/// [`check`] at points given by the model's basis values there (see
-/// [`trusted_at`]).
-fn check_at(
+/// [`check`] of the rows' tally, at points given by the model's basis
+/// values there (`None` where it is undefined); `design`, the model on the
+/// whole tally when the caller has it, lends its basis values to the fit
+/// without the largest scale.
+pub fn check_with(
     model: &Model,
     rows: &[Measurement],
     tally: &Tally,
+    design: Option<&Design>,
     file: &str,
     opts: &Options,
     at: &[Option<Vec<Rat>>],
@@ -290,7 +303,14 @@ fn check_at(
     let held_points: Vec<Vec<Rat>> = held.iter().map(|g| g.x.clone()).collect();
     let mut all = bases(model, &held_points);
     all.extend(at.iter().cloned());
-    let t = match trusted_at(model, &kept, file, opts, &all) {
+    let kept_design = match design {
+        Some(d) => d.for_tally(model, &kept, file),
+        None => Design::from_tally(model, &kept, file),
+    };
+    let t = match kept_design
+        .map_err(AnalysisError::from)
+        .and_then(|d| trusted_at(model, &d, None, &kept, file, opts, &all))
+    {
         Ok(t) => t,
         Err(e) => return not(Some(top), format!("the fit without the largest scale failed: {e}")),
     };
@@ -519,15 +539,19 @@ pub fn recommend(
     regime: Option<Regime>,
     check_done: Option<Check>,
 ) -> Result<Recommendation, AnalysisError> {
-    recommend_tallied(model, rows, &Tally::new(rows), file, opts, points, regime, check_done)
+    recommend_tallied(model, rows, &Tally::new(rows), None, file, opts, points, regime, check_done)
 }
 
-/// [`recommend`] with the rows' tally made once by the caller.
+/// [`recommend`] with the rows' tally made once by the caller, and
+/// `fitted`, the analysis of `model` on those rows with the same options
+/// when the caller has it: its design, parameters and remax are used
+/// instead of being computed again.
 #[allow(clippy::too_many_arguments)]
 pub fn recommend_tallied(
     model: &Model,
     rows: &[Measurement],
     tally: &Tally,
+    fitted: Option<&Analysis>,
     file: &str,
     opts: &Options,
     points: &[Vec<Rat>],
@@ -535,9 +559,20 @@ pub fn recommend_tallied(
     check_done: Option<Check>,
 ) -> Result<Recommendation, AnalysisError> {
     let at = bases(model, points);
-    let trusted = trusted_at(model, tally, file, opts, &at)?;
-    let c = check_done.unwrap_or_else(|| check_at(model, rows, tally, file, opts, &at));
-    let params = Design::from_tally(model, tally, file)?.params(model)?;
+    let own;
+    let (design, known_remax) = match fitted {
+        Some(an) => (&an.design, an.remax.as_ref()),
+        None => {
+            own = Design::from_tally(model, tally, file)?;
+            (&own, None)
+        }
+    };
+    let trusted = trusted_at(model, design, known_remax, tally, file, opts, &at)?;
+    let c = check_done.unwrap_or_else(|| check_with(model, rows, tally, Some(design), file, opts, &at));
+    let params = match fitted {
+        Some(an) => an.params.clone(),
+        None => design.params(model)?,
+    };
     let positive = tally.groups().iter().all(|g| g.ymin.is_positive());
     let out = points
         .iter()
