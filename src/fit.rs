@@ -221,7 +221,10 @@ impl Tally {
                 g.ysq = sq.value();
             }
         }
-        let medians = groups.iter().map(|g| median(g.rows.iter().map(|&i| &data[i].y).collect())).collect();
+        let medians = groups
+            .iter()
+            .map(|g| crate::num::median(g.rows.iter().map(|&i| &data[i].y).collect()).unwrap_or_default())
+            .collect();
         Tally { groups, group_of, medians, lines }
     }
 
@@ -258,51 +261,6 @@ impl Tally {
         }
         out
     }
-}
-
-/// The median of `ys` by selection (O(n), exact comparisons).
-fn median(mut ys: Vec<&Rat>) -> Rat {
-    let n = ys.len();
-    if n > 2 {
-        if let Some(m) = median_small(&ys) {
-            return m;
-        }
-    }
-    match n {
-        0 => Rat::zero(),
-        1 => ys[0].clone(),
-        _ => {
-            let (below, mid, _) = ys.select_nth_unstable_by(n / 2, |a, b| crate::num::cmp_fast(a, b));
-            let mid = (*mid).clone();
-            if n % 2 == 1 {
-                return mid;
-            }
-            let lower =
-                below.iter().copied().max_by(|a, b| crate::num::cmp_fast(a, b)).cloned().unwrap_or_default();
-            (lower + mid) / Rat::from_integer(2.into())
-        }
-    }
-}
-
-/// [`median`] when every value's numerator and denominator fit in 64 bits
-/// (short decimals): selection over machine words compared by one 128-bit
-/// cross product, with no big integer read per comparison.
-fn median_small(ys: &[&Rat]) -> Option<Rat> {
-    use num_traits::ToPrimitive;
-    let mut v: Vec<(i64, i64)> =
-        ys.iter().map(|y| Some((y.numer().to_i64()?, y.denom().to_i64()?))).collect::<Option<_>>()?;
-    let cmp = |a: &(i64, i64), b: &(i64, i64)| {
-        (i128::from(a.0) * i128::from(b.1)).cmp(&(i128::from(b.0) * i128::from(a.1)))
-    };
-    let n = v.len();
-    let (below, mid, _) = v.select_nth_unstable_by(n / 2, cmp);
-    let rat = |p: &(i64, i64)| Rat::new_raw(BigInt::from(p.0), BigInt::from(p.1));
-    let mid = rat(mid);
-    if n % 2 == 1 {
-        return Some(mid);
-    }
-    let lower = below.iter().max_by(|a, b| cmp(a, b)).map(rat)?;
-    Some((lower + mid) / Rat::from_integer(2.into()))
 }
 
 impl Design {

@@ -235,14 +235,7 @@ pub fn value_text(v: &Rat) -> String {
 
 /// The median of some values (none: `None`).
 pub fn median(values: &[Rat]) -> Option<Rat> {
-    let mut v: Vec<&Rat> = values.iter().collect();
-    v.sort();
-    let n = v.len();
-    match n {
-        0 => None,
-        _ if n % 2 == 1 => Some(v[n / 2].clone()),
-        _ => Some((v[n / 2 - 1] + v[n / 2]) / Rat::from_integer(2.into())),
-    }
+    crate::num::median(values.iter().collect())
 }
 
 /// Appends `text` (whole lines) to the file at `path` with one `write` on a

@@ -866,6 +866,46 @@ pub fn reduced_dividing(mut n: BigInt, mut d: BigInt, s: &BigInt) -> Rat {
     }
 }
 
+/// The median of `ys` (`None` when there are none), by selection: O(n)
+/// exact comparisons, in machine words when every numerator and
+/// denominator fits in 64 bits (short decimals: one 128-bit cross product,
+/// no big integer read per comparison).
+pub fn median(mut ys: Vec<&Rat>) -> Option<Rat> {
+    let small: Option<Vec<(i64, i64)>> =
+        ys.iter().map(|y| Some((y.numer().to_i64()?, y.denom().to_i64()?))).collect();
+    let (mid, lower) = match small {
+        Some(mut v) => {
+            let cmp = |a: &(i64, i64), b: &(i64, i64)| {
+                (i128::from(a.0) * i128::from(b.1)).cmp(&(i128::from(b.0) * i128::from(a.1)))
+            };
+            let rat = |p: (i64, i64)| Rat::new_raw(BigInt::from(p.0), BigInt::from(p.1));
+            let (mid, lower) = select_median(&mut v, cmp)?;
+            (rat(mid), lower.map(rat))
+        }
+        None => {
+            let (mid, lower) = select_median(&mut ys, |a, b| cmp_fast(a, b))?;
+            (mid.clone(), lower.cloned())
+        }
+    };
+    Some(match lower {
+        None => mid,
+        Some(l) => (l + mid) / Rat::from_integer(2.into()),
+    })
+}
+
+/// The middle element of `v` under `cmp`, and for an even count the one
+/// below it.
+fn select_median<T: Copy>(v: &mut [T], cmp: impl Fn(&T, &T) -> std::cmp::Ordering) -> Option<(T, Option<T>)> {
+    let n = v.len();
+    if n == 0 {
+        return None;
+    }
+    let (below, mid, _) = v.select_nth_unstable_by(n / 2, &cmp);
+    let mid = *mid;
+    let lower = if n % 2 == 0 { below.iter().copied().max_by(|a, b| cmp(a, b)) } else { None };
+    Some((mid, lower))
+}
+
 /// Sorts exact values in increasing order: by their float views, then
 /// each run of neighbours whose floats lie within a relative 1e-9 of each
 /// other exactly ([`cmp_unreduced`]). Floats in different runs are apart by
