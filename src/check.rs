@@ -14,7 +14,7 @@
 use crate::analysis::{Band, Options};
 use crate::data::detect::Kind;
 use crate::data::dialect::Delimiter;
-use crate::data::{Aggregate, ColumnSpec, Dataset, Part, Selection, Source};
+use crate::data::{Aggregate, ColumnSpec, Dataset, Parts, Selection, Source};
 use crate::error::{Classified, ErrorKind};
 use crate::limits::Limits;
 use crate::model::Model;
@@ -510,9 +510,9 @@ pub fn read_new(
     let sel = Selection { callpath: spec.region.clone(), metric: spec.metric.clone() };
     let source = Source::read(None, kind, text, bytes, file, spec.limits, &sel).map_err(CheckError::Data)?;
     let parts =
-        source.parts(file, spec, &sel, Aggregate::All).map_err(|e| CheckError::Data(e.render(text)))?;
+        source.into_parts(file, spec, &sel, Aggregate::All).map_err(|e| CheckError::Data(e.render(text)))?;
     let mut out = Vec::new();
-    for p in parts.parts {
+    for p in parts.into_vec() {
         if let (Some(want), Some(got)) = (unit, p.dataset.units.get(&spec.y)) {
             if want != got {
                 return Err(CheckError::Input(
@@ -547,7 +547,7 @@ pub struct Baseline<'a> {
     /// could not be built; empty when `model` serves every series.
     pub per_series: &'a [Result<Model, SeriesError>],
     /// The series.
-    pub parts: &'a [Part],
+    pub parts: &'a Parts,
     /// The data's file name.
     pub file: &'a str,
     /// The thresholds, noise and limits of the analysis.
@@ -566,12 +566,11 @@ pub fn expected_for(b: &Baseline<'_>, new: &[NewSeries]) -> Result<Vec<Expected>
     use rayon::prelude::*;
     let parts = b.parts;
     let single = parts.len() == 1;
-    let wanted: Vec<(usize, Vec<Vec<Rat>>)> = parts
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| {
+    let wanted: Vec<(usize, Vec<Vec<Rat>>)> = (0..parts.len())
+        .filter_map(|i| {
+            let (callpath, metric) = parts.names(i)?;
             let mut pts: Vec<Vec<Rat>> = Vec::new();
-            for s in new.iter().filter(|s| single || (s.callpath == p.callpath && s.metric == p.metric)) {
+            for s in new.iter().filter(|s| single || (s.callpath == callpath && s.metric == metric)) {
                 for x in s.points() {
                     if !pts.contains(&x) {
                         pts.push(x);
@@ -584,7 +583,13 @@ pub fn expected_for(b: &Baseline<'_>, new: &[NewSeries]) -> Result<Vec<Expected>
     let results: Vec<Result<Expected, CheckError>> = wanted
         .par_iter()
         .map(|(i, pts)| {
-            let p = &parts[*i];
+            let Some(p) = parts.get(*i) else {
+                return Err(CheckError::Series(
+                    parts.name(*i).unwrap_or_default(),
+                    "cannot be read".into(),
+                    ErrorKind::Input,
+                ));
+            };
             let model = match b.per_series.get(*i) {
                 None => b.model,
                 Some(Ok(m)) => m,
@@ -602,11 +607,11 @@ pub fn expected_for(b: &Baseline<'_>, new: &[NewSeries]) -> Result<Vec<Expected>
             Ok(e) => out.push(e),
             Err(e) if single => return Err(e),
             Err(e) => {
-                let p = &parts[*i];
+                let (callpath, metric) = parts.names(*i).unwrap_or_default();
                 let why = e.to_string();
                 out.push(Expected {
-                    callpath: p.callpath.clone(),
-                    metric: p.metric.clone(),
+                    callpath: callpath.to_string(),
+                    metric: metric.to_string(),
                     func: b.model.func.clone(),
                     vars: b.model.vars.clone(),
                     unit: None,
@@ -865,6 +870,7 @@ pub fn reference(p: &crate::trust::Recommended) -> Option<Reference> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data::Part;
     use crate::num::int;
 
     fn point(lo: i64, hi: i64) -> ExpectedPoint {
@@ -959,7 +965,7 @@ mod tests {
         let l = Layout::of_data(&model, &part.dataset);
         let spec = l.spec(Some("T".into()), &Selection::default(), &[], None, Limits::default());
         let new = read_csv(include_str!("../tests/data/check/hpl_new.csv"), "new.csv", &spec, None).unwrap();
-        let parts = [part];
+        let parts = Parts::held(crate::data::Format::Csv, vec![part], 1);
         let b = Baseline {
             model: &model,
             per_series: &[],
@@ -995,7 +1001,7 @@ mod tests {
             file: "new.csv".into(),
             rows: vec![NewMeasurement { x: vec![int(110)], y: int(545), line: 2, note: None, mean: None }],
         }];
-        let parts = [part];
+        let parts = Parts::held(crate::data::Format::Csv, vec![part], 1);
         let b = Baseline {
             model: &model,
             per_series: &[],

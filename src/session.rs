@@ -6,7 +6,7 @@
 
 use crate::analysis::{Analysis, AnalysisError, Band, Options};
 use crate::backtest::{self, Backtest, BacktestError, Holdout};
-use crate::data::{Measurement, Part};
+use crate::data::{Measurement, Part, Parts};
 use crate::error::{Classified, ErrorKind};
 use crate::family::{self, FamilyAnalysis, FamilyError, FamilySet};
 use crate::model::Model;
@@ -289,8 +289,9 @@ pub fn analyse_series(
 
 /// One series and what its analysis gave.
 pub struct Entry<'a> {
-    /// The series.
-    pub part: &'a Part,
+    /// The series (built for the analysis when the parts are an
+    /// experiment's, and dropped with the entry).
+    pub part: Cow<'a, Part>,
     /// Its model (Extra-P's models differ per series; without a model
     /// file, the family's best form for the series).
     pub model: std::borrow::Cow<'a, Model>,
@@ -394,7 +395,7 @@ pub fn qe_problem(
 ///
 /// Every analysis is held at once; [`analyse_experiment_each`] streams.
 pub fn analyse_experiment<'a>(
-    parts: &'a [Part],
+    parts: &'a Parts,
     model: &'a Model,
     per_series: &'a [Result<Model, SeriesError>],
     file: &str,
@@ -434,7 +435,7 @@ const IN_FLIGHT_PER_THREAD: usize = 16;
 /// flight finish): the result says how many were analysed.
 #[allow(clippy::too_many_arguments)]
 pub fn analyse_experiment_each<'a, T: Send, E>(
-    parts: &'a [Part],
+    parts: &'a Parts,
     model: &'a Model,
     per_series: &'a [Result<Model, SeriesError>],
     file: &str,
@@ -447,13 +448,14 @@ pub fn analyse_experiment_each<'a, T: Send, E>(
     use rayon::prelude::*;
     let opts = &Options { no_cells: true, ..opts.clone() };
     let chunk = IN_FLIGHT_PER_THREAD * rayon::current_num_threads().max(1);
-    let analyse = |(i, part): (usize, &'a Part)| -> Entry<'a> {
+    let analyse = |i: usize| -> Option<Entry<'a>> {
+        let part = parts.get(i)?;
         let given = match per_series.get(i) {
             None => model,
             Some(Ok(m)) => m,
             Some(Err(e)) => {
                 let outcome = Err(e.clone());
-                return Entry {
+                return Some(Entry {
                     part,
                     model: Cow::Borrowed(model),
                     outcome,
@@ -462,10 +464,11 @@ pub fn analyse_experiment_each<'a, T: Send, E>(
                     recommendation: None,
                     set_aside: Vec::new(),
                     segment: None,
-                };
+                });
             }
         };
-        match analyse_series(given, &part.dataset.rows, file, opts, choice, holdout) {
+        let outcome = analyse_series(given, &part.dataset.rows, file, opts, choice, holdout);
+        Some(match outcome {
             Ok(s) => Entry {
                 part,
                 model: s.best.map_or(Cow::Borrowed(given), Cow::Owned),
@@ -486,14 +489,15 @@ pub fn analyse_experiment_each<'a, T: Send, E>(
                 set_aside: Vec::new(),
                 segment: None,
             },
-        }
+        })
     };
-    for (c, block) in parts.chunks(chunk).enumerate() {
+    let n = parts.len();
+    for start in (0..n).step_by(chunk) {
         if opts.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
-            return Ok(Finished::Stopped { analysed: c * chunk });
+            return Ok(Finished::Stopped { analysed: start });
         }
         let done: Vec<T> =
-            block.par_iter().enumerate().map(|(j, part)| map(analyse((c * chunk + j, part)))).collect();
+            (start..n.min(start + chunk)).into_par_iter().filter_map(|i| analyse(i).map(&map)).collect();
         for t in done {
             each(t)?;
         }

@@ -140,17 +140,17 @@ fn experiments_stream_or_collect_the_same_analyses_in_series_order() {
     // Data read without the model's variables: a located error, not a panic.
     let bare =
         read_parts(&text, "x.txt", &ColumnSpec::default(), &Selection::default(), Aggregate::All).unwrap();
-    let wrong = analyse_experiment(&bare.parts, &model, &[], "x.txt", &opts, FamilyChoice::own(None), None);
+    let wrong = analyse_experiment(&bare, &model, &[], "x.txt", &opts, FamilyChoice::own(None), None);
     let msg = wrong[0].outcome.as_ref().err().map(ToString::to_string).unwrap_or_default();
     assert!(msg.contains("has 0 variable value(s), and the model has 1 variable(s) (p)"), "{msg}");
     assert_eq!(wrong[0].outcome.as_ref().err().map(|e| e.kind()), Some(ErrorKind::Input));
     let spec = ColumnSpec { vars: model.vars.clone(), y: model.func.clone(), ..ColumnSpec::default() };
     let parts = read_parts(&text, "x.txt", &spec, &Selection::default(), Aggregate::All).unwrap();
-    let all = analyse_experiment(&parts.parts, &model, &[], "x.txt", &opts, FamilyChoice::own(None), None);
-    assert_eq!(all.len(), parts.parts.len());
+    let all = analyse_experiment(&parts, &model, &[], "x.txt", &opts, FamilyChoice::own(None), None);
+    assert_eq!(all.len(), parts.len());
     let mut streamed: Vec<(String, Rat)> = Vec::new();
     analyse_experiment_each(
-        &parts.parts,
+        &parts,
         &model,
         &[],
         "x.txt",
@@ -167,6 +167,6 @@ fn experiments_stream_or_collect_the_same_analyses_in_series_order() {
     let collected: Vec<(String, Rat)> =
         all.iter().map(|e| (e.part.name(), e.outcome.as_ref().unwrap().emax.clone())).collect();
     assert_eq!(streamed, collected);
-    let names: Vec<String> = parts.parts.iter().map(|p| p.name()).collect();
+    let names: Vec<String> = parts.iter().map(|p| p.name()).collect();
     assert_eq!(streamed.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>(), names);
 }

@@ -308,7 +308,7 @@ fn read_parts(
         by: cols.by.clone(),
         delimiter: None,
     };
-    let parts = source.parts(name, &spec, sel, cols.aggregate).map_err(|e| input(e.render(&text)))?;
+    let parts = source.into_parts(name, &spec, sel, cols.aggregate).map_err(|e| input(e.render(&text)))?;
     Ok((model, name.to_string(), parts))
 }
 
@@ -361,7 +361,7 @@ fn prepare(r: &Request) -> Result<Prepared, PyErr> {
     let limits = Limits { candidates: r.max_candidates, ..Limits::default() };
     let model = r.model.as_ref().map(|(t, n)| (t.as_str(), n.as_str()));
     let (mut model, data_name, parts) = read_parts(model, &r.data, &r.sel, &r.cols, &limits)?;
-    model.complete_units(&parts.parts[0].dataset.units);
+    model.complete_units(&parts.first().dataset.units);
     let input = |m: String| fail(m, ErrorKind::Input);
     let noise = errband::threshold::parse_noise(&r.noise).map_err(|m| input(format!("noise {m}")))?;
     let ts = Threshold::parse_list(&r.thresholds, &noise).map_err(input)?;
@@ -382,7 +382,7 @@ fn points(model: &Model, texts: &[String], what: &str) -> Result<Vec<Vec<Rat>>, 
 
 /// The one series a command that takes a single series reads.
 fn single(p: &Prepared, command: &str) -> Result<(), PyErr> {
-    match p.parts.parts.len() {
+    match p.parts.len() {
         1 => Ok(()),
         n => Err(fail(
             format!(
@@ -427,11 +427,13 @@ fn holdout_of(text: &str, model: &Model, parts: &Parts) -> Result<Holdout, PyErr
         if n == 0 {
             return Err(bad());
         }
-        let mut values: Vec<&Rat> =
-            parts.parts.iter().flat_map(|p| &p.dataset.rows).filter_map(|m| m.x.first()).collect();
+        let mut values: Vec<Rat> = parts
+            .iter()
+            .flat_map(|p| p.dataset.rows.iter().filter_map(|m| m.x.first().cloned()).collect::<Vec<_>>())
+            .collect();
         values.sort_unstable();
         values.dedup();
-        let Some(from) = values.len().checked_sub(n).map(|i| values[i]) else {
+        let Some(from) = values.len().checked_sub(n).map(|i| values[i].clone()) else {
             return Err(fail(
                 format!(
                     "holdout={text:?}: the data have {} values of `{}`, so nothing would be left to fit",
@@ -441,7 +443,7 @@ fn holdout_of(text: &str, model: &Model, parts: &Parts) -> Result<Holdout, PyErr
                 ErrorKind::Input,
             ));
         };
-        return Ok(Holdout::Where(vec![(0, errband::backtest::Op::Ge, from.clone())]));
+        return Ok(Holdout::Where(vec![(0, errband::backtest::Op::Ge, from)]));
     }
     Holdout::parse(text, &model.vars).map_err(|d| fail(d.render(text), ErrorKind::Input))
 }
@@ -456,7 +458,7 @@ fn analyse_inner(r: &Request) -> Result<Analysed, PyErr> {
         (Some(_), set) => FamilyChoice::own(set),
         (None, set) => FamilyChoice::discover(set.unwrap_or(errband::family::FamilySet::Scaling)),
     };
-    let n = parts.parts.len();
+    let n = parts.len();
     let dropping = !r.drop.is_empty() || !r.drop_rows.is_empty();
     if holdout.is_some() && dropping {
         return Err(fail(
@@ -494,7 +496,7 @@ fn analyse_inner(r: &Request) -> Result<Analysed, PyErr> {
         let renderer = report.renderer();
         let io_fail = |e: std::io::Error| fail(format!("cannot write JSON: {e}"), ErrorKind::Analysis);
         session::analyse_experiment_each(
-            &parts.parts,
+            &parts,
             &model,
             &[],
             &data_name,
@@ -511,7 +513,7 @@ fn analyse_inner(r: &Request) -> Result<Analysed, PyErr> {
             .map_err(|e| fail(format!("cannot write JSON: {e}"), ErrorKind::Analysis))?;
         return Ok(Analysed::Experiment(json));
     }
-    let part = parts.parts.into_iter().next().ok_or_else(|| fail("no series".into(), ErrorKind::Input))?;
+    let part = parts.first();
     let series = session::analyse_series(&model, &part.dataset.rows, &data_name, &opts, choice, holdout)
         .map_err(|e| {
             // The backtest names the holdout as the command line writes it.
@@ -866,7 +868,7 @@ fn prune(
             user.push((c.join(","), drop));
         }
         let search = errband::prune::Search { max_drop, top, greedy, user };
-        let rows = &p.parts.parts[0].dataset.rows;
+        let rows = &p.parts.first().dataset.rows;
         let cmp = errband::prune::compare(&p.model, rows, &p.data_name, &p.opts, &targets, &search, &|_| {})
             .map_err(|e| match e {
                 errband::prune::PruneError::TooMany(n, limit) => fail(
@@ -919,7 +921,7 @@ fn plan(
                 ErrorKind::Input,
             ));
         }
-        let rows = &p.parts.parts[0].dataset.rows;
+        let rows = &p.parts.first().dataset.rows;
         let plan = errband::plan::plan(&p.model, rows, &p.data_name, &p.opts, &targets, &cands, &|_| {})
             .map_err(|e| fail(e.to_string(), e.kind()))?;
         command_json(&PlanReport {
@@ -1023,7 +1025,7 @@ fn check(
         // How the new measurements' columns map onto the variables.
         let (layout, y_column, limits) = match &base {
             CheckBase::Analysed(p, _) => {
-                let first = &p.parts.parts[0].dataset;
+                let first = &p.parts.first().dataset;
                 let y_column = if p.parts.format == errband::data::Format::Csv {
                     Some(first.y_column.clone())
                 } else {
@@ -1053,7 +1055,7 @@ fn check(
                 let b = check::Baseline {
                     model: &p.model,
                     per_series: &[],
-                    parts: &p.parts.parts,
+                    parts: &p.parts,
                     file: &p.data_name,
                     opts: &p.opts,
                     choice,
@@ -1168,7 +1170,7 @@ fn barrier(
             (None, Some(source)) => {
                 let p = prepare(&request(source))?;
                 single(&p, "barrier")?;
-                let rows = p.parts.parts.into_iter().next().map(|x| x.dataset.rows).unwrap_or_default();
+                let rows = p.parts.first().dataset.rows.clone();
                 let what = format!("model {} fitted to {}", p.model.file, p.data_name);
                 let m =
                     MpiModel::new(p.model, rows, &p.data_name, p.opts.thresholds, false).map_err(input)?;

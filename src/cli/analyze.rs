@@ -222,7 +222,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         && a.holdout.is_none()
         && !a.envelope
         && a.emit_qe.is_none()
-        && input.parts.parts.len() == 1;
+        && input.parts.len() == 1;
     let at = if stream_at { Vec::new() } else { at_set.to_vec() };
     let plot_at = a
         .plot_at
@@ -248,7 +248,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         Some(_) => FamilyChoice::own(set),
         None => FamilyChoice::discover(set.unwrap_or(crate::family::FamilySet::Scaling)),
     };
-    if input.parts.parts.len() > 1 {
+    if input.parts.len() > 1 {
         return run_experiment(&a, &input, &opts, fam, (&plots, plot_at.as_ref()), report_kind, io);
     }
     let rows = &dataset.rows;
@@ -307,8 +307,8 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     let t_analysis = t1.elapsed();
     let t2 = Instant::now();
     // A series chosen from an experiment is named beside the file.
-    let data_label = match input.parts.parts.as_slice() {
-        [p] if input.parts.total > 1 => format!("{data_path} ({})", p.name()),
+    let data_label = match input.parts.len() {
+        1 if input.parts.total > 1 => format!("{data_path} ({})", input.parts.first().name()),
         _ => data_path.clone(),
     };
     let report = Report {
@@ -446,7 +446,7 @@ fn run_experiment(
     report_kind: Option<ReportKind>,
     io: &mut Io,
 ) -> Result<i32, Failure> {
-    let n = input.parts.parts.len();
+    let n = input.parts.len();
     let refuse = |what: &str| {
         Failure::input(format!(
             "{what} shows one series, and {} holds {n} here; choose one with --region and --metric, or use --report out.html for a band plot per series",
@@ -472,7 +472,7 @@ fn run_experiment(
         None => None,
     };
     let holdout = hold.as_ref().zip(a.holdout.as_deref());
-    let parts = &input.parts.parts;
+    let parts = &input.parts;
     let t0 = std::time::Instant::now();
     use crate::report::experiment::Section;
     let main = match a.format {

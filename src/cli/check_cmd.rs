@@ -129,7 +129,7 @@ pub fn run(a: CheckArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
             let b = check::Baseline {
                 model: &l.model,
                 per_series: &l.models,
-                parts: &l.parts.parts,
+                parts: &l.parts,
                 file: &l.data_path,
                 opts: &opts,
                 choice: *choice,
@@ -197,7 +197,7 @@ fn accept(
             }
         )));
     }
-    if l.parts.parts.len() > 1 || !l.parts.parts[0].callpath.is_empty() {
+    if l.parts.len() > 1 || !l.parts.first().callpath.is_empty() {
         return Err(refuse(
             "appends to a file of one series; with --by groups, append the rows yourself".into(),
         ));

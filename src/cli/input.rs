@@ -87,7 +87,7 @@ impl Loaded {
     /// The measurements of the first (often the only) series selected
     /// (borrowed: a copy of 10^6 rows cost a third of the memory).
     pub fn dataset(&self) -> &Dataset {
-        &self.parts.parts[0].dataset
+        &self.parts.first().dataset
     }
 
     /// Analysis options with these thresholds.
@@ -113,16 +113,16 @@ impl Loaded {
     /// The one series a command that analyses a single series reads; an
     /// error lists the series when the input holds several.
     pub fn single(&self, command: &str) -> Result<&Dataset, Failure> {
-        match self.parts.parts.as_slice() {
-            [_] => Ok(self.dataset()),
-            many => {
-                let names: Vec<String> = many.iter().map(|p| format!("`{}`", p.name())).take(8).collect();
+        match self.parts.len() {
+            1 => Ok(self.dataset()),
+            n => {
+                let names: Vec<String> =
+                    (0..n.min(8)).filter_map(|i| self.parts.name(i)).map(|p| format!("`{p}`")).collect();
                 Err(Failure::input(format!(
-                    "{command} analyses one series, and {} holds {} ({}{}); choose one with --region and --metric",
+                    "{command} analyses one series, and {} holds {n} ({}{}); choose one with --region and --metric",
                     self.data_path,
-                    many.len(),
                     names.join(", "),
-                    if many.len() > 8 { ", …" } else { "" }
+                    if n > 8 { ", …" } else { "" }
                 )))
             }
         }
@@ -347,22 +347,24 @@ pub fn load(
         by: a.by.clone(),
         delimiter: a.delimiter,
     };
-    let parts =
-        source.parts(data_path, &spec, &sel, a.aggregate).map_err(|e| Failure::input(e.render(&dsrc)))?;
+    let parts = source
+        .into_parts(data_path, &spec, &sel, a.aggregate)
+        .map_err(|e| Failure::input(e.render(&dsrc)))?;
     let (mut model, models) = match input {
         ModelInput::Tm(mut m) => {
             adjust(&mut m, a, model_path)?;
             (*m, Vec::new())
         }
         ModelInput::Extrap(set) => {
-            let mut models = Vec::with_capacity(parts.parts.len());
-            for p in &parts.parts {
-                let built = set.lookup(&p.callpath, &p.metric).and_then(|m| {
+            let mut models = Vec::with_capacity(parts.len());
+            for i in 0..parts.len() {
+                let (callpath, metric) = parts.names(i).unwrap_or_default();
+                let built = set.lookup(callpath, metric).and_then(|m| {
                     let spec = extrap::model_spec(m, &func, &vars);
                     let name = if set.shared.is_some() {
                         model_path.to_string()
                     } else {
-                        format!("{model_path} ({})", p.name())
+                        format!("{model_path} ({})", parts.name(i).unwrap_or_default())
                     };
                     let mut model = spec.build(&name, a.digits, limits).map_err(|d| d.to_string())?;
                     adjust(&mut model, a, model_path).map_err(|f| f.message)?;
@@ -382,7 +384,7 @@ pub fn load(
             (first, models)
         }
     };
-    model.complete_units(&parts.parts[0].dataset.units);
+    model.complete_units(&parts.first().dataset.units);
     let thresholds = Threshold::parse_list(&a.thresholds, &a.noise).map_err(Failure::input)?;
     Ok(Loaded {
         model,

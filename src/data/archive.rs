@@ -168,14 +168,15 @@ fn read_document(text: &str, file: &str, member: &str, limits: Limits) -> Result
                 }
                 out.push(SeriesPoint {
                     coords,
-                    values,
+                    values: values.into(),
                     summary: Summary {
                         mean: opt(&p.mean, &format!("{path}.mean"))?,
                         median: opt(&p.median, &format!("{path}.median"))?,
                         minimum: opt(&p.minimum, &format!("{path}.minimum"))?,
                         maximum: opt(&p.maximum, &format!("{path}.maximum"))?,
                         repetitions: p.repetitions,
-                    },
+                    }
+                    .boxed(),
                     line: 0,
                 });
             }
@@ -439,15 +440,15 @@ mod tests {
         assert_eq!(e.params, ["x", "y"]);
         assert_eq!(e.series.len(), 4);
         let p = &e.series[0].points[0];
-        assert_eq!(p.summary.median, Some(parse_rat("1.0003031166379763").unwrap()));
-        assert_eq!(p.summary.repetitions, Some(5));
+        assert_eq!(p.summary().median, Some(parse_rat("1.0003031166379763").unwrap()));
+        assert_eq!(p.summary().repetitions, Some(5));
         assert!(p.values.is_empty());
         let m = &e.models[0];
         assert_eq!((m.callpath.as_str(), m.metric.as_str()), ("merge", "time"));
         assert_eq!(m.form, "c0 + c1*log2(y) + c2*x^(3/2)*log2(x)^2*log2(y)");
         assert_eq!(m.coefficients[1].1, parse_rat("6.698080399955742").unwrap());
         let e = read(&format!("{DATA}/input/exp_only_mean_median.extra-p")).unwrap();
-        assert!(e.series[0].points[0].summary.mean.is_some());
+        assert!(e.series[0].points[0].summary().mean.is_some());
         assert!(e.warnings.iter().any(|w| w.contains("statistics per point")), "{:?}", e.warnings);
         let rl = read(concat!(env!("CARGO_MANIFEST_DIR"), "/data/extrap/relearn.extra-p")).unwrap();
         assert_eq!((rl.series.len(), rl.models.len()), (14, 14));
@@ -463,11 +464,11 @@ mod tests {
         let p = &s.points[0];
         let r = |t: &str| Some(parse_rat(t).unwrap());
         assert_eq!(p.coords, [parse_rat("20").unwrap(), parse_rat("1").unwrap()]);
-        assert_eq!(p.summary.mean, r("0.998632604831951"));
-        assert_eq!(p.summary.median, r("1.0003031166379763"));
-        assert_eq!(p.summary.minimum, r("0.9814784961141532"));
-        assert_eq!(p.summary.maximum, r("1.0146314163801136"));
-        assert_eq!(p.summary.repetitions, None);
+        assert_eq!(p.summary().mean, r("0.998632604831951"));
+        assert_eq!(p.summary().median, r("1.0003031166379763"));
+        assert_eq!(p.summary().minimum, r("0.9814784961141532"));
+        assert_eq!(p.summary().maximum, r("1.0146314163801136"));
+        assert_eq!(p.summary().repetitions, None);
         assert!(p.values.is_empty());
         assert_eq!(e.models.len(), 4);
         for name in ["experiment_3", "experiment_3_mp", "experiment_3_sparse"] {

@@ -29,7 +29,7 @@ use num_bigint::BigInt;
 use num_traits::Zero;
 use quick_xml::events::{BytesStart, Event};
 
-use super::experiment::{Experiment, Format, Series, SeriesPoint, Summary};
+use super::experiment::{Experiment, Format, Series, SeriesPoint};
 use super::{error, DataError, Rat};
 use crate::limits::{Limit, Limits};
 
@@ -751,8 +751,8 @@ pub fn read_cube_set(dir: &Path, file: &str, limits: Limits) -> Result<Experimen
                     Some(p) => p.values.extend(m.values[c].iter().cloned()),
                     None => pts.push(SeriesPoint {
                         coords: coords.clone(),
-                        values: m.values[c].clone(),
-                        summary: Summary::default(),
+                        values: m.values[c].iter().cloned().collect(),
+                        summary: None,
                         line: 0,
                     }),
                 }
@@ -824,8 +824,13 @@ mod tests {
         // doubles exactly; main's = its inclusive time minus its callees'.
         let at = |cp: &str, metric: &str| {
             let s = e.series.iter().find(|s| s.callpath == cp && s.metric == metric).unwrap();
-            s.points.iter().find(|p| p.coords == vec![Rat::from_integer(1000.into())]).unwrap().values[0]
-                .clone()
+            s.points
+                .iter()
+                .find(|p| p.coords == vec![Rat::from_integer(1000.into())])
+                .unwrap()
+                .values
+                .get(0)
+                .unwrap()
         };
         let d = |x: f64| exact_f64(x).unwrap();
         assert_eq!(at("main->mat_mul", "time"), d(3.829e-06));
@@ -942,7 +947,7 @@ mod tests {
         let at = |cp: &str, metric: &str| {
             let s = e.series.iter().find(|s| s.callpath == cp && s.metric == metric).unwrap();
             let p = s.points.iter().find(|p| p.coords == vec![Rat::from_integer(2000.into())]).unwrap();
-            p.values.clone()
+            p.values.to_vec()
         };
         let r = |n: u64, d: &str| Rat::new(n.into(), d.parse::<BigInt>().unwrap());
         assert_eq!(at("main", "time"), [r(30872470881760307, "2361183241434822606848")]);

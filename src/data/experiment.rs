@@ -66,17 +66,136 @@ pub struct Summary {
     pub repetitions: Option<u64>,
 }
 
+impl Summary {
+    /// The summary boxed, `None` when it holds nothing (most points).
+    pub fn boxed(self) -> Option<Box<Summary>> {
+        (self != Summary::default()).then(|| Box::new(self))
+    }
+}
+
 /// The measurements of one series at one point.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeriesPoint {
     /// The parameter values, in [`Experiment::params`] order.
     pub coords: Vec<Rat>,
     /// The repeated measurements (may be empty when only `summary` is known).
-    pub values: Vec<Rat>,
-    /// Statistics stored by the file (not computed from `values`).
-    pub summary: Summary,
+    pub values: Values,
+    /// Statistics stored by the file (not computed from `values`), when it
+    /// stores any ([`SeriesPoint::summary`] reads them).
+    pub summary: Option<Box<Summary>>,
     /// The 1-based line the point was read from (0 when the format has no lines).
     pub line: usize,
+}
+
+impl SeriesPoint {
+    /// The statistics the file stores at the point (all `None` when none).
+    pub fn summary(&self) -> &Summary {
+        static NONE: Summary =
+            Summary { mean: None, median: None, minimum: None, maximum: None, repetitions: None };
+        self.summary.as_deref().unwrap_or(&NONE)
+    }
+}
+
+/// Repeated measurements, held compactly: an experiment of 10^5 series
+/// holds millions of them until each series is analysed. A value whose
+/// numerator fits 64 bits and denominator 32 (every short decimal a
+/// profiler writes) takes 16 bytes, where an exact rational takes about 100
+/// with its two heap blocks; any other value is kept as it is. Values are
+/// exact either way and come back as the same rationals, in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Values(Vec<Value>);
+
+/// One of [`Values`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Value {
+    /// `n / d` in lowest terms, `d > 0`.
+    Small(i64, u32),
+    /// Any other rational.
+    Big(Box<Rat>),
+}
+
+impl Value {
+    fn of(x: Rat) -> Value {
+        use num_traits::ToPrimitive;
+        match (x.numer().to_i64(), x.denom().to_u32()) {
+            (Some(n), Some(d)) => Value::Small(n, d),
+            _ => Value::Big(Box::new(x)),
+        }
+    }
+
+    fn get(&self) -> Rat {
+        match self {
+            // Already in lowest terms: no gcd.
+            Value::Small(n, d) => Rat::new_raw((*n).into(), (*d).into()),
+            Value::Big(x) => (**x).clone(),
+        }
+    }
+}
+
+impl Values {
+    /// No values.
+    pub fn new() -> Values {
+        Values(Vec::new())
+    }
+
+    /// How many values.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Adds a value at the end.
+    pub fn push(&mut self, x: Rat) {
+        self.0.push(Value::of(x));
+    }
+
+    /// The value at `i`.
+    pub fn get(&self, i: usize) -> Option<Rat> {
+        self.0.get(i).map(Value::get)
+    }
+
+    /// The values, in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Rat> + '_ {
+        self.0.iter().map(Value::get)
+    }
+
+    /// The values as rationals.
+    pub fn to_vec(&self) -> Vec<Rat> {
+        self.iter().collect()
+    }
+
+    /// Appends other values.
+    pub fn append(&mut self, other: &Values) {
+        self.0.extend(other.0.iter().cloned());
+    }
+}
+
+impl Extend<Rat> for Values {
+    fn extend<I: IntoIterator<Item = Rat>>(&mut self, iter: I) {
+        self.0.extend(iter.into_iter().map(Value::of));
+    }
+}
+
+impl FromIterator<Rat> for Values {
+    fn from_iter<I: IntoIterator<Item = Rat>>(iter: I) -> Values {
+        Values(iter.into_iter().map(Value::of).collect())
+    }
+}
+
+impl From<Vec<Rat>> for Values {
+    fn from(v: Vec<Rat>) -> Values {
+        v.into_iter().collect()
+    }
+}
+
+impl PartialEq<Vec<Rat>> for Values {
+    fn eq(&self, other: &Vec<Rat>) -> bool {
+        self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a == *b)
+    }
 }
 
 /// One callpath × metric: the measurements one model is fitted to.
@@ -187,7 +306,7 @@ impl Aggregate {
     /// neither is there.
     pub fn apply(self, p: &SeriesPoint) -> Option<Vec<Rat>> {
         if !p.values.is_empty() {
-            let v = &p.values;
+            let v = &p.values.to_vec();
             return Some(match self {
                 Aggregate::All => v.clone(),
                 Aggregate::Mean => {
@@ -207,7 +326,7 @@ impl Aggregate {
                 Aggregate::Max => vec![v.iter().max()?.clone()],
             });
         }
-        let s = &p.summary;
+        let s = p.summary();
         let one = match self {
             // Without repetitions, `all` reads what there is: the mean.
             Aggregate::All | Aggregate::Mean => s.mean.clone().or_else(|| s.median.clone()),
@@ -236,8 +355,8 @@ pub fn aggregate_rows(rows: Vec<Measurement>, aggregate: Aggregate) -> Vec<Measu
                 slot.insert(points.len());
                 points.push(SeriesPoint {
                     coords,
-                    values: vec![r.y],
-                    summary: Summary::default(),
+                    values: std::iter::once(r.y).collect(),
+                    summary: None,
                     line: r.line,
                 });
             }
@@ -331,6 +450,25 @@ impl Experiment {
         sel.choose(&names, &self.file, self.series.first().map_or(0..0, |s| s.span.clone()))
     }
 
+    /// True when [`Experiment::dataset`] surely succeeds for series `index`,
+    /// given that it succeeded for another series with the same model
+    /// variables (the parameters are the experiment's): every point has
+    /// repetitions, so every aggregate has a value, and there are no more
+    /// rows than `max_rows` however points are merged. `false` means only
+    /// that this check cannot tell.
+    pub fn surely_builds(&self, index: usize, aggregate: Aggregate, max_rows: usize) -> bool {
+        let points = &self.series[index].points;
+        if points.iter().any(|p| p.values.is_empty()) {
+            return false;
+        }
+        let rows = match aggregate {
+            Aggregate::All => points.iter().map(|p| p.values.len()).sum(),
+            // Merged points give one row each, at most one per point.
+            _ => points.len(),
+        };
+        rows <= max_rows
+    }
+
     /// The measurements of series `index` for a model whose variables are
     /// `spec.vars` (matched to parameters through `spec.rename`), with the
     /// repetitions aggregated. Parameters that are not model variables
@@ -398,7 +536,7 @@ impl Experiment {
             }
             use std::collections::hash_map::Entry;
             match by_point.entry(Point(x)) {
-                Entry::Occupied(k) => merged[*k.get()].1.to_mut().values.extend(p.values.iter().cloned()),
+                Entry::Occupied(k) => merged[*k.get()].1.to_mut().values.append(&p.values),
                 Entry::Vacant(slot) => {
                     let x = slot.key().0.clone();
                     slot.insert(merged.len());
@@ -464,7 +602,7 @@ mod tests {
         SeriesPoint {
             coords: vec![int(x)],
             values: values.iter().map(|&v| int(v)).collect(),
-            summary: Summary::default(),
+            summary: None,
             line: 0,
         }
     }
@@ -500,14 +638,14 @@ mod tests {
         // Only a summary: `all` and `mean` read the mean; a missing statistic is None.
         let s = SeriesPoint {
             coords: vec![int(2)],
-            values: vec![],
-            summary: Summary {
+            values: Values::new(),
+            summary: Some(Box::new(Summary {
                 mean: Some(int(7)),
                 median: None,
                 minimum: Some(int(5)),
                 maximum: None,
                 repetitions: Some(5),
-            },
+            })),
             line: 0,
         };
         assert_eq!(Aggregate::All.apply(&s), Some(vec![int(7)]));

@@ -28,7 +28,7 @@
 use crate::limits::{Limit, Limits};
 use std::ops::Range;
 
-use super::experiment::{Aggregate, Experiment, Format, Selection, Series, SeriesPoint, Summary};
+use super::experiment::{Aggregate, Experiment, Format, Selection, Series, SeriesPoint};
 
 use super::{error, number_error, parse_number, quoted_list, strip_bom};
 use super::{ColumnSpec, DataError, Dataset, Rat};
@@ -96,8 +96,8 @@ pub fn read_extrap_selected(
             let values = data_values(data, &mut count, &spec, file)?;
             points.push(SeriesPoint {
                 coords: point.coords.clone(),
-                values,
-                summary: Summary::default(),
+                values: values.into(),
+                summary: None,
                 line: data.line,
             });
         }

@@ -26,7 +26,7 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Number;
 
-use super::experiment::{Experiment, Format, Series, SeriesPoint, Summary};
+use super::experiment::{Experiment, Format, Series, SeriesPoint};
 use super::{error, number_error, parse_number, quoted_list, DataError, Rat};
 use crate::limits::{Limit, Limits};
 
@@ -180,8 +180,8 @@ impl<'a> Collector<'a> {
                 let p = self.series[s].points.len();
                 self.series[s].points.push(SeriesPoint {
                     coords: key.0.clone(),
-                    values,
-                    summary: Summary::default(),
+                    values: values.into(),
+                    summary: None,
                     line,
                 });
                 if !self.all_points.contains_key(&key) {
@@ -842,9 +842,9 @@ mod tests {
         assert_eq!(e.series[0].points[0].values, vec![rat("3.5"); 5]);
         let t = std::fs::read_to_string(format!("{DATA}/talpas/talpas_1.txt")).unwrap();
         let e = read_talpas(&t, "t", Limits::default()).unwrap();
-        assert_eq!(e.series[0].points[0].values[0], rat("82.00848518948744"));
+        assert_eq!(e.series[0].points[0].values.get(0).unwrap(), rat("82.00848518948744"));
         let l = std::fs::read_to_string(format!("{DATA}/jsonlines/input_1.jsonl")).unwrap();
         let e = read_jsonl(&l, "l", Limits::default()).unwrap();
-        assert_eq!(e.series[0].points[0].values[0], rat("48663.50675180765"));
+        assert_eq!(e.series[0].points[0].values.get(0).unwrap(), rat("48663.50675180765"));
     }
 }

@@ -289,23 +289,138 @@ impl Part {
     /// `callpath / metric` (the callpath alone when the metric is the only
     /// one), as tables show it.
     pub fn name(&self) -> String {
-        match (self.callpath.is_empty(), self.metric.is_empty()) {
-            (true, _) => self.metric.clone(),
-            (false, true) => self.callpath.clone(),
-            (false, false) => format!("{} / {}", self.callpath, self.metric),
+        Part::name_of(&self.callpath, &self.metric)
+    }
+
+    fn name_of(callpath: &str, metric: &str) -> String {
+        match (callpath.is_empty(), metric.is_empty()) {
+            (true, _) => metric.to_string(),
+            (false, true) => callpath.to_string(),
+            (false, false) => format!("{callpath} / {metric}"),
         }
     }
 }
 
 /// What [`read_parts`] found: the format and the series selected.
+///
+/// The series of an experiment are not all held as measurements: each is
+/// built from the experiment when it is asked for ([`Parts::get`]), so that
+/// an experiment of 10^5 series is analysed with one series per thread in
+/// memory, not every series twice (as read and as measurements). Every
+/// series is checked when the parts are made: a series that cannot be
+/// built is an input error before anything is analysed.
 #[derive(Debug, Clone)]
 pub struct Parts {
     /// The format the file was read as.
     pub format: Format,
-    /// The series, in file order (at least one).
-    pub parts: Vec<Part>,
     /// How many series the file holds in all (before the selection).
     pub total: usize,
+    store: Store,
+}
+
+/// Where [`Parts`] keep their series.
+#[derive(Debug, Clone)]
+enum Store {
+    /// Built (CSV tables, parts made by a caller).
+    Held(Vec<Part>),
+    /// An experiment's series, built on demand (the first one kept).
+    Lazy(Box<Lazy>),
+}
+
+/// An experiment and how its series become parts.
+#[derive(Debug, Clone)]
+struct Lazy {
+    experiment: Experiment,
+    chosen: Vec<usize>,
+    spec: ColumnSpec,
+    aggregate: Aggregate,
+    first: Part,
+}
+
+impl Lazy {
+    fn part(&self, i: usize) -> Result<Part, DataError> {
+        let s = &self.experiment.series[self.chosen[i]];
+        Ok(Part {
+            callpath: s.callpath.clone(),
+            metric: s.metric.clone(),
+            dataset: self.experiment.dataset(self.chosen[i], &self.spec, self.aggregate)?,
+        })
+    }
+}
+
+impl Parts {
+    /// Parts already built, at least one.
+    pub fn held(format: Format, parts: Vec<Part>, total: usize) -> Parts {
+        Parts { format, total, store: Store::Held(parts) }
+    }
+
+    /// The series selected (at least one).
+    pub fn len(&self) -> usize {
+        match &self.store {
+            Store::Held(p) => p.len(),
+            Store::Lazy(l) => l.chosen.len(),
+        }
+    }
+
+    /// Never true: there is always a series (kept for the convention).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The first series (often the only one).
+    pub fn first(&self) -> &Part {
+        match &self.store {
+            Store::Held(p) => &p[0],
+            Store::Lazy(l) => &l.first,
+        }
+    }
+
+    /// The series `i` (`None` past the end), built from the experiment
+    /// unless it is held.
+    pub fn get(&self, i: usize) -> Option<std::borrow::Cow<'_, Part>> {
+        use std::borrow::Cow;
+        match &self.store {
+            Store::Held(p) => p.get(i).map(Cow::Borrowed),
+            Store::Lazy(l) if i == 0 => Some(Cow::Borrowed(&l.first)),
+            // Every series was built once when the parts were made, so
+            // this cannot fail; were it to, the series is skipped rather
+            // than the run stopped.
+            Store::Lazy(l) => l.chosen.get(i).and_then(|_| l.part(i).ok()).map(Cow::Owned),
+        }
+    }
+
+    /// Every series, in order (built one at a time).
+    pub fn iter(&self) -> impl Iterator<Item = std::borrow::Cow<'_, Part>> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+
+    /// The callpath and metric of series `i`, without building it.
+    pub fn names(&self, i: usize) -> Option<(&str, &str)> {
+        match &self.store {
+            Store::Held(p) => p.get(i).map(|p| (p.callpath.as_str(), p.metric.as_str())),
+            Store::Lazy(l) => l
+                .chosen
+                .get(i)
+                .map(|&j| &l.experiment.series[j])
+                .map(|s| (s.callpath.as_str(), s.metric.as_str())),
+        }
+    }
+
+    /// `callpath / metric` of series `i`, as [`Part::name`] gives it.
+    pub fn name(&self, i: usize) -> Option<String> {
+        self.names(i).map(|(c, m)| Part::name_of(c, m))
+    }
+
+    /// Every series, built.
+    pub fn into_vec(self) -> Vec<Part> {
+        match self.store {
+            Store::Held(p) => p,
+            Store::Lazy(l) => {
+                let rest = (1..l.chosen.len()).filter_map(|i| l.part(i).ok());
+                std::iter::once(l.first.clone()).chain(rest).collect()
+            }
+        }
+    }
 }
 
 /// A data input, read but not yet mapped onto a model's variables: the
@@ -379,9 +494,10 @@ impl<'a> Source<'a> {
 
     /// Every series `sel` selects, each as the dataset of a model with
     /// `spec`'s variables, repetitions aggregated by `aggregate`. A plain
-    /// CSV file is one series; `spec.by` splits it into groups.
-    pub fn parts(
-        &self,
+    /// CSV file is one series; `spec.by` splits it into groups. An
+    /// experiment's series are built when they are asked for ([`Parts`]).
+    pub fn into_parts(
+        self,
         file: &str,
         spec: &ColumnSpec,
         sel: &Selection,
@@ -391,9 +507,8 @@ impl<'a> Source<'a> {
             Source::Csv(text) => csv_parts(text, file, spec, sel, aggregate),
             Source::Experiment { experiment, total, selected } => {
                 let all = Selection::default();
-                let parts =
-                    experiment_parts(experiment, spec, if *selected { &all } else { sel }, aggregate)?;
-                Ok(Parts { total: *total, ..parts })
+                let parts = experiment_parts(experiment, spec, if selected { &all } else { sel }, aggregate)?;
+                Ok(Parts { total, ..parts })
             }
         }
     }
@@ -407,7 +522,7 @@ pub fn read_parts(
     sel: &Selection,
     aggregate: Aggregate,
 ) -> Result<Parts, DataError> {
-    Source::text(text, file, spec.limits, sel)?.parts(file, spec, sel, aggregate)
+    Source::text(text, file, spec.limits, sel)?.into_parts(file, spec, sel, aggregate)
 }
 
 fn csv_parts(
@@ -424,11 +539,7 @@ fn csv_parts(
             d.warnings.retain(|w| !w.contains("repeat"));
         }
         let metric = d.y_column.clone();
-        return Ok(Parts {
-            format: Format::Csv,
-            parts: vec![Part { callpath: String::new(), metric, dataset: d }],
-            total: 1,
-        });
+        return Ok(Parts::held(Format::Csv, vec![Part { callpath: String::new(), metric, dataset: d }], 1));
     }
     let groups = read_csv_groups(text, file, spec)?;
     let total = groups.len();
@@ -460,27 +571,40 @@ fn csv_parts(
             Some("name groups as `column=value`, e.g. --region 'mpi=Allreduce*'".to_string()),
         ));
     }
-    Ok(Parts { format: Format::Csv, parts, total })
+    Ok(Parts::held(Format::Csv, parts, total))
 }
 
 /// The selected series of an experiment as parts.
 pub fn experiment_parts(
-    exp: &Experiment,
+    experiment: Experiment,
     spec: &ColumnSpec,
     sel: &Selection,
     aggregate: Aggregate,
 ) -> Result<Parts, DataError> {
-    let chosen = exp.select(sel)?;
-    let mut parts = Vec::with_capacity(chosen.len());
-    for i in chosen {
-        let s = &exp.series[i];
-        parts.push(Part {
+    let chosen = experiment.select(sel)?;
+    let total = experiment.series.len();
+    let format = experiment.format;
+    let first = {
+        let s = &experiment.series[chosen[0]];
+        Part {
             callpath: s.callpath.clone(),
             metric: s.metric.clone(),
-            dataset: exp.dataset(i, spec, aggregate)?,
-        });
+            dataset: experiment.dataset(chosen[0], spec, aggregate)?,
+        }
+    };
+    // The first series met every check that is the same for all (the
+    // parameters); each other one is checked without being built, unless
+    // the quick check cannot tell, when it is built for its error.
+    for &i in &chosen[1..] {
+        if !experiment.surely_builds(i, aggregate, spec.limits.rows) {
+            experiment.dataset(i, spec, aggregate)?;
+        }
     }
-    Ok(Parts { format: exp.format, parts, total: exp.series.len() })
+    if chosen.len() == 1 {
+        return Ok(Parts::held(format, vec![first], total));
+    }
+    let lazy = Lazy { experiment, chosen, spec: spec.clone(), aggregate, first };
+    Ok(Parts { format, total, store: Store::Lazy(Box::new(lazy)) })
 }
 
 fn looks_like_extrap(text: &str) -> bool {
