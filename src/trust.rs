@@ -32,7 +32,7 @@
 //! Every value is exact; the bands are exact LPs over each fit's residual
 //! rows ([`Analysis::lp_bands`]), bounded by zero for run times.
 
-use crate::analysis::{Analysis, AnalysisError, Band, Bound, Options, Scale, Threshold};
+use crate::analysis::{Analysis, AnalysisError, Band, Bound, Options, Scale, Shape, Threshold};
 use crate::data::Measurement;
 use crate::fit::{Design, Tally};
 use crate::model::Model;
@@ -135,12 +135,36 @@ fn bands_at(design: &Design, k: usize, bound: &Bound, at: &[Option<Vec<Rat>>]) -
     at.iter().map(|b| b.as_ref().and_then(|_| it.next().flatten()).map(|(_, n)| n)).collect()
 }
 
+/// The new-measurement bands at `bound` that the analysis `an` already
+/// holds at each of its prediction points: those of its region with that
+/// bound (`None` when it has none, or left them out). Its vertices give
+/// the exact extremes the LPs of [`bands_at`] would find, clipped at zero
+/// the same way.
+fn analysed_bands(an: &Analysis, bound: &Bound) -> Option<Vec<Option<Band>>> {
+    let ri = an
+        .regions
+        .iter()
+        .position(|r| r.bound == *bound && !matches!(r.shape, Shape::Empty | Shape::Untrusted { .. }))?;
+    an.predictions
+        .iter()
+        .map(|p| match (p.bands.get(ri)?, p.measurement.get(ri)?) {
+            (Some(_), None) => None,
+            (_, m) => Some(m.clone()),
+        })
+        .collect()
+}
+
 /// The trusted bound of `model` on `rows` and its bands at the bases `at`
 /// (one design: the basis is evaluated once per distinct point).
+/// `known_remax`: the design's remax when the caller has it. `analysed`:
+/// the analysis of `model` on `design` with these options, predicting at
+/// the points of `at`, when the caller has it: its bands are taken when it
+/// has the trusted bound's.
 fn trusted_on(
     model: &Model,
     design: &Design,
     known_remax: Option<&Rat>,
+    analysed: Option<&Analysis>,
     file: &str,
     opts: &Options,
     at: &[Option<Vec<Rat>>],
@@ -157,7 +181,9 @@ fn trusted_on(
     };
     let bound = trusted_bound(&remax, opts);
     let bands = match &bound {
-        Some(b) => bands_at(design, model.k(), b, at),
+        Some(b) => analysed
+            .and_then(|an| analysed_bands(an, b))
+            .unwrap_or_else(|| bands_at(design, model.k(), b, at)),
         None => vec![None; at.len()],
     };
     Ok((bound, bands))
@@ -175,27 +201,29 @@ pub fn trusted(
 ) -> Result<Trusted, AnalysisError> {
     let tally = Tally::new(rows);
     let design = Design::from_tally(model, &tally, file)?;
-    trusted_at(model, &design, None, &tally, file, opts, &bases(model, points))
+    trusted_at(model, &design, None, None, &tally, file, opts, &bases(model, points))
 }
 
 /// [`trusted`] at points given by the model's basis values there (`None`
 /// where the model is undefined): evaluated once by a caller that needs
 /// them for several things (10^5 points were evaluated four times).
-/// `known_remax`: the design's remax when the caller has it.
+/// `known_remax` and `analysed`: as [`trusted_on`] takes them.
+#[allow(clippy::too_many_arguments)]
 fn trusted_at(
     model: &Model,
     design: &Design,
     known_remax: Option<&Rat>,
+    analysed: Option<&Analysis>,
     tally: &Tally,
     file: &str,
     opts: &Options,
     at: &[Option<Vec<Rat>>],
 ) -> Result<Trusted, AnalysisError> {
-    let (bound, mut bands) = trusted_on(model, design, known_remax, file, opts, at)?;
+    let (bound, mut bands) = trusted_on(model, design, known_remax, analysed, file, opts, at)?;
     let mut centre_part = None;
     if let Some((mid, spread)) = centres_of(tally) {
         let mid = design.for_tally(model, &Tally::new(&mid), file)?;
-        let (cb, scaled) = trusted_on(model, &mid, None, file, opts, at)?;
+        let (cb, scaled) = trusted_on(model, &mid, None, None, file, opts, at)?;
         let one = Rat::one();
         for (band, c) in bands.iter_mut().zip(scaled) {
             let Some(c) = c else { continue };
@@ -309,7 +337,7 @@ pub fn check_with(
     };
     let t = match kept_design
         .map_err(AnalysisError::from)
-        .and_then(|d| trusted_at(model, &d, None, &kept, file, opts, &all))
+        .and_then(|d| trusted_at(model, &d, None, None, &kept, file, opts, &all))
     {
         Ok(t) => t,
         Err(e) => return not(Some(top), format!("the fit without the largest scale failed: {e}")),
@@ -560,14 +588,19 @@ pub fn recommend_tallied(
 ) -> Result<Recommendation, AnalysisError> {
     let at = bases(model, points);
     let own;
-    let (design, known_remax) = match fitted {
-        Some(an) => (&an.design, an.remax.as_ref()),
+    let design = match fitted {
+        Some(an) => &an.design,
         None => {
             own = Design::from_tally(model, tally, file)?;
-            (&own, None)
+            &own
         }
     };
-    let trusted = trusted_at(model, design, known_remax, tally, file, opts, &at)?;
+    // Its bands serve when it predicted at exactly these points.
+    let same_points = |an: &&Analysis| {
+        an.predictions.len() == points.len() && an.predictions.iter().zip(points).all(|(p, x)| p.x == *x)
+    };
+    let known_remax = fitted.and_then(|an| an.remax.as_ref());
+    let trusted = trusted_at(model, design, known_remax, fitted.filter(same_points), tally, file, opts, &at)?;
     let c = check_done.unwrap_or_else(|| check_with(model, rows, tally, Some(design), file, opts, &at));
     let params = match fitted {
         Some(an) => an.params.clone(),
