@@ -739,9 +739,12 @@ pub fn forms_of(
         out.push((f.clone(), Origin::Listed));
     }
     if let Some(set) = set {
+        // Canonical texts seen, each made once (comparing every new form
+        // with every kept one remade them quadratically, per series).
+        let mut seen: std::collections::HashSet<String> = out.iter().map(|(o, _)| canonical(o)).collect();
         for (f, origin) in set_forms(set, model, data, opts)? {
             let m = model.alternative(&f).map_err(FamilyError::Form)?;
-            if out.iter().any(|(o, _)| same_form(o, &m)) {
+            if !seen.insert(canonical(&m)) {
                 continue;
             }
             out.push((m, origin));
@@ -773,11 +776,6 @@ fn canonical(m: &Model) -> String {
     }
     flush(&mut word, &mut out);
     out
-}
-
-/// Whether two forms are written alike up to their parameters' names.
-fn same_form(a: &Model, b: &Model) -> bool {
-    canonical(a) == canonical(b)
 }
 
 #[cfg(test)]

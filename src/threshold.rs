@@ -334,17 +334,21 @@ impl Threshold {
         let mut bounds = Vec::with_capacity(self.forms.len());
         for f in &self.forms {
             let c = &f.coeffs;
-            let rel = |k: usize, v: &Option<Rat>| -> Result<Rat, ThresholdError> {
-                if c[k].is_zero() {
-                    Ok(Rat::zero())
-                } else {
-                    Ok(&c[k] * v.as_ref().ok_or_else(not_positive)?)
+            // Terms with a zero coefficient are left out, not multiplied:
+            // e_max and the largest residual may be long fractions.
+            let mut absolute = c[ONE].clone();
+            for (k, v) in [(0, &s.max), (1, &s.emax)] {
+                if !c[k].is_zero() {
+                    absolute += &c[k] * v;
                 }
-            };
-            let b = Bound {
-                absolute: &c[0] * &s.max + &c[1] * &s.emax + &c[ONE],
-                relative: rel(2, &s.rmax)? + rel(3, &s.remax)? + &c[PCT],
-            };
+            }
+            let mut relative = c[PCT].clone();
+            for (k, v) in [(2, &s.rmax), (3, &s.remax)] {
+                if !c[k].is_zero() {
+                    relative += &c[k] * v.as_ref().ok_or_else(not_positive)?;
+                }
+            }
+            let b = Bound { absolute, relative };
             if b.is_relative() && s.rmax.is_none() {
                 return Err(not_positive());
             }
@@ -353,8 +357,12 @@ impl Threshold {
         let key = |b: &Bound| b.absolute.clone() + b.relative.clone();
         let chosen = match self.pick {
             Pick::One => bounds.swap_remove(0),
-            Pick::Largest => bounds.into_iter().max_by(|a, b| key(a).cmp(&key(b))).unwrap_or_default(),
-            Pick::Smallest => bounds.into_iter().min_by(|a, b| key(a).cmp(&key(b))).unwrap_or_default(),
+            Pick::Largest => {
+                bounds.into_iter().max_by(|a, b| crate::num::cmp_fast(&key(a), &key(b))).unwrap_or_default()
+            }
+            Pick::Smallest => {
+                bounds.into_iter().min_by(|a, b| crate::num::cmp_fast(&key(a), &key(b))).unwrap_or_default()
+            }
         };
         if chosen.absolute.is_negative() || chosen.relative.is_negative() {
             return Err(ThresholdError::Negative { threshold: self.text.clone(), bound: Box::new(chosen) });

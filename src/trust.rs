@@ -411,7 +411,9 @@ pub fn regime_tallied(
     file: &str,
     opts: &Options,
 ) -> Option<Regime> {
-    if forms.is_empty() || forms.iter().any(|m| m.vars.len() != 1) {
+    // One variable: a tally's groups are its distinct scales.
+    if forms.is_empty() || forms.iter().any(|m| m.vars.len() != 1) || tally.groups().len() <= MIN_LAST_SEGMENT
+    {
         return None;
     }
     let data: std::borrow::Cow<'_, [Measurement]> =

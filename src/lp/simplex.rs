@@ -212,6 +212,17 @@ pub(crate) fn independent_rows(all: &[Row], fr: &FloatRows, prefer: &[usize], n:
 
 /// A basis of the null space of the rows (vectors `v` with `a_i·v = 0` for all i).
 pub(crate) fn null_space(all: &[Row], n: usize) -> Vec<Vec<Rat>> {
+    // Full rank, the usual answer (every fit asks), is found fraction-free
+    // on the rows brought to integers; the rational echelon form below,
+    // a gcd per operation on the basis' long fractions, is only built for
+    // the directions of a rank-deficient system.
+    let mut ech = crate::num::echelon::Echelon::default();
+    for row in all {
+        ech.insert(&crate::num::common_denominator_ints(&row.a));
+        if ech.rank() == n {
+            return Vec::new();
+        }
+    }
     // Reduced row echelon form of the stacked rows.
     let mut rref: Vec<Vec<Rat>> = Vec::new();
     let mut pivots: Vec<usize> = Vec::new();

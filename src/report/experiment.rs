@@ -124,7 +124,18 @@ pub struct Rendered {
 fn indented(v: &Value, depth: usize) -> String {
     let s = serde_json::to_string_pretty(v).unwrap_or_default();
     let pad = " ".repeat(2 * depth);
-    s.lines().map(|l| format!("{pad}{l}")).collect::<Vec<_>>().join("\n")
+    // Every line padded, in one buffer (a JSON text's strings hold no raw
+    // line breaks).
+    let mut out =
+        String::with_capacity(s.len() + pad.len() * (1 + s.bytes().filter(|&b| b == b'\n').count()));
+    for (i, line) in s.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&pad);
+        out.push_str(line);
+    }
+    out
 }
 
 /// Stands for the `analyses` array in the pretty-printed document until it
