@@ -597,6 +597,7 @@ impl Experiment {
 mod tests {
     use super::*;
     use crate::num::{frac, int};
+    use num_bigint::BigInt;
 
     fn point(x: i64, values: &[i64]) -> SeriesPoint {
         SeriesPoint {
@@ -672,6 +673,52 @@ mod tests {
         );
         let err = e.select(&sel(Some("main"), Some("bytes"))).unwrap_err();
         assert!(err.to_string().contains("(available: `time`, `visits`)"), "{err}");
+    }
+
+    #[test]
+    fn values_are_held_compactly_and_come_back_exact() {
+        let big = Rat::new(BigInt::from(10).pow(30) + 1, BigInt::from(3));
+        let xs = vec![frac(-1, 3), int(i64::MAX), frac(1, i64::from(u32::MAX) + 1), big.clone(), frac(7, 20)];
+        let v: Values = xs.clone().into();
+        assert_eq!(v, xs);
+        assert_eq!((v.len(), v.get(3), v.get(5)), (5, Some(big), None));
+        assert!(matches!(v.0[0], Value::Small(-1, 3)));
+        assert!(matches!(v.0[2], Value::Big(_)), "the denominator needs 33 bits");
+        let mut w = Values::new();
+        w.push(int(2));
+        w.append(&v);
+        assert_eq!(w.to_vec()[1..], xs[..]);
+    }
+
+    #[test]
+    fn an_experiments_series_are_built_on_demand_and_checked_up_front() {
+        let spec = ColumnSpec { vars: vec!["p".into()], y: "T".into(), ..Default::default() };
+        let parts = crate::data::experiment_parts(experiment(), &spec, &Selection::default(), Aggregate::All)
+            .unwrap();
+        let e = experiment();
+        assert_eq!((parts.len(), parts.total), (3, 3));
+        assert_eq!(parts.names(1), Some(("main->MPI_Send", "time")));
+        assert_eq!(parts.name(2).as_deref(), Some("main / visits"));
+        for i in 0..3 {
+            assert_eq!(parts.get(i).unwrap().dataset, e.dataset(i, &spec, Aggregate::All).unwrap());
+        }
+        assert!(parts.get(3).is_none());
+        let built: Vec<Dataset> = parts.into_vec().into_iter().map(|p| p.dataset).collect();
+        assert_eq!(built.len(), 3);
+        // A later series that cannot be built is an input error before any
+        // is analysed: a point with no median stored and no repetitions.
+        let mut bad = experiment();
+        bad.series[2].points[1] = SeriesPoint { values: Values::new(), ..point(4, &[]) };
+        let err =
+            crate::data::experiment_parts(bad, &spec, &Selection::default(), Aggregate::Median).unwrap_err();
+        assert!(err.to_string().contains("has no median value"), "{err}");
+        // So is one with too many rows.
+        let few =
+            ColumnSpec { limits: crate::limits::Limits { rows: 4, ..Default::default() }, ..spec.clone() };
+        let mut long = experiment();
+        long.series[0].points[0].values = vec![int(1); 2].into();
+        long.series[1].points[0].values = vec![int(1); 9].into();
+        assert!(crate::data::experiment_parts(long, &few, &Selection::default(), Aggregate::All).is_err());
     }
 
     #[test]

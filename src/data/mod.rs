@@ -382,9 +382,8 @@ impl Parts {
         match &self.store {
             Store::Held(p) => p.get(i).map(Cow::Borrowed),
             Store::Lazy(l) if i == 0 => Some(Cow::Borrowed(&l.first)),
-            // Every series was built once when the parts were made, so
-            // this cannot fail; were it to, the series is skipped rather
-            // than the run stopped.
+            // Every series was checked when the parts were made (built
+            // where the quick check could not tell), so this cannot fail.
             Store::Lazy(l) => l.chosen.get(i).and_then(|_| l.part(i).ok()).map(Cow::Owned),
         }
     }
