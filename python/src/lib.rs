@@ -513,7 +513,8 @@ fn analyse_inner(r: &Request) -> Result<Analysed, PyErr> {
             .map_err(|e| fail(format!("cannot write JSON: {e}"), ErrorKind::Analysis))?;
         return Ok(Analysed::Experiment(json));
     }
-    let part = parts.first();
+    let part =
+        parts.into_vec().into_iter().next().ok_or_else(|| fail("no series".into(), ErrorKind::Input))?;
     let series = session::analyse_series(&model, &part.dataset.rows, &data_name, &opts, choice, holdout)
         .map_err(|e| {
             // The backtest names the holdout as the command line writes it.
