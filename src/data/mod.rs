@@ -513,7 +513,7 @@ impl<'a> Source<'a> {
     }
 }
 
-/// Reads every series of `text` that `sel` selects (see [`Source::parts`]).
+/// Reads every series of `text` that `sel` selects (see [`Source::into_parts`]).
 pub fn read_parts(
     text: &str,
     file: &str,
