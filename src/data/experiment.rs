@@ -12,8 +12,6 @@ use crate::num::Point;
 use std::collections::HashMap;
 use std::ops::Range;
 
-use num_traits::Zero;
-
 use super::{error, quoted_list, ColumnSpec, DataError, Dataset, Measurement, Rat};
 
 /// The formats errband reads, named in reports and messages.
@@ -306,24 +304,20 @@ impl Aggregate {
     /// neither is there.
     pub fn apply(self, p: &SeriesPoint) -> Option<Vec<Rat>> {
         if !p.values.is_empty() {
-            let v = &p.values.to_vec();
+            // The exact median, sum and comparisons of `num` (machine words
+            // for short decimals); num-rational's comparison divides.
+            let v = p.values.to_vec();
+            let cmp = |a: &&Rat, b: &&Rat| crate::num::cmp_fast(a, b);
             return Some(match self {
-                Aggregate::All => v.clone(),
+                Aggregate::All => v,
                 Aggregate::Mean => {
-                    vec![v.iter().fold(Rat::zero(), |a, x| a + x) / Rat::from_integer(v.len().into())]
+                    let mut sum = crate::num::Sum::default();
+                    v.iter().for_each(|x| sum.add(x));
+                    vec![sum.value() / Rat::from_integer(v.len().into())]
                 }
-                Aggregate::Median => {
-                    let mut s = v.clone();
-                    s.sort();
-                    let n = s.len();
-                    vec![if n % 2 == 1 {
-                        s[n / 2].clone()
-                    } else {
-                        (&s[n / 2 - 1] + &s[n / 2]) / Rat::from_integer(2.into())
-                    }]
-                }
-                Aggregate::Min => vec![v.iter().min()?.clone()],
-                Aggregate::Max => vec![v.iter().max()?.clone()],
+                Aggregate::Median => vec![crate::num::median(v.iter().collect())?],
+                Aggregate::Min => vec![v.iter().min_by(cmp)?.clone()],
+                Aggregate::Max => vec![v.iter().max_by(cmp)?.clone()],
             });
         }
         let s = p.summary();

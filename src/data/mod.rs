@@ -415,8 +415,8 @@ impl Parts {
         match self.store {
             Store::Held(p) => p,
             Store::Lazy(l) => {
-                let rest = (1..l.chosen.len()).filter_map(|i| l.part(i).ok());
-                std::iter::once(l.first.clone()).chain(rest).collect()
+                let rest: Vec<Part> = (1..l.chosen.len()).filter_map(|i| l.part(i).ok()).collect();
+                std::iter::once(l.first).chain(rest).collect()
             }
         }
     }
