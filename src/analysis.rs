@@ -129,6 +129,24 @@ pub enum AnalysisError {
     },
 }
 
+impl AnalysisError {
+    /// A short reason, for a table cell or a document's `error` key: why a
+    /// pruned or extended data set could not be analysed.
+    pub fn short_reason(&self) -> String {
+        match self {
+            AnalysisError::Fit(FitError::TooFewPoints { points, params, .. }) => {
+                format!("too few points left ({points} for {params} parameters)")
+            }
+            AnalysisError::Fit(FitError::RankDeficient { .. }) => "the parameters cannot be separated".into(),
+            AnalysisError::Fit(FitError::Eval(d)) => d.message.clone(),
+            AnalysisError::Qe(q) => format!("QE engine stopped: {q}"),
+            AnalysisError::Threshold(t) => t.to_string(),
+            AnalysisError::NoData { .. } => "no measurements left".into(),
+            e @ AnalysisError::Variables { .. } => e.to_string(),
+        }
+    }
+}
+
 /// Every measurement of `data` has a value for each of `model`'s variables
 /// (a library caller may pass data read for another model).
 pub fn check_variables(model: &Model, data: &[Measurement], file: &str) -> Result<(), AnalysisError> {

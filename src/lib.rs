@@ -29,6 +29,7 @@ pub mod check;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod data;
+pub mod document;
 pub mod energy;
 pub mod envelope;
 pub mod error;

@@ -1,6 +1,13 @@
 //! JSON Schemas (draft 2020-12) of every command's JSON output, shipped
 //! with the crate and printed by `errband schema COMMAND`.
 //!
+//! The schemas of the commands whose JSON is a typed document
+//! ([`crate::document`]: prune, plan, barrier, ms) are generated from
+//! those types ([`Output::generated`]); `tests/schemas.rs` fails when the
+//! file under `schemas/` differs from what the types generate, and
+//! rewrites it with `ERRBAND_UPDATE_SCHEMAS=1`. The others are still
+//! written by hand.
+//!
 //! Every document has the version key `errband` and writes exact values as
 //! `{"exact": "p/q", "decimal": "…"}`; the schemas say so, key by key. The
 //! test suite validates every JSON snapshot and every bundled example's
@@ -74,6 +81,39 @@ impl Output {
             Output::Qe => include_str!("../schemas/qe.schema.json"),
             Output::Check => include_str!("../schemas/check.schema.json"),
         }
+    }
+}
+
+impl Output {
+    /// The schema generated from the command's document type, for the
+    /// commands whose JSON is typed ([`crate::document`]); `None` for a
+    /// schema still written by hand.
+    pub fn generated(self) -> Option<String> {
+        use crate::document::{barrier, ms, plan, prune, schema_of};
+        let id = format!("https://errband.dev/schemas/{}", self.file_name());
+        Some(match self {
+            Output::Prune => schema_of::<prune::PruneDocument>(
+                &id,
+                "errband prune (JSON)",
+                "The document `errband prune MODEL DATA --format json` writes: each data-pruning choice (points dropped), refitted and ranked by the band it leaves at the targets. Values are in the model function's unit; every exact value is {exact, decimal}.",
+            ),
+            Output::Plan => schema_of::<plan::PlanDocument>(
+                &id,
+                "errband plan (JSON)",
+                "The document `errband plan MODEL DATA --candidate ... --format json` writes: candidate points for the next measurement, ranked by the band each would leave at the targets. Values are in the model function's unit; every exact value is {exact, decimal}.",
+            ),
+            Output::Barrier => schema_of::<barrier::BarrierDocument>(
+                &id,
+                "errband barrier (JSON)",
+                "The document `errband barrier --format json` writes: barrier latency of a chassis network against MPI_Barrier per node count, with bands and the crossover T_SR. Units are in the `units` map; every exact value is {exact, decimal}.",
+            ),
+            Output::Ms => schema_of::<ms::MsDocument>(
+                &id,
+                "errband ms predict (JSON)",
+                "The document `errband ms predict TASKS --format json` writes: a master/slave program's predicted run time per processor count (LogGP simulation). Units are in the `units` map; busy fractions and errors are plain ratios; every exact value is {exact, decimal}.",
+            ),
+            _ => return None,
+        })
     }
 }
 

@@ -27,10 +27,10 @@ fn scmd_setting_reproduces_the_paper_formula() {
     // T_EB = T_IB on one chassis; 7·3.86 + 6·60 = 387.02 µs at N = 30, exactly (in s).
     // Every exact value in the shared shape, with the version key.
     assert_eq!(j["errband"], env!("CARGO_PKG_VERSION"));
-    assert_eq!(rows[0]["t_eb_s"][0]["lower"]["exact"], "193/50000000");
-    assert_eq!(rows[0]["t_eb_s"][0]["lower"]["decimal"], "3.86e-6");
-    assert_eq!(rows[28]["t_eb_s"][0]["lower"]["exact"], "19351/50000000");
-    assert_eq!(rows[28]["t_eb_s"][0]["upper"]["exact"], "19351/50000000");
+    assert_eq!(rows[0]["cases"][0]["t_eb"]["lower"]["exact"], "193/50000000");
+    assert_eq!(rows[0]["cases"][0]["t_eb"]["lower"]["decimal"], "3.86e-6");
+    assert_eq!(rows[28]["cases"][0]["t_eb"]["lower"]["exact"], "19351/50000000");
+    assert_eq!(rows[28]["cases"][0]["t_eb"]["upper"]["exact"], "19351/50000000");
     assert_eq!(rows[28]["chassis_per_level"], serde_json::json!([1, 3, 6]));
     // No reference: T_EB only.
     assert!(j["reference"].is_null());
@@ -42,13 +42,13 @@ fn scmd_setting_reproduces_the_paper_formula() {
 fn constant_reference_gives_an_exact_crossover_that_round_trips() {
     let j = json(&["barrier", "--nodes", "30", "--t-sr", "60us", "--mpi", "500us"]);
     // (500 − 7·3.86)/6 µs = 472.98/6 µs.
-    let x = j["rows"][0]["crossover_t_sr_s"][0]["lower"]["exact"].as_str().unwrap().to_string();
+    let x = j["rows"][0]["crossover_t_sr"][0]["band"]["lower"]["exact"].as_str().unwrap().to_string();
     assert_eq!(x, "7883/100000000"); // 78.83 µs
                                      // Plugging it back as T_SR gives a tie.
     let xs = format!("{}s", x);
     let j2 = json(&["barrier", "--nodes", "30", "--t-sr", &xs, "--mpi", "500us"]);
-    assert_eq!(j2["rows"][0]["versus"][0][0]["winner"], "tie");
-    assert_eq!(j2["rows"][0]["versus"][0][0]["margin_s"]["lower"]["exact"], "0");
+    assert_eq!(j2["rows"][0]["cases"][0]["versus"][0]["winner"], "tie");
+    assert_eq!(j2["rows"][0]["cases"][0]["versus"][0]["margin"]["lower"]["exact"], "0");
     let text = ok(&["barrier", "--nodes", "2..30", "--mpi", "500us", "--at", "30"]);
     has(&text, &["At N = 30 (L_i = 1) the chassis network wins for T_SR below 78.83 us"]);
 }
@@ -88,12 +88,12 @@ fn model_reference_carries_its_band_into_every_comparison() {
         a.parse::<f64>().unwrap() / b.parse::<f64>().unwrap()
     };
     // The fitted value lies in the band at max, which lies in the band at 2*max.
-    let fit = num(&r30["mpi_s"][0]["lower"]);
-    let (lo1, hi1) = (num(&r30["mpi_s"][1]["lower"]), num(&r30["mpi_s"][1]["upper"]));
-    let (lo2, hi2) = (num(&r30["mpi_s"][2]["lower"]), num(&r30["mpi_s"][2]["upper"]));
+    let fit = num(&r30["mpi"][0]["band"]["lower"]);
+    let (lo1, hi1) = (num(&r30["mpi"][1]["band"]["lower"]), num(&r30["mpi"][1]["band"]["upper"]));
+    let (lo2, hi2) = (num(&r30["mpi"][2]["band"]["lower"]), num(&r30["mpi"][2]["band"]["upper"]));
     assert!(lo2 <= lo1 && lo1 <= fit && fit <= hi1 && hi1 <= hi2, "{lo2} {lo1} {fit} {hi1} {hi2}");
-    let x = &r30["crossover_t_sr_s"];
-    assert!(num(&x[2]["lower"]) <= num(&x[1]["lower"]) && num(&x[1]["upper"]) <= num(&x[2]["upper"]));
+    let x = |k: usize| &r30["crossover_t_sr"][k]["band"];
+    assert!(num(&x(2)["lower"]) <= num(&x(1)["lower"]) && num(&x(1)["upper"]) <= num(&x(2)["upper"]));
     // --show-fit prints the model's own analysis first.
     let shown = ok(&["barrier", "--nodes", "30", "--mpi-model", MODEL, "--mpi-data", DATA, "--show-fit"]);
     has(&shown, &["Model   T(N) = c0 + c1*log2(N)", "e_max =", "Chassis tree:"]);
@@ -114,9 +114,9 @@ fn intervals_give_interval_results_and_all_formats_render() {
     ]);
     let r = &j["rows"][0];
     // 7·2.7 + 6·40 = 258.9 µs; 7·3.86 + 6·120 = 747.02 µs.
-    assert_eq!(r["t_eb_s"][0]["lower"]["exact"], "2589/10000000");
-    assert_eq!(r["t_eb_s"][0]["upper"]["exact"], "37351/50000000"); // 747.02 µs
-    assert_eq!(r["versus"][0][0]["winner"], "undecided");
+    assert_eq!(r["cases"][0]["t_eb"]["lower"]["exact"], "2589/10000000");
+    assert_eq!(r["cases"][0]["t_eb"]["upper"]["exact"], "37351/50000000"); // 747.02 µs
+    assert_eq!(r["cases"][0]["versus"][0]["winner"], "undecided");
     let csv =
         ok(&["barrier", "--nodes", "4,30", "--t-sr", "20us..60us:20us", "--mpi", "120us", "--format", "csv"]);
     assert!(csv.starts_with("nodes,chassis,inter_levels,quantity,unit,t_sr_case,column,lower,upper,winner\n"));

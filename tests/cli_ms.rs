@@ -25,12 +25,12 @@ fn the_issues_hand_check_from_the_command_line() {
     let file = tmp_file("hand.csv", HAND);
     let j = json(&["ms", "predict", &file, "--grid", "3", "--procs", "3", "--loggp", HAND_LOGGP]);
     assert_eq!(j["errband"], env!("CARGO_PKG_VERSION"));
-    assert_eq!(j["runs"][0]["time_s"]["exact"], "1639/50000000"); // 32 780 ns
-    assert_eq!(j["runs"][0]["time_s"]["decimal"], "0.00003278");
+    assert_eq!(j["runs"][0]["time"]["exact"], "1639/50000000"); // 32 780 ns
+    assert_eq!(j["runs"][0]["time"]["decimal"], "0.00003278");
     assert_eq!(j["runs"][0]["slave_tasks"], serde_json::json!([2, 1]));
     let j =
         json(&["ms", "predict", &file, "--grid", "3", "--procs", "3", "--loggp", HAND_LOGGP, "--no-p1-recv"]);
-    assert_eq!(j["runs"][0]["time_s"]["exact"], "12/390625"); // 30 720 ns
+    assert_eq!(j["runs"][0]["time"]["exact"], "12/390625"); // 30 720 ns
     let text = ok(&["ms", "predict", &file, "--grid", "3", "--procs", "2..4", "--loggp", HAND_LOGGP]);
     has(&text, &["32.78 us", "all 3 tasks of grid 3 measured", "L=5us, o=1us+10ns*P, g=1us, G=10ns/B"]);
 }
@@ -70,8 +70,8 @@ fn full_mandelbrot_prediction_meets_the_papers_checkable_facts() {
     assert_eq!(j["events"], 16 * 1_048_576);
     // With the full workload as the subset the interpolation is the identity:
     // A is the sum of the raw times.
-    assert_eq!(j["tasks"]["total_time_s"]["exact"], "180663639/1000000");
-    let t: Vec<f64> = runs.iter().map(|r| f(&r["time_s"])).collect();
+    assert_eq!(j["tasks"]["total_time"]["exact"], "180663639/1000000");
+    let t: Vec<f64> = runs.iter().map(|r| f(&r["time"])).collect();
     // At P = 8, slaves are the bottleneck: run time ≥ A/7 and within 15 % of it.
     let a = 180.663639;
     assert!(t[0] >= a / 7.0 && t[0] < a / 7.0 * 1.15, "{t:?}");
@@ -93,7 +93,7 @@ fn subset_errors_are_explained_by_the_task_time_deficit() {
         "1/16,1/1024,1/65536",
     ]);
     let c = &j["comparison"];
-    let a0 = f(&c["full"]["total_time_s"]);
+    let a0 = f(&c["full"]["total_time"]);
     let subsets = c["subsets"].as_array().unwrap();
     assert_eq!(subsets.len(), 3);
     let sampled: Vec<u64> = subsets.iter().map(|s| s["sampled"].as_u64().unwrap()).collect();
@@ -102,7 +102,7 @@ fn subset_errors_are_explained_by_the_task_time_deficit() {
     for s in subsets {
         let label = s["label"].as_str().unwrap();
         let x = f(&s["eq3_error"]); // eq. 3: X = (A0 - A)/A0
-        assert!((x - (a0 - f(&s["total_time_s"])) / a0).abs() < 1e-12);
+        assert!((x - (a0 - f(&s["total_time"])) / a0).abs() < 1e-12);
         let r8 = &s["runs"][0];
         assert_eq!(r8["procs"], 8);
         // At P = 8 slaves are the bottleneck (the master is busy 12 % of the
@@ -120,7 +120,7 @@ fn subset_errors_are_explained_by_the_task_time_deficit() {
             (err - explained).abs() <= 0.25 * explained + 0.001,
             "{label}: error {err} vs |D|/E(S0) {explained}"
         );
-        let (diff, d) = (f(&r8["diff_s"]), f(&r8["deficit_per_slave_s"]));
+        let (diff, d) = (f(&r8["diff"]), f(&r8["deficit_per_slave"]));
         if d.abs() > 0.1 {
             assert_eq!(diff.signum(), d.signum(), "{label}: E(S0) - E(S) = {diff} against D = {d}");
         }
@@ -174,12 +174,12 @@ fn order_and_speeds_files_change_the_schedule() {
     // Longest task last: it lands at the end of the schedule, so the run is longer.
     let order = tmp_file("order.csv", "i1\n1\n2\n3\n0\n");
     let late = json(&["ms", "predict", &tasks, "--grid", "4", "--procs", "3", "--order", &order]);
-    assert!(f(&late["runs"][0]["time_s"]) > f(&base["runs"][0]["time_s"]));
+    assert!(f(&late["runs"][0]["time"]) > f(&base["runs"][0]["time"]));
     // Slaves listed as twice as slow equal --ratio 2.
     let speeds = tmp_file("speeds.csv", "slave,ratio\n1,2\n2,2\n");
     let a = json(&["ms", "predict", &tasks, "--grid", "4", "--procs", "3", "--speeds", &speeds]);
     let b = json(&["ms", "predict", &tasks, "--grid", "4", "--procs", "3", "--ratio", "2"]);
-    assert_eq!(a["runs"][0]["time_s"], b["runs"][0]["time_s"]);
+    assert_eq!(a["runs"][0]["time"], b["runs"][0]["time"]);
     let r = fails(&["ms", "predict", &tasks, "--grid", "4", "--procs", "8", "--speeds", &speeds], 2);
     has(&r.stderr, &["lists 2 slaves but P = 8 needs 7"]);
     let bad_order = tmp_file("order.csv", "i1\n1\n2\n1\n0\n");

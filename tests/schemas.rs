@@ -151,3 +151,70 @@ fn schema_command_prints_the_shipped_files() {
         assert_eq!(printed, file, "errband schema {name}");
     }
 }
+
+/// The schemas of the typed documents are what their types generate:
+/// `ERRBAND_UPDATE_SCHEMAS=1 cargo test --test schemas` rewrites them.
+#[test]
+fn typed_schemas_are_generated_from_the_document_types() {
+    let update = std::env::var_os("ERRBAND_UPDATE_SCHEMAS").is_some();
+    let mut typed = 0;
+    for o in Output::ALL {
+        let Some(generated) = o.generated() else { continue };
+        typed += 1;
+        let path = root().join("schemas").join(o.file_name());
+        if update {
+            std::fs::write(&path, &generated).expect("write schema");
+            continue;
+        }
+        let file = std::fs::read_to_string(&path).expect("schema file");
+        assert!(
+            file == generated,
+            "{} differs from what its document type generates: run ERRBAND_UPDATE_SCHEMAS=1 cargo test --test schemas",
+            o.file_name()
+        );
+    }
+    assert!(typed >= 4, "only {typed} typed schemas");
+}
+
+/// A typed command's JSON comes from its document type only: no renderer
+/// of those commands (nor the document types) builds JSON by hand.
+#[test]
+fn typed_commands_build_no_json_by_hand() {
+    let files = [
+        "src/report/prune.rs",
+        "src/report/plan.rs",
+        "src/report/barrier.rs",
+        "src/report/ms.rs",
+        "src/document/mod.rs",
+        "src/document/prune.rs",
+        "src/document/plan.rs",
+        "src/document/barrier.rs",
+        "src/document/ms.rs",
+    ];
+    for f in files {
+        let text = std::fs::read_to_string(root().join(f)).expect("source");
+        for bad in ["json!(", "Value::Object(", "serde_json::Map"] {
+            assert!(!text.contains(bad), "{f} builds JSON by hand ({bad})");
+        }
+    }
+}
+
+/// The typed documents' schemas reject what breaks the shared shape: a
+/// band without its status, a missing key, a bare exact value.
+#[test]
+fn typed_schemas_reject_documents_out_of_the_shared_shape() {
+    let doc = json(&["prune", "models/hpl.tm", "data/hpl.csv", "--target", "p=1000"]);
+    let v = validator(Output::Prune);
+    assert!(v.is_valid(&doc));
+    assert_eq!(doc["command"], "prune");
+    assert!(doc["schema_version"].is_u64());
+    let mut no_status = doc.clone();
+    no_status["unpruned"]["bands"][0]["band"].as_object_mut().expect("band").remove("status");
+    assert!(!v.is_valid(&no_status), "a band without its status passed");
+    let mut no_command = doc.clone();
+    no_command.as_object_mut().expect("object").remove("command");
+    assert!(!v.is_valid(&no_command), "a document without its command passed");
+    let mut bare = doc;
+    bare["unpruned"]["emax"] = Value::String("223/40".into());
+    assert!(!v.is_valid(&bare), "a bare exact string where {{exact, decimal}} belongs passed");
+}

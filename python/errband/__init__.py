@@ -966,20 +966,25 @@ class CommandResult(_Document):
                 base["sources"] = ", ".join(c.get("sources", []))
             if "point" in c:
                 base.update({k: Fraction(v) for k, v in c["point"].items()})
-            for k in ("rank_key", "emax", "d_new"):
-                if isinstance(c.get(k), dict):
-                    base[k] = _exact(c[k])
+            # prune: the pruned data's analysis is under "fit" (null when it
+            # failed); plan: the bands are the candidate's own.
+            fit = c.get("fit") or {}
+            for k, v in (("rank_key", c.get("rank_key")), ("emax", fit.get("emax")), ("d_new", c.get("d_new"))):
+                if isinstance(v, dict):
+                    base[k] = _exact(v)
                     exact_cols.append(k)
-            for b in c.get("bands", []):
+            for b in c.get("bands", fit.get("bands", [])):
                 rec = dict(base)
                 rec["target"] = ", ".join(f"{k}={v}" for k, v in b.get("target", {}).items())
-                rec["threshold"] = b.get("threshold")
+                rec["threshold"] = (b.get("threshold") or {}).get("label")
                 band = b.get("band") or b.get("expected") or {}
+                rec["status"] = band.get("status")
                 for end in ("lower", "upper", "width"):
                     rec[end] = _exact(band.get(end))
                     exact_cols.append(end)
-                if isinstance(b.get("ratio"), dict):
-                    rec["ratio"] = _exact(b["ratio"])
+                ratio = b.get("ratio") or b.get("expected_ratio")
+                if isinstance(ratio, dict):
+                    rec["ratio"] = _exact(ratio)
                     exact_cols.append("ratio")
                 recs.append(rec)
         return _with_floats(recs, list(dict.fromkeys(exact_cols)))
@@ -1347,26 +1352,27 @@ class BarrierResult(_Document):
         """Per N and T_SR case: T_EB (lower, upper, s), the MPI_Barrier time
         of the first reference column, the winner, the margin and the
         speed-up (exact with float columns)."""
-        cases = self.json.get("t_sr_cases_s", [])
+        cases = self.json.get("t_sr_cases", [])
         recs = []
         for r in self.json["rows"]:
-            mpi = (r.get("mpi_s") or [None])[0] or {}
-            for k, teb in enumerate(r["t_eb_s"]):
-                case = cases[k] if k < len(cases) else {}
+            mpi = ((r.get("mpi") or [None])[0] or {}).get("band") or {}
+            for k, case in enumerate(r["cases"]):
+                t_sr = cases[k] if k < len(cases) else {}
+                teb = case["t_eb"]
                 rec = {
                     "nodes": r["nodes"],
-                    "t_sr_lower": _exact(case.get("lower")),
-                    "t_sr_upper": _exact(case.get("upper")),
+                    "t_sr_lower": _exact(t_sr.get("lower")),
+                    "t_sr_upper": _exact(t_sr.get("upper")),
                     "t_eb_lower": _exact(teb.get("lower")),
                     "t_eb_upper": _exact(teb.get("upper")),
                     "mpi_lower": _exact(mpi.get("lower")),
                     "mpi_upper": _exact(mpi.get("upper")),
                 }
-                vs = (r.get("versus") or [[]])[k] if k < len(r.get("versus") or []) else []
+                vs = case.get("versus") or []
                 v = vs[0] if vs else {}
                 rec["winner"] = v.get("winner")
-                for name in ("margin_s", "speedup"):
-                    band = v.get(name) or {}
+                for name, key in (("margin_s", "margin"), ("speedup", "speedup")):
+                    band = v.get(key) or {}
                     rec[name + "_lower"] = _exact(band.get("lower"))
                     rec[name + "_upper"] = _exact(band.get("upper"))
                 recs.append(rec)
@@ -1431,7 +1437,7 @@ class MsResult(_Document):
             {
                 "procs": r["procs"],
                 "slaves": r["slaves"],
-                "time_s": _exact(r["time_s"]),
+                "time_s": _exact(r["time"]),
                 "master_busy": _exact(r["master_busy"]),
                 "events": r["events"],
             }

@@ -175,7 +175,7 @@ def test_prune_and_plan_equal_the_commands_json():
     for doc in (cli, r.json):
         doc["data"] = doc["model"] = "-"
         for c in doc["candidates"]:
-            for m in c.get("measurements", []):
+            for m in c.get("rows", []):
                 m["line"] = 0
     assert r.json == cli
     assert r.verdict.startswith("Best: dropping p=100")
@@ -221,7 +221,7 @@ def test_barrier_equals_the_commands_json_with_a_time_and_with_a_fitted_model():
     assert b.conclusions and "<svg" in b.chart
     r = b.rows
     assert len(r) == 39 * 2
-    assert list(r["winner"][r["nodes"] == 40]) == [v[0]["winner"] for v in b.json["rows"][-1]["versus"]]
+    assert list(r["winner"][r["nodes"] == 40]) == [c["versus"][0]["winner"] for c in b.json["rows"][-1]["cases"]]
     assert (r["t_eb_lower"] <= r["t_eb_upper"]).all() and r["t_eb_upper_float"].max() > 0
     m = errband.barrier(nodes=range(2, 31), mpi_model="models/mpi_barrier.tm", mpi_data="data/mpi_barrier.csv")
     cli = cli_json("barrier", "--nodes", "2..30", "--mpi-model", "models/mpi_barrier.tm", "--mpi-data", "data/mpi_barrier.csv")

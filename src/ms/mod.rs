@@ -782,6 +782,11 @@ impl SubsetResult {
         (&full.total_time - &self.prediction.total_time) / &full.total_time
     }
 
+    /// The largest error over the processor counts ([`Versus::error`]).
+    pub fn max_error(&self, full: &Prediction) -> Rat {
+        self.versus(full).into_iter().map(|v| v.error).max().unwrap_or_else(Rat::zero)
+    }
+
     /// The comparison at each processor count.
     pub fn versus(&self, full: &Prediction) -> Vec<Versus> {
         let deficit = &full.total_time - &self.prediction.total_time;

@@ -5,12 +5,13 @@
 
 use super::{csv_line, md_escape, md_row, md_table_head, table};
 use crate::analysis::Band;
-use crate::barrier::{Layout, Prediction, Reference, Row, Verdict};
+use crate::barrier::{Layout, Prediction, Row, Verdict};
+use crate::document::barrier::BarrierDocument;
 use crate::num::{self, fmt_fraction, fmt_sig, to_f64, Interval, Rat};
 use crate::plot::{Axis, Chart, Mark, Series, SeriesKind};
 use num_traits::Signed;
 use rayon::prelude::*;
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 
 /// What to render.
 pub struct BarrierReport<'a> {
@@ -321,68 +322,10 @@ impl BarrierReport<'_> {
         s
     }
 
-    fn jv(&self, x: &Rat) -> Json {
-        super::exact_json(x, self.digits)
-    }
-    fn jiv(&self, i: &Interval) -> Json {
-        json!({"lower": self.jv(&i.lo), "upper": self.jv(&i.hi)})
-    }
-    fn jband(&self, b: &Band) -> Json {
-        json!({"lower": b.lower.as_ref().map(|x| self.jv(x)), "upper": b.upper.as_ref().map(|x| self.jv(x))})
-    }
-
-    /// JSON: exact values in seconds (fractions), `null` for an unbounded end.
+    /// JSON: exact values in seconds ([`BarrierDocument`]).
     pub fn json(&self) -> Json {
-        let p = self.pred;
-        let s = &p.settings;
-        let reference = match (&s.reference, &p.analysis) {
-            (None, _) => Json::Null,
-            (Some(Reference::Constant(c)), _) => json!({"kind": "constant", "time_s": self.jiv(c)}),
-            (Some(Reference::Model(m)), Some(a)) => json!({
-                "kind": "model",
-                "model_file": m.model.file,
-                "model": &*m.model.source,
-                "data": m.file,
-                "seconds_per_unit": self.jv(&m.unit_factor),
-                "params": m.model.params.iter().zip(&a.params).map(|(pp, v)| (pp.name.clone(), self.jv(v))).collect::<serde_json::Map<_, _>>(),
-                "emax": self.jv(&a.emax),
-                "max_abs_residual": self.jv(&a.residuals.max_abs),
-                "points": m.data.len(),
-            }),
-            (Some(Reference::Model(_)), None) => Json::Null,
-        };
-        let rows: Vec<Json> = p
-            .rows
-            .iter()
-            .map(|r| {
-                json!({
-                    "nodes": r.layout.nodes,
-                    "chassis": r.layout.chassis,
-                    "inter_levels": r.layout.inter_levels,
-                    "chassis_per_level": r.layout.per_level,
-                    "t_eb_s": r.t_eb.iter().map(|t| self.jiv(t)).collect::<Vec<_>>(),
-                    "mpi_s": r.mpi.iter().map(|m| self.jband(m)).collect::<Vec<_>>(),
-                    "versus": r.versus.iter().map(|vs| vs.iter().map(|v| json!({
-                        "margin_s": self.jband(&v.margin),
-                        "speedup": v.speedup.as_ref().map(|b| self.jband(b)),
-                        "winner": v.verdict.name(),
-                    })).collect::<Vec<_>>()).collect::<Vec<_>>(),
-                    "crossover_t_sr_s": r.crossover.iter().map(|c| c.as_ref().map(|b| self.jband(b))).collect::<Vec<_>>(),
-                })
-            })
-            .collect();
-        json!({
-            "errband": env!("CARGO_PKG_VERSION"),
-            "tree": {"per_chassis": s.tree.per_chassis, "root_fanout": s.tree.root_fanout, "inter_fanout": s.tree.inter_fanout},
-            "t_ib_s": self.jiv(&s.t_ib),
-            "t_sr_cases_s": s.t_sr.iter().map(|t| self.jiv(t)).collect::<Vec<_>>(),
-            "reference": reference,
-            "columns": p.columns.iter().map(|c| json!({"label": c.label, "band": c.band})).collect::<Vec<_>>(),
-            "rows": rows,
-            "summary": self.summary(),
-            "conclusions": self.conclusions(),
-            "warnings": p.warnings,
-        })
+        let doc = BarrierDocument::new(self.pred, self.summary(), self.conclusions(), self.digits);
+        crate::document::to_value(&doc)
     }
 
     /// CSV, one record per node count, quantity, T_SR case and reference

@@ -5,11 +5,12 @@
 //! (seed 004 Fig. 5).
 
 use super::{csv_line, md_escape, md_row, md_table_head, table};
+use crate::document::ms::{MsDocument, MsInputs};
 use crate::ms::{Comparison, LogGp, Machine, Point, Prediction, SubsetResult};
 use crate::num::{self, fmt_fraction, fmt_sig, to_f64, Rat};
 use crate::plot::{Axis, Chart, Mark, Series, SeriesKind};
 use num_traits::{Signed, Zero};
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 
 /// What to render.
 pub struct MsReport<'a> {
@@ -236,7 +237,7 @@ impl MsReport<'_> {
             self.time(&r.prediction.total_time),
             self.time(&deficit),
             self.pct(&r.eq3(&c.full)),
-            self.pct(&max_error(c, r)),
+            self.pct(&r.max_error(&c.full)),
         ]
     }
 
@@ -302,90 +303,19 @@ impl MsReport<'_> {
         s
     }
 
-    /// JSON: exact values in seconds, fractions of time as fractions, each
-    /// as `{exact, decimal}`.
+    /// JSON: exact values in seconds ([`MsDocument`]).
     pub fn json(&self) -> Json {
-        let p = self.pred;
-        let m = self.machine;
-        let f = |x: &Rat| super::exact_json(x, self.digits);
-        let runs = |pred: &Prediction| -> Vec<Json> {
-            pred.points
-                .iter()
-                .map(|pt| {
-                    json!({
-                        "procs": pt.procs,
-                        "slaves": pt.slaves(),
-                        "time_s": f(&pt.time),
-                        "master_busy": f(&pt.master_busy),
-                        "slave_busy": pt.slave_busy.iter().map(f).collect::<Vec<_>>(),
-                        "slave_tasks": pt.slave_tasks,
-                        "results_queued": pt.queued,
-                        "events": pt.events,
-                    })
-                })
-                .collect()
+        let inputs = MsInputs {
+            file: self.file,
+            grid: self.grid,
+            sub_grid: &self.sub_grid,
+            machine: self.machine,
+            order_file: self.order_file,
+            pred: self.pred,
+            comparison: self.comparison,
+            summary: self.saturation_text(),
         };
-        let subsets = self.comparison.map(|c| {
-            let full = json!({
-                "total_time_s": f(&c.full.total_time),
-                "runs": runs(&c.full),
-            });
-            let each: Vec<Json> = c
-                .subsets
-                .iter()
-                .map(|r| {
-                    json!({
-                        "label": r.spec.label,
-                        "counts": r.spec.counts,
-                        "axes": r.axes,
-                        "sampled": r.prediction.sampled,
-                        "total_time_s": f(&r.prediction.total_time),
-                        "deficit_s": f(&(&c.full.total_time - &r.prediction.total_time)),
-                        "eq3_error": f(&r.eq3(&c.full)),
-                        "max_error": f(&max_error(c, r)),
-                        "runs": r.versus(&c.full).iter().zip(&r.prediction.points).map(|(v, pt)| json!({
-                            "procs": v.procs,
-                            "time_s": f(&pt.time),
-                            "diff_s": f(&v.diff),
-                            "error": f(&v.error),
-                            "deficit_per_slave_s": f(&v.deficit_per_slave),
-                            "deficit_error": f(&v.explained),
-                        })).collect::<Vec<_>>(),
-                    })
-                })
-                .collect();
-            json!({"full": full, "subsets": each})
-        });
-        json!({
-            "errband": env!("CARGO_PKG_VERSION"),
-            "tasks": {
-                "file": self.file,
-                "grid": self.grid,
-                "sub_grid": self.sub_grid,
-                "tasks": p.tasks,
-                "sampled": p.sampled,
-                "total_time_s": f(&p.total_time),
-                "longest_s": f(&p.max_task),
-            },
-            "machine": {
-                "L_s": f(&m.loggp.l),
-                "o_s": {"constant": f(&m.loggp.o.a), "per_processor": f(&m.loggp.o.b)},
-                "g_s": f(&m.loggp.g),
-                "G_s_per_byte": f(&m.loggp.big_g),
-                "k_in_B": f(&m.k_in),
-                "k_out_B": f(&m.k_out),
-                "time_ratios": if m.ratios.is_empty() { json!({"uniform": f(&m.uniform_ratio)}) } else { json!(m.ratios.iter().map(f).collect::<Vec<_>>()) },
-                "p1_receive_overhead": m.p1_recv,
-            },
-            "order": self.order_file.unwrap_or("row-major"),
-            "ticks_per_s": p.ticks_per_s.to_string(),
-            "runs": runs(p),
-            "saturation_slaves": p.saturation,
-            "flat_from_procs": p.flat_from,
-            "events": p.events(),
-            "warnings": p.warnings,
-            "comparison": subsets,
-        })
+        crate::document::to_value(&MsDocument::new(inputs, self.digits))
     }
 
     /// CSV: one record per (prediction, P); subset records carry the comparison columns.
@@ -543,11 +473,6 @@ impl MsReport<'_> {
         }
         chart.svg()
     }
-}
-
-/// The largest error of a subset over the listed P.
-fn max_error(c: &Comparison, r: &SubsetResult) -> Rat {
-    r.versus(&c.full).into_iter().map(|v| v.error).max().unwrap_or_else(Rat::zero)
 }
 
 /// Events per second, for `--timing`.

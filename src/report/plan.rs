@@ -2,14 +2,14 @@
 //! (text, Markdown), JSON, CSV and a chart of the width ratio against the
 //! candidate point.
 
-use super::prune::failure_text;
 use super::{csv_line, md_row, md_table_head, table_left, CommandReport, Views};
 use crate::analysis::Band;
+use crate::document::plan::PlanDocument;
 use crate::model::{show_value, Model};
 use crate::num::{fmt_fraction, fmt_sig, to_f64, Rat};
 use crate::plan::{Plan, Planned};
 use crate::plot::{Axis, Chart, Mark, Series, SeriesKind};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// What to render.
 pub struct PlanReport<'a> {
@@ -67,7 +67,7 @@ impl PlanReport<'_> {
     fn row(&self, rank: usize, p: &Planned) -> Vec<String> {
         let mut row = vec![rank.to_string(), self.point(&p.x), self.num(&p.d_new)];
         match &p.expected {
-            Err(e) => row.push(format!("failed: {}", failure_text(e))),
+            Err(e) => row.push(format!("failed: {}", e.short_reason())),
             Ok(bands) => {
                 for (t, b) in bands.iter().enumerate() {
                     for (j, bj) in b.iter().enumerate() {
@@ -165,63 +165,10 @@ impl CommandReport for PlanReport<'_> {
         o
     }
 
-    /// JSON with exact values.
+    /// JSON with exact values ([`PlanDocument`]).
     fn json(&self) -> Value {
-        let plan = self.plan;
-        let rows: Vec<Value> = plan
-            .rows
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let mut v = json!({ "rank": i + 1, "point": self.point_json(&p.x), "d_new": self.both(&p.d_new) });
-                let per: Vec<Value> = plan
-                    .base
-                    .regions
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(t, r)| plan.targets.iter().enumerate().map(move |(j, x)| (t, r, j, x)))
-                    .map(|(t, r, j, x)| {
-                        let expected = match &p.expected {
-                            Ok(b) => match &b[t][j] {
-                                None => json!({ "empty": true }),
-                                Some(b) => json!({
-                                    "lower": self.opt_both(&b.lower), "upper": self.opt_both(&b.upper),
-                                    "width": b.width().map_or(Value::Null, |w| self.both(&w)),
-                                    "ratio": self.opt_both(&p.expected_ratio[t][j]),
-                                    "measurement_band": p.expected_measurement.get(t).and_then(|r| r[j].as_ref()).map_or(Value::Null, |m| json!({
-                                        "lower": self.opt_both(&m.lower), "upper": self.opt_both(&m.upper),
-                                    })),
-                                }),
-                            },
-                            Err(e) => json!({ "error": failure_text(e) }),
-                        };
-                        json!({
-                            "threshold": r.threshold.text, "target": self.point_json(x), "expected": expected,
-                            "worst": { "width": self.opt_both(&p.worst[t][j]), "ratio": self.opt_both(&p.worst_ratio[t][j]), "threshold_value": self.both(&r.value), "threshold_relative": self.both(&r.bound.relative) },
-                        })
-                    })
-                    .collect();
-                if let Value::Object(o) = &mut v {
-                    o.insert("bands".into(), Value::Array(per));
-                    o.insert("rank_key".into(), self.opt_both(&p.key()));
-                }
-                v
-            })
-            .collect();
-        json!({
-            "errband": env!("CARGO_PKG_VERSION"),
-            "command": "plan",
-            "model": self.model.file,
-            "data": self.data_file,
-            "targets": plan.targets.iter().map(|t| self.point_json(t)).collect::<Vec<_>>(),
-            "shown": EXPLAIN,
-            "current": plan.base.regions.iter().enumerate().flat_map(|(t, r)| plan.base.predictions.iter().map(move |p| (t, r, p))).map(|(t, r, p)| json!({
-                "threshold": r.threshold.text, "threshold_value": self.both(&r.value), "target": self.point_json(&p.x),
-                "width": p.bands[t].as_ref().and_then(Band::width).map_or(Value::Null, |w| self.both(&w)),
-            })).collect::<Vec<_>>(),
-            "candidates": rows,
-            "verdict": self.headline(),
-        })
+        let doc = PlanDocument::new(self.model, self.data_file, self.plan, self.headline(), self.digits);
+        crate::document::to_value(&doc)
     }
 
     /// CSV: one record per candidate, threshold and target.

@@ -2,13 +2,13 @@
 //! table (text, Markdown, LaTeX), JSON, CSV and the comparison chart.
 
 use super::{csv_line, latex, md_row, md_table_head, table_left, CommandReport, Views};
-use crate::analysis::{AnalysisError, Band};
-use crate::fit::FitError;
+use crate::analysis::Band;
+use crate::document::prune::PruneDocument;
 use crate::model::Model;
 use crate::num::{fmt_fraction, fmt_sig, to_f64, Rat};
 use crate::plot::{Axis, BarChart};
 use crate::prune::{Comparison, Origin, Outcome};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// What to render.
 pub struct PruneReport<'a> {
@@ -26,21 +26,6 @@ pub struct PruneReport<'a> {
     pub exact: bool,
     /// Rows shown in the text, Markdown and LaTeX tables (0: all).
     pub show: usize,
-}
-
-/// A short reason for a failed candidate.
-pub(crate) fn failure_text(e: &AnalysisError) -> String {
-    match e {
-        AnalysisError::Fit(FitError::TooFewPoints { points, params, .. }) => {
-            format!("too few points left ({points} for {params} parameters)")
-        }
-        AnalysisError::Fit(FitError::RankDeficient { .. }) => "the parameters cannot be separated".into(),
-        AnalysisError::Fit(FitError::Eval(d)) => d.message.clone(),
-        AnalysisError::Qe(q) => format!("QE engine stopped: {q}"),
-        AnalysisError::Threshold(t) => t.to_string(),
-        AnalysisError::NoData { .. } => "no measurements left".into(),
-        e @ AnalysisError::Variables { .. } => e.to_string(),
-    }
 }
 
 super::views!(PruneReport);
@@ -156,7 +141,7 @@ impl PruneReport<'_> {
         let mut row = vec![rank.to_string(), self.drop_label(o), self.sources(o)];
         match &o.result {
             Err(e) => {
-                row.push(format!("failed: {}", failure_text(e)));
+                row.push(format!("failed: {}", e.short_reason()));
             }
             Ok(s) => {
                 row.push((if s.leaves { "LEAVES" } else { "inside" }).into());
@@ -291,104 +276,11 @@ impl CommandReport for PruneReport<'_> {
         o
     }
 
-    /// JSON: every candidate with exact values.
+    /// JSON: every candidate with exact values ([`PruneDocument`]).
     fn json(&self) -> Value {
-        let c = self.cmp;
-        let a = &c.base;
-        let band_json = |b: &Option<Band>| match b {
-            None => json!({ "empty": true }),
-            Some(b) => json!({
-                "lower": self.opt_both(&b.lower), "upper": self.opt_both(&b.upper),
-                "width": b.width().map_or(Value::Null, |w| self.both(&w)),
-            }),
-        };
-        let base_bands: Vec<Value> = a
-            .regions
-            .iter()
-            .enumerate()
-            .flat_map(|(t, r)| {
-                a.predictions.iter().map(move |p| (t, r, p)).collect::<Vec<_>>()
-            })
-            .map(|(t, r, p)| {
-                json!({ "threshold": r.threshold.text, "threshold_value": self.both(&r.value), "threshold_relative": self.both(&r.bound.relative), "target": self.point_json(&p.x), "band": band_json(&p.bands[t]), "measurement_band": band_json(&p.measurement[t]) })
-            })
-            .collect();
-        let cands: Vec<Value> = c
-            .outcomes
-            .iter()
-            .enumerate()
-            .map(|(i, o)| {
-                let drop: Vec<Value> =
-                    o.candidate.points.iter().map(|&g| self.point_json(&a.design.groups[g].x)).collect();
-                let rows: Vec<Value> = o
-                    .candidate
-                    .rows
-                    .iter()
-                    .map(|&r| json!({ "row": r + 1, "line": self.data[r].line }))
-                    .collect();
-                let sources: Vec<String> = o
-                    .candidate
-                    .origins
-                    .iter()
-                    .map(|g| match g {
-                        Origin::User(t) => format!("candidate {t}"),
-                        other => other.label(),
-                    })
-                    .collect();
-                let mut v = json!({ "rank": i + 1, "drop": drop, "measurements": rows, "sources": sources });
-                let extra = match &o.result {
-                    Err(e) => json!({ "error": failure_text(e) }),
-                    Ok(s) => {
-                        let bands: Vec<Value> = s
-                            .bands
-                            .iter()
-                            .enumerate()
-                            .flat_map(|(t, row)| row.iter().enumerate().map(move |(j, b)| (t, j, b)))
-                            .map(|(t, j, b)| {
-                                json!({
-                                    "threshold": a.regions[t].threshold.text,
-                                    "threshold_value": self.both(&s.thresholds[t]),
-                                    "threshold_relative": self.both(&s.bounds[t].relative),
-                                    "target": self.point_json(&c.targets[j]),
-                                    "band": band_json(b),
-                                    "measurement_band": band_json(&s.measurement[t][j]),
-                                    "ratio": self.opt_both(&s.ratios[t][j]),
-                                })
-                            })
-                            .collect();
-                        json!({
-                            "params": self.model.params.iter().zip(&s.params).map(|(p, v)| self.param_json(&p.name, v)).collect::<Vec<_>>(),
-                            "max_abs_residual": self.both(&s.max_abs),
-                            "emax": self.both(&s.emax),
-                            "rms": self.rms_json(&s.mean_square),
-                            "bands": bands,
-                            "leaves_unpruned_band": s.leaves,
-                            "rank_key": self.opt_both(&o.key()),
-                        })
-                    }
-                };
-                if let (Value::Object(v), Value::Object(e)) = (&mut v, extra) {
-                    v.extend(e);
-                }
-                v
-            })
-            .collect();
-        json!({
-            "errband": env!("CARGO_PKG_VERSION"),
-            "command": "prune",
-            "model": self.model.file,
-            "data": self.data_file,
-            "targets": c.targets.iter().map(|t| self.point_json(t)).collect::<Vec<_>>(),
-            "ranking": crate::prune::RANKING,
-            "unpruned": {
-                "max_abs_residual": self.both(&a.residuals.max_abs),
-                "emax": self.both(&a.emax),
-                "rms": self.rms_json(&a.residuals.mean_square),
-                "bands": base_bands,
-            },
-            "candidates": cands,
-            "verdict": self.headline(),
-        })
+        let doc =
+            PruneDocument::new(self.model, self.data_file, self.data, self.cmp, self.headline(), self.digits);
+        crate::document::to_value(&doc)
     }
 
     /// CSV: one record per candidate, threshold and target.
@@ -415,7 +307,7 @@ impl CommandReport for PruneReport<'_> {
                 Err(e) => {
                     let mut row = lead.clone();
                     row.resize(head.len() - 1, String::new());
-                    row.push(failure_text(e));
+                    row.push(e.short_reason());
                     out.push_str(&csv_line(&row));
                 }
                 Ok(s) => {
@@ -486,7 +378,7 @@ impl CommandReport for PruneReport<'_> {
                         row.push(format!(
                             "\\multicolumn{{{}}}{{l}}{{{}}}",
                             head.len() - 2,
-                            latex::escape(&failure_text(e))
+                            latex::escape(&e.short_reason())
                         ));
                     }
                     Ok(s) => {

@@ -1,0 +1,428 @@
+//! The typed JSON documents the commands write: one shape for an exact
+//! value, a band, a resolved threshold, a model and a data file, whichever
+//! command writes them.
+//!
+//! A command's JSON is a struct of these types, serialised with serde; its
+//! JSON Schema (`schemas/`, `errband schema COMMAND`) is derived from the
+//! same struct with schemars, so the schema and the output cannot drift
+//! apart (`tests/schemas.rs` regenerates the schemas and fails on any
+//! difference).
+//!
+//! Conventions, on every document:
+//! - `errband` (the version that wrote it), `command` and `schema_version`
+//!   open it ([`Header`]).
+//! - Every key the schema names is present; a value that does not apply is
+//!   `null`, never a missing key.
+//! - An exact value is `{"exact": "p/q", "decimal": "…"}` ([`Exact`]), the
+//!   decimal correctly rounded from the fraction.
+//! - Units are not in key names: a document with quantities carries a
+//!   `units` map from quantity to unit.
+//! - A band is always a [`Band`]: its `status` says whether it is a band
+//!   at all, and `reason` why not.
+
+pub mod barrier;
+pub mod ms;
+pub mod plan;
+pub mod prune;
+
+use crate::model::Model;
+use crate::num::{fmt_fraction, fmt_sig, show_value, Rat};
+use schemars::JsonSchema;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The version of the documents' shape: raised whenever a key is renamed,
+/// moved or removed (an added key keeps it).
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// The command that wrote a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Command {
+    /// `errband prune`.
+    Prune,
+    /// `errband plan`.
+    Plan,
+    /// `errband barrier`.
+    Barrier,
+    /// `errband ms predict` (with or without `--compare-subsets`).
+    Ms,
+}
+
+/// The keys that open every document.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Header {
+    /// The errband version that wrote the document.
+    pub errband: String,
+    /// The command that wrote it.
+    pub command: Command,
+    /// The version of the document's shape ([`SCHEMA_VERSION`]).
+    pub schema_version: u32,
+}
+
+impl Header {
+    /// The header of a document written by `command` with this build.
+    pub fn new(command: Command) -> Header {
+        Header { errband: env!("CARGO_PKG_VERSION").into(), command, schema_version: SCHEMA_VERSION }
+    }
+}
+
+/// An exact rational and its decimal view.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Exact {
+    /// The exact value: an integer or a reduced fraction `p/q`.
+    #[schemars(regex(pattern = r"^-?[0-9]+(/[0-9]+)?$"))]
+    pub exact: String,
+    /// The value correctly rounded to the document's significant digits.
+    pub decimal: String,
+}
+
+impl Exact {
+    /// `x` exactly, and rounded to `digits` significant digits.
+    pub fn new(x: &Rat, digits: usize) -> Exact {
+        Exact { exact: fmt_fraction(x), decimal: fmt_sig(x, digits) }
+    }
+
+    /// [`Exact::new`] of a value that may be absent.
+    pub fn opt(x: Option<&Rat>, digits: usize) -> Option<Exact> {
+        x.map(|x| Exact::new(x, digits))
+    }
+}
+
+/// A point of the model's variables: each variable's exact value as
+/// written (`{"p": "1000"}`, `{"p": "1/3"}`).
+pub type Point = BTreeMap<String, String>;
+
+/// The point `x` named by the model's variables.
+pub fn point(model: &Model, x: &[Rat]) -> Point {
+    model.vars.iter().zip(x).map(|(v, val)| (v.clone(), show_value(val))).collect()
+}
+
+/// A parameter's value.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Param {
+    /// Its name in the model.
+    pub name: String,
+    /// Its value.
+    #[serde(flatten)]
+    pub value: Exact,
+}
+
+/// Every parameter of `model` with its value.
+pub fn params(model: &Model, values: &[Rat], digits: usize) -> Vec<Param> {
+    model
+        .params
+        .iter()
+        .zip(values)
+        .map(|(p, v)| Param { name: p.name.clone(), value: Exact::new(v, digits) })
+        .collect()
+}
+
+/// The root mean square of residuals. The root is irrational in general,
+/// so only its square is exact.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Rms {
+    /// The root, rounded once from the exact square.
+    pub decimal: String,
+    /// The mean of the squared residuals.
+    pub mean_square: Exact,
+}
+
+impl Rms {
+    /// The RMS of mean square `ms`.
+    pub fn new(ms: &Rat, digits: usize) -> Rms {
+        let decimal = if num_traits::Zero::is_zero(ms) {
+            "0".into()
+        } else {
+            fmt_sig(&crate::fit::sqrt_display(ms, digits as u32), digits)
+        };
+        Rms { decimal, mean_square: Exact::new(ms, digits) }
+    }
+}
+
+/// Whether a band is a band.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum BandStatus {
+    /// A band: `lower` and `upper` (either `null` when unbounded).
+    Ok,
+    /// No parameters satisfy the threshold: there is no band.
+    Empty,
+    /// The threshold cannot be trusted here (its relative bound reaches
+    /// its limit): no band is given.
+    Untrusted,
+    /// Every prediction of the region is below zero at the point, where
+    /// every measurement is positive: no run time is possible.
+    BelowZero,
+    /// The band could not be computed (the analysis it needs failed).
+    Failed,
+}
+
+/// A band of predictions at one point: the one shape of a band in every
+/// document.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Band {
+    /// Whether this is a band; when it is not, the ends are `null`.
+    pub status: BandStatus,
+    /// Why there is no band (`null` when `status` is `ok`).
+    pub reason: Option<String>,
+    /// The smallest prediction (`null`: unbounded below, or no band).
+    pub lower: Option<Exact>,
+    /// The largest prediction (`null`: unbounded above, or no band).
+    pub upper: Option<Exact>,
+    /// `upper − lower` (`null` when either end is unbounded).
+    pub width: Option<Exact>,
+    /// `(upper − lower) / (2·|T|)` around the model's prediction `T`
+    /// (`null` when unbounded, when `T` is 0, or where the document has no
+    /// prediction to compare with).
+    pub relative_half_width: Option<Exact>,
+    /// The lower end reached below zero and is bounded by zero: a run time
+    /// is never negative.
+    pub clipped: bool,
+}
+
+impl Band {
+    /// A band that is not one, with its reason.
+    pub fn none(status: BandStatus, reason: impl Into<String>) -> Band {
+        Band {
+            status,
+            reason: Some(reason.into()),
+            lower: None,
+            upper: None,
+            width: None,
+            relative_half_width: None,
+            clipped: false,
+        }
+    }
+
+    /// No band: the region is empty.
+    pub fn empty() -> Band {
+        Band::none(BandStatus::Empty, "no parameters satisfy the threshold")
+    }
+
+    /// The band `b` (or [`Band::empty`]), with its half-width relative to
+    /// the prediction `model` when one is given.
+    pub fn of(b: Option<&crate::band::Band>, model: Option<&Rat>, digits: usize) -> Band {
+        let Some(b) = b else { return Band::empty() };
+        let width = b.width();
+        let rel = match (&width, model) {
+            (Some(w), Some(t)) if !num_traits::Zero::is_zero(t) => {
+                Some(w / (Rat::from_integer(2.into()) * num_traits::Signed::abs(t)))
+            }
+            _ => None,
+        };
+        Band {
+            status: BandStatus::Ok,
+            reason: None,
+            lower: Exact::opt(b.lower.as_ref(), digits),
+            upper: Exact::opt(b.upper.as_ref(), digits),
+            width: Exact::opt(width.as_ref(), digits),
+            relative_half_width: Exact::opt(rel.as_ref(), digits),
+            clipped: b.clipped,
+        }
+    }
+
+    /// The ends of an interval of times, both known.
+    pub fn interval(lower: &Rat, upper: &Rat, digits: usize) -> Band {
+        Band::of(Some(&crate::band::Band::new(Some(lower.clone()), Some(upper.clone()))), None, digits)
+    }
+}
+
+/// A threshold as resolved on the data: its label and its bound on every
+/// residual, `|T(c, x_i) − d_i| ≤ absolute + relative·d_i`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Threshold {
+    /// As asked: `max`, `trusted`, `5%`, a number.
+    pub label: String,
+    /// The absolute part of the bound.
+    pub absolute: Exact,
+    /// The relative part of the bound (0 for an absolute threshold).
+    pub relative: Exact,
+}
+
+impl Threshold {
+    /// The threshold `label` with bound `absolute + relative·d`.
+    pub fn new(label: &str, absolute: &Rat, relative: &Rat, digits: usize) -> Threshold {
+        Threshold {
+            label: label.into(),
+            absolute: Exact::new(absolute, digits),
+            relative: Exact::new(relative, digits),
+        }
+    }
+
+    /// A region's threshold.
+    pub fn of(r: &crate::analysis::Region, digits: usize) -> Threshold {
+        Threshold::new(&r.threshold.text, &r.bound.absolute, &r.bound.relative, digits)
+    }
+}
+
+/// The model a document is about.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ModelInfo {
+    /// The model file as named on the command line.
+    pub file: String,
+    /// The function's name.
+    pub function: String,
+    /// Its variables, in order.
+    pub variables: Vec<String>,
+    /// Its parameters, in order.
+    pub params: Vec<String>,
+    /// Its body as written.
+    pub body: String,
+    /// The weight of the residuals, as written (`null`: none).
+    pub weight: Option<String>,
+    /// Units declared for variables and the result.
+    pub units: BTreeMap<String, String>,
+}
+
+impl ModelInfo {
+    /// What a document says about `m`.
+    pub fn of(m: &Model) -> ModelInfo {
+        ModelInfo {
+            file: m.file.clone(),
+            function: m.func.clone(),
+            variables: m.vars.clone(),
+            params: m.params.iter().map(|p| p.name.clone()).collect(),
+            body: m.body_text.clone(),
+            weight: m.weight_text.clone(),
+            units: m.units.clone(),
+        }
+    }
+}
+
+/// A data file a document is about.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct DataInfo {
+    /// The file as named on the command line.
+    pub file: String,
+    /// Measurements read.
+    pub measurements: usize,
+    /// Distinct points among them.
+    pub points: usize,
+}
+
+impl DataInfo {
+    /// The data of `design`, read from `file`.
+    pub fn of(file: &str, design: &crate::fit::Design) -> DataInfo {
+        DataInfo { file: file.into(), measurements: design.group_of.len(), points: design.groups.len() }
+    }
+}
+
+/// The band at one target under one threshold.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct TargetBand {
+    /// The threshold, resolved on the data analysed.
+    pub threshold: Threshold,
+    /// The target.
+    pub target: Point,
+    /// The band of the model's prediction.
+    pub band: Band,
+    /// The band of a new measurement there (the prediction's band widened
+    /// by the threshold's bound).
+    pub measurement_band: Band,
+    /// The band's width over the current band's width (`null` for the
+    /// current analysis itself, or when either width is infinite).
+    pub ratio: Option<Exact>,
+}
+
+/// A measurement of the data, by its place in the file.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Row {
+    /// Its number among the measurements (from 1).
+    pub row: usize,
+    /// Its line in the data file.
+    pub line: usize,
+}
+
+/// `doc` as a JSON value. Object keys come out sorted, as every document's
+/// always have.
+pub fn to_value<T: Serialize>(doc: &T) -> serde_json::Value {
+    // Serialising these types cannot fail: no maps with non-string keys,
+    // no fallible Serialize impls (the schema test would catch a null).
+    serde_json::to_value(doc).unwrap_or(serde_json::Value::Null)
+}
+
+/// The JSON Schema (draft 2020-12) of document type `T`, as pretty JSON
+/// with a final newline. Every property is required (a document writes
+/// `null` for what does not apply, never leaves a key out) and no other
+/// key is allowed.
+pub fn schema_of<T: JsonSchema>(id: &str, title: &str, description: &str) -> String {
+    let mut schema = serde_json::to_value(schemars::schema_for!(T)).unwrap_or_default();
+    require_all(&mut schema);
+    if let Some(o) = schema.as_object_mut() {
+        o.insert("$id".into(), id.into());
+        o.insert("title".into(), title.into());
+        o.insert("description".into(), description.into());
+    }
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Marks every property of every object schema in `v` as required, and
+/// every other key as an error (a misspelt key fails validation).
+fn require_all(v: &mut serde_json::Value) {
+    if let Some(o) = v.as_object_mut() {
+        let names: Option<Vec<serde_json::Value>> = o
+            .get("properties")
+            .and_then(|p| p.as_object())
+            .map(|p| p.keys().map(|k| k.clone().into()).collect());
+        if let Some(names) = names {
+            o.insert("required".into(), names.into());
+            o.insert("additionalProperties".into(), false.into());
+        }
+        o.values_mut().for_each(require_all);
+    } else if let Some(a) = v.as_array_mut() {
+        a.iter_mut().for_each(require_all);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::{frac, int};
+
+    #[test]
+    fn exact_is_the_reduced_fraction_and_its_rounded_decimal() {
+        let e = Exact::new(&frac(2, 3), 4);
+        assert_eq!((e.exact.as_str(), e.decimal.as_str()), ("2/3", "0.6667"));
+        assert_eq!(Exact::new(&int(-5), 3).exact, "-5");
+    }
+
+    #[test]
+    fn a_band_has_every_key_whatever_its_status() {
+        let ok = to_value(&Band::of(
+            Some(&crate::band::Band::new(Some(int(90)), Some(int(110)))),
+            Some(&int(100)),
+            6,
+        ));
+        let empty = to_value(&Band::empty());
+        let keys = |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        assert_eq!(keys(&ok), keys(&empty));
+        assert_eq!(ok["status"], "ok");
+        assert_eq!(ok["width"]["exact"], "20");
+        assert_eq!(ok["relative_half_width"]["exact"], "1/10");
+        assert_eq!(empty["status"], "empty");
+        assert!(empty["lower"].is_null() && empty["reason"].is_string());
+    }
+
+    #[test]
+    fn an_unbounded_band_has_no_width() {
+        let b = to_value(&Band::of(Some(&crate::band::Band::new(Some(int(1)), None)), Some(&int(2)), 6));
+        assert!(b["upper"].is_null() && b["width"].is_null() && b["relative_half_width"].is_null());
+        assert_eq!(b["lower"]["exact"], "1");
+    }
+
+    #[test]
+    fn schemas_require_every_property() {
+        let s: serde_json::Value =
+            serde_json::from_str(&schema_of::<Band>("https://errband.dev/band", "band", "one band")).unwrap();
+        let req: Vec<&str> = s["required"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+        for k in ["status", "reason", "lower", "upper", "width", "relative_half_width", "clipped"] {
+            assert!(req.contains(&k), "{k} not required");
+        }
+        assert_eq!(s["title"], "band");
+    }
+}
