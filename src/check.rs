@@ -48,7 +48,7 @@ impl FailOn {
 }
 
 /// Where a new measurement lies against its band.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// Inside the band (edges included).
@@ -209,7 +209,7 @@ pub struct CheckReport {
 }
 
 /// How many measurements were judged each way.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]
 pub struct Counts {
     /// Measurements judged.
     pub measurements: usize,

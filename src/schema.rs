@@ -2,7 +2,7 @@
 //! with the crate and printed by `errband schema COMMAND`.
 //!
 //! The schemas of the commands whose JSON is a typed document
-//! ([`crate::document`]: prune, plan, barrier, ms) are generated from
+//! ([`crate::document`]: prune, plan, barrier, ms, check) are generated from
 //! those types ([`Output::generated`]); `tests/schemas.rs` fails when the
 //! file under `schemas/` differs from what the types generate, and
 //! rewrites it with `ERRBAND_UPDATE_SCHEMAS=1`. The others are still
@@ -89,7 +89,7 @@ impl Output {
     /// commands whose JSON is typed ([`crate::document`]); `None` for a
     /// schema still written by hand.
     pub fn generated(self) -> Option<String> {
-        use crate::document::{barrier, ms, plan, prune, schema_of};
+        use crate::document::{barrier, check, ms, plan, prune, schema_of};
         let id = format!("https://errband.dev/schemas/{}", self.file_name());
         Some(match self {
             Output::Prune => schema_of::<prune::PruneDocument>(
@@ -111,6 +111,11 @@ impl Output {
                 &id,
                 "errband ms predict (JSON)",
                 "The document `errband ms predict TASKS --format json` writes: a master/slave program's predicted run time per processor count (LogGP simulation). Units are in the `units` map; busy fractions and errors are plain ratios; every exact value is {exact, decimal}.",
+            ),
+            Output::Check => schema_of::<check::CheckDocument>(
+                &id,
+                "errband check (JSON)",
+                "The document `errband check … --format json` writes: for each new measurement, whether it lies inside the band errband recommends for the next measurement at its scale, above it or below it, and by how much relative to the crossed edge. Numbers are {exact, decimal}.",
             ),
             _ => return None,
         })

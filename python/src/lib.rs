@@ -1065,7 +1065,7 @@ fn check(
             }
         };
         let report = check::check(expected, &series, fail_on).map_err(checked)?;
-        let json = serde_json::to_string(&errband::report::check::json(&report, decimal))
+        let json = serde_json::to_string(&errband::document::check::CheckDocument::new(&report, decimal))
             .map_err(|e| fail(format!("cannot write JSON: {e}"), ErrorKind::Analysis))?;
         Ok((json, errband::report::check::text(&report, decimal)))
     })

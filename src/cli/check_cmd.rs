@@ -145,7 +145,7 @@ pub fn run(a: CheckArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     let text = match a.format {
         CheckFormat::Text => crate::report::check::text(&report, shown),
         CheckFormat::Json => super::json_text(
-            &serde_json::to_value(crate::report::check::json(&report, digits))
+            &serde_json::to_value(crate::document::check::CheckDocument::new(&report, digits))
                 .map_err(|e| Failure::analysis(format!("cannot write JSON: {e}")))?,
         )?,
         CheckFormat::Junit => crate::report::check::junit(&report, shown),

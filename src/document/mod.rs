@@ -21,6 +21,7 @@
 //!   at all, and `reason` why not.
 
 pub mod barrier;
+pub mod check;
 pub mod ms;
 pub mod plan;
 pub mod prune;
@@ -48,6 +49,8 @@ pub enum Command {
     Barrier,
     /// `errband ms predict` (with or without `--compare-subsets`).
     Ms,
+    /// `errband check`.
+    Check,
 }
 
 /// The keys that open every document.

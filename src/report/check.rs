@@ -3,20 +3,9 @@
 //! series), GitHub workflow annotations and Markdown (a step summary).
 //! Every decimal is a correctly rounded view of an exact value.
 
-use crate::check::{CheckReport, Counts, Judged, Verdict};
+use crate::check::{CheckReport, Judged, Verdict};
 use crate::num::{fmt_fraction, fmt_sig, Rat};
 use num_traits::Signed;
-use serde::Serialize;
-use std::collections::BTreeMap;
-
-/// An exact number and its correctly rounded decimal view.
-#[derive(Debug, Serialize)]
-pub struct Exact {
-    /// The exact value, `p/q`.
-    pub exact: String,
-    /// Correctly rounded to `--decimal` significant digits.
-    pub decimal: String,
-}
 
 /// A value in a report for reading: correctly rounded to `digits`
 /// significant digits, or the exact fraction when `digits` is 0
@@ -29,85 +18,8 @@ fn show(x: &Rat, digits: usize) -> String {
     }
 }
 
-fn exact(x: &Rat, digits: usize) -> Exact {
-    Exact { exact: fmt_fraction(x), decimal: fmt_sig(x, digits) }
-}
-
-/// `errband check --format json`.
-#[derive(Debug, Serialize)]
-pub struct CheckJson {
-    /// The errband version.
-    pub errband: &'static str,
-    /// `above`, `outside` or `never`.
-    pub fail_on: &'static str,
-    /// True when the check failed (exit code 1).
-    pub failed: bool,
-    /// How many measurements were judged each way.
-    pub counts: Counts,
-    /// The series checked, with the form whose band they were checked against.
-    pub series: Vec<SeriesJson>,
-    /// One entry per new measurement.
-    pub results: Vec<ResultJson>,
-}
-
-/// A series of the baseline.
-#[derive(Debug, Serialize)]
-pub struct SeriesJson {
-    /// `callpath / metric`; empty for a single series.
-    pub name: String,
-    /// The callpath.
-    pub callpath: String,
-    /// The metric.
-    pub metric: String,
-    /// The function's name.
-    pub function: String,
-    /// The variables.
-    pub variables: Vec<String>,
-    /// The function's unit.
-    pub unit: Option<String>,
-    /// The form whose band it is.
-    pub form: String,
-}
-
-/// One new measurement judged.
-#[derive(Debug, Serialize)]
-pub struct ResultJson {
-    /// The series' name (empty for a single series).
-    pub series: String,
-    /// The point, variable by variable.
-    pub point: BTreeMap<String, String>,
-    /// The file of the measurement.
-    pub file: String,
-    /// Its line.
-    pub line: usize,
-    /// Where within the line (`run 2 of 3`).
-    pub note: Option<String>,
-    /// The measured value.
-    pub measured: Exact,
-    /// The mean of the runs it belongs to (hyperfine).
-    pub mean: Option<Exact>,
-    /// `inside`, `above`, `below` or `no_band`.
-    pub verdict: Verdict,
-    /// True when this measurement fails the check.
-    pub fails: bool,
-    /// The form's prediction.
-    pub value: Option<Exact>,
-    /// The band's lower edge (null: none).
-    pub lower: Option<Exact>,
-    /// The band's upper edge (null: none).
-    pub upper: Option<Exact>,
-    /// The lower edge is bounded by zero.
-    pub clipped: bool,
-    /// Relative to the edge crossed: `(measured − edge)/edge`.
-    pub deviation: Option<Exact>,
-    /// The deviation in percent, 3 significant digits, signed.
-    pub deviation_percent: Option<String>,
-    /// Why there is no band.
-    pub refused: Option<String>,
-}
-
 /// `+12.3 %`, `-4.1 %`.
-fn percent(x: &Rat) -> String {
+pub(crate) fn percent(x: &Rat) -> String {
     let p = fmt_sig(&(x * Rat::from_integer(100.into())), 3);
     if x.is_negative() {
         format!("{p} %")
@@ -233,59 +145,6 @@ pub fn text(r: &CheckReport, digits: usize) -> String {
     }
     o.push_str(&format!("Summary: {}\n", summary_line(r)));
     o
-}
-
-/// The JSON document.
-pub fn json(r: &CheckReport, digits: usize) -> CheckJson {
-    CheckJson {
-        errband: crate::VERSION,
-        fail_on: r.fail_on.name(),
-        failed: r.failed(),
-        counts: r.counts(),
-        series: r
-            .expected
-            .iter()
-            .map(|e| SeriesJson {
-                name: e.name(),
-                callpath: e.callpath.clone(),
-                metric: e.metric.clone(),
-                function: e.func.clone(),
-                variables: e.vars.clone(),
-                unit: e.unit.clone(),
-                form: e.form.clone(),
-            })
-            .collect(),
-        results: r
-            .results
-            .iter()
-            .map(|j| {
-                let e = &r.expected[j.series];
-                ResultJson {
-                    series: e.name(),
-                    point: e
-                        .vars
-                        .iter()
-                        .zip(&j.measurement.x)
-                        .map(|(v, x)| (v.clone(), crate::model::show_value(x)))
-                        .collect(),
-                    file: j.file.clone(),
-                    line: j.measurement.line,
-                    note: j.measurement.note.clone(),
-                    measured: exact(&j.measurement.y, digits),
-                    mean: j.measurement.mean.as_ref().map(|m| exact(m, digits)),
-                    verdict: j.verdict,
-                    fails: r.fails(j),
-                    value: j.value.as_ref().map(|v| exact(v, digits)),
-                    lower: j.band.as_ref().and_then(|b| b.lower.as_ref()).map(|v| exact(v, digits)),
-                    upper: j.band.as_ref().and_then(|b| b.upper.as_ref()).map(|v| exact(v, digits)),
-                    clipped: j.band.as_ref().is_some_and(|b| b.clipped),
-                    deviation: j.deviation.as_ref().map(|d| exact(d, digits)),
-                    deviation_percent: j.deviation.as_ref().map(percent),
-                    refused: j.refusal.clone(),
-                }
-            })
-            .collect(),
-    }
 }
 
 /// Text for an XML attribute or element: the five special characters
