@@ -249,6 +249,11 @@ pub fn width_ratio(width: Option<&Rat>, base: &Option<Band>) -> Option<Rat> {
     (!w0.is_zero()).then(|| w / w0)
 }
 
+/// `width_pruned / width_full`, when both are finite and the full one is non-zero.
+pub fn shrink_ratio(full: &Option<Band>, pruned: &Option<Band>) -> Option<Rat> {
+    width_ratio(pruned.as_ref()?.width().as_ref(), full)
+}
+
 /// The prediction and its band at one point.
 #[derive(Debug, Clone)]
 pub struct Prediction {

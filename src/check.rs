@@ -682,20 +682,23 @@ pub fn expected_from_json(text: &str, file: &str) -> Result<Vec<Expected>, Check
             let x: Option<Vec<Rat>> = vars.iter().map(|v| json_rat(&p["point"][v])).collect();
             let x =
                 x.ok_or_else(|| bad(format!("a recommended point lacks a value of {}", vars.join(", "))))?;
-            let band = match &p["band"] {
-                serde_json::Value::Null => None,
-                b => Some(Band {
-                    lower: json_rat(&b["lower"]),
-                    upper: json_rat(&b["upper"]),
-                    clipped: b["clipped"] == true,
-                }),
+            // A band has a `status` (schema 2); a result saved by an older
+            // errband has the band or null, and `refused`.
+            let b = &p["band"];
+            let is_band = match b["status"].as_str() {
+                Some(status) => status == "ok",
+                None => !b.is_null(),
             };
-            points.push(ExpectedPoint {
-                x,
-                value: json_rat(&p["value"]),
-                band,
-                refusal: p["refused"].as_str().map(|w| w.replace('_', " ")),
+            let band = is_band.then(|| Band {
+                lower: json_rat(&b["lower"]),
+                upper: json_rat(&b["upper"]),
+                clipped: b["clipped"] == true,
             });
+            let refusal = match b["reason"].as_str() {
+                Some(why) if !is_band => Some(why.to_string()),
+                _ => p["refused"].as_str().map(|w| w.replace('_', " ")),
+            };
+            points.push(ExpectedPoint { x, value: json_rat(&p["value"]), band, refusal });
         }
         Ok(Expected {
             callpath: callpath.to_string(),

@@ -77,6 +77,22 @@ pub enum EnvelopeSkip {
     Undefined(String),
 }
 
+impl EnvelopeSkip {
+    /// Why there is no envelope, in a few words.
+    pub fn reason(&self) -> String {
+        match self {
+            EnvelopeSkip::NotOneVariable => "no envelope: the model has several variables".into(),
+            EnvelopeSkip::Empty => "empty region".into(),
+            EnvelopeSkip::Untrusted => "no trustworthy band at this threshold".into(),
+            EnvelopeSkip::Unbounded => "unbounded region: a side of the band is infinite".into(),
+            EnvelopeSkip::Unlisted => {
+                "no envelope: the region's vertices were not listed (--max-vertices)".into()
+            }
+            EnvelopeSkip::Undefined(m) => format!("no envelope: {m}"),
+        }
+    }
+}
+
 /// Sample points from `lo` to `hi`: geometric when the range spans more
 /// than a decade of positive values (as a log axis would show it), linear
 /// otherwise; rounded to 8 significant digits (exact decimals), ends exact.

@@ -1,12 +1,11 @@
 //! JSON Schemas (draft 2020-12) of every command's JSON output, shipped
 //! with the crate and printed by `errband schema COMMAND`.
 //!
-//! The schemas of the commands whose JSON is a typed document
-//! ([`crate::document`]: prune, plan, barrier, ms, check) are generated from
-//! those types ([`Output::generated`]); `tests/schemas.rs` fails when the
-//! file under `schemas/` differs from what the types generate, and
-//! rewrites it with `ERRBAND_UPDATE_SCHEMAS=1`. The others are still
-//! written by hand.
+//! Every command's JSON is a typed document ([`crate::document`]) and its
+//! schema is generated from that type ([`Output::generated`]);
+//! `tests/schemas.rs` fails when the file under `schemas/` differs from
+//! what the types generate, and rewrites it with
+//! `ERRBAND_UPDATE_SCHEMAS=1`.
 //!
 //! Every document has the version key `errband` and writes exact values as
 //! `{"exact": "p/q", "decimal": "…"}`; the schemas say so, key by key. The
@@ -85,13 +84,27 @@ impl Output {
 }
 
 impl Output {
-    /// The schema generated from the command's document type, for the
-    /// commands whose JSON is typed ([`crate::document`]); `None` for a
-    /// schema still written by hand.
-    pub fn generated(self) -> Option<String> {
-        use crate::document::{barrier, check, ms, plan, prune, schema_of};
+    /// The schema generated from the command's document type
+    /// ([`crate::document`]): what `schemas/` holds.
+    pub fn generated(self) -> String {
+        use crate::document::{analysis, barrier, check, energy, experiment, ms, plan, prune, qe, schema_of};
         let id = format!("https://errband.dev/schemas/{}", self.file_name());
-        Some(match self {
+        match self {
+            Output::Analysis => schema_of::<analysis::AnalysisDocument>(
+                &id,
+                "errband analysis (JSON)",
+                "The document `errband MODEL DATA --format json` writes for one series: the fit, residuals, e_max, the region of parameter perturbations per threshold and the error bands at the prediction points. Every exact value is {exact, decimal}; values are in the model function's unit (model.units). `pruned`, `band_function`, `family` and `holdout` are null unless asked for with --drop/--drop-row, --envelope, --family and --holdout.",
+            ),
+            Output::Experiment => schema_of::<experiment::ExperimentDocument>(
+                &id,
+                "errband experiment analysis (JSON)",
+                "The document `errband MODEL DATA --format json` writes when DATA holds several series (an Extra-P experiment, a CSV split with --by, ...): a summary row and a full analysis per series. Every exact value is {exact, decimal}.",
+            ),
+            Output::Qe => schema_of::<qe::QeDocument>(
+                &id,
+                "errband qe (JSON)",
+                "The document `errband qe FILE --format json` writes: the quantifier-free result as convex pieces, each with its minimal constraints, cylindrical cells and (with --vertices) vertices, rays and lines. Numbers are {exact, decimal} (the decimal at --decimal digits, else 6); expressions (`expr`, `equals`, `text`) are strings.",
+            ),
             Output::Prune => schema_of::<prune::PruneDocument>(
                 &id,
                 "errband prune (JSON)",
@@ -117,8 +130,12 @@ impl Output {
                 "errband check (JSON)",
                 "The document `errband check … --format json` writes: for each new measurement, whether it lies inside the band errband recommends for the next measurement at its scale, above it or below it, and by how much relative to the crossed edge. Numbers are {exact, decimal}.",
             ),
-            _ => return None,
-        })
+            Output::Energy => schema_of::<energy::EnergyDocument>(
+                &id,
+                "errband energy (JSON)",
+                "The document `errband energy PROFILE --format json` writes: DVFS energy savings ΔE(n), EE_opt(n) and per-region shares with exact bands. Units are in the `units` map; every exact value is {exact, decimal}.",
+            ),
+        }
     }
 }
 

@@ -48,11 +48,14 @@ fn mg_profile_reports_fits_bands_and_all_formats() {
     assert_eq!(j["regions"].as_array().unwrap().len(), 5);
     let fit = &j["regions"][0]["fits"][0];
     assert_eq!(fit["kind"], "alpha_p");
-    assert!(fit["model"].as_str().unwrap().contains("T(n) = A + B/n"));
+    assert_eq!(
+        (fit["model"]["function"].as_str(), fit["model"]["body"].as_str()),
+        (Some("T"), Some("A + B/n"))
+    );
     let d = &j["predictions"][0]["delta_e"];
     let (lo, hi) = (
-        d["bands"][0]["lower"]["exact"].as_str().unwrap().to_string(),
-        d["bands"][0]["upper"]["exact"].as_str().unwrap().to_string(),
+        d["bands"][0]["band"]["lower"]["exact"].as_str().unwrap().to_string(),
+        d["bands"][0]["band"]["upper"]["exact"].as_str().unwrap().to_string(),
     );
     assert!(lo.contains('/') && hi.contains('/'), "exact fractions: {lo} {hi}");
     let csv = ok(&["energy", MG, "--nodes", "16", "--format", "csv"]);

@@ -31,7 +31,7 @@ fn pmnf_on_extrap_example_keeps_extraps_choice_consistent() {
     assert_eq!(forms.len(), 43);
     let extrap = form(&doc, "c0 + c1*p^(5/4)*log2(p)");
     let at_trusted =
-        extrap["consistent"].as_array().unwrap().iter().find(|c| c["threshold"] == "trusted").unwrap();
+        extrap["consistent"].as_array().unwrap().iter().find(|c| c["label"] == "trusted").unwrap();
     assert_eq!(at_trusted["consistent"], true);
     assert!(extrap["rank"].as_u64().unwrap() <= 3, "{extrap}");
     // Without a model file the best form is the model of the report.
@@ -40,7 +40,7 @@ fn pmnf_on_extrap_example_keeps_extraps_choice_consistent() {
     assert_eq!(forms[0]["emax"]["exact"], "467/100");
     // The family band holds every consistent form's band, and the best form's.
     let bands = doc["family"]["bands"].as_array().unwrap();
-    let trusted = bands.iter().find(|b| b["threshold"] == "trusted").unwrap();
+    let trusted = bands.iter().find(|b| b["threshold"]["label"] == "trusted").unwrap();
     assert!(trusted["forms"].as_u64().unwrap() >= 2);
     let f = |v: &Value| {
         let t = v["exact"].as_str().unwrap();
@@ -122,7 +122,7 @@ fn discovery_from_csv_in_every_format() {
 fn backtest_checks_the_family_band() {
     let doc = json(&[EXAMPLE, "--family", "pmnf", "--holdout", "largest"]);
     let cov = doc["holdout"]["coverage"].as_array().unwrap();
-    let fam = cov.iter().find(|c| c["band"] == "family" && c["threshold"] == "trusted").unwrap();
+    let fam = cov.iter().find(|c| c["kind"] == "family" && c["label"] == "trusted").unwrap();
     assert_eq!(fam["measurements"], 3);
     assert_eq!(fam["inside"], 3);
     // The report's family is the one fitted on the training points.
@@ -190,13 +190,13 @@ fn strong_scaling_gets_decreasing_forms_and_no_negative_time() {
         assert!(forms[i..].iter().all(|f| f["positive"] == false || consistent(f) < consistent(&forms[i])));
     }
     for p in doc["recommendation"]["points"].as_array().unwrap() {
-        match p["band"].as_object() {
-            Some(b) => {
-                let lo: f64 = b["lower"]["decimal"].as_str().unwrap().parse().unwrap();
-                let hi: f64 = b["upper"]["decimal"].as_str().unwrap().parse().unwrap();
-                assert!(0.0 <= lo && lo <= hi, "{p}");
-            }
-            None => assert!(p["refused"].is_string(), "{p}"),
+        let b = &p["band"];
+        if b["status"] == "ok" {
+            let lo: f64 = b["lower"]["decimal"].as_str().unwrap().parse().unwrap();
+            let hi: f64 = b["upper"]["decimal"].as_str().unwrap().parse().unwrap();
+            assert!(0.0 <= lo && lo <= hi, "{p}");
+        } else {
+            assert!(b["reason"].is_string() && b["lower"].is_null() && b["upper"].is_null(), "{p}");
         }
     }
     let text = ok(&[data, "--at", "x=100"]);

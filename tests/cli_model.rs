@@ -205,7 +205,7 @@ fn hpl_pruned_without_p110() {
         .iter()
         .find(|x| x["point"]["p"] == "1000")
         .unwrap_or_else(|| panic!("no shrink at p = 1000: {}", pr["shrink"]));
-    let r = at["shrink"].as_array().unwrap().iter().find(|x| x["threshold"] == "max").expect("threshold max");
+    let r = at["ratios"].as_array().unwrap().iter().find(|x| x["label"] == "max").expect("threshold max");
     let (n, d) = frac(s(&r["ratio"]["exact"], "ratio"));
     assert!(n > BigInt::from(0) && n < d, "shrink ratio {} is not in (0, 1)", r["ratio"]["exact"]);
     // The text report shows the same section.
@@ -390,8 +390,8 @@ fn exact_data_is_recovered_exactly() {
     let bands = b["bands"].as_array().unwrap();
     assert_eq!(bands.len(), 2, "thresholds max and emax");
     for band in bands {
-        assert_eq!(band["lower"]["exact"], b["model"]["exact"], "{band}");
-        assert_eq!(band["upper"]["exact"], b["model"]["exact"], "{band}");
+        assert_eq!(band["band"]["lower"]["exact"], b["model"]["exact"], "{band}");
+        assert_eq!(band["band"]["upper"]["exact"], b["model"]["exact"], "{band}");
     }
     // Both regions are the single point Δc = 0.
     for r in doc["regions"].as_array().unwrap() {
@@ -409,8 +409,8 @@ fn exact_data_is_recovered_exactly() {
         let doc = json(&[&m, &d, "--at", "p=100", "--noise", noise]);
         assert_eq!(doc["remax"]["exact"], "0");
         let trusted = &band_at(&doc, "100")["bands"][1];
-        assert_eq!(trusted["threshold"], "trusted");
-        let (l, u) = (frac(&trusted["lower"]), frac(&trusted["upper"]));
+        assert_eq!(trusted["threshold"]["label"], "trusted");
+        let (l, u) = (frac(&trusted["band"]["lower"]), frac(&trusted["band"]["upper"]));
         assert!(l < 4.2 && 4.2 < u, "{trusted}");
         // A relative bound presumes positive measurements: the band starts at 0 at the lowest.
         assert!(
@@ -428,7 +428,7 @@ fn exact_data_with_a_positive_threshold_gives_a_bounded_region() {
     let doc = json(&[&m, &d, "--at", "p=100", "-t", "1"]);
     let r = &doc["regions"][0];
     assert_eq!(r["shape"], "bounded", "{r}");
-    let band = &band_at(&doc, "100")["bands"][0];
+    let band = &band_at(&doc, "100")["bands"][0]["band"];
     let (ln, ld) = frac(s(&band["lower"]["exact"], "lower"));
     let (un, ud) = frac(s(&band["upper"]["exact"], "upper"));
     // lower < 21/5 < upper
@@ -501,12 +501,12 @@ fn threshold_multiples_and_numbers() {
     let doc = json(&[HPL, HPL_DATA, "--threshold", "2*emax", "-t", "20", "-t", "1.5*max"]);
     let regions = doc["regions"].as_array().unwrap();
     assert_eq!(regions.len(), 3);
-    assert_eq!(regions[0]["threshold"], "2*emax");
-    assert_eq!(regions[0]["value"]["exact"], "2202496/81125");
+    assert_eq!(regions[0]["threshold"]["label"], "2*emax");
+    assert_eq!(regions[0]["threshold"]["absolute"]["exact"], "2202496/81125");
     assert_eq!(regions[0]["shape"], "bounded");
-    assert_eq!(regions[1]["threshold"], "20");
-    assert_eq!(regions[1]["value"]["exact"], "20");
-    assert_eq!(regions[2]["threshold"], "1.5*max");
+    assert_eq!(regions[1]["threshold"]["label"], "20");
+    assert_eq!(regions[1]["threshold"]["absolute"]["exact"], "20");
+    assert_eq!(regions[2]["threshold"]["label"], "1.5*max");
     // Thresholds equal to e_max give the single point of eq. 6.
     let doc = json(&[HPL, HPL_DATA, "-t", "1101248/81125"]);
     assert_eq!(doc["regions"][0]["shape"], "point");
@@ -669,7 +669,7 @@ fn threshold_below_emax_reports_then_exits_1() {
     let doc: Value = serde_json::from_str(&r.stdout).expect("JSON on stdout");
     assert_eq!(doc["regions"][0]["shape"], "empty");
     assert_eq!(doc["regions"][1]["shape"], "bounded");
-    assert_eq!(doc["bands"][0]["bands"][0]["empty"], true);
+    assert_eq!(doc["bands"][0]["bands"][0]["band"]["status"], "empty");
 }
 
 #[test]
@@ -687,11 +687,11 @@ fn unbounded_region_with_data_at_one_point() {
     has(row, &["0†", "+inf"]);
     let doc = json(&[&m, &d, "--at", "p=100"]);
     assert_eq!(doc["regions"][0]["shape"], "unbounded");
-    let b = &band_at(&doc, "100")["bands"][0];
+    let b = &band_at(&doc, "100")["bands"][0]["band"];
     assert!(b["lower"]["exact"] == "0" && b["clipped"] == true && b["upper"].is_null(), "{b}");
     // At the data point itself the band stays finite.
     let doc = json(&[&m, &d, "--at", "p=4"]);
-    let b = &band_at(&doc, "4")["bands"][0];
+    let b = &band_at(&doc, "4")["bands"][0]["band"];
     assert!(b["lower"].is_object() && b["upper"].is_object(), "{b}");
 }
 

@@ -142,7 +142,7 @@ fn hpl_with_p_to_five_quarters_vertices_meet_the_constraints() {
     let zero = BigRational::zero();
     let mut vertices = 0;
     for r in doc["regions"].as_array().expect("regions") {
-        let bound = exact(&r["value"]);
+        let bound = exact(&r["threshold"]["absolute"]);
         for vertex in r["vertices"].as_array().expect("vertices") {
             let dc = dc_of(vertex);
             assert!(

@@ -193,7 +193,10 @@ fn region_plot_polygon_has_one_point_per_region_vertex() {
                 a.iter()
                     .map(|r| {
                         (
-                            r["value"]["decimal"].as_str().and_then(|s| s.parse().ok()).unwrap_or(0.0),
+                            r["threshold"]["absolute"]["decimal"]
+                                .as_str()
+                                .and_then(|s| s.parse().ok())
+                                .unwrap_or(0.0),
                             r["vertices"].as_array().map(Vec::len).unwrap_or(0),
                         )
                     })
@@ -290,6 +293,6 @@ fn envelope_breakpoints_of_hpl_are_its_data_points_exactly() {
     assert!(env["upper"].as_array().is_some_and(|a| a.iter().all(|p| p["to_exact"] == true)));
     let curve = &j["band_function"]["width_vs_threshold"][2];
     assert_eq!(curve["point"]["p"], "1000");
-    assert_eq!(curve["breakpoints"][0]["threshold"]["exact"], "1101248/81125");
-    assert_eq!(curve["breakpoints"][0]["width"]["exact"], "0");
+    assert_eq!(curve["breakpoints"][0]["value"]["exact"], "1101248/81125");
+    assert_eq!(curve["breakpoints"][0]["band"]["width"]["exact"], "0");
 }

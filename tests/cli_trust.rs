@@ -23,11 +23,12 @@ fn relative_thresholds_from_the_command_line() {
     assert_eq!(doc["remax"]["exact"], "1544336/64024543");
     assert_eq!(doc["emax"]["exact"], "1101248/81125", "the paper's e_max stands");
     let regions = doc["regions"].as_array().unwrap();
-    assert_eq!(regions[0]["bound"]["relative"]["exact"], "1/20");
-    assert_eq!(regions[0]["bound"]["absolute"]["exact"], "0");
-    assert_eq!(regions[1]["bound"]["relative"]["exact"], "3088672/64024543");
+    assert_eq!(regions[0]["threshold"]["relative"]["exact"], "1/20");
+    assert_eq!(regions[0]["threshold"]["absolute"]["exact"], "0");
+    assert_eq!(regions[1]["threshold"]["relative"]["exact"], "3088672/64024543");
     // max(2*remax, 5%) picks 5 % here (2*remax = 4.82 %).
-    assert_eq!(regions[2]["bound"], regions[0]["bound"]);
+    assert_eq!(regions[2]["threshold"]["absolute"], regions[0]["threshold"]["absolute"]);
+    assert_eq!(regions[2]["threshold"]["relative"], regions[0]["threshold"]["relative"]);
     assert_eq!(regions[3]["shape"], "point");
     // The text report says what each relative threshold is.
     let out = ok(&[HPL, HPL_DATA, "-t", "2*remax"]);
@@ -58,10 +59,12 @@ fn measurement_bands_widen_the_model_band() {
     let max = frac(&doc["max_residual"]);
     let p = doc["bands"].as_array().unwrap().iter().find(|b| b["point"]["p"] == "3000").unwrap();
     let (b0, b1) = (&p["bands"][0], &p["bands"][1]);
-    assert!((frac(&b0["measurement_band"]["lower"]) - (frac(&b0["lower"]) - max)).abs() < 1e-9);
-    assert!((frac(&b0["measurement_band"]["upper"]) - (frac(&b0["upper"]) + max)).abs() < 1e-9);
-    assert!((frac(&b1["measurement_band"]["lower"]) - (frac(&b1["lower"]) / 1.05).max(0.0)).abs() < 1e-9);
-    assert!((frac(&b1["measurement_band"]["upper"]) - frac(&b1["upper"]) / 0.95).abs() < 1e-6);
+    let (m0, m1) = (&b0["measurement_band"], &b1["measurement_band"]);
+    let (b0, b1) = (&b0["band"], &b1["band"]);
+    assert!((frac(&m0["lower"]) - (frac(&b0["lower"]) - max)).abs() < 1e-9);
+    assert!((frac(&m0["upper"]) - (frac(&b0["upper"]) + max)).abs() < 1e-9);
+    assert!((frac(&m1["lower"]) - (frac(&b1["lower"]) / 1.05).max(0.0)).abs() < 1e-9);
+    assert!((frac(&m1["upper"]) - frac(&b1["upper"]) / 0.95).abs() < 1e-6);
     let csv = ok(&[HPL, HPL_DATA, "-t", "5%", "--format", "csv"]);
     has(csv.lines().next().unwrap(), &["measurement_lower", "measurement_upper_exact", "threshold_relative"]);
     let md = ok(&[HPL, HPL_DATA, "--format", "md"]);
@@ -74,8 +77,12 @@ fn measurement_bands_widen_the_model_band() {
 #[test]
 fn the_default_is_max_and_trusted() {
     let doc = json(&[HPL, HPL_DATA]);
-    let names: Vec<&str> =
-        doc["regions"].as_array().unwrap().iter().map(|r| r["threshold"].as_str().unwrap()).collect();
+    let names: Vec<&str> = doc["regions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["threshold"]["label"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["max", "trusted"]);
     assert_eq!(doc["regions"][1]["definition"], "max(2*remax, 5 %), none from r = 50 % on");
     let out = ok(&[HPL, HPL_DATA]);
@@ -84,7 +91,7 @@ fn the_default_is_max_and_trusted() {
         &["trusted = max(2*remax, 5 %)", "assumes the model form", "new measurements scattering about it"],
     );
     let doc = json(&[HPL, HPL_DATA, "--noise", "20%"]);
-    assert_eq!(doc["regions"][1]["bound"]["relative"]["exact"], "1/5");
+    assert_eq!(doc["regions"][1]["threshold"]["relative"]["exact"], "1/5");
     let r = run(&[HPL, HPL_DATA, "--noise", "150%"]);
     assert_eq!(r.code, Some(2));
     has(&r.stderr, &["below 100 %"]);
@@ -96,7 +103,7 @@ fn the_default_is_max_and_trusted() {
     has(&r.stdout, &["no trustworthy band: the model misses its own data by remax", "no band"]);
     let doc = json(&[&m as &str, &d, "--at", "p=10"]);
     assert_eq!(doc["regions"][1]["shape"], "untrusted");
-    assert_eq!(doc["bands"][0]["bands"][1]["untrusted"], true);
+    assert_eq!(doc["bands"][0]["bands"][1]["band"]["status"], "untrusted");
 }
 
 /// `--holdout`: fit without the named measurements, check each against
@@ -112,15 +119,15 @@ fn holdout_backtests_the_bands() {
     assert_eq!(ms[0]["point"]["p"], "110");
     assert_eq!(ms[0]["measured"]["exact"], "27269/50");
     let band = &ms[0]["bands"][0];
-    assert_eq!((band["threshold"].as_str(), band["band"].as_str()), (Some("max"), Some("model")));
-    let (lo, hi, d) = (frac(&band["lower"]), frac(&band["upper"]), 545.38);
+    assert_eq!((band["label"].as_str(), band["kind"].as_str()), (Some("max"), Some("model")));
+    let (lo, hi, d) = (frac(&band["band"]["lower"]), frac(&band["band"]["upper"]), 545.38);
     assert_eq!(band["inside"], lo <= d && d <= hi);
     let cov = h["coverage"].as_array().unwrap();
     assert_eq!(cov.len(), 5, "max and trusted, model and measurement bands, the recommended band");
-    assert_eq!(cov[3]["band"], "measurement");
+    assert_eq!(cov[3]["kind"], "measurement");
     assert_eq!(cov[3]["inside"], 2);
     assert_eq!(
-        (cov[4]["band"].as_str(), cov[4]["threshold"].as_str()),
+        (cov[4]["kind"].as_str(), cov[4]["label"].as_str()),
         (Some("recommended"), Some("recommended"))
     );
     assert_eq!(cov[4]["inside"], 2);

@@ -64,6 +64,15 @@ ErrbandError.__module__ = InputError.__module__ = AnalysisError.__module__ = "er
 PathOrText = Union[str, "os.PathLike[str]"]
 
 
+def _status(band: Mapping[str, Any]) -> str:
+    """A band's status for a DataFrame: ``"ok"``, ``"clipped"`` (its lower
+    end bounded by zero), or why there is none (the band's ``status``)."""
+    status = band.get("status") or "refused"
+    if status == "ok" and band.get("clipped"):
+        return "clipped"
+    return status
+
+
 def _exact(v: Any) -> Optional[Fraction]:
     """A JSON `{exact, decimal}` value (or a bare exact string) as a Fraction."""
     if v is None:
@@ -278,7 +287,7 @@ class Analysis:
         names: list = []
         for reg in self.json["regions"]:
             for i, v in enumerate(reg.get("vertices") or []):
-                rec = {"threshold": reg["threshold"], "shape": reg["shape"], "vertex": i}
+                rec = {"threshold": reg["threshold"]["label"], "shape": reg["shape"], "vertex": i}
                 for k, x in v.items():
                     if k not in names:
                         names.append(k)
@@ -300,14 +309,14 @@ class Analysis:
             for b in p["bands"]:
                 rec: dict = {v: Fraction(p["point"][v]) for v in self.variables}
                 rec["extrapolated"] = p["extrapolated"]
-                rec["threshold"] = b["threshold"]
+                rec["threshold"] = b["threshold"]["label"]
                 rec["model"] = _exact(p["model"])
-                status = "ok" if "lower" in b else next((k for k in ("empty", "untrusted") if b.get(k)), "none")
+                band, mb = b["band"], b["measurement_band"]
+                status = band["status"]
                 rec["status"] = status
-                mb = b.get("measurement_band") or {}
                 for name, src, end in (
-                    ("lower", b, "lower"),
-                    ("upper", b, "upper"),
+                    ("lower", band, "lower"),
+                    ("upper", band, "upper"),
                     ("measurement_lower", mb, "lower"),
                     ("measurement_upper", mb, "upper"),
                 ):
@@ -315,7 +324,7 @@ class Analysis:
                     rec[name] = v
                     if v is not None:
                         rec[name + "_float"] = float(v)
-                    elif status == "ok" and end in src:
+                    elif status == "ok":
                         rec[name + "_float"] = float("-inf") if end == "lower" else float("inf")
                     else:
                         rec[name + "_float"] = float("nan")
@@ -349,7 +358,7 @@ class Analysis:
             rec["remax"] = _exact(f.get("remax"))
             loo = extra[i][1] if i < len(extra) else None
             rec["loo"] = None if loo is None else Fraction(*loo)
-            rec["consistent"] = ", ".join(c["threshold"] for c in f.get("consistent", []) if c.get("consistent"))
+            rec["consistent"] = ", ".join(c["label"] for c in f.get("consistent", []) if c.get("consistent"))
             rec["positive"] = f.get("positive")
             check = f.get("self_check") or {}
             rec["self_check"] = check.get("outcome")
@@ -371,7 +380,7 @@ class Analysis:
         ``clipped`` (its lower end bounded by zero: a run time is never
         negative), ``widened`` (by the self-check), ``status`` (``"ok"``,
         ``"clipped"``, or why there is no band: ``"untrusted"``,
-        ``"below_zero"``, ``"self_check"``, ``"undefined"``), the form's
+        ``"below_zero"``, ``"refused"`` (the self-check refuses, or the form cannot be evaluated there)), the form's
         self-check (``gate``: ``"passed"``, ``"missed"``, ``"refused"`` or
         ``"not_checked"``; ``gate_reason`` why it was not made) and the
         change-of-trend note (``regime``, the answer's sentence, or None).
@@ -391,7 +400,7 @@ class Analysis:
             rec["lower"], rec["upper"] = _exact(band.get("lower")), _exact(band.get("upper"))
             rec["clipped"] = bool(band.get("clipped"))
             rec["widened"] = bool(p.get("widened"))
-            rec["status"] = p.get("refused") or ("clipped" if rec["clipped"] else "ok")
+            rec["status"] = _status(band)
             rec["gate"] = check.get("outcome")
             rec["gate_reason"] = check.get("reason")
             rec["regime"] = regime
@@ -425,17 +434,18 @@ class Analysis:
         without."""
         pr = self.json.get("pruned") or {}
         ratios = {
-            (json.dumps(s["point"], sort_keys=True), r["threshold"]): _exact(r.get("ratio"))
-            for s in pr.get("shrink", []) for r in s["shrink"]
+            (json.dumps(s["point"], sort_keys=True), r["label"]): _exact(r.get("ratio"))
+            for s in pr.get("shrink", []) for r in s["ratios"]
         }
         recs = []
         for p in pr.get("bands", []):
             for b in p["bands"]:
                 rec: dict = {v: Fraction(p["point"][v]) for v in self.variables}
-                rec["threshold"] = b["threshold"]
+                label = b["threshold"]["label"]
+                rec["threshold"] = label
                 rec["model"] = _exact(p["model"])
-                rec["lower"], rec["upper"] = _exact(b.get("lower")), _exact(b.get("upper"))
-                rec["ratio"] = ratios.get((json.dumps(p["point"], sort_keys=True), b["threshold"]))
+                rec["lower"], rec["upper"] = _exact(b["band"].get("lower")), _exact(b["band"].get("upper"))
+                rec["ratio"] = ratios.get((json.dumps(p["point"], sort_keys=True), label))
                 recs.append(rec)
         return _with_floats(recs, ["model", "lower", "upper", "ratio"])
 
@@ -501,14 +511,11 @@ class Analysis:
             base["extrapolated"] = p["extrapolated"]
             base["value"] = _exact(p["model"])
             for b in p["bands"]:
-                mb = b.get("measurement_band") or {}
+                band, mb = b["band"], b["measurement_band"]
                 rec = dict(base)
-                rec["threshold"] = b["threshold"]
-                if "measurement_band" in b:
-                    rec["status"] = "clipped" if b.get("clipped") or mb.get("clipped") else "ok"
-                else:
-                    rec["status"] = next((k for k in ("empty", "untrusted", "below_zero") if b.get(k)), "none")
-                rec["lower"], rec["upper"] = _exact(b.get("lower")), _exact(b.get("upper"))
+                rec["threshold"] = b["threshold"]["label"]
+                rec["status"] = "clipped" if band["status"] == "ok" and (band["clipped"] or mb["clipped"]) else band["status"]
+                rec["lower"], rec["upper"] = _exact(band.get("lower")), _exact(band.get("upper"))
                 rec["measurement_lower"], rec["measurement_upper"] = _exact(mb.get("lower")), _exact(mb.get("upper"))
                 recs.append(rec)
             r = recommended.get(key(w))
@@ -516,7 +523,7 @@ class Analysis:
                 band = r.get("band") or {}
                 rec = dict(base)
                 rec["threshold"] = "recommended"
-                rec["status"] = r.get("refused") or ("clipped" if band.get("clipped") else "ok")
+                rec["status"] = _status(band)
                 rec["lower"] = rec["upper"] = None
                 rec["measurement_lower"], rec["measurement_upper"] = _exact(band.get("lower")), _exact(band.get("upper"))
                 recs.append(rec)
@@ -546,7 +553,7 @@ class Analysis:
         recs = []
         for b in fam.get("bands", []):
             rec: dict = {v: Fraction(b["point"][v]) for v in self.variables}
-            rec["threshold"] = b.get("threshold")
+            rec["threshold"] = (b.get("threshold") or {}).get("label")
             rec["forms"] = b.get("forms")
             band, mb = b.get("band") or {}, b.get("measurement_band") or {}
             rec["lower"], rec["upper"] = _exact(band.get("lower")), _exact(band.get("upper"))
@@ -568,10 +575,11 @@ class Analysis:
             base["measured"] = _exact(m.get("measured"))
             for b in m.get("bands", []):
                 rec = dict(base)
-                rec["band"] = b.get("band")
-                rec["threshold"] = b.get("threshold")
+                band = b.get("band") or {}
+                rec["band"] = b.get("kind")
+                rec["threshold"] = b.get("label")
                 rec["inside"] = b.get("inside")
-                rec["lower"], rec["upper"] = _exact(b.get("lower")), _exact(b.get("upper"))
+                rec["lower"], rec["upper"] = _exact(band.get("lower")), _exact(band.get("upper"))
                 rec["outside_by"] = _exact(b.get("outside_by"))
                 recs.append(rec)
         return _with_floats(recs, ["measured", "lower", "upper", "outside_by"])
@@ -583,9 +591,9 @@ class Analysis:
         for p in self.json["bands"]:
             if {k: Fraction(x) for k, x in p["point"].items()} == want:
                 return {
-                    b["threshold"]: (_exact(b.get("lower")), _exact(b.get("upper")))
+                    b["threshold"]["label"]: (_exact(b["band"].get("lower")), _exact(b["band"].get("upper")))
                     for b in p["bands"]
-                    if isinstance(b.get("lower"), dict) or isinstance(b.get("upper"), dict)
+                    if b["band"]["status"] == "ok"
                 }
         raise KeyError(f"no prediction at {point}; give it with at=[...]")
 
@@ -1243,12 +1251,13 @@ def _value_rows(value: Mapping, base: dict, name: str) -> list:
     band (lower, upper)."""
     rows = []
     for b in value.get("bands") or [{}]:
+        band = b.get("band") or {}
         rec = dict(base)
         rec["quantity"] = name
-        rec["threshold"] = b.get("threshold")
+        rec["threshold"] = b.get("label")
         rec["value"] = _exact(value)
-        rec["lower"] = _exact(b.get("lower"))
-        rec["upper"] = _exact(b.get("upper"))
+        rec["lower"] = _exact(band.get("lower"))
+        rec["upper"] = _exact(band.get("upper"))
         rows.append(rec)
     return rows
 
@@ -1265,7 +1274,7 @@ class EnergyResult(_Document):
     @property
     def predictions(self) -> "pd.DataFrame":
         """One row per node count, quantity (``delta_e``, ``ee_opt``,
-        ``e_std_J``, ``e_opt_J``, ``t_std_s``, ``t_opt_s``) and threshold:
+        ``e_std``, ``e_opt`` in J, ``t_std``, ``t_opt`` in s) and threshold:
         the value and its band, exact with float columns."""
         recs: list = []
         for p in self.json["predictions"]:
@@ -1278,7 +1287,8 @@ class EnergyResult(_Document):
     @property
     def regions(self) -> "pd.DataFrame":
         """One row per region and quantity (``alpha_p``, ``beta_on``, …)
-        with a band, and per fitted scalar (``f_opt_mhz``, ``p_std_w``, …)."""
+        with a band, and per fitted scalar (``f_opt`` in MHz, ``p_std`` in
+        W, …)."""
         recs: list = []
         for r in self.json["regions"]:
             base = {"region": r["name"]}

@@ -1313,9 +1313,12 @@ fn qe(py: Python<'_>, problem: String, name: String) -> PyResult<String> {
             .map_err(|d| fail(d.render(&problem), ErrorKind::Input))?;
         let opts = errband::qe::Options { limits, ..Default::default() };
         let result = errband::qe::solve(&p, &opts).map_err(|e| fail(e.to_string(), e.kind()))?;
-        let mut v = errband::qe::output::json(&result, errband::num::NumFormat::Exact, true);
-        v["errband"] = serde_json::Value::String(errband::VERSION.into());
-        serde_json::to_string(&v).map_err(|e| fail(format!("cannot write JSON: {e}"), ErrorKind::Analysis))
+        let doc = errband::document::qe::QeDocument {
+            header: errband::document::Header::new(errband::document::Command::Qe),
+            result: errband::document::qe::QeResultDoc::new(&result, errband::num::NumFormat::Exact, true),
+        };
+        serde_json::to_string(&errband::document::to_value(&doc))
+            .map_err(|e| fail(format!("cannot write JSON: {e}"), ErrorKind::Analysis))
     })
 }
 

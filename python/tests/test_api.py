@@ -43,7 +43,7 @@ def test_hpl_from_a_dataframe_gives_the_papers_emax_and_the_clis_band():
     got = next(p for p in a.json["bands"] if p["point"] == {"p": "1000"})
     assert got == want
     lo, hi = a.band(p=1000)["max"]
-    assert (lo, hi) == (Fraction(want["bands"][0]["lower"]["exact"]), Fraction(want["bands"][0]["upper"]["exact"]))
+    assert (lo, hi) == (Fraction(want["bands"][0]["band"]["lower"]["exact"]), Fraction(want["bands"][0]["band"]["upper"]["exact"]))
     # The whole document is the CLI's but for the file names and the line
     # numbers of the residuals (the DataFrame's CSV has no comment lines).
     for doc in (cli, a.json):

@@ -77,9 +77,11 @@ pub fn run(a: QeArgs, limits: &Limits, io: &mut Io) -> Result<(), Failure> {
             s
         }
         Format::Json => {
-            let mut v = output::json(&result, fmt, a.vertices);
-            v["errband"] = serde_json::Value::String(env!("CARGO_PKG_VERSION").into());
-            serde_json::to_string_pretty(&v)
+            let doc = crate::document::qe::QeDocument {
+                header: crate::document::Header::new(crate::document::Command::Qe),
+                result: crate::document::qe::QeResultDoc::new(&result, fmt, a.vertices),
+            };
+            serde_json::to_string_pretty(&crate::document::to_value(&doc))
                 .map_err(|e| Failure::analysis(format!("cannot encode JSON: {e}")))?
         }
         Format::Smtlib => output::smt_result(&result),

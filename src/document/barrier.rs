@@ -161,7 +161,7 @@ impl BarrierDocument {
         let reference = match (&s.reference, &p.analysis) {
             (Some(Reference::Constant(c)), _) => Some(BarrierReference::Constant { time: iv(c) }),
             (Some(Reference::Model(m)), Some(a)) => Some(BarrierReference::Model {
-                model: ModelInfo::of(&m.model),
+                model: ModelInfo::of(&m.model, &a.design.log),
                 data: DataInfo::of(&m.file, &a.design),
                 seconds_per_unit: Exact::new(&m.unit_factor, digits),
                 params: params(&m.model, &a.params, digits),

@@ -3,6 +3,8 @@
 
 use super::{Exact, Header, Point};
 use crate::check::{CheckReport, Counts, Verdict};
+use crate::num::{fmt_sig, Rat};
+use num_traits::Signed;
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -126,11 +128,21 @@ impl CheckDocument {
                         upper: j.band.as_ref().and_then(|b| b.upper.as_ref()).map(|v| Exact::new(v, digits)),
                         clipped: j.band.as_ref().is_some_and(|b| b.clipped),
                         deviation: j.deviation.as_ref().map(|d| Exact::new(d, digits)),
-                        deviation_percent: j.deviation.as_ref().map(crate::report::check::percent),
+                        deviation_percent: j.deviation.as_ref().map(percent),
                         refused: j.refusal.clone(),
                     }
                 })
                 .collect(),
         }
+    }
+}
+
+/// `+12.3 %`, `-4.1 %`.
+pub(crate) fn percent(x: &Rat) -> String {
+    let p = fmt_sig(&(x * Rat::from_integer(100.into())), 3);
+    if x.is_negative() {
+        format!("{p} %")
+    } else {
+        format!("+{p} %")
     }
 }

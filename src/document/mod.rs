@@ -20,11 +20,15 @@
 //! - A band is always a [`Band`]: its `status` says whether it is a band
 //!   at all, and `reason` why not.
 
+pub mod analysis;
 pub mod barrier;
 pub mod check;
+pub mod energy;
+pub mod experiment;
 pub mod ms;
 pub mod plan;
 pub mod prune;
+pub mod qe;
 
 use crate::model::Model;
 use crate::num::{fmt_fraction, fmt_sig, show_value, Rat};
@@ -41,16 +45,24 @@ pub const SCHEMA_VERSION: u32 = 2;
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Command {
+    /// `errband MODEL DATA`: one series.
+    Analysis,
+    /// `errband MODEL DATA` on data of several series.
+    Experiment,
     /// `errband prune`.
     Prune,
     /// `errband plan`.
     Plan,
+    /// `errband energy`.
+    Energy,
     /// `errband barrier`.
     Barrier,
     /// `errband ms predict` (with or without `--compare-subsets`).
     Ms,
     /// `errband check`.
     Check,
+    /// `errband qe`.
+    Qe,
 }
 
 /// The keys that open every document.
@@ -159,6 +171,9 @@ pub enum BandStatus {
     /// Every prediction of the region is below zero at the point, where
     /// every measurement is positive: no run time is possible.
     BelowZero,
+    /// No band is given here (`reason` says why: the form failed its
+    /// self-check and the smaller fit refuses, or it cannot be evaluated).
+    Refused,
     /// The band could not be computed (the analysis it needs failed).
     Failed,
 }
@@ -239,10 +254,12 @@ impl Band {
 pub struct Threshold {
     /// As asked: `max`, `trusted`, `5%`, a number.
     pub label: String,
-    /// The absolute part of the bound.
-    pub absolute: Exact,
-    /// The relative part of the bound (0 for an absolute threshold).
-    pub relative: Exact,
+    /// The absolute part of the bound (`null`: the threshold could not be
+    /// resolved, as a relative threshold at its limit is not).
+    pub absolute: Option<Exact>,
+    /// The relative part of the bound, 0 for an absolute threshold (`null`
+    /// when `absolute` is).
+    pub relative: Option<Exact>,
 }
 
 impl Threshold {
@@ -250,8 +267,16 @@ impl Threshold {
     pub fn new(label: &str, absolute: &Rat, relative: &Rat, digits: usize) -> Threshold {
         Threshold {
             label: label.into(),
-            absolute: Exact::new(absolute, digits),
-            relative: Exact::new(relative, digits),
+            absolute: Some(Exact::new(absolute, digits)),
+            relative: Some(Exact::new(relative, digits)),
+        }
+    }
+
+    /// The threshold `label` with its bound, if it has one.
+    pub fn bound(label: &str, bound: Option<&crate::analysis::Bound>, digits: usize) -> Threshold {
+        match bound {
+            Some(b) => Threshold::new(label, &b.absolute, &b.relative, digits),
+            None => Threshold { label: label.into(), absolute: None, relative: None },
         }
     }
 
@@ -278,11 +303,24 @@ pub struct ModelInfo {
     pub weight: Option<String>,
     /// Units declared for variables and the result.
     pub units: BTreeMap<String, String>,
+    /// Significant digits the model's functions are evaluated to where
+    /// their values are irrational.
+    pub digits: u32,
+    /// The function values that were rounded to `digits` (empty: every
+    /// value is exact).
+    pub inexact: Vec<String>,
 }
 
 impl ModelInfo {
-    /// What a document says about `m`.
-    pub fn of(m: &Model) -> ModelInfo {
+    /// What a document says about `m` as declared, before it meets data
+    /// (nothing rounded yet).
+    pub fn declared(m: &Model) -> ModelInfo {
+        ModelInfo::of(m, &crate::model::EvalLog::default())
+    }
+
+    /// What a document says about `m`, whose evaluation on the data logged
+    /// `log`.
+    pub fn of(m: &Model, log: &crate::model::EvalLog) -> ModelInfo {
         ModelInfo {
             file: m.file.clone(),
             function: m.func.clone(),
@@ -291,6 +329,8 @@ impl ModelInfo {
             body: m.body_text.clone(),
             weight: m.weight_text.clone(),
             units: m.units.clone(),
+            digits: m.digits(),
+            inexact: crate::model::inexact_notes(log, usize::MAX),
         }
     }
 }
@@ -337,6 +377,42 @@ pub struct Row {
     pub row: usize,
     /// Its line in the data file.
     pub line: usize,
+}
+
+/// An array too long to hold: a document holds a marker in its place, and
+/// the writer copies the array in where the marker stands, row by row (a
+/// million residuals, the series of an experiment). Its schema is the
+/// array's.
+#[derive(Debug, Clone)]
+pub struct LongArray<T> {
+    marker: String,
+    rows: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T> LongArray<T> {
+    /// The array whose marker is `marker`.
+    pub(crate) fn new(marker: String) -> LongArray<T> {
+        LongArray { marker, rows: std::marker::PhantomData }
+    }
+}
+
+impl<T> Serialize for LongArray<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.marker)
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for LongArray<T> {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("Array_of_{}", T::schema_name()).into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let items = generator.subschema_for::<T>();
+        schemars::json_schema!({ "type": "array", "items": items })
+    }
 }
 
 /// `doc` as a JSON value. Object keys come out sorted, as every document's

@@ -145,7 +145,7 @@ impl PlanDocument {
         PlanDocument {
             header: Header::new(super::Command::Plan),
             verdict,
-            model: ModelInfo::of(model),
+            model: ModelInfo::of(model, &a.design.log),
             data: DataInfo::of(data_file, &a.design),
             targets: plan.targets.iter().map(|t| point(model, t)).collect(),
             current,

@@ -156,7 +156,7 @@ impl PruneDocument {
         PruneDocument {
             header: Header::new(super::Command::Prune),
             verdict,
-            model: ModelInfo::of(model),
+            model: ModelInfo::of(model, &a.design.log),
             data: DataInfo::of(data_file, &a.design),
             targets: c.targets.iter().map(|t| point(model, t)).collect(),
             unpruned: PruneFit {

@@ -6,9 +6,8 @@ use super::cylinder::{Cell, LevelBound, Side};
 use super::formula::{Atom, Formula, Problem, Rel};
 use super::QeResult;
 use crate::linear::{Constraint, Kind, LinExpr, VarTable};
-use crate::num::{fmt_fraction, fmt_sig, NumFormat, Rat};
+use crate::num::{fmt_fraction, NumFormat, Rat};
 use num_traits::{One, Signed, Zero};
-use serde_json::{json, Value};
 
 /// The result as a formula: a disjunction of the pieces' minimal constraints.
 pub fn as_formula(r: &QeResult) -> Formula {
@@ -100,87 +99,6 @@ pub fn text(r: &QeResult, fmt: NumFormat) -> String {
         }
     }
     lines.join("\nor ")
-}
-
-/// Significant digits of the decimals beside exact values when the text is
-/// exact: the main command's `--decimal` default.
-const JSON_DIGITS: usize = 6;
-
-/// A number in every command's JSON shape: `{"exact": "p/q", "decimal": "…"}`
-/// (the decimal at `fmt`'s digits when it has some).
-fn number_json(x: &Rat, fmt: NumFormat) -> Value {
-    let digits = match fmt {
-        NumFormat::Decimal(n) => n,
-        NumFormat::Exact => JSON_DIGITS,
-    };
-    json!({ "exact": fmt_fraction(x), "decimal": fmt_sig(x, digits) })
-}
-
-fn point_json(v: &[Rat], vars: &VarTable, fmt: NumFormat) -> Value {
-    let mut m = serde_json::Map::new();
-    for (j, x) in v.iter().enumerate() {
-        m.insert(vars.name(j).to_string(), number_json(x, fmt));
-    }
-    Value::Object(m)
-}
-
-fn constraint_json(c: &Constraint, vars: &VarTable, fmt: NumFormat) -> Value {
-    let mut coeffs = serde_json::Map::new();
-    for (j, a) in c.a.iter().enumerate() {
-        if !a.is_zero() {
-            coeffs.insert(vars.name(j).to_string(), number_json(a, fmt));
-        }
-    }
-    json!({ "coefficients": coeffs, "relation": c.kind.symbol(), "rhs": number_json(&c.b, fmt), "text": c.show(vars, fmt) })
-}
-
-fn level_json(var: &str, lb: &LevelBound, vars: &VarTable, fmt: NumFormat) -> Value {
-    let side = |s: &Side| json!({ "expr": s.expr.show(vars, fmt), "strict": s.strict });
-    match lb {
-        LevelBound::Point(e) => json!({ "variable": var, "equals": e.show(vars, fmt) }),
-        LevelBound::Range { lower, upper } => json!({
-            "variable": var,
-            "lower": lower.iter().map(side).collect::<Vec<_>>(),
-            "upper": upper.iter().map(side).collect::<Vec<_>>(),
-        }),
-    }
-}
-
-/// The result as JSON (numbers as exact fractions or rounded decimals, by `fmt`).
-pub fn json(r: &QeResult, fmt: NumFormat, with_vertices: bool) -> Value {
-    let kind = if r.is_false() {
-        "false"
-    } else if r.is_true() {
-        "true"
-    } else {
-        "formula"
-    };
-    let pieces: Vec<Value> = r
-        .pieces
-        .iter()
-        .map(|p| {
-            let mut o = json!({
-                "constraints": p.minimal.constraints().iter().map(|c| constraint_json(c, &r.vars, fmt)).collect::<Vec<_>>(),
-                "cells": p.cells.iter().map(|c| json!({
-                    "text": cell_text(c, &r.vars, fmt),
-                    "levels": c.levels.iter().enumerate().map(|(j, lb)| level_json(r.vars.name(j), lb, &r.vars, fmt)).collect::<Vec<_>>(),
-                })).collect::<Vec<_>>(),
-            });
-            if with_vertices {
-                let g = &p.minimal.generators;
-                o["vertices"] = Value::Array(g.vertices.iter().map(|v| point_json(v, &r.vars, fmt)).collect());
-                o["rays"] = Value::Array(g.rays.iter().map(|v| point_json(v, &r.vars, fmt)).collect());
-                o["lines"] = Value::Array(g.lines.iter().map(|v| point_json(v, &r.vars, fmt)).collect());
-            }
-            o
-        })
-        .collect();
-    json!({
-        "variables": r.vars.names(),
-        "result": kind,
-        "text": text(r, fmt),
-        "pieces": pieces,
-    })
 }
 
 // ---------------------------------------------------------------- SMT-LIB2

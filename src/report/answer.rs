@@ -4,7 +4,7 @@
 //! sentences written here; JSON carries the same facts as data.
 
 use super::*;
-use crate::trust::{Outcome, Recommendation, Refusal};
+use crate::trust::Outcome;
 
 /// The answer's lines, in one wording for every output.
 pub(crate) struct Answer {
@@ -176,73 +176,4 @@ impl Report<'_> {
     pub fn answer_notes(&self) -> Vec<String> {
         self.answer().map(|a| a.notes).unwrap_or_default()
     }
-
-    /// The recommendation as JSON (null without one).
-    pub(crate) fn recommendation_json(&self) -> Value {
-        let Some(r) = self.recommendation else { return Value::Null };
-        recommendation_json(self, r)
-    }
-}
-
-/// A band as JSON: `{lower, upper, clipped}`.
-pub(super) fn band_json(v: &impl Views, b: &Band) -> Value {
-    json!({ "lower": v.opt_both(&b.lower), "upper": v.opt_both(&b.upper), "clipped": b.clipped })
-}
-
-/// The recommendation as JSON data.
-pub(crate) fn recommendation_json(v: &impl Views, r: &Recommendation) -> Value {
-    let t = &r.trusted;
-    let check = &r.check;
-    let (outcome, above, below, of, reason) = match &check.outcome {
-        Outcome::Passed => ("passed", 0, 0, 0, Value::Null),
-        Outcome::Missed { above, below, of } => ("missed", *above, *below, *of, Value::Null),
-        Outcome::Refused => ("refused", 0, 0, 0, Value::Null),
-        Outcome::NotChecked(why) => ("not_checked", 0, 0, 0, Value::String(why.clone())),
-    };
-    let points: Vec<Value> = r
-        .points
-        .iter()
-        .map(|p| {
-            json!({
-                "point": v.point_json(&p.x),
-                "value": v.opt_both(&p.value),
-                "band": p.band.as_ref().map_or(Value::Null, |b| band_json(v, b)),
-                "widened": p.widened,
-                "refused": p.refusal.map_or(Value::Null, |why| Value::String(match why {
-                    Refusal::Untrusted => "untrusted",
-                    Refusal::BelowZero => "below_zero",
-                    Refusal::Gate => "self_check",
-                    Refusal::Undefined => "undefined",
-                }.into())),
-            })
-        })
-        .collect();
-    json!({
-        "form": r.form,
-        "noise": v.both(&r.noise),
-        "relative": t.bound.as_ref().map_or(Value::Null, |b| v.both(&b.relative)),
-        "repetitions": t.centres.as_ref().map_or(Value::Null, |(cb, s)| json!({
-            "median_relative": cb.as_ref().map_or(Value::Null, |b| v.both(&b.relative)),
-            "below": v.both(&s.below),
-            "above": v.both(&s.above),
-            "points": s.points,
-            "most": s.most,
-        })),
-        "self_check": {
-            "at": v.opt_both(&check.at),
-            "outcome": outcome,
-            "above": above,
-            "below": below,
-            "of": of,
-            "reason": reason,
-        },
-        "regime": r.regime.as_ref().map_or(Value::Null, |g| json!({
-            "between": [v.both(&g.between.0), v.both(&g.between.1)],
-            "set_aside": g.set_aside.iter().map(|x| v.both(x)).collect::<Vec<_>>(),
-            "last_scales": g.last_scales,
-            "tolerance": v.both(&g.tolerance),
-            "used": g.used(),
-        })),
-        "points": points,
-    })
 }

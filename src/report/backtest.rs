@@ -1,8 +1,6 @@
 //! The backtest section of the main report (`--holdout`): each held-out
 //! measurement against each band, and the coverage per band.
 
-use serde_json::{json, Value};
-
 use super::{md_escape, md_row, md_table_head, table, Report, Views};
 use crate::backtest::{Backtest, Coverage};
 use crate::model::show_value;
@@ -36,15 +34,6 @@ pub(crate) fn coverage_row(c: &Coverage) -> Vec<String> {
 /// The header of [`coverage_row`].
 pub(crate) fn coverage_head() -> Vec<String> {
     ["threshold", "band", "covered", "no band (points)", "median half-width"].map(String::from).to_vec()
-}
-
-/// A coverage as JSON (exact values as `{exact, decimal}`).
-pub(crate) fn coverage_json(r: &impl Views, c: &Coverage) -> Value {
-    json!({
-        "threshold": c.threshold, "band": c.kind.name(), "measurements": c.measurements, "inside": c.inside,
-        "points": c.points, "refused": c.refused,
-        "median_relative_half_width": c.median_half_width().map_or(Value::Null, |m| r.both(&m)),
-    })
 }
 
 impl Report<'_> {
@@ -83,33 +72,6 @@ impl Report<'_> {
         let mut rows = vec![coverage_head()];
         rows.extend(b.coverage.iter().map(coverage_row));
         o.push_str(&table(&rows, 4));
-    }
-
-    /// The backtest as JSON: every held-out measurement against every band,
-    /// and the coverage.
-    pub(crate) fn backtest_json(&self, b: &Backtest) -> Value {
-        let measurements: Vec<Value> = b
-            .checks
-            .iter()
-            .map(|c| {
-                json!({
-                    "row": c.row + 1, "line": c.measurement.line, "point": self.point_json(&c.measurement.x),
-                    "measured": self.both(&c.measurement.y),
-                    "bands": c.verdicts.iter().map(|v| json!({
-                        "threshold": v.threshold, "band": v.kind.name(),
-                        "lower": v.band.as_ref().map_or(Value::Null, |b| self.opt_both(&b.lower)),
-                        "upper": v.band.as_ref().map_or(Value::Null, |b| self.opt_both(&b.upper)),
-                        "inside": v.inside,
-                        "outside_by": v.outside_by.as_ref().map_or(Value::Null, |x| self.both(x)),
-                    })).collect::<Vec<_>>(),
-                })
-            })
-            .collect();
-        json!({
-            "condition": b.holdout, "fitted_on": b.train.len(), "held_out": b.held.len(),
-            "measurements": measurements,
-            "coverage": b.coverage.iter().map(|c| coverage_json(self, c)).collect::<Vec<_>>(),
-        })
     }
 
     /// The backtest for Markdown.

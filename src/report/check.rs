@@ -4,8 +4,8 @@
 //! Every decimal is a correctly rounded view of an exact value.
 
 use crate::check::{CheckReport, Judged, Verdict};
+use crate::document::check::percent;
 use crate::num::{fmt_fraction, fmt_sig, Rat};
-use num_traits::Signed;
 
 /// A value in a report for reading: correctly rounded to `digits`
 /// significant digits, or the exact fraction when `digits` is 0
@@ -15,16 +15,6 @@ fn show(x: &Rat, digits: usize) -> String {
         fmt_fraction(x)
     } else {
         fmt_sig(x, digits)
-    }
-}
-
-/// `+12.3 %`, `-4.1 %`.
-pub(crate) fn percent(x: &Rat) -> String {
-    let p = fmt_sig(&(x * Rat::from_integer(100.into())), 3);
-    if x.is_negative() {
-        format!("{p} %")
-    } else {
-        format!("+{p} %")
     }
 }
 

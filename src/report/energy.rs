@@ -3,11 +3,12 @@
 //! EE_opt(n) with bands against n; stacked per-region shares, std vs opt).
 
 use super::{csv_line, md_escape, md_row, md_table_head, table_left};
+use crate::document::energy::EnergyDocument;
 use crate::energy::{show_nodes, AtNodes, Form, Nodes, Objective, Prediction, Value, FRACTIONS};
 use crate::num::Interval;
 use crate::num::{fmt_fraction, fmt_sig, to_f64, Rat};
 use crate::plot::{Axis, Chart, Mark, Series, SeriesKind, StackedBarChart};
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 
 /// A plot kind of `errband energy`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -384,104 +385,10 @@ impl EnergyReport<'_> {
         s
     }
 
-    fn jv(&self, x: &Rat) -> Json {
-        super::exact_json(x, self.digits)
-    }
-
-    fn json_value(&self, v: Option<&Value>, thresholds: &[String]) -> Json {
-        match v {
-            None => Json::Null,
-            Some(v) => {
-                let mut j = self.jv(&v.point);
-                j["bands"] = v
-                    .bands
-                    .iter()
-                    .zip(thresholds)
-                    .map(|(b, t)| match b {
-                        None => json!({"threshold": t, "lower": null, "upper": null}),
-                        Some(i) => json!({"threshold": t, "lower": self.jv(&i.lo), "upper": self.jv(&i.hi)}),
-                    })
-                    .collect();
-                j
-            }
-        }
-    }
-
-    /// JSON: the version key and every exact value as `{exact, decimal}`.
+    /// JSON: every exact value as `{exact, decimal}` ([`EnergyDocument`]).
     pub fn json(&self) -> Json {
-        let p = self.pred;
-        let ts: Vec<String> = p.thresholds.iter().map(|t| t.text.clone()).collect();
-        let regions: Vec<Json> = p
-            .regions
-            .iter()
-            .zip(&p.values)
-            .map(|(r, v)| {
-                json!({
-                    "name": r.name,
-                    "overhead": r.overhead,
-                    "f_opt_mhz": self.jv(&r.f_opt),
-                    "f_opt_forced": r.f_opt_forced,
-                    "p_std_w": self.jv(&r.p_std),
-                    "p_opt_w": self.jv(&r.p_opt),
-                    "t_base_s": self.jv(&r.t_base),
-                    "alpha_p": self.json_value(v.alpha_p.as_ref(), &ts),
-                    "beta_on": self.json_value(Some(&v.beta_on), &ts),
-                    "fractions": v.fractions.as_ref().map_or(Json::Null, |fs| {
-                        FRACTIONS.iter().zip(fs).map(|(n, f)| (n.to_string(), self.json_value(Some(f), &ts))).collect::<serde_json::Map<_, _>>().into()
-                    }),
-                    "time_model": {"a": self.jv(&r.point.a), "b": self.jv(&r.point.b)},
-                    "overhead_energy": {"alpha_f_j": self.jv(&r.point.af), "beta_f_j": self.jv(&r.point.bf)},
-                    "frequencies": r.freqs.iter().map(|f| json!({
-                        "mhz": self.jv(&f.freq),
-                        "time_s": self.jv(&f.time),
-                        "power_w": f.power.as_ref().map(|x| self.jv(x)),
-                        "samples": f.samples,
-                    })).collect::<Vec<_>>(),
-                    "fits": r.fits.iter().map(|f| json!({
-                        "kind": f.kind.name(),
-                        "model": &*f.model.source,
-                        "params": f.model.params.iter().zip(&f.analysis.params).map(|(pp, v)| (pp.name.clone(), self.jv(v))).collect::<serde_json::Map<_, _>>(),
-                        "emax": self.jv(&f.analysis.emax),
-                        "max_abs_residual": self.jv(&f.analysis.residuals.max_abs),
-                        "points": f.data.len(),
-                        "vertices": f.analysis.regions.iter().map(|reg| reg.params_at.iter().map(|v| v.iter().map(|x| self.jv(x)).collect::<Vec<_>>()).collect::<Vec<_>>()).collect::<Vec<_>>(),
-                    })).collect::<Vec<_>>(),
-                })
-            })
-            .collect();
-        let at: Vec<Json> =
-            p.at.iter()
-                .map(|a| {
-                    let mut m = serde_json::Map::new();
-                    m.insert("nodes".into(), json!(nodes_text(&a.nodes)));
-                    for (name, get, _) in QUANTITIES {
-                        m.insert(name.into(), self.json_value(get(a), &ts));
-                    }
-                    let shares = |v: &[Option<Value>]| -> Json {
-                        p.regions
-                            .iter()
-                            .zip(v)
-                            .map(|(r, s)| (r.name.clone(), self.json_value(s.as_ref(), &ts)))
-                            .collect::<serde_json::Map<_, _>>()
-                            .into()
-                    };
-                    m.insert("share_std".into(), shares(&a.share_std));
-                    m.insert("share_opt".into(), shares(&a.share_opt));
-                    m.into()
-                })
-                .collect();
-        json!({
-            "errband": env!("CARGO_PKG_VERSION"),
-            "file": self.file,
-            "form": match p.form { Form::Profile => "profile", Form::Given => "fitted values" },
-            "f_std_mhz": self.jv(&p.f_std),
-            "base_nodes": p.base_nodes.as_ref().map(|x| self.jv(x)),
-            "objective": match p.objective { Objective::Energy => "energy", Objective::Edp => "edp" },
-            "thresholds": ts,
-            "regions": regions,
-            "predictions": at,
-            "warnings": p.warnings,
-        })
+        let doc = EnergyDocument::new(self.pred, self.file, self.verdict(), self.digits);
+        crate::document::to_value(&doc)
     }
 
     /// CSV: `nodes,quantity,region,threshold,value,lower,upper` (exact values as

@@ -12,12 +12,18 @@
 
 use std::io::{self, Read, Seek, SeekFrom, Write};
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::html::{esc, html_table, page_parts};
-use super::{figures, rel_half_width, rel_half_width_dec, table_left, Report, Views};
+use super::{figures, rel_half_width, rel_half_width_dec, stream, table_left, Report, Views};
 use crate::analysis::Analysis;
 use crate::data::{Aggregate, Format};
+use crate::document::analysis::CoverageDocument;
+use crate::document::experiment::{
+    ConsistentForms, ExperimentDocument, ExperimentHoldout, ExperimentInfo, SeriesAnalysis, SummaryFamily,
+    SummaryRow,
+};
+use crate::document::{Command, Exact, Header, ModelInfo};
 use crate::error::Classified;
 use crate::model::{show_value, Model};
 use crate::num::{fmt_sig, Rat};
@@ -254,7 +260,7 @@ impl<'a> ExperimentReport<'a> {
         let mut first = None;
         // The JSON summary entry, built only for the JSON document.
         let wants_summary = self.sections.contains(&Section::Json);
-        let mut summary = Value::Null;
+        let summary: Option<SummaryRow>;
         let family_level = e.family.as_ref().map(|f| f.levels.last().map(|l| l.threshold.text.clone()));
         match &e.outcome {
             Ok(an) => {
@@ -285,40 +291,76 @@ impl<'a> ExperimentReport<'a> {
                 }
                 kept.widest_cell =
                     widest.as_ref().map_or("-".into(), |w| fmt_sig(&(w * Rat::from_integer(100.into())), 3));
-                summary = if !wants_summary {
-                    Value::Null
-                } else {
-                    json!({
-                        "callpath": callpath, "metric": metric,
-                        "points": an.design.groups.len(), "measurements": e.part.dataset.rows.len(),
-                        "model": e.model.body_text,
-                        "params": e.model.params.iter().zip(&an.params).map(|(p, c)| self.param_json(&p.name, c)).collect::<Vec<_>>(),
-                        "emax": self.both(&an.emax),
-                        "widest_relative_half_width": widest.as_ref().map_or(Value::Null, |w| self.both(w)),
-                        "family": e.family.as_ref().map_or(Value::Null, |f| json!({
-                            "forms": f.members.len(),
-                            "consistent": f.levels.iter().enumerate().map(|(t, l)| json!({
-                                "threshold": l.threshold.text,
-                                "forms": f.members.iter().filter(|m| m.consistent[t]).count(),
-                            })).collect::<Vec<_>>(),
-                        })),
-                    })
-                };
+                summary = wants_summary.then(|| SummaryRow {
+                    callpath: callpath.to_string(),
+                    metric: metric.to_string(),
+                    error: None,
+                    points: Some(an.design.groups.len()),
+                    measurements: Some(e.part.dataset.rows.len()),
+                    model: Some(e.model.body_text.clone()),
+                    params: Some(crate::document::params(&e.model, &an.params, self.digits)),
+                    emax: Some(Exact::new(&an.emax, self.digits)),
+                    widest_relative_half_width: Exact::opt(widest.as_ref(), self.digits),
+                    family: e.family.as_ref().map(|f| SummaryFamily {
+                        forms: f.members.len(),
+                        consistent: f
+                            .levels
+                            .iter()
+                            .enumerate()
+                            .map(|(t, l)| ConsistentForms {
+                                label: l.threshold.text.clone(),
+                                forms: f.members.iter().filter(|m| m.consistent[t]).count(),
+                            })
+                            .collect(),
+                    }),
+                });
                 kept.widest = widest;
             }
             Err(msg) => {
-                if wants_summary {
-                    summary = json!({ "callpath": callpath, "metric": metric, "error": msg.to_string() });
-                }
+                summary = wants_summary.then(|| SummaryRow {
+                    callpath: callpath.to_string(),
+                    metric: metric.to_string(),
+                    error: Some(msg.to_string()),
+                    points: None,
+                    measurements: None,
+                    model: None,
+                    params: None,
+                    emax: None,
+                    widest_relative_half_width: None,
+                    family: None,
+                });
             }
         }
         let mut sections: Vec<String> = self.sections.iter().map(|&s| self.section(s, &e, &name)).collect();
         // The summary entry is spooled too (a tree of values per series was
         // most of the memory of 10^5 series), pretty-printed at its depth.
-        if wants_summary {
-            sections.push(indented(&summary, 2));
+        if let Some(row) = summary {
+            sections.push(indented(&crate::document::to_value(&row), 2));
         }
         Rendered { kept, backtest: e.backtest, first, family_level, sections }
+    }
+
+    /// A series' entry of the `analyses` array, handed to `f` with its
+    /// residual tables as long arrays.
+    fn with_series_document<R>(
+        &self,
+        e: &Entry<'_>,
+        outcome: Result<&Analysis, String>,
+        f: impl for<'l> FnOnce(Value, &[stream::LongArray<'l>]) -> R,
+    ) -> R {
+        let (callpath, metric) = (e.part.callpath.clone(), e.part.metric.clone());
+        match outcome {
+            Ok(an) => {
+                let r = self.report(e, an);
+                let doc = SeriesAnalysis { callpath, metric, error: None, report: Some(r.document()) };
+                let arrays = r.residual_arrays();
+                f(crate::document::to_value(&doc), &arrays)
+            }
+            Err(msg) => {
+                let doc = SeriesAnalysis { callpath, metric, error: Some(msg), report: None };
+                f(crate::document::to_value(&doc), &[])
+            }
+        }
     }
 
     /// One section of a series.
@@ -344,39 +386,15 @@ impl<'a> ExperimentReport<'a> {
                 }
                 Err(msg) => format!("{name}: failed: {}\n", msg.lines().next().unwrap_or("")),
             },
-            Section::Json => {
-                let v = match outcome {
-                    Ok(an) => {
-                        json!({ "callpath": e.part.callpath, "metric": e.part.metric, "report": self.report(e, an).json() })
-                    }
-                    Err(msg) => json!({ "callpath": e.part.callpath, "metric": e.part.metric, "error": msg }),
-                };
+            Section::Json => self.with_series_document(e, outcome, |mut v, arrays| {
+                stream::fill(&mut v, arrays);
                 indented(&v, 2)
-            }
-            Section::JsonLine => {
-                let line = match outcome {
-                    Ok(an) => {
-                        let mut out = format!(
-                            "{{\"callpath\":{},\"metric\":{},\"report\":",
-                            Value::from(e.part.callpath.as_str()),
-                            Value::from(e.part.metric.as_str())
-                        )
-                        .into_bytes();
-                        // The report's own line, then the closing brace.
-                        let _ = self.report(e, an).write_json_line(&mut out);
-                        if out.last() == Some(&b'\n') {
-                            out.pop();
-                        }
-                        out.extend_from_slice(b"}\n");
-                        String::from_utf8(out).unwrap_or_default()
-                    }
-                    Err(msg) => format!(
-                        "{}\n",
-                        json!({ "callpath": e.part.callpath, "metric": e.part.metric, "error": msg })
-                    ),
-                };
-                line
-            }
+            }),
+            Section::JsonLine => self.with_series_document(e, outcome, |v, arrays| {
+                let mut out = Vec::new();
+                let _ = stream::write_line(&v, arrays, &mut out);
+                String::from_utf8(out).unwrap_or_default()
+            }),
             Section::Csv => self.csv_records(e),
             Section::Html => match outcome {
                 Ok(an) => {
@@ -764,24 +782,26 @@ impl<'a> ExperimentReport<'a> {
     /// JSON: the experiment, the summary rows, and every analysis in the
     /// main command's schema (failures with their message), in file order.
     pub fn write_json(&self, w: &mut dyn Write) -> io::Result<()> {
-        let doc = json!({
-            "errband": env!("CARGO_PKG_VERSION"),
-            "experiment": {
-                "file": self.data_file, "format": self.format.name(), "series": self.total,
-                "selected": self.kept.len(), "aggregate": self.aggregate.name(),
-                "model": { "file": self.model.file, "function": self.model.func, "variables": self.model.vars, "body": self.model.body_text },
+        let (summary, analyses) = ExperimentDocument::markers(SUMMARY, ANALYSES);
+        let doc = ExperimentDocument {
+            header: Header::new(Command::Experiment),
+            experiment: ExperimentInfo {
+                file: self.data_file.to_string(),
+                format: self.format.name().into(),
+                series: self.total,
+                selected: self.kept.len(),
+                aggregate: self.aggregate.name().into(),
+                model: ModelInfo::declared(self.model),
             },
-            "summary": SUMMARY,
-            "analyses": ANALYSES,
-            "holdout": self.coverage.as_ref().map_or(Value::Null, |(cond, cov)| json!({
-                "condition": cond,
-                "coverage": cov.iter().map(|c| super::backtest::coverage_json(self, c)).collect::<Vec<_>>(),
-            })),
-        });
-        let mut doc = doc;
-        if let (Some(why), Some(map)) = (&self.stopped, doc.as_object_mut()) {
-            map.insert("stopped".into(), Value::String(why.clone()));
-        }
+            summary,
+            analyses,
+            holdout: self.coverage.as_ref().map(|(cond, cov)| ExperimentHoldout {
+                condition: cond.clone(),
+                coverage: cov.iter().map(|c| CoverageDocument::new(c, self.digits)).collect(),
+            }),
+            stopped: self.stopped.clone(),
+        };
+        let doc = crate::document::to_value(&doc);
         let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
         // Both arrays are copied in from the spool where their markers
         // stand (keys are in alphabetical order: the analyses come first),

@@ -2,11 +2,9 @@
 //! forms ranked, which are consistent at each threshold, and the family
 //! band beside the best form's. Text and Markdown render the same rows.
 
-use serde_json::{json, Value};
-
 use super::{md_escape, md_row, md_table_head, table_left, Report, Views};
 use crate::analysis::Band;
-use crate::family::{FamilyAnalysis, Hull, Member, RANKING};
+use crate::family::{FamilyAnalysis, Member, RANKING};
 use crate::model::show_value;
 use crate::num::{fmt_sig, Rat};
 
@@ -171,72 +169,5 @@ impl Report<'_> {
                 o.push_str(&md_row(r));
             }
         }
-    }
-
-    /// A band as `{lower, upper}` of exact/decimal pairs (null: unbounded).
-    fn band_json(&self, b: &Band) -> Value {
-        super::answer::band_json(self, b)
-    }
-
-    fn member_json(&self, rank: usize, m: &Member, f: &FamilyAnalysis) -> Value {
-        json!({
-            "rank": rank,
-            "form": m.form,
-            "from": m.origin.label(),
-            "params": m.model.params.iter().zip(&m.stats.params).map(|(p, c)| self.param_json(&p.name, c)).collect::<Vec<_>>(),
-            "remax": self.opt_both(&m.stats.remax),
-            "rmax": self.opt_both(&m.stats.rmax),
-            "emax": self.both(&m.stats.emax),
-            "max_abs_residual": self.both(&m.stats.residuals.max_abs),
-            "rms": self.rms_json(&m.stats.residuals.mean_square),
-            "consistent": f.levels.iter().zip(&m.consistent).map(|(l, c)| json!({"threshold": l.threshold.text, "consistent": c})).collect::<Vec<_>>(),
-            "positive": m.positive.iter().all(|p| *p),
-            "self_check": m.check.as_ref().map_or(Value::Null, |c| {
-                use crate::trust::Outcome;
-                let (outcome, missed) = match &c.outcome {
-                    Outcome::Passed => ("passed", 0),
-                    Outcome::Missed { above, below, .. } => ("missed", above + below),
-                    Outcome::Refused => ("refused", 0),
-                    Outcome::NotChecked(_) => ("not_checked", 0),
-                };
-                json!({ "at": self.opt_both(&c.at), "outcome": outcome, "missed": missed })
-            }),
-        })
-    }
-
-    /// The family as JSON: every form, and the family band per point and
-    /// threshold.
-    pub(crate) fn family_json(&self, f: &FamilyAnalysis) -> Value {
-        let hull = |h: &Option<Hull>| match h {
-            None => json!({"forms": 0, "band": Value::Null, "measurement_band": Value::Null}),
-            Some(h) => {
-                json!({"forms": h.forms, "band": self.band_json(&h.model), "measurement_band": self.band_json(&h.measurement)})
-            }
-        };
-        let mut bands = Vec::new();
-        for (pi, x) in f.points.iter().enumerate() {
-            for (t, l) in f.levels.iter().enumerate() {
-                let mut v = hull(&f.hull[t][pi]);
-                if let Value::Object(o) = &mut v {
-                    o.insert("point".into(), self.point_json(x));
-                    o.insert("threshold".into(), json!(l.threshold.text));
-                    o.insert("untrusted".into(), json!(l.bound.is_none()));
-                    let best = f.members.first().and_then(|m| m.bands[t][pi].as_ref());
-                    o.insert("best_form".into(), best.map_or(Value::Null, |(m, n)| json!({"band": self.band_json(m), "measurement_band": self.band_json(n)})));
-                }
-                bands.push(v);
-            }
-        }
-        json!({
-            "ranking": RANKING,
-            "thresholds": f.levels.iter().map(|l| json!({
-                "threshold": l.threshold.text,
-                "absolute": l.bound.as_ref().map_or(Value::Null, |b| self.both(&b.absolute)),
-                "relative": l.bound.as_ref().map_or(Value::Null, |b| self.both(&b.relative)),
-            })).collect::<Vec<_>>(),
-            "forms": f.members.iter().enumerate().map(|(i, m)| self.member_json(i + 1, m, f)).collect::<Vec<_>>(),
-            "skipped": f.skipped.iter().map(|s| json!({"form": s.form, "why": s.why})).collect::<Vec<_>>(),
-            "bands": bands,
-        })
     }
 }

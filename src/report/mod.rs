@@ -37,7 +37,7 @@ const LEGEND_DIGITS: usize = 4;
 use crate::qe::output;
 use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// The mark of a band's lower end bounded by zero ([`Band::positive`]).
 pub(crate) const CLIPPED: &str = "†";
@@ -98,10 +98,7 @@ fn has_cells(r: &crate::qe::QeResult) -> bool {
     r.pieces.iter().any(|p| !p.cells.is_empty() || p.minimal.constraints().is_empty())
 }
 
-/// `width_pruned / width_full`, when both are finite and the full one is non-zero.
-pub fn shrink_ratio(full: &Option<Band>, pruned: &Option<Band>) -> Option<Rat> {
-    crate::analysis::width_ratio(pruned.as_ref()?.width().as_ref(), full)
-}
+pub use crate::analysis::shrink_ratio;
 
 fn rel_half_width(b: &Band, model: &Rat) -> Option<Rat> {
     rel_half_width_parts(b, model).map(|(n, d)| crate::num::reduced(n, d))
@@ -127,18 +124,9 @@ fn rel_half_width_dec(b: Option<&Band>, model: &Rat, scale: u32, digits: usize) 
         .map_or(String::new(), |(n, d)| crate::num::fmt_sig_parts(&(n * scale), &d, digits))
 }
 
-/// The one JSON shape of an exact value on every command:
-/// `{"exact": "p/q", "decimal": "…"}`, the decimal correctly rounded to
-/// `digits` significant digits.
-pub(crate) fn exact_json(x: &Rat, digits: usize) -> Value {
-    json!({ "exact": fmt_fraction(x), "decimal": fmt_sig(x, digits) })
-}
-
-/// Number views shared by every renderer: correctly rounded decimals,
-/// JSON pairs of exact and decimal, points as JSON, the RMS.
+/// Number views shared by the text renderers: exact fractions or correctly
+/// rounded decimals, threshold labels, the RMS.
 pub(crate) trait Views {
-    /// The model whose variables name the points.
-    fn model(&self) -> &Model;
     /// Significant digits of decimals.
     fn digits(&self) -> usize;
     /// Exact fractions instead of decimals in tables meant for reading (`--exact`).
@@ -155,22 +143,6 @@ pub(crate) trait Views {
     fn dec(&self, x: &Rat) -> String {
         fmt_sig(x, self.digits())
     }
-    /// `{"exact": "p/q", "decimal": "…"}` ([`exact_json`]).
-    fn both(&self, x: &Rat) -> Value {
-        exact_json(x, self.digits())
-    }
-    /// [`Views::both`], or null.
-    fn opt_both(&self, x: &Option<Rat>) -> Value {
-        x.as_ref().map_or(Value::Null, |v| self.both(v))
-    }
-    /// `{"p": "1000"}`.
-    fn point_json(&self, x: &[Rat]) -> Value {
-        let mut m = serde_json::Map::new();
-        for (v, val) in self.model().vars.iter().zip(x) {
-            m.insert(v.clone(), Value::String(show_value(val)));
-        }
-        Value::Object(m)
-    }
     /// A threshold as written with its bound: `max = 17.9772`,
     /// `trusted: r = 5 %`, or a number alone.
     fn bound_label(&self, text: &str, b: &crate::analysis::Bound) -> String {
@@ -183,17 +155,6 @@ pub(crate) trait Views {
         }
     }
     /// The RMS from the mean square, rounded once from the exact square root.
-    /// A fitted parameter: `{"name": "a", "exact": "p/q", "decimal": "…"}`,
-    /// the one shape of parameters in every command's JSON.
-    fn param_json(&self, name: &str, v: &Rat) -> Value {
-        json!({ "name": name, "exact": fmt_fraction(v), "decimal": fmt_sig(v, self.digits()) })
-    }
-    /// The RMS of residuals, `{"decimal": "…", "mean_square": {exact,
-    /// decimal}}`: the RMS itself is irrational in general, so only its
-    /// square is exact.
-    fn rms_json(&self, ms: &Rat) -> Value {
-        json!({ "decimal": self.rms_text(ms), "mean_square": self.both(ms) })
-    }
     fn rms_text(&self, ms: &Rat) -> String {
         if ms.is_zero() {
             "0".into()
@@ -203,13 +164,10 @@ pub(crate) trait Views {
     }
 }
 
-/// `Views` for a renderer struct with `model`, `digits` and `exact` fields.
+/// `Views` for a renderer struct with `digits` and `exact` fields.
 macro_rules! views {
     ($t:ident) => {
         impl $crate::report::Views for $t<'_> {
-            fn model(&self) -> &$crate::model::Model {
-                self.model
-            }
             fn digits(&self) -> usize {
                 self.digits
             }

@@ -9,11 +9,6 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 use std::io::Write;
 
-/// The placeholder for the `n`-th long array of a document.
-pub(crate) fn placeholder(n: usize) -> Value {
-    Value::String(format!("\u{0}errband-stream-{n}"))
-}
-
 fn placeholder_index(s: &str) -> Option<usize> {
     s.strip_prefix("\u{0}errband-stream-")?.parse().ok()
 }
@@ -107,6 +102,10 @@ impl Serialize for Streamed<'_, '_> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn placeholder(n: usize) -> Value {
+        Value::String(crate::document::analysis::placeholder(n))
+    }
 
     #[test]
     fn streamed_bytes_equal_the_whole_document_pretty() {

@@ -515,14 +515,5 @@ impl Report<'_> {
 }
 
 pub(super) fn skip_text(s: &EnvelopeSkip) -> String {
-    match s {
-        EnvelopeSkip::NotOneVariable => "no envelope: the model has several variables".into(),
-        EnvelopeSkip::Empty => "empty region".into(),
-        EnvelopeSkip::Untrusted => "no trustworthy band at this threshold".into(),
-        EnvelopeSkip::Unbounded => "unbounded region: a side of the band is infinite".into(),
-        EnvelopeSkip::Unlisted => {
-            "no envelope: the region's vertices were not listed (--max-vertices)".into()
-        }
-        EnvelopeSkip::Undefined(m) => format!("no envelope: {m}"),
-    }
+    s.reason()
 }

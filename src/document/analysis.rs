@@ -1,0 +1,1126 @@
+//! `errband MODEL DATA --format json`: the analysis of one series: the
+//! fit, e_max, the regions of parameter perturbations, the bands at the
+//! prediction points, and what was asked besides (a pruned refit, the band
+//! as a function, a family of forms, a backtest, the recommended band).
+
+use super::qe::QeResultDoc;
+use super::{
+    params, point, Band, BandStatus, DataInfo, Exact, Header, LongArray, ModelInfo, Param, Point, Rms,
+    Threshold,
+};
+use crate::analysis::{Analysis, Prediction, Region, Shape};
+use crate::backtest::{Backtest, Coverage};
+use crate::data::Measurement;
+use crate::envelope::{BandFunction, Piece};
+use crate::family::{FamilyAnalysis, Hull};
+use crate::model::{FitMode, Model};
+use crate::num::NumFormat;
+use crate::trust::{Outcome, Recommendation, Refusal};
+use crate::Rat;
+use schemars::JsonSchema;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The analysis of one series.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct AnalysisDocument {
+    /// Version, command and shape.
+    #[serde(flatten)]
+    pub header: Header,
+    /// The model.
+    pub model: ModelInfo,
+    /// The data.
+    pub data: AnalysisData,
+    /// The analysis of all the data.
+    #[serde(flatten)]
+    pub analysis: FitDocument,
+    /// With `--drop`: the analysis without the dropped measurements.
+    pub pruned: Option<PrunedDocument>,
+    /// With `--envelope`: each band as a function of the point, and its
+    /// width as a function of the threshold.
+    pub band_function: Option<BandFunctionDocument>,
+    /// With a family of forms: every form, ranked, and the family band.
+    pub family: Option<FamilyDocument>,
+    /// With `--holdout`: the held-out measurements against the bands.
+    pub holdout: Option<HoldoutDocument>,
+    /// The band errband recommends for the next measurement at each
+    /// prediction point (`null`: none could be given).
+    pub recommendation: Option<RecommendationDocument>,
+    /// Why there is no recommended band (`null` when there is one, or when
+    /// none was asked for).
+    pub recommendation_error: Option<String>,
+    /// The measurements set aside before a change of trend (empty: none).
+    pub set_aside: Vec<SetAside>,
+}
+
+/// The data of an analysis.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct AnalysisData {
+    /// File, measurements and points.
+    #[serde(flatten)]
+    pub info: DataInfo,
+    /// Warnings about the data (duplicate lines, …).
+    pub warnings: Vec<String>,
+}
+
+/// How the parameters were found.
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FitKind {
+    /// Least squares, solved exactly.
+    Lsq,
+    /// Given in the model (`--no-fit`).
+    None,
+}
+
+/// One analysis: the fit, e_max, the regions and the bands.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct FitDocument {
+    /// How the parameters were found.
+    pub fit: FitKind,
+    /// The parameters.
+    pub params: Vec<Param>,
+    /// One row per measurement, in the order of the data.
+    pub residuals: LongArray<ResidualRow>,
+    /// The largest absolute residual and its row.
+    pub max_residual: MaxResidual,
+    /// The root mean square of the residuals.
+    pub rms: Rms,
+    /// e_max: the smallest largest absolute residual any parameters reach.
+    pub emax: Emax,
+    /// The fit's largest relative residual `max |e_i|/d_i` (`null` when a
+    /// measurement is not positive).
+    pub rmax: Option<Exact>,
+    /// The smallest largest relative residual any parameters reach (`null`
+    /// when a measurement is not positive).
+    pub remax: Option<Exact>,
+    /// The region of parameter perturbations per threshold.
+    pub regions: Vec<RegionDocument>,
+    /// The bands at each prediction point.
+    pub bands: Vec<PointBands>,
+    /// The minimax refit, when its parameters differ from the fit's
+    /// (`null` otherwise).
+    pub hint: Option<Hint>,
+}
+
+/// One measurement and its residual.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ResidualRow {
+    /// Its number among the measurements (from 1).
+    pub row: usize,
+    /// Its line in the data file.
+    pub line: usize,
+    /// Its point.
+    pub point: Point,
+    /// The measured value.
+    pub measured: Exact,
+    /// The model's value there.
+    pub model: Exact,
+    /// model − measured.
+    pub residual: Exact,
+}
+
+impl ResidualRow {
+    /// Row `i` of `data` (its number `rows[i] + 1`) against `a`'s fit.
+    pub fn new(
+        m: &Model,
+        a: &Analysis,
+        data: &[Measurement],
+        rows: &[usize],
+        i: usize,
+        digits: usize,
+    ) -> ResidualRow {
+        let d = &data[i];
+        ResidualRow {
+            row: rows[i] + 1,
+            line: d.line,
+            point: point(m, &d.x),
+            measured: Exact::new(&d.y, digits),
+            model: Exact::new(&a.residuals.model(i), digits),
+            residual: Exact::new(&a.residuals.e(data, i), digits),
+        }
+    }
+}
+
+/// The largest absolute residual.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct MaxResidual {
+    /// Its value.
+    #[serde(flatten)]
+    pub value: Exact,
+    /// The row (from 1) where the fit reaches it.
+    pub row: usize,
+}
+
+/// e_max.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Emax {
+    /// Its value.
+    #[serde(flatten)]
+    pub value: Exact,
+    /// The parameter perturbation Δc that reaches it.
+    pub dc: BTreeMap<String, Exact>,
+    /// That perturbation is the only one.
+    pub unique: bool,
+}
+
+/// The shape of a region.
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum RegionShape {
+    /// No parameters meet the threshold.
+    Empty,
+    /// One point.
+    Point,
+    /// A bounded polytope.
+    Bounded,
+    /// Unbounded: it has rays or lines.
+    Unbounded,
+    /// The threshold cannot be trusted: no region is given.
+    Untrusted,
+    /// Its vertices were not listed (a limit); its bands are exact LPs.
+    Unlisted,
+}
+
+/// The region of parameter perturbations under one threshold.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RegionDocument {
+    /// The threshold, resolved on the data.
+    pub threshold: Threshold,
+    /// What the threshold stands for, where it is a name (`trusted`).
+    pub definition: Option<String>,
+    /// Its shape.
+    pub shape: RegionShape,
+    /// Why there is no region (`null` unless `untrusted`).
+    pub reason: Option<String>,
+    /// Its vertices, over the Δ variables.
+    pub vertices: Vec<BTreeMap<String, Exact>>,
+    /// Its rays.
+    pub rays: Vec<BTreeMap<String, Exact>>,
+    /// Its lines.
+    pub lines: Vec<BTreeMap<String, Exact>>,
+    /// Why the vertices were not listed (`null` unless `unlisted`).
+    pub unlisted: Option<Unlisted>,
+    /// The region in cylindrical form (`null` when it has no cells).
+    pub cylindrical: Option<Cylindrical>,
+}
+
+/// A region whose vertices were not listed.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Unlisted {
+    /// Vertices found before the limit.
+    pub vertices_reached: usize,
+    /// The limit (`--max-vertices`).
+    pub max_vertices: usize,
+    /// Which limit stopped it: `work` or `vertices`.
+    pub limit: String,
+}
+
+/// A region in cylindrical form.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Cylindrical {
+    /// The variables' order.
+    pub order: Vec<String>,
+    /// The cells as text.
+    pub text: String,
+    /// The QE result.
+    pub result: QeResultDoc,
+}
+
+/// The bands at one prediction point.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct PointBands {
+    /// The point.
+    pub point: Point,
+    /// The model's prediction there.
+    pub model: Exact,
+    /// Beyond the measured range.
+    pub extrapolated: bool,
+    /// One per threshold.
+    pub bands: Vec<ThresholdBand>,
+}
+
+/// The bands at one point under one threshold.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ThresholdBand {
+    /// The threshold.
+    pub threshold: Threshold,
+    /// The band of the model's prediction.
+    pub band: Band,
+    /// The band of a new measurement (the prediction's band widened by the
+    /// threshold's bound).
+    pub measurement_band: Band,
+}
+
+/// The minimax refit.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Hint {
+    /// Its parameters.
+    pub params: Vec<Param>,
+    /// Its largest absolute residual: e_max.
+    pub max_residual: Exact,
+    /// Its RMS.
+    pub rms: Rms,
+}
+
+/// The analysis without the dropped measurements.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct PrunedDocument {
+    /// The analysis of the rest.
+    #[serde(flatten)]
+    pub analysis: FitDocument,
+    /// The measurements dropped.
+    pub dropped: Vec<Dropped>,
+    /// Per prediction point, how much of the full band's width each
+    /// threshold's pruned band keeps.
+    pub shrink: Vec<Shrink>,
+}
+
+/// A dropped measurement.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Dropped {
+    /// Its number among the measurements (from 1).
+    pub row: usize,
+    /// Its line.
+    pub line: usize,
+    /// Its point.
+    pub point: Point,
+}
+
+/// How much narrower the pruned bands are at one point.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Shrink {
+    /// The point.
+    pub point: Point,
+    /// Per threshold.
+    pub ratios: Vec<ShrinkRatio>,
+}
+
+/// The pruned width over the full width under one threshold.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ShrinkRatio {
+    /// The threshold's label.
+    pub label: String,
+    /// The ratio (`null` when either width is infinite or the full one 0).
+    pub ratio: Option<Exact>,
+}
+
+/// The band as a function of a one-variable model's point.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct BandFunctionDocument {
+    /// The range of the variable it covers.
+    pub range: Range,
+    /// The envelopes per threshold.
+    pub envelopes: Vec<EnvelopeDocument>,
+    /// Per prediction point, the band at every threshold from e_max up.
+    pub width_vs_threshold: Vec<WidthCurve>,
+}
+
+/// A range `[from, to]`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Range {
+    /// The lower end.
+    pub from: Exact,
+    /// The upper end.
+    pub to: Exact,
+}
+
+/// The upper and lower envelopes of the band under one threshold.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct EnvelopeDocument {
+    /// The threshold's label.
+    pub label: String,
+    /// Why there is no envelope (`null`: there is one).
+    pub skipped: Option<String>,
+    /// The upper envelope, piece by piece.
+    pub upper: Vec<EnvelopePiece>,
+    /// The lower envelope.
+    pub lower: Vec<EnvelopePiece>,
+}
+
+/// One piece of an envelope: where one vertex of the region gives it.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct EnvelopePiece {
+    /// Where it starts: exact when `from_exact`, else the lower end of an
+    /// exact enclosure of the switch point.
+    pub from: Exact,
+    /// Where it ends (likewise with `to_exact`).
+    pub to: Exact,
+    /// `from` is the exact switch point.
+    pub from_exact: bool,
+    /// `to` is the exact switch point.
+    pub to_exact: bool,
+    /// The vertex (from 1).
+    pub vertex: usize,
+    /// The parameters at that vertex.
+    pub params: Vec<Exact>,
+}
+
+/// The band at one point as a function of the threshold.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct WidthCurve {
+    /// The point.
+    pub point: Point,
+    /// At each breakpoint of the threshold.
+    pub breakpoints: Vec<Breakpoint>,
+}
+
+/// The band at one threshold value.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Breakpoint {
+    /// The threshold's value.
+    pub value: Exact,
+    /// The band there.
+    pub band: Band,
+}
+
+/// The family of forms.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct FamilyDocument {
+    /// The thresholds the forms are judged at.
+    pub thresholds: Vec<Threshold>,
+    /// Every form, best first: consistent at more thresholds, positive
+    /// predictions, a passed self-check, fewer parameters, the
+    /// cross-validated prediction error, remax, the mean square.
+    pub forms: Vec<FormDocument>,
+    /// Forms not fitted, and why.
+    pub skipped: Vec<SkippedForm>,
+    /// The family band per prediction point and threshold.
+    pub bands: Vec<FamilyBand>,
+}
+
+/// One form of the family.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct FormDocument {
+    /// Its rank (1: best).
+    pub rank: usize,
+    /// The form.
+    pub form: String,
+    /// Where it comes from: `model`, `family line`, `pmnf`, …
+    pub from: String,
+    /// Its fitted parameters.
+    pub params: Vec<Param>,
+    /// remax (`null` when a measurement is not positive).
+    pub remax: Option<Exact>,
+    /// rmax (`null` likewise).
+    pub rmax: Option<Exact>,
+    /// e_max.
+    pub emax: Exact,
+    /// Its largest absolute residual.
+    pub max_residual: Exact,
+    /// Its RMS.
+    pub rms: Rms,
+    /// Whether it is consistent with the data at each threshold.
+    pub consistent: Vec<Consistent>,
+    /// It predicts a positive time at every prediction point.
+    pub positive: bool,
+    /// Its self-check (`null`: not made).
+    pub self_check: Option<FormCheck>,
+}
+
+/// A form's consistency at one threshold.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Consistent {
+    /// The threshold's label.
+    pub label: String,
+    /// Some parameters of the form meet it.
+    pub consistent: bool,
+}
+
+/// A form's self-check: fitted without the largest scale, does its band
+/// there hold every measurement?
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct FormCheck {
+    /// The scale left out.
+    pub at: Option<Exact>,
+    /// `passed`, `missed`, `refused` or `not_checked`.
+    pub outcome: CheckOutcome,
+    /// Measurements there outside the band.
+    pub missed: usize,
+}
+
+/// What a self-check found.
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckOutcome {
+    /// Every measurement at the scale left out lies in the band.
+    Passed,
+    /// Some do not.
+    Missed,
+    /// The smaller fit gives no trusted band there.
+    Refused,
+    /// Not made (too few scales, or the fit failed).
+    NotChecked,
+}
+
+impl CheckOutcome {
+    fn of(o: &Outcome) -> CheckOutcome {
+        match o {
+            Outcome::Passed => CheckOutcome::Passed,
+            Outcome::Missed { .. } => CheckOutcome::Missed,
+            Outcome::Refused => CheckOutcome::Refused,
+            Outcome::NotChecked(_) => CheckOutcome::NotChecked,
+        }
+    }
+}
+
+/// A form not fitted.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct SkippedForm {
+    /// The form.
+    pub form: String,
+    /// Why.
+    pub why: String,
+}
+
+/// The family band at one point under one threshold.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct FamilyBand {
+    /// The point.
+    pub point: Point,
+    /// The threshold.
+    pub threshold: Threshold,
+    /// How many forms the hull covers.
+    pub forms: usize,
+    /// The hull of the consistent forms' bands.
+    pub band: Band,
+    /// The hull of their bands of a new measurement.
+    pub measurement_band: Band,
+    /// The best form's bands (`null`: it has none here).
+    pub best_form: Option<FormBands>,
+}
+
+/// One form's bands at one point.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct FormBands {
+    /// The band of the prediction.
+    pub band: Band,
+    /// The band of a new measurement.
+    pub measurement_band: Band,
+}
+
+/// A backtest on held-out measurements.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct HoldoutDocument {
+    /// The `--holdout` condition.
+    pub condition: String,
+    /// Measurements fitted on.
+    pub fitted_on: usize,
+    /// Measurements held out.
+    pub held_out: usize,
+    /// Each held-out measurement against each band.
+    pub measurements: Vec<HeldOut>,
+    /// The coverage per threshold and band.
+    pub coverage: Vec<CoverageDocument>,
+}
+
+/// One held-out measurement.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct HeldOut {
+    /// Its number among the measurements (from 1).
+    pub row: usize,
+    /// Its line.
+    pub line: usize,
+    /// Its point.
+    pub point: Point,
+    /// Its value.
+    pub measured: Exact,
+    /// Against each band.
+    pub bands: Vec<HeldOutBand>,
+}
+
+/// A held-out measurement against one band.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct HeldOutBand {
+    /// The threshold's label.
+    pub label: String,
+    /// Which band: `model`, `measurement`, `family` or `recommended`.
+    pub kind: String,
+    /// The band.
+    pub band: Band,
+    /// The measurement lies in it (`null`: no band).
+    pub inside: Option<bool>,
+    /// How far outside, relative to the measurement (0 inside).
+    pub outside_by: Option<Exact>,
+}
+
+/// The coverage of one band kind under one threshold.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CoverageDocument {
+    /// The threshold's label.
+    pub label: String,
+    /// Which band.
+    pub kind: String,
+    /// Measurements judged.
+    pub measurements: usize,
+    /// Inside their band.
+    pub inside: usize,
+    /// Points judged.
+    pub points: usize,
+    /// Measurements without a band.
+    pub refused: usize,
+    /// The median relative half-width of the bands.
+    pub median_relative_half_width: Option<Exact>,
+}
+
+impl CoverageDocument {
+    /// The document of coverage `c`.
+    pub fn new(c: &Coverage, digits: usize) -> CoverageDocument {
+        CoverageDocument {
+            label: c.threshold.clone(),
+            kind: c.kind.name().into(),
+            measurements: c.measurements,
+            inside: c.inside,
+            points: c.points,
+            refused: c.refused,
+            median_relative_half_width: Exact::opt(c.median_half_width().as_ref(), digits),
+        }
+    }
+}
+
+/// The recommended band of the next measurement.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RecommendationDocument {
+    /// The form it comes from.
+    pub form: String,
+    /// The noise it assumes on a measurement, relative.
+    pub noise: Exact,
+    /// The relative bound on every residual it holds (`null`: none
+    /// trusted).
+    pub relative: Option<Exact>,
+    /// With repetitions: the bound on the repetitions' centres, and their
+    /// spread.
+    pub repetitions: Option<Repetitions>,
+    /// The form's self-check.
+    pub self_check: SelfCheck,
+    /// A change of trend in the data (`null`: none found).
+    pub regime: Option<RegimeDocument>,
+    /// The band at each prediction point.
+    pub points: Vec<RecommendedPoint>,
+}
+
+/// The spread of repetitions around their centres.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Repetitions {
+    /// The relative bound the centres (medians) meet.
+    pub median_relative: Option<Exact>,
+    /// The largest relative spread below a centre.
+    pub below: Exact,
+    /// The largest relative spread above.
+    pub above: Exact,
+    /// Points with repetitions.
+    pub points: usize,
+    /// Most repetitions at one point.
+    pub most: usize,
+}
+
+/// The recommended form's self-check.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct SelfCheck {
+    /// The scale left out.
+    pub at: Option<Exact>,
+    /// What it found.
+    pub outcome: CheckOutcome,
+    /// Measurements there above the band.
+    pub above: usize,
+    /// Below it.
+    pub below: usize,
+    /// Of how many.
+    pub of: usize,
+    /// Why it was not made (`null` when it was).
+    pub reason: Option<String>,
+}
+
+/// A change of trend.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RegimeDocument {
+    /// The scales it lies between.
+    pub between: Range,
+    /// The scales set aside before it.
+    pub set_aside: Vec<Exact>,
+    /// Scales in the last segment.
+    pub last_scales: usize,
+    /// The tolerance the trend change exceeds.
+    pub tolerance: Exact,
+    /// The last segment was used for the recommendation.
+    pub used: bool,
+}
+
+/// The recommended band at one point.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RecommendedPoint {
+    /// The point.
+    pub point: Point,
+    /// The form's prediction (`null`: it cannot be evaluated there).
+    pub value: Option<Exact>,
+    /// The band of the next measurement.
+    pub band: Band,
+    /// Widened by the self-check.
+    pub widened: bool,
+}
+
+/// A measurement set aside before a change of trend.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct SetAside {
+    /// Its line.
+    pub line: usize,
+    /// Its point.
+    pub point: Point,
+    /// Its value.
+    pub measured: Exact,
+}
+
+/// The stand-in of the `n`-th long array of an analysis document,
+/// replaced by the array while the document is written (`report::stream`).
+pub(crate) fn placeholder(n: usize) -> String {
+    format!("\u{0}errband-stream-{n}")
+}
+
+/// What an analysis document is made from.
+pub struct AnalysisInputs<'a> {
+    /// The model.
+    pub model: &'a Model,
+    /// The data file, as named.
+    pub data_file: &'a str,
+    /// The measurements.
+    pub data: &'a [Measurement],
+    /// Warnings about the data.
+    pub warnings: &'a [String],
+    /// The analysis.
+    pub analysis: &'a Analysis,
+    /// With `--drop`: the measurements dropped and the analysis without.
+    pub pruned: Option<(&'a [usize], &'a Analysis)>,
+    /// With `--envelope`.
+    pub function: Option<&'a BandFunction>,
+    /// With a family.
+    pub family: Option<&'a FamilyAnalysis>,
+    /// With `--holdout`.
+    pub backtest: Option<&'a Backtest>,
+    /// The recommended band.
+    pub recommendation: Option<&'a Recommendation>,
+    /// Why there is none.
+    pub recommendation_error: Option<&'a str>,
+    /// Measurements set aside before a change of trend.
+    pub set_aside: &'a [Measurement],
+    /// Significant digits of decimals.
+    pub digits: usize,
+}
+
+fn dc_map(names: &[String], v: &[Rat], digits: usize) -> BTreeMap<String, Exact> {
+    names.iter().zip(v).map(|(n, x)| (n.clone(), Exact::new(x, digits))).collect()
+}
+
+/// The fit of `a` (its residual table in long array `slot`; `rows` number
+/// the measurements it was fitted on).
+pub fn fit_document(m: &Model, a: &Analysis, rows: &[usize], slot: usize, digits: usize) -> FitDocument {
+    let ex = |x: &Rat| Exact::new(x, digits);
+    let regions = a.regions.iter().map(|r| region(a, r, digits)).collect();
+    let bands = a.predictions.iter().map(|p| point_bands(m, a, p, digits)).collect();
+    FitDocument {
+        fit: if a.fit == FitMode::Given { FitKind::None } else { FitKind::Lsq },
+        params: params(m, &a.params, digits),
+        residuals: LongArray::new(placeholder(slot)),
+        max_residual: MaxResidual { value: ex(&a.residuals.max_abs), row: rows[a.residuals.argmax] + 1 },
+        rms: Rms::new(&a.residuals.mean_square, digits),
+        emax: Emax { value: ex(&a.emax), dc: dc_map(&a.dnames, &a.emax_dc, digits), unique: a.emax_unique },
+        rmax: Exact::opt(a.rmax.as_ref(), digits),
+        remax: Exact::opt(a.remax.as_ref(), digits),
+        regions,
+        bands,
+        hint: a.hint.as_ref().map(|(refit, ms)| Hint {
+            params: params(m, refit, digits),
+            max_residual: ex(&a.emax),
+            rms: Rms::new(ms, digits),
+        }),
+    }
+}
+
+fn region(a: &Analysis, r: &Region, digits: usize) -> RegionDocument {
+    let vert = |v: &Vec<Rat>| dc_map(&a.dnames, v, digits);
+    let mut doc = RegionDocument {
+        threshold: Threshold::of(r, digits),
+        definition: r.threshold.definition(),
+        shape: RegionShape::Bounded,
+        reason: None,
+        vertices: Vec::new(),
+        rays: Vec::new(),
+        lines: Vec::new(),
+        unlisted: None,
+        cylindrical: None,
+    };
+    match &r.shape {
+        Shape::Untrusted { .. } => {
+            doc.shape = RegionShape::Untrusted;
+            doc.reason = Some("the relative bound reaches the threshold's limit: no trustworthy band".into());
+            return doc;
+        }
+        Shape::Unlisted { found, limit, work } => {
+            doc.shape = RegionShape::Unlisted;
+            doc.unlisted = Some(Unlisted {
+                vertices_reached: *found,
+                max_vertices: *limit,
+                limit: if *work { "work" } else { "vertices" }.into(),
+            });
+            return doc;
+        }
+        Shape::Empty => doc.shape = RegionShape::Empty,
+        Shape::Point => doc.shape = RegionShape::Point,
+        Shape::Bounded => doc.shape = RegionShape::Bounded,
+        Shape::Unbounded { rays, lines } => {
+            doc.shape = RegionShape::Unbounded;
+            doc.rays = rays.iter().map(vert).collect();
+            doc.lines = lines.iter().map(vert).collect();
+        }
+    }
+    doc.vertices = r.vertices.iter().map(vert).collect();
+    let has_cells = r.result.pieces.iter().any(|p| !p.cells.is_empty() || p.minimal.constraints().is_empty());
+    if has_cells || r.result.pieces.is_empty() {
+        doc.cylindrical = Some(Cylindrical {
+            order: (0..r.result.vars.len()).map(|j| r.result.vars.name(j).to_string()).collect(),
+            text: crate::qe::output::text(&r.result, NumFormat::Exact),
+            result: QeResultDoc::new(&r.result, NumFormat::Exact, false),
+        });
+    }
+    doc
+}
+
+fn point_bands(m: &Model, a: &Analysis, p: &Prediction, digits: usize) -> PointBands {
+    let bands = a
+        .regions
+        .iter()
+        .zip(p.bands.iter().zip(&p.measurement))
+        .map(|(r, (b, mb))| {
+            let (band, measurement_band) = match (b, mb) {
+                (Some(b), Some(mb)) => {
+                    (Band::of(Some(b), Some(&p.model), digits), Band::of(Some(mb), Some(&p.model), digits))
+                }
+                _ => {
+                    let none = match r.shape {
+                        Shape::Untrusted { .. } => Band::none(
+                            BandStatus::Untrusted,
+                            "the relative bound reaches the threshold's limit: no trustworthy band",
+                        ),
+                        Shape::Empty => Band::empty(),
+                        _ => Band::none(
+                            BandStatus::BelowZero,
+                            "every prediction of the region is below zero here, where every measurement is positive",
+                        ),
+                    };
+                    (none.clone(), none)
+                }
+            };
+            ThresholdBand { threshold: Threshold::of(r, digits), band, measurement_band }
+        })
+        .collect();
+    PointBands {
+        point: point(m, &p.x),
+        model: Exact::new(&p.model, digits),
+        extrapolated: p.extrapolated(),
+        bands,
+    }
+}
+
+/// The pruned analysis `p` of `data` without rows `dropped`, beside the
+/// full analysis `full` (its residual table in long array `slot`).
+pub fn pruned_document(
+    m: &Model,
+    full: &Analysis,
+    data: &[Measurement],
+    dropped: &[usize],
+    p: &Analysis,
+    slot: usize,
+    digits: usize,
+) -> PrunedDocument {
+    let kept: Vec<usize> = (0..data.len()).filter(|i| !dropped.contains(i)).collect();
+    let shrink = full
+        .predictions
+        .iter()
+        .zip(&p.predictions)
+        .map(|(a, b)| Shrink {
+            point: point(m, &a.x),
+            ratios: full
+                .regions
+                .iter()
+                .enumerate()
+                .map(|(i, r)| ShrinkRatio {
+                    label: r.threshold.text.clone(),
+                    ratio: Exact::opt(
+                        crate::analysis::shrink_ratio(&a.bands[i], &b.bands[i]).as_ref(),
+                        digits,
+                    ),
+                })
+                .collect(),
+        })
+        .collect();
+    PrunedDocument {
+        analysis: fit_document(m, p, &kept, slot, digits),
+        dropped: dropped
+            .iter()
+            .map(|&i| Dropped { row: i + 1, line: data[i].line, point: point(m, &data[i].x) })
+            .collect(),
+        shrink,
+    }
+}
+
+/// The band function `f` of analysis `a`.
+pub fn band_function(m: &Model, a: &Analysis, f: &BandFunction, digits: usize) -> BandFunctionDocument {
+    let ex = |x: &Rat| Exact::new(x, digits);
+    let piece = |p: &Piece| EnvelopePiece {
+        from: ex(&p.from),
+        to: ex(&p.to),
+        from_exact: p.from_exact,
+        to_exact: p.to_exact,
+        vertex: p.vertex + 1,
+        params: p.params.iter().map(ex).collect(),
+    };
+    BandFunctionDocument {
+        range: Range { from: ex(&f.lo), to: ex(&f.hi) },
+        envelopes: a
+            .regions
+            .iter()
+            .zip(&f.envelopes)
+            .map(|(r, e)| match e {
+                Ok(env) => EnvelopeDocument {
+                    label: r.threshold.text.clone(),
+                    skipped: None,
+                    upper: env.upper.iter().map(piece).collect(),
+                    lower: env.lower.iter().map(piece).collect(),
+                },
+                Err(skip) => EnvelopeDocument {
+                    label: r.threshold.text.clone(),
+                    skipped: Some(skip.reason()),
+                    upper: Vec::new(),
+                    lower: Vec::new(),
+                },
+            })
+            .collect(),
+        width_vs_threshold: a
+            .predictions
+            .iter()
+            .zip(&f.curves)
+            .map(|(p, c)| WidthCurve {
+                point: point(m, &p.x),
+                breakpoints: c
+                    .points
+                    .iter()
+                    .map(|(e, l, u)| Breakpoint {
+                        value: ex(e),
+                        band: Band::of(Some(&crate::band::Band::new(l.clone(), u.clone())), None, digits),
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+/// The family `f`.
+pub fn family(m: &Model, f: &FamilyAnalysis, digits: usize) -> FamilyDocument {
+    let ex = |x: &Rat| Exact::new(x, digits);
+    let untrusted = || {
+        Band::none(
+            BandStatus::Untrusted,
+            "the relative bound reaches the threshold's limit: no trustworthy band",
+        )
+    };
+    let mut bands = Vec::new();
+    for (pi, x) in f.points.iter().enumerate() {
+        for (t, l) in f.levels.iter().enumerate() {
+            let hull: &Option<Hull> = &f.hull[t][pi];
+            let (forms, band, measurement_band) = match hull {
+                Some(h) => (
+                    h.forms,
+                    Band::of(Some(&h.model), None, digits),
+                    Band::of(Some(&h.measurement), None, digits),
+                ),
+                None if l.bound.is_none() => (0, untrusted(), untrusted()),
+                None => {
+                    let none = Band::none(BandStatus::Empty, "no form is consistent at this threshold");
+                    (0, none.clone(), none)
+                }
+            };
+            let best = f.members.first().and_then(|m| m.bands[t][pi].as_ref());
+            bands.push(FamilyBand {
+                point: point(m, x),
+                threshold: Threshold::bound(&l.threshold.text, l.bound.as_ref(), digits),
+                forms,
+                band,
+                measurement_band,
+                best_form: best.map(|(b, mb)| FormBands {
+                    band: Band::of(Some(b), None, digits),
+                    measurement_band: Band::of(Some(mb), None, digits),
+                }),
+            });
+        }
+    }
+    FamilyDocument {
+        thresholds: f
+            .levels
+            .iter()
+            .map(|l| Threshold::bound(&l.threshold.text, l.bound.as_ref(), digits))
+            .collect(),
+        forms: f
+            .members
+            .iter()
+            .enumerate()
+            .map(|(i, mm)| FormDocument {
+                rank: i + 1,
+                form: mm.form.clone(),
+                from: mm.origin.label().to_string(),
+                params: params(&mm.model, &mm.stats.params, digits),
+                remax: Exact::opt(mm.stats.remax.as_ref(), digits),
+                rmax: Exact::opt(mm.stats.rmax.as_ref(), digits),
+                emax: ex(&mm.stats.emax),
+                max_residual: ex(&mm.stats.residuals.max_abs),
+                rms: Rms::new(&mm.stats.residuals.mean_square, digits),
+                consistent: f
+                    .levels
+                    .iter()
+                    .zip(&mm.consistent)
+                    .map(|(l, c)| Consistent { label: l.threshold.text.clone(), consistent: *c })
+                    .collect(),
+                positive: mm.positive.iter().all(|p| *p),
+                self_check: mm.check.as_ref().map(|c| FormCheck {
+                    at: Exact::opt(c.at.as_ref(), digits),
+                    outcome: CheckOutcome::of(&c.outcome),
+                    missed: match &c.outcome {
+                        Outcome::Missed { above, below, .. } => above + below,
+                        _ => 0,
+                    },
+                }),
+            })
+            .collect(),
+        skipped: f.skipped.iter().map(|s| SkippedForm { form: s.form.clone(), why: s.why.clone() }).collect(),
+        bands,
+    }
+}
+
+/// The backtest `b`.
+pub fn holdout(m: &Model, b: &Backtest, digits: usize) -> HoldoutDocument {
+    HoldoutDocument {
+        condition: b.holdout.clone(),
+        fitted_on: b.train.len(),
+        held_out: b.held.len(),
+        measurements: b
+            .checks
+            .iter()
+            .map(|c| HeldOut {
+                row: c.row + 1,
+                line: c.measurement.line,
+                point: point(m, &c.measurement.x),
+                measured: Exact::new(&c.measurement.y, digits),
+                bands: c
+                    .verdicts
+                    .iter()
+                    .map(|v| HeldOutBand {
+                        label: v.threshold.clone(),
+                        kind: v.kind.name().into(),
+                        band: match &v.band {
+                            Some(b) => Band::of(Some(b), None, digits),
+                            None => Band::none(
+                                BandStatus::Refused,
+                                "no band: the region is empty, or the threshold is not trusted here",
+                            ),
+                        },
+                        inside: v.inside,
+                        outside_by: Exact::opt(v.outside_by.as_ref(), digits),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        coverage: b.coverage.iter().map(|c| CoverageDocument::new(c, digits)).collect(),
+    }
+}
+
+/// The recommendation `r`.
+pub fn recommendation(m: &Model, r: &Recommendation, digits: usize) -> RecommendationDocument {
+    let ex = |x: &Rat| Exact::new(x, digits);
+    let t = &r.trusted;
+    let check = &r.check;
+    let (above, below, of, reason) = match &check.outcome {
+        Outcome::Missed { above, below, of } => (*above, *below, *of, None),
+        Outcome::NotChecked(why) => (0, 0, 0, Some(why.clone())),
+        Outcome::Passed | Outcome::Refused => (0, 0, 0, None),
+    };
+    RecommendationDocument {
+        form: r.form.clone(),
+        noise: ex(&r.noise),
+        relative: t.bound.as_ref().map(|b| ex(&b.relative)),
+        repetitions: t.centres.as_ref().map(|(cb, s)| Repetitions {
+            median_relative: cb.as_ref().map(|b| ex(&b.relative)),
+            below: ex(&s.below),
+            above: ex(&s.above),
+            points: s.points,
+            most: s.most,
+        }),
+        self_check: SelfCheck {
+            at: Exact::opt(check.at.as_ref(), digits),
+            outcome: CheckOutcome::of(&check.outcome),
+            above,
+            below,
+            of,
+            reason,
+        },
+        regime: r.regime.as_ref().map(|g| RegimeDocument {
+            between: Range { from: ex(&g.between.0), to: ex(&g.between.1) },
+            set_aside: g.set_aside.iter().map(ex).collect(),
+            last_scales: g.last_scales,
+            tolerance: ex(&g.tolerance),
+            used: g.used(),
+        }),
+        points: r
+            .points
+            .iter()
+            .map(|p| RecommendedPoint {
+                point: point(m, &p.x),
+                value: Exact::opt(p.value.as_ref(), digits),
+                band: match (&p.band, p.refusal) {
+                    (Some(b), _) => Band::of(Some(b), p.value.as_ref(), digits),
+                    (None, Some(why)) => Band::none(
+                        match why {
+                            Refusal::Untrusted => BandStatus::Untrusted,
+                            Refusal::BelowZero => BandStatus::BelowZero,
+                            Refusal::Gate | Refusal::Undefined => BandStatus::Refused,
+                        },
+                        why.text(),
+                    ),
+                    (None, None) => Band::none(BandStatus::Refused, "no band"),
+                },
+                widened: p.widened,
+            })
+            .collect(),
+    }
+}
+
+impl AnalysisDocument {
+    /// The document of `i`, its residual tables as long arrays 0 (all the
+    /// data) and 1 (the pruned data, with `--drop`).
+    pub fn new(i: &AnalysisInputs<'_>) -> AnalysisDocument {
+        let (m, a, digits) = (i.model, i.analysis, i.digits);
+        let all: Vec<usize> = (0..i.data.len()).collect();
+        AnalysisDocument {
+            header: Header::new(super::Command::Analysis),
+            model: ModelInfo::of(m, &a.design.log),
+            data: AnalysisData {
+                info: DataInfo {
+                    file: i.data_file.into(),
+                    measurements: i.data.len(),
+                    points: a.design.groups.len(),
+                },
+                warnings: i.warnings.to_vec(),
+            },
+            analysis: fit_document(m, a, &all, 0, digits),
+            pruned: i.pruned.map(|(dropped, p)| pruned_document(m, a, i.data, dropped, p, 1, digits)),
+            band_function: i.function.map(|f| band_function(m, a, f, digits)),
+            family: i.family.map(|f| family(m, f, digits)),
+            holdout: i.backtest.map(|b| holdout(m, b, digits)),
+            recommendation: i.recommendation.map(|r| recommendation(m, r, digits)),
+            recommendation_error: i.recommendation_error.map(String::from),
+            set_aside: i
+                .set_aside
+                .iter()
+                .map(|s| SetAside { line: s.line, point: point(m, &s.x), measured: Exact::new(&s.y, digits) })
+                .collect(),
+        }
+    }
+}
