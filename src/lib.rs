@@ -26,7 +26,11 @@ pub mod backtest;
 pub mod band;
 pub mod barrier;
 pub mod check;
+// The command line, the renderers and the charts are the binary's and
+// the Python bindings' (same workspace); they are public for them, not
+// part of the library's interface, so they stay out of its documentation.
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod cli;
 pub mod data;
 pub mod document;
@@ -46,10 +50,12 @@ pub mod model;
 pub mod ms;
 pub mod num;
 pub mod plan;
+#[doc(hidden)]
 pub mod plot;
 pub mod poly;
 pub mod prune;
 pub mod qe;
+#[doc(hidden)]
 pub mod report;
 pub mod schema;
 pub mod session;
