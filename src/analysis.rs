@@ -95,6 +95,7 @@ impl Options {
 
 /// Why the analysis could not be done.
 #[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
 pub enum AnalysisError {
     /// Fitting failed (see [`FitError`]).
     #[error(transparent)]
@@ -177,6 +178,7 @@ impl crate::error::Classified for AnalysisError {
 
 /// The shape of a region.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Shape {
     /// No Δc meets the threshold (it is below e_max).
     Empty,

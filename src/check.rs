@@ -261,6 +261,7 @@ impl CheckReport {
 
 /// Why a check cannot be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CheckError {
     /// A file could not be read as what it should be (file, line when
     /// known, why).

@@ -74,6 +74,7 @@ impl Design {
 
 /// Why the design or the fit failed.
 #[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
 pub enum FitError {
     /// The model cannot be evaluated at a data point (located diagnostic, in
     /// the model file, carrying its source).

@@ -177,6 +177,7 @@ pub struct Comparison {
 
 /// Why a search could not be set up.
 #[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
 pub enum PruneError {
     /// The unpruned analysis failed.
     #[error(transparent)]

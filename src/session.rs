@@ -79,6 +79,7 @@ impl Series {
 
 /// Why a series could not be analysed.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum SeriesError {
     /// The analysis failed.
     Analysis(AnalysisError),
@@ -542,6 +543,7 @@ impl Spelling {
 /// Why measurements could not be dropped, or the data without them not
 /// analysed.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum DropError {
     /// A point or row that names no measurement (the whole message).
     Input(String),

@@ -39,6 +39,7 @@ pub struct Tree {
 
 /// Why no prediction can be made.
 #[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
 pub enum BarrierError {
     /// `--per-chassis 0`.
     #[error("--per-chassis 0: a chassis holds at least one node")]
