@@ -306,6 +306,18 @@ fn a_saved_result_is_a_baseline() {
     assert_eq!(a["results"], b["results"]);
     let j = check_json(&[&f, "--new", SLOW], 1);
     assert_eq!(j["results"][0]["verdict"], "above");
+    // A result saved by the previous errband (a band without its status,
+    // `null` and `refused` where there was none) reads the same.
+    let mut old: serde_json::Value = serde_json::from_str(&saved).expect("saved JSON");
+    for p in old["recommendation"]["points"].as_array_mut().expect("points") {
+        let band = p["band"].take();
+        assert_eq!(band["status"], "ok", "{band}");
+        p["band"] =
+            serde_json::json!({"lower": band["lower"], "upper": band["upper"], "clipped": band["clipped"]});
+        p["refused"] = serde_json::Value::Null;
+    }
+    let g = tmp_file("saved_v1.json", &old.to_string());
+    assert_eq!(check_json(&[&g, "--new", NEW], 0)["results"], b["results"]);
     let other = tmp_file("other.csv", "p,T\n130,500\n");
     let r = fails(&["check", &f, "--new", &other], 2);
     has(&r.stderr, &["other.csv:2: the saved result has no recommended band at p = 130", "--at"]);
