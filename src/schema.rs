@@ -13,30 +13,9 @@
 //! output against them (`tests/schemas.rs`), so a change of shape that is
 //! not also made here fails CI.
 
-/// A command whose JSON output has a schema.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Output {
-    /// `errband MODEL DATA --format json`: one series.
-    Analysis,
-    /// `errband MODEL DATA --format json` on data of several series (an
-    /// Extra-P experiment, a CUBE profile, a call tree).
-    Experiment,
-    /// `errband prune … --format json`.
-    Prune,
-    /// `errband plan … --format json`.
-    Plan,
-    /// `errband energy … --format json`.
-    Energy,
-    /// `errband barrier … --format json`.
-    Barrier,
-    /// `errband ms predict … --format json`.
-    Ms,
-    /// `errband qe … --format json`.
-    Qe,
-    /// `errband check … --format json`.
-    Check,
-}
+/// A command whose JSON output has a schema: the commands that write
+/// documents.
+pub use crate::document::Command as Output;
 
 impl Output {
     /// Every command with a schema, in the order of the README.

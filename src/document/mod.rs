@@ -40,29 +40,32 @@ use std::collections::BTreeMap;
 /// moved or removed (an added key keeps it).
 pub const SCHEMA_VERSION: u32 = 2;
 
-/// The command that wrote a document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+/// The command that wrote a document (`errband schema COMMAND` names the
+/// same commands: [`crate::schema::Output`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Command {
-    /// `errband MODEL DATA`: one series.
+    /// `errband MODEL DATA --format json`: one series.
     Analysis,
-    /// `errband MODEL DATA` on data of several series.
+    /// `errband MODEL DATA --format json` on data of several series (an
+    /// Extra-P experiment, a CUBE profile, a call tree).
     Experiment,
-    /// `errband prune`.
+    /// `errband prune … --format json`.
     Prune,
-    /// `errband plan`.
+    /// `errband plan … --format json`.
     Plan,
-    /// `errband energy`.
+    /// `errband energy … --format json`.
     Energy,
-    /// `errband barrier`.
+    /// `errband barrier … --format json`.
     Barrier,
-    /// `errband ms predict` (with or without `--compare-subsets`).
+    /// `errband ms predict … --format json`.
     Ms,
-    /// `errband check`.
-    Check,
-    /// `errband qe`.
+    /// `errband qe … --format json`.
     Qe,
+    /// `errband check … --format json`.
+    Check,
 }
 
 /// The keys that open every document.
@@ -368,6 +371,25 @@ pub struct TargetBand {
     /// The band's width over the current band's width (`null` for the
     /// current analysis itself, or when either width is infinite).
     pub ratio: Option<Exact>,
+}
+
+impl TargetBand {
+    /// The bands of analysis `a` at its prediction points, threshold by
+    /// threshold (the ratio left `null`).
+    pub fn all_of(model: &Model, a: &crate::analysis::Analysis, digits: usize) -> Vec<TargetBand> {
+        a.regions
+            .iter()
+            .enumerate()
+            .flat_map(|(t, r)| a.predictions.iter().map(move |p| (t, r, p)))
+            .map(|(t, r, p)| TargetBand {
+                threshold: Threshold::of(r, digits),
+                target: point(model, &p.x),
+                band: Band::of(p.bands[t].as_ref(), Some(&p.model), digits),
+                measurement_band: Band::of(p.measurement[t].as_ref(), Some(&p.model), digits),
+                ratio: None,
+            })
+            .collect()
+    }
 }
 
 /// A measurement of the data, by its place in the file.

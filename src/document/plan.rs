@@ -82,19 +82,7 @@ impl PlanDocument {
     /// `verdict` as its answer.
     pub fn new(model: &Model, data_file: &str, plan: &Plan, verdict: String, digits: usize) -> PlanDocument {
         let a = &plan.base;
-        let current = a
-            .regions
-            .iter()
-            .enumerate()
-            .flat_map(|(t, r)| a.predictions.iter().map(move |p| (t, r, p)))
-            .map(|(t, r, p)| TargetBand {
-                threshold: Threshold::of(r, digits),
-                target: point(model, &p.x),
-                band: Band::of(p.bands[t].as_ref(), Some(&p.model), digits),
-                measurement_band: Band::of(p.measurement[t].as_ref(), Some(&p.model), digits),
-                ratio: None,
-            })
-            .collect();
+        let current = TargetBand::all_of(model, a, digits);
         let candidates = plan
             .rows
             .iter()

@@ -84,19 +84,7 @@ impl PruneDocument {
     ) -> PruneDocument {
         let a = &c.base;
         let ex = |x: &Rat| Exact::new(x, digits);
-        let unpruned_bands = a
-            .regions
-            .iter()
-            .enumerate()
-            .flat_map(|(t, r)| a.predictions.iter().map(move |p| (t, r, p)))
-            .map(|(t, r, p)| TargetBand {
-                threshold: Threshold::of(r, digits),
-                target: point(model, &p.x),
-                band: Band::of(p.bands[t].as_ref(), Some(&p.model), digits),
-                measurement_band: Band::of(p.measurement[t].as_ref(), Some(&p.model), digits),
-                ratio: None,
-            })
-            .collect();
+        let unpruned_bands = TargetBand::all_of(model, a, digits);
         let candidates = c
             .outcomes
             .iter()
