@@ -319,7 +319,7 @@ pub fn expected_at(
     let mut m = model.clone();
     m.predict.clear();
     let opts = Options { at: points.to_vec(), no_cells: true, ..opts.clone() };
-    let s = session::analyse_series(&m, rows, file, &opts, choice, None)?;
+    let s = session::analyse_series(&m, rows, &session::Request::new(file, &opts).family(choice))?;
     let used = s.best.as_ref().unwrap_or(&m);
     let unit = used.units.get(&used.func).cloned();
     let (form, pts) = match &s.recommendation {

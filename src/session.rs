@@ -38,6 +38,42 @@ impl FamilyChoice {
     }
 }
 
+/// How the main command analyses a series: the options of the analysis,
+/// the family of forms, a holdout, and the data's name for messages. One
+/// struct for [`analyse_series`], [`analyse_experiment`] and
+/// [`analyse_experiment_each`].
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct Request<'a> {
+    /// The data's name in messages (its file).
+    pub file: &'a str,
+    /// The analysis' options (thresholds, prediction points, limits).
+    pub options: &'a Options,
+    /// Which forms make the family.
+    pub family: FamilyChoice,
+    /// Measurements held out for a backtest, with the condition as the
+    /// user wrote it.
+    pub holdout: Option<(&'a Holdout, &'a str)>,
+}
+
+impl<'a> Request<'a> {
+    /// The analysis of the data in `file` with `options`: the given model
+    /// alone, nothing held out.
+    pub fn new(file: &'a str, options: &'a Options) -> Request<'a> {
+        Request { file, options, family: FamilyChoice::own(None), holdout: None }
+    }
+
+    /// The same, with the family `family`.
+    pub fn family(self, family: FamilyChoice) -> Request<'a> {
+        Request { family, ..self }
+    }
+
+    /// The same, with `holdout` held out (its condition as written).
+    pub fn holdout(self, holdout: Option<(&'a Holdout, &'a str)>) -> Request<'a> {
+        Request { holdout, ..self }
+    }
+}
+
 /// What [`analyse_series`] found.
 #[derive(Debug, Clone)]
 pub struct Series {
@@ -144,14 +180,8 @@ impl Classified for SeriesError {
 /// model) so are the family and the analysis, and the earlier measurements
 /// are returned as set aside. A given model's analysis keeps every
 /// measurement: it is the paper's method on the user's data.
-pub fn analyse_series(
-    given: &Model,
-    rows: &[Measurement],
-    file: &str,
-    opts: &Options,
-    choice: FamilyChoice,
-    holdout: Option<(&Holdout, &str)>,
-) -> Result<Series, SeriesError> {
+pub fn analyse_series(given: &Model, rows: &[Measurement], req: &Request<'_>) -> Result<Series, SeriesError> {
+    let Request { file, options: opts, family: choice, holdout } = *req;
     crate::analysis::check_variables(given, rows, file).map_err(SeriesError::Analysis)?;
     let wants_family = choice.set.is_some() || !given.family.is_empty();
     let forms = |train: &[Measurement]| family::forms_of(given, choice.own, choice.set, train, opts);
@@ -348,13 +378,11 @@ pub enum QeProblem {
 pub fn qe_problem(
     given: &Model,
     rows: &[Measurement],
-    file: &str,
-    opts: &Options,
-    choice: FamilyChoice,
-    holdout: Option<(&Holdout, &str)>,
+    req: &Request<'_>,
     which: QeProblem,
 ) -> Result<String, SeriesError> {
-    let best = if choice.own { None } else { analyse_series(given, rows, file, opts, choice, holdout)?.best };
+    let Request { file, options: opts, family: choice, .. } = *req;
+    let best = if choice.own { None } else { analyse_series(given, rows, req)?.best };
     let model = best.as_ref().unwrap_or(given);
     let design = crate::fit::Design::new(model, rows, file)
         .map_err(|e| SeriesError::Analysis(AnalysisError::Fit(e)))?;
@@ -399,20 +427,14 @@ pub fn analyse_experiment<'a>(
     parts: &'a Parts,
     model: &'a Model,
     per_series: &'a [Result<Model, SeriesError>],
-    file: &str,
-    opts: &Options,
-    choice: FamilyChoice,
-    holdout: Option<(&Holdout, &str)>,
+    req: &Request<'_>,
 ) -> Vec<Entry<'a>> {
     let mut all = Vec::with_capacity(parts.len());
     let _ = analyse_experiment_each(
         parts,
         model,
         per_series,
-        file,
-        opts,
-        choice,
-        holdout,
+        req,
         |e| e,
         |e| {
             all.push(e);
@@ -434,20 +456,17 @@ const IN_FLIGHT_PER_THREAD: usize = 16;
 /// The first error `each` returns stops the run. With a deadline
 /// ([`Options::deadline`]) no series is started once it has passed (those in
 /// flight finish): the result says how many were analysed.
-#[allow(clippy::too_many_arguments)]
 pub fn analyse_experiment_each<'a, T: Send, E>(
     parts: &'a Parts,
     model: &'a Model,
     per_series: &'a [Result<Model, SeriesError>],
-    file: &str,
-    opts: &Options,
-    choice: FamilyChoice,
-    holdout: Option<(&Holdout, &str)>,
+    req: &Request<'_>,
     map: impl Fn(Entry<'a>) -> T + Sync,
     mut each: impl FnMut(T) -> Result<(), E>,
 ) -> Result<Finished, E> {
     use rayon::prelude::*;
-    let opts = &Options { no_cells: true, ..opts.clone() };
+    let opts = &Options { no_cells: true, ..req.options.clone() };
+    let req = &Request { options: opts, ..*req };
     let chunk = IN_FLIGHT_PER_THREAD * rayon::current_num_threads().max(1);
     let analyse = |i: usize| -> Option<Entry<'a>> {
         let part = parts.get(i)?;
@@ -468,7 +487,7 @@ pub fn analyse_experiment_each<'a, T: Send, E>(
                 });
             }
         };
-        let outcome = analyse_series(given, &part.dataset.rows, file, opts, choice, holdout);
+        let outcome = analyse_series(given, &part.dataset.rows, req);
         Some(match outcome {
             Ok(s) => Entry {
                 part,

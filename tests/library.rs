@@ -133,30 +133,27 @@ fn every_library_error_goes_through_the_front_door_with_its_kind() {
 #[test]
 fn experiments_stream_or_collect_the_same_analyses_in_series_order() {
     use errband::data::{read_parts, Aggregate, ColumnSpec, Selection};
-    use errband::session::{analyse_experiment, analyse_experiment_each, FamilyChoice};
+    use errband::session::{analyse_experiment, analyse_experiment_each, Request};
     let model = Model::from_source(&read("models/amdahl.tm"), "amdahl.tm").unwrap();
     let text = read("data/extrap_experiment.txt");
     let opts = Options::default();
     // Data read without the model's variables: a located error, not a panic.
     let bare =
         read_parts(&text, "x.txt", &ColumnSpec::default(), &Selection::default(), Aggregate::All).unwrap();
-    let wrong = analyse_experiment(&bare, &model, &[], "x.txt", &opts, FamilyChoice::own(None), None);
+    let wrong = analyse_experiment(&bare, &model, &[], &Request::new("x.txt", &opts));
     let msg = wrong[0].outcome.as_ref().err().map(ToString::to_string).unwrap_or_default();
     assert!(msg.contains("has 0 variable value(s), and the model has 1 variable(s) (p)"), "{msg}");
     assert_eq!(wrong[0].outcome.as_ref().err().map(|e| e.kind()), Some(ErrorKind::Input));
     let spec = ColumnSpec { vars: model.vars.clone(), y: model.func.clone(), ..ColumnSpec::default() };
     let parts = read_parts(&text, "x.txt", &spec, &Selection::default(), Aggregate::All).unwrap();
-    let all = analyse_experiment(&parts, &model, &[], "x.txt", &opts, FamilyChoice::own(None), None);
+    let all = analyse_experiment(&parts, &model, &[], &Request::new("x.txt", &opts));
     assert_eq!(all.len(), parts.len());
     let mut streamed: Vec<(String, Rat)> = Vec::new();
     analyse_experiment_each(
         &parts,
         &model,
         &[],
-        "x.txt",
-        &opts,
-        FamilyChoice::own(None),
-        None,
+        &Request::new("x.txt", &opts),
         |e| (e.part.name(), e.outcome.map(|a| a.emax)),
         |(name, emax)| {
             streamed.push((name, emax.unwrap()));

@@ -495,14 +495,12 @@ fn analyse_inner(r: &Request) -> Result<Analysed, PyErr> {
         );
         let renderer = report.renderer();
         let io_fail = |e: std::io::Error| fail(format!("cannot write JSON: {e}"), ErrorKind::Analysis);
+        let request = session::Request::new(&data_name, &opts).family(choice).holdout(holdout);
         session::analyse_experiment_each(
             &parts,
             &model,
             &[],
-            &data_name,
-            &opts,
-            choice,
-            holdout,
+            &request,
             |e| renderer.render(e),
             |x| report.push(x),
         )
@@ -515,15 +513,19 @@ fn analyse_inner(r: &Request) -> Result<Analysed, PyErr> {
     }
     let part =
         parts.into_vec().into_iter().next().ok_or_else(|| fail("no series".into(), ErrorKind::Input))?;
-    let series = session::analyse_series(&model, &part.dataset.rows, &data_name, &opts, choice, holdout)
-        .map_err(|e| {
-            // The backtest names the holdout as the command line writes it.
-            let mut m = e.to_string();
-            if let Some(h) = &r.holdout {
-                m = m.replace(&format!("--holdout {h}"), &format!("holdout={h:?}"));
-            }
-            fail(m, e.kind())
-        })?;
+    let series = session::analyse_series(
+        &model,
+        &part.dataset.rows,
+        &session::Request::new(&data_name, &opts).family(choice).holdout(holdout),
+    )
+    .map_err(|e| {
+        // The backtest names the holdout as the command line writes it.
+        let mut m = e.to_string();
+        if let Some(h) = &r.holdout {
+            m = m.replace(&format!("--holdout {h}"), &format!("holdout={h:?}"));
+        }
+        fail(m, e.kind())
+    })?;
     let pruned = if dropping {
         let m = series.best.as_ref().unwrap_or(&model);
         let rows = series.rows(&part.dataset.rows);

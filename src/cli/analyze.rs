@@ -260,6 +260,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     if holdout.is_some() && (!a.drop.is_empty() || !a.drop_row.is_empty()) {
         return Err(Failure::input("--holdout and --drop both leave measurements out; give one"));
     }
+    let request = session::Request::new(&data_path, &opts).family(fam).holdout(holdout);
 
     if let Some(which) = a.emit_qe {
         let which = match which {
@@ -267,8 +268,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
             EmitQe::Region => session::QeProblem::Region,
         };
         let t1 = Instant::now();
-        let text = session::qe_problem(&input.model, rows, &data_path, &opts, fam, holdout, which)
-            .map_err(|e| Failure::of(&e))?;
+        let text = session::qe_problem(&input.model, rows, &request, which).map_err(|e| Failure::of(&e))?;
         let t_problem = t1.elapsed();
         let t2 = Instant::now();
         io.stdout(&text)?;
@@ -279,8 +279,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     }
 
     let t1 = Instant::now();
-    let series = session::analyse_series(&input.model, rows, &data_path, &opts, fam, holdout)
-        .map_err(|e| Failure::of(&e))?;
+    let series = session::analyse_series(&input.model, rows, &request).map_err(|e| Failure::of(&e))?;
     let model: &Model = series.best.as_ref().unwrap_or(&input.model);
     let backtest = series.backtest.as_ref();
     // With a backtest, the analysis and its report are of the training
@@ -533,18 +532,12 @@ fn run_experiment(
     // report covers those analysed (the watchdog lets the run finish).
     let deadline = io.take_deadline()?;
     let opts = &Options { deadline: deadline.as_ref().map(|(d, _)| *d), ..opts.clone() };
-    let finished = session::analyse_experiment_each(
-        parts,
-        &input.model,
-        &input.models,
-        &input.data_path,
-        opts,
-        fam,
-        holdout,
-        render,
-        |r| report.push(r),
-    )
-    .map_err(spool_failure)?;
+    let request = session::Request::new(&input.data_path, opts).family(fam).holdout(holdout);
+    let finished =
+        session::analyse_experiment_each(parts, &input.model, &input.models, &request, render, |r| {
+            report.push(r)
+        })
+        .map_err(spool_failure)?;
     let stopped = match (finished, deadline) {
         (session::Finished::Stopped { analysed }, Some((_, why))) => {
             let why = format!("{why}; {analysed} of {n} series were analysed, and only they are reported");
