@@ -573,8 +573,8 @@ fn run_experiment(
             t1.elapsed().as_secs_f64() * 1e3,
         ));
     }
-    let code = report.code();
-    if code != 0 {
+    let code = report.worst_failure().map_or(super::EXIT_OK, super::exit_code);
+    if code != super::EXIT_OK {
         io.note(&format!("errband: {} of {n} analyses failed (see the table)", report.failed()));
     }
     if let Some(why) = stopped {

@@ -25,6 +25,15 @@ pub const EXIT_ANALYSIS: i32 = 1;
 /// Exit code: usage or input error.
 pub const EXIT_INPUT: i32 = 2;
 
+/// The exit code of a failure of `kind`: the only place a kind becomes a
+/// code (the library knows kinds, not exit codes).
+pub fn exit_code(kind: crate::error::ErrorKind) -> i32 {
+    match kind {
+        crate::error::ErrorKind::Input => EXIT_INPUT,
+        crate::error::ErrorKind::Analysis => EXIT_ANALYSIS,
+    }
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "errband",
@@ -152,7 +161,7 @@ impl Failure {
     /// A library error: its message, and the exit code of its kind (never
     /// read from the text).
     fn of(e: &impl crate::error::Classified) -> Failure {
-        Failure { message: e.to_string(), code: e.kind().exit_code() }
+        Failure { message: e.to_string(), code: exit_code(e.kind()) }
     }
 }
 

@@ -24,7 +24,7 @@ use crate::document::experiment::{
     SummaryRow,
 };
 use crate::document::{Command, Exact, Header, ModelInfo};
-use crate::error::Classified;
+use crate::error::{Classified, ErrorKind};
 use crate::model::{show_value, Model};
 use crate::num::{fmt_sig, Rat};
 use crate::session::Entry;
@@ -96,8 +96,8 @@ struct Kept {
     name: String,
     /// The error message, for a failed series.
     failed: Option<String>,
-    /// Its exit code (0 when analysed).
-    code: i32,
+    /// Who has to act on its failure (`None` when analysed).
+    kind: Option<ErrorKind>,
     /// The widest relative half-width (the order's key).
     widest: Option<Rat>,
     /// The model's body when it is not the report's model's (the table
@@ -241,11 +241,11 @@ impl<'a> ExperimentReport<'a> {
         let name = e.part.name();
         let (callpath, metric) = (&e.part.callpath, &e.part.metric);
         let failed = e.outcome.as_ref().err().map(ToString::to_string);
-        let code = e.outcome.as_ref().err().map_or(0, |x| x.kind().exit_code());
+        let kind = e.outcome.as_ref().err().map(Classified::kind);
         let mut kept = Kept {
             name: name.clone(),
             failed: failed.clone(),
-            code,
+            kind,
             widest: None,
             body: (e.model.body_text != self.model.body_text).then(|| e.model.body_text.clone()),
             points: String::new(),
@@ -853,9 +853,10 @@ impl<'a> ExperimentReport<'a> {
         w.write_all(bottom.as_bytes())
     }
 
-    /// The exit code: 0 when every analysis succeeded, else the largest
-    /// failure code (1: analysis impossible, 2: an input fault).
-    pub fn code(&self) -> i32 {
-        self.kept.iter().map(|k| k.code).max().unwrap_or(0)
+    /// The worst failure among the series (`None`: every analysis
+    /// succeeded): an input fault before an impossible analysis.
+    pub fn worst_failure(&self) -> Option<ErrorKind> {
+        let kinds = || self.kept.iter().filter_map(|k| k.kind);
+        kinds().find(|k| *k == ErrorKind::Input).or_else(|| kinds().next())
     }
 }
