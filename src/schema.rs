@@ -70,46 +70,55 @@ impl Output {
         let id = format!("https://errband.dev/schemas/{}", self.file_name());
         match self {
             Output::Analysis => schema_of::<analysis::AnalysisDocument>(
+                self,
                 &id,
                 "errband analysis (JSON)",
                 "The document `errband MODEL DATA --format json` writes for one series: the fit, residuals, e_max, the region of parameter perturbations per threshold and the error bands at the prediction points. Every exact value is {exact, decimal}; values are in the model function's unit (model.units). `pruned`, `band_function`, `family` and `holdout` are null unless asked for with --drop/--drop-row, --envelope, --family and --holdout.",
             ),
             Output::Experiment => schema_of::<experiment::ExperimentDocument>(
+                self,
                 &id,
                 "errband experiment analysis (JSON)",
                 "The document `errband MODEL DATA --format json` writes when DATA holds several series (an Extra-P experiment, a CSV split with --by, ...): a summary row and a full analysis per series. Every exact value is {exact, decimal}.",
             ),
             Output::Qe => schema_of::<qe::QeDocument>(
+                self,
                 &id,
                 "errband qe (JSON)",
                 "The document `errband qe FILE --format json` writes: the quantifier-free result as convex pieces, each with its minimal constraints, cylindrical cells and (with --vertices) vertices, rays and lines. Numbers are {exact, decimal} (the decimal at --decimal digits, else 6); expressions (`expr`, `equals`, `text`) are strings.",
             ),
             Output::Prune => schema_of::<prune::PruneDocument>(
+                self,
                 &id,
                 "errband prune (JSON)",
                 "The document `errband prune MODEL DATA --format json` writes: each data-pruning choice (points dropped), refitted and ranked by the band it leaves at the targets. Values are in the model function's unit; every exact value is {exact, decimal}.",
             ),
             Output::Plan => schema_of::<plan::PlanDocument>(
+                self,
                 &id,
                 "errband plan (JSON)",
                 "The document `errband plan MODEL DATA --candidate ... --format json` writes: candidate points for the next measurement, ranked by the band each would leave at the targets. Values are in the model function's unit; every exact value is {exact, decimal}.",
             ),
             Output::Barrier => schema_of::<barrier::BarrierDocument>(
+                self,
                 &id,
                 "errband barrier (JSON)",
                 "The document `errband barrier --format json` writes: barrier latency of a chassis network against MPI_Barrier per node count, with bands and the crossover T_SR. Units are in the `units` map; every exact value is {exact, decimal}.",
             ),
             Output::Ms => schema_of::<ms::MsDocument>(
+                self,
                 &id,
                 "errband ms predict (JSON)",
                 "The document `errband ms predict TASKS --format json` writes: a master/slave program's predicted run time per processor count (LogGP simulation). Units are in the `units` map; busy fractions and errors are plain ratios; every exact value is {exact, decimal}.",
             ),
             Output::Check => schema_of::<check::CheckDocument>(
+                self,
                 &id,
                 "errband check (JSON)",
                 "The document `errband check … --format json` writes: for each new measurement, whether it lies inside the band errband recommends for the next measurement at its scale, above it or below it, and by how much relative to the crossed edge. Numbers are {exact, decimal}.",
             ),
             Output::Energy => schema_of::<energy::EnergyDocument>(
+                self,
                 &id,
                 "errband energy (JSON)",
                 "The document `errband energy PROFILE --format json` writes: DVFS energy savings ΔE(n), EE_opt(n) and per-region shares with exact bands. Units are in the `units` map; every exact value is {exact, decimal}.",

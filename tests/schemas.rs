@@ -211,6 +211,9 @@ fn typed_schemas_reject_documents_out_of_the_shared_shape() {
     let mut no_command = doc.clone();
     no_command.as_object_mut().expect("object").remove("command");
     assert!(!v.is_valid(&no_command), "a document without its command passed");
+    let mut other = doc.clone();
+    other["command"] = Value::String("plan".into());
+    assert!(!v.is_valid(&other), "a prune schema took a plan document");
     let mut bare = doc;
     bare["unpruned"]["emax"] = Value::String("223/40".into());
     assert!(!v.is_valid(&bare), "a bare exact string where {{exact, decimal}} belongs passed");

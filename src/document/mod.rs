@@ -445,13 +445,28 @@ pub fn to_value<T: Serialize>(doc: &T) -> serde_json::Value {
     serde_json::to_value(doc).unwrap_or(serde_json::Value::Null)
 }
 
-/// The JSON Schema (draft 2020-12) of document type `T`, as pretty JSON
+/// The JSON Schema (draft 2020-12) of document type `T`, written by
+/// `command`, as pretty JSON
 /// with a final newline. Every property is required (a document writes
 /// `null` for what does not apply, never leaves a key out) and no other
 /// key is allowed.
-pub fn schema_of<T: JsonSchema>(id: &str, title: &str, description: &str) -> String {
+pub fn schema_of<T: JsonSchema>(command: Command, id: &str, title: &str, description: &str) -> String {
     let mut schema = serde_json::to_value(schemars::schema_for!(T)).unwrap_or_default();
     require_all(&mut schema);
+    // The document's own command, not any command; so for the analyses an
+    // experiment embeds.
+    let own = |c: Command| {
+        let name = serde_json::to_value(c).unwrap_or_default();
+        schemars::json_schema!({ "const": name, "description": "The command that wrote the document." })
+            .to_value()
+    };
+    if let Some(p) = schema.get_mut("properties").and_then(|p| p.as_object_mut()) {
+        p.insert("command".into(), own(command));
+    }
+    let embedded = schema.pointer_mut("/$defs/AnalysisDocument/properties").and_then(|p| p.as_object_mut());
+    if let Some(p) = embedded {
+        p.insert("command".into(), own(Command::Analysis));
+    }
     if let Some(o) = schema.as_object_mut() {
         o.insert("$id".into(), id.into());
         o.insert("title".into(), title.into());
@@ -518,8 +533,13 @@ mod tests {
 
     #[test]
     fn schemas_require_every_property() {
-        let s: serde_json::Value =
-            serde_json::from_str(&schema_of::<Band>("https://errband.dev/band", "band", "one band")).unwrap();
+        let s: serde_json::Value = serde_json::from_str(&schema_of::<Band>(
+            Command::Prune,
+            "https://errband.dev/band",
+            "band",
+            "one band",
+        ))
+        .unwrap();
         let req: Vec<&str> = s["required"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
         for k in ["status", "reason", "lower", "upper", "width", "relative_half_width", "clipped"] {
             assert!(req.contains(&k), "{k} not required");
