@@ -251,6 +251,46 @@ pub fn width_ratio(width: Option<&Rat>, base: &Option<Band>) -> Option<Rat> {
     (!w0.is_zero()).then(|| w / w0)
 }
 
+/// Why a prediction has no band under a threshold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NoBand {
+    /// No parameters meet the threshold: its region is empty.
+    Empty,
+    /// The threshold's relative bound reaches its limit: no band is trusted.
+    Untrusted,
+    /// Every prediction of the region is below zero at the point, where
+    /// every measurement is positive.
+    BelowZero,
+}
+
+impl NoBand {
+    /// Why, in a few words.
+    pub fn reason(self) -> &'static str {
+        match self {
+            NoBand::Empty => "no parameters satisfy the threshold",
+            NoBand::Untrusted => "the relative bound reaches the threshold's limit: no trustworthy band",
+            NoBand::BelowZero => {
+                "every prediction of the region is below zero here, where every measurement is positive"
+            }
+        }
+    }
+}
+
+/// The bands of prediction `p` under region `r` (its `i`-th), or why there
+/// are none: the one place that tells an empty region from an untrusted
+/// threshold and from predictions below zero.
+pub fn bands_of<'a>(r: &Region, p: &'a Prediction, i: usize) -> Result<(&'a Band, &'a Band), NoBand> {
+    match (&p.bands[i], &p.measurement[i]) {
+        (Some(b), Some(m)) => Ok((b, m)),
+        _ => Err(match r.shape {
+            Shape::Untrusted { .. } => NoBand::Untrusted,
+            Shape::Empty => NoBand::Empty,
+            _ => NoBand::BelowZero,
+        }),
+    }
+}
+
 /// `width_pruned / width_full`, when both are finite and the full one is non-zero.
 pub fn shrink_ratio(full: &Option<Band>, pruned: &Option<Band>) -> Option<Rat> {
     width_ratio(pruned.as_ref()?.width().as_ref(), full)
@@ -644,10 +684,19 @@ impl Analysis {
         self.regions.iter().enumerate().find(|(_, r)| r.threshold.text == t)
     }
 
+    /// The model's band and the band of a new measurement at the
+    /// prediction point `x` for `threshold`, or why there is none (empty,
+    /// untrusted, below zero); `None` when `x` is not a prediction point or
+    /// the threshold was not asked for.
+    pub fn bands_at(&self, x: &[Rat], threshold: &str) -> Option<Result<(&Band, &Band), NoBand>> {
+        let (i, r) = self.region(threshold)?;
+        Some(bands_of(r, self.prediction(x)?, i))
+    }
+
     /// The model's band at the prediction point `x` for `threshold` (see
     /// [`Analysis::region`]): `None` when `x` is not a prediction point or
-    /// the threshold was not asked for, `Some(None)` when the threshold's
-    /// region is empty (no parameters meet it, so there is no band).
+    /// the threshold was not asked for, `Some(None)` when there is no band
+    /// ([`Analysis::bands_at`] says why).
     pub fn band(&self, x: &[Rat], threshold: &str) -> Option<Option<&Band>> {
         let (i, _) = self.region(threshold)?;
         Some(self.prediction(x)?.bands[i].as_ref())

@@ -68,7 +68,7 @@ pub mod units;
 /// The version of errband, the `errband` key of every JSON document.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-pub use analysis::{Analysis, AnalysisError, Band, Options, Prediction, Predictor, Region};
+pub use analysis::{Analysis, AnalysisError, Band, NoBand, Options, Prediction, Predictor, Region};
 pub use data::{Dataset, Measurement};
 pub use error::{Classified, ErrorKind};
 pub use failure::Error;

@@ -752,7 +752,7 @@ fn region(a: &Analysis, r: &Region, digits: usize) -> RegionDocument {
     match &r.shape {
         Shape::Untrusted { .. } => {
             doc.shape = RegionShape::Untrusted;
-            doc.reason = Some("the relative bound reaches the threshold's limit: no trustworthy band".into());
+            doc.reason = Some(crate::analysis::NoBand::Untrusted.reason().into());
             return doc;
         }
         Shape::Unlisted { found, limit, work } => {
@@ -789,24 +789,14 @@ fn point_bands(m: &Model, a: &Analysis, p: &Prediction, digits: usize) -> PointB
     let bands = a
         .regions
         .iter()
-        .zip(p.bands.iter().zip(&p.measurement))
-        .map(|(r, (b, mb))| {
-            let (band, measurement_band) = match (b, mb) {
-                (Some(b), Some(mb)) => {
+        .enumerate()
+        .map(|(i, r)| {
+            let (band, measurement_band) = match crate::analysis::bands_of(r, p, i) {
+                Ok((b, mb)) => {
                     (Band::of(Some(b), Some(&p.model), digits), Band::of(Some(mb), Some(&p.model), digits))
                 }
-                _ => {
-                    let none = match r.shape {
-                        Shape::Untrusted { .. } => Band::none(
-                            BandStatus::Untrusted,
-                            "the relative bound reaches the threshold's limit: no trustworthy band",
-                        ),
-                        Shape::Empty => Band::empty(),
-                        _ => Band::none(
-                            BandStatus::BelowZero,
-                            "every prediction of the region is below zero here, where every measurement is positive",
-                        ),
-                    };
+                Err(why) => {
+                    let none = Band::no(why);
                     (none.clone(), none)
                 }
             };

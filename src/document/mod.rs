@@ -220,7 +220,18 @@ impl Band {
 
     /// No band: the region is empty.
     pub fn empty() -> Band {
-        Band::none(BandStatus::Empty, "no parameters satisfy the threshold")
+        Band::no(crate::analysis::NoBand::Empty)
+    }
+
+    /// No band, for the library's reason `why`.
+    pub fn no(why: crate::analysis::NoBand) -> Band {
+        use crate::analysis::NoBand;
+        let status = match why {
+            NoBand::Empty => BandStatus::Empty,
+            NoBand::Untrusted => BandStatus::Untrusted,
+            NoBand::BelowZero => BandStatus::BelowZero,
+        };
+        Band::none(status, why.reason())
     }
 
     /// The band `b` (or [`Band::empty`]), with its half-width relative to
