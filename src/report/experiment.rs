@@ -189,7 +189,7 @@ impl<'a> ExperimentReport<'a> {
 
     /// Marks the report as stopped before every series was analysed
     /// (`--timeout`): the text says so first, and the JSON document has
-    /// `stopped` with `why` (the key is absent from a complete run).
+    /// `stopped` with `why` (`null` after a complete run).
     pub fn stop(&mut self, why: String) {
         self.stopped = Some(why);
     }
