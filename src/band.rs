@@ -3,6 +3,7 @@
 //! below the analysis and the thresholds, which both make bands.
 
 use crate::num::Rat;
+use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
 
 /// A band: `None` on a side means unbounded.
@@ -64,5 +65,25 @@ impl Band {
             (Some(l), Some(u)) => Some(u - l),
             _ => None,
         }
+    }
+
+    /// `(upper − lower)/(2|model|)`: the half-width relative to the
+    /// prediction `model`; `None` when the band is unbounded or `model` is
+    /// zero.
+    pub fn relative_half_width(&self, model: &Rat) -> Option<Rat> {
+        self.relative_half_width_parts(model).map(|(n, d)| crate::num::reduced(n, d))
+    }
+
+    /// [`Band::relative_half_width`] as an unreduced numerator and
+    /// denominator (`d > 0`), one product each: a table that only shows
+    /// its decimals never reduces it.
+    pub fn relative_half_width_parts(&self, model: &Rat) -> Option<(BigInt, BigInt)> {
+        let (l, u) = (self.lower.as_ref()?, self.upper.as_ref()?);
+        if model.is_zero() {
+            return None;
+        }
+        let w = u.numer() * l.denom() - l.numer() * u.denom();
+        let two_t = BigInt::from(2) * model.numer().abs();
+        Some((w * model.denom(), u.denom() * l.denom() * two_t))
     }
 }

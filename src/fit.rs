@@ -774,6 +774,17 @@ impl Residuals {
     }
 }
 
+/// The RMS of mean square `ms` as a decimal correctly rounded to `digits`
+/// significant digits (`0` for zero): the root is irrational in general,
+/// so only the square is exact.
+pub fn rms_display(ms: &Rat, digits: usize) -> String {
+    if ms.is_zero() {
+        "0".into()
+    } else {
+        crate::num::fmt_sig(&sqrt_display(ms, digits as u32), digits)
+    }
+}
+
 /// `sqrt(x)` for display: correctly rounded to `digits` significant digits
 /// (comparisons use the exact square, see [`rms_exceeds`]).
 pub fn sqrt_display(x: &Rat, digits: u32) -> Rat {

@@ -79,8 +79,6 @@ pub struct Scored {
     pub emax: Rat,
     /// Σe²/m of the refit.
     pub mean_square: Rat,
-    /// Threshold values (one per threshold): the absolute part of each bound.
-    pub thresholds: Vec<Rat>,
     /// The bound of each threshold on the kept data (relative ones too).
     pub bounds: Vec<Bound>,
     /// `bands[t][j]`: band at target `j` for threshold `t` (None: empty region).
@@ -377,7 +375,6 @@ pub fn score(
         max_abs: a.residuals.max_abs,
         emax: a.emax,
         mean_square: a.residuals.mean_square,
-        thresholds: a.regions.iter().map(|r| r.value.clone()).collect(),
         bounds: a.regions.iter().map(|r| r.bound.clone()).collect(),
         bands,
         measurement,

@@ -649,7 +649,7 @@ pub fn without(
     dropped: Vec<usize>,
 ) -> Result<Pruned, DropError> {
     let kept: Vec<Measurement> =
-        (0..rows.len()).filter(|i| !dropped.contains(i)).map(|i| rows[i].clone()).collect();
+        crate::data::kept_rows(rows.len(), &dropped).into_iter().map(|i| rows[i].clone()).collect();
     let mut popts = opts.clone();
     popts.at = analysis.predictions.iter().map(|p| p.x.clone()).collect();
     let mut pmodel = model.clone();

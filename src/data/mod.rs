@@ -184,6 +184,12 @@ impl std::error::Error for DataError {}
 /// The keywords that start the lines of an Extra-P text file.
 const EXTRAP_KEYWORDS: [&str; 5] = ["PARAMETER", "POINTS", "REGION", "METRIC", "DATA"];
 
+/// The indices of `n` rows left after leaving out `dropped` (`--drop`),
+/// in order.
+pub fn kept_rows(n: usize, dropped: &[usize]) -> Vec<usize> {
+    (0..n).filter(|i| !dropped.contains(i)).collect()
+}
+
 /// Reads CSV or Extra-P text, detected by content: Extra-P when the first
 /// non-blank, non-comment line starts with an Extra-P keyword (`PARAMETER`,
 /// `POINTS`, `REGION`, `METRIC` or `DATA`), CSV otherwise.

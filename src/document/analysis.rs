@@ -121,18 +121,19 @@ pub struct ResidualRow {
 }
 
 impl ResidualRow {
-    /// Row `i` of `data` (its number `rows[i] + 1`) against `a`'s fit.
+    /// Measurement `i` of `data`, row `row` of the file's measurements
+    /// (from 1), against `a`'s fit.
     pub fn new(
         m: &Model,
         a: &Analysis,
         data: &[Measurement],
-        rows: &[usize],
         i: usize,
+        row: usize,
         digits: usize,
     ) -> ResidualRow {
         let d = &data[i];
         ResidualRow {
-            row: rows[i] + 1,
+            row,
             line: d.line,
             point: point(m, &d.x),
             measured: Exact::new(&d.y, digits),
@@ -711,9 +712,10 @@ fn dc_map(names: &[String], v: &[Rat], digits: usize) -> BTreeMap<String, Exact>
     names.iter().zip(v).map(|(n, x)| (n.clone(), Exact::new(x, digits))).collect()
 }
 
-/// The fit of `a` (its residual table in long array `slot`; `rows` number
+/// The fit of `a` (its residual table in long array `slot`; `max_row`,
+/// from 1, is the row where the fit reaches its largest residual)
 /// the measurements it was fitted on).
-pub fn fit_document(m: &Model, a: &Analysis, rows: &[usize], slot: usize, digits: usize) -> FitDocument {
+pub fn fit_document(m: &Model, a: &Analysis, max_row: usize, slot: usize, digits: usize) -> FitDocument {
     let ex = |x: &Rat| Exact::new(x, digits);
     let regions = a.regions.iter().map(|r| region(a, r, digits)).collect();
     let bands = a.predictions.iter().map(|p| point_bands(m, a, p, digits)).collect();
@@ -721,7 +723,7 @@ pub fn fit_document(m: &Model, a: &Analysis, rows: &[usize], slot: usize, digits
         fit: if a.fit == FitMode::Given { FitKind::None } else { FitKind::Lsq },
         params: params(m, &a.params, digits),
         residuals: LongArray::new(placeholder(slot)),
-        max_residual: MaxResidual { value: ex(&a.residuals.max_abs), row: rows[a.residuals.argmax] + 1 },
+        max_residual: MaxResidual { value: ex(&a.residuals.max_abs), row: max_row },
         rms: Rms::new(&a.residuals.mean_square, digits),
         emax: Emax { value: ex(&a.emax), dc: dc_map(&a.dnames, &a.emax_dc, digits), unique: a.emax_unique },
         rmax: Exact::opt(a.rmax.as_ref(), digits),
@@ -774,8 +776,7 @@ fn region(a: &Analysis, r: &Region, digits: usize) -> RegionDocument {
         }
     }
     doc.vertices = r.vertices.iter().map(vert).collect();
-    let has_cells = r.result.pieces.iter().any(|p| !p.cells.is_empty() || p.minimal.constraints().is_empty());
-    if has_cells || r.result.pieces.is_empty() {
+    if r.result.has_cells() || r.result.pieces.is_empty() {
         doc.cylindrical = Some(Cylindrical {
             order: (0..r.result.vars.len()).map(|j| r.result.vars.name(j).to_string()).collect(),
             text: crate::qe::output::text(&r.result, NumFormat::Exact),
@@ -822,7 +823,7 @@ pub fn pruned_document(
     slot: usize,
     digits: usize,
 ) -> PrunedDocument {
-    let kept: Vec<usize> = (0..data.len()).filter(|i| !dropped.contains(i)).collect();
+    let kept = crate::data::kept_rows(data.len(), dropped);
     let shrink = full
         .predictions
         .iter()
@@ -844,7 +845,7 @@ pub fn pruned_document(
         })
         .collect();
     PrunedDocument {
-        analysis: fit_document(m, p, &kept, slot, digits),
+        analysis: fit_document(m, p, kept[p.residuals.argmax] + 1, slot, digits),
         dropped: dropped
             .iter()
             .map(|&i| Dropped { row: i + 1, line: data[i].line, point: point(m, &data[i].x) })
@@ -1087,7 +1088,6 @@ impl AnalysisDocument {
     /// data) and 1 (the pruned data, with `--drop`).
     pub fn new(i: &AnalysisInputs<'_>) -> AnalysisDocument {
         let (m, a, digits) = (i.model, i.analysis, i.digits);
-        let all: Vec<usize> = (0..i.data.len()).collect();
         AnalysisDocument {
             header: Header::new(super::Command::Analysis),
             model: ModelInfo::of(m, &a.design.log),
@@ -1099,7 +1099,7 @@ impl AnalysisDocument {
                 },
                 warnings: i.warnings.to_vec(),
             },
-            analysis: fit_document(m, a, &all, 0, digits),
+            analysis: fit_document(m, a, a.residuals.argmax + 1, 0, digits),
             pruned: i.pruned.map(|(dropped, p)| pruned_document(m, a, i.data, dropped, p, 1, digits)),
             band_function: i.function.map(|f| band_function(m, a, f, digits)),
             family: i.family.map(|f| family(m, f, digits)),

@@ -150,12 +150,7 @@ pub struct Rms {
 impl Rms {
     /// The RMS of mean square `ms`.
     pub fn new(ms: &Rat, digits: usize) -> Rms {
-        let decimal = if num_traits::Zero::is_zero(ms) {
-            "0".into()
-        } else {
-            fmt_sig(&crate::fit::sqrt_display(ms, digits as u32), digits)
-        };
-        Rms { decimal, mean_square: Exact::new(ms, digits) }
+        Rms { decimal: crate::fit::rms_display(ms, digits), mean_square: Exact::new(ms, digits) }
     }
 }
 
@@ -239,12 +234,7 @@ impl Band {
     pub fn of(b: Option<&crate::band::Band>, model: Option<&Rat>, digits: usize) -> Band {
         let Some(b) = b else { return Band::empty() };
         let width = b.width();
-        let rel = match (&width, model) {
-            (Some(w), Some(t)) if !num_traits::Zero::is_zero(t) => {
-                Some(w / (Rat::from_integer(2.into()) * num_traits::Signed::abs(t)))
-            }
-            _ => None,
-        };
+        let rel = model.and_then(|t| b.relative_half_width(t));
         Band {
             status: BandStatus::Ok,
             reason: None,

@@ -99,10 +99,9 @@ impl PruneDocument {
                             .enumerate()
                             .flat_map(|(t, row)| row.iter().enumerate().map(move |(j, b)| (t, j, b)))
                             .map(|(t, j, b)| TargetBand {
-                                threshold: Threshold::new(
+                                threshold: Threshold::bound(
                                     &a.regions[t].threshold.text,
-                                    &s.thresholds[t],
-                                    &s.bounds[t].relative,
+                                    Some(&s.bounds[t]),
                                     digits,
                                 ),
                                 target: point(model, &c.targets[j]),

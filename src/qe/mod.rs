@@ -94,6 +94,13 @@ pub struct QeResult {
 }
 
 impl QeResult {
+    /// Whether the result carries its cylindrical cells (a whole
+    /// experiment's regions skip them: `Options::no_cells`). A piece
+    /// without constraints (the whole space) has none either way.
+    pub fn has_cells(&self) -> bool {
+        self.pieces.iter().any(|p| !p.cells.is_empty() || p.minimal.constraints().is_empty())
+    }
+
     /// True when the result is `true` (one piece without constraints).
     pub fn is_true(&self) -> bool {
         self.pieces.iter().any(|p| p.minimal.constraints().is_empty())

@@ -15,7 +15,7 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use serde_json::Value;
 
 use super::html::{esc, html_table, page_parts};
-use super::{figures, rel_half_width, rel_half_width_dec, stream, table_left, Report, Views};
+use super::{figures, rel_half_width_dec, stream, table_left, Report, Views};
 use crate::analysis::Analysis;
 use crate::data::{Aggregate, Format};
 use crate::document::analysis::CoverageDocument;
@@ -489,7 +489,7 @@ impl<'a> ExperimentReport<'a> {
         an.predictions
             .iter()
             .filter_map(|p| {
-                p.bands.first().and_then(|b| b.as_ref()).and_then(|b| rel_half_width(b, &p.model))
+                p.bands.first().and_then(|b| b.as_ref()).and_then(|b| b.relative_half_width(&p.model))
             })
             .max()
     }

@@ -61,20 +61,26 @@ impl Report<'_> {
     /// as it is written.
     pub(super) fn residual_arrays(&self) -> Vec<stream::LongArray<'_>> {
         let (m, digits) = (self.model, self.digits);
-        let all: Vec<usize> = (0..self.data.len()).collect();
         let mut arrays: Vec<stream::LongArray<'_>> = vec![stream::LongArray {
             len: self.data.len(),
             row: Box::new(move |i| {
-                crate::document::to_value(&ResidualRow::new(m, self.analysis, self.data, &all, i, digits))
+                crate::document::to_value(&ResidualRow::new(m, self.analysis, self.data, i, i + 1, digits))
             }),
         }];
         if let Some(p) = self.pruned {
-            let kept: Vec<usize> = (0..self.data.len()).filter(|i| !p.dropped.contains(i)).collect();
+            let kept = crate::data::kept_rows(self.data.len(), &p.dropped);
             let kept_data: Vec<Measurement> = kept.iter().map(|&i| self.data[i].clone()).collect();
             arrays.push(stream::LongArray {
                 len: kept_data.len(),
                 row: Box::new(move |i| {
-                    crate::document::to_value(&ResidualRow::new(m, &p.analysis, &kept_data, &kept, i, digits))
+                    crate::document::to_value(&ResidualRow::new(
+                        m,
+                        &p.analysis,
+                        &kept_data,
+                        i,
+                        kept[i] + 1,
+                        digits,
+                    ))
                 }),
             });
         }

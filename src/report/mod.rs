@@ -35,7 +35,6 @@ use crate::num::{fmt_fraction, fmt_sig, NumFormat, Rat};
 /// Significant digits of the numbers in a plot legend's labels.
 const LEGEND_DIGITS: usize = 4;
 use crate::qe::output;
-use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
 use serde_json::Value;
 
@@ -91,36 +90,13 @@ pub struct Report<'a> {
     pub set_aside: &'a [Measurement],
 }
 
-/// Whether a region's QE result carries its cylindrical cells (a whole
-/// experiment skips them: `Options::no_cells`). A piece without
-/// constraints (the whole space) has none either way.
-fn has_cells(r: &crate::qe::QeResult) -> bool {
-    r.pieces.iter().any(|p| !p.cells.is_empty() || p.minimal.constraints().is_empty())
-}
-
 pub use crate::analysis::shrink_ratio;
 
-fn rel_half_width(b: &Band, model: &Rat) -> Option<Rat> {
-    rel_half_width_parts(b, model).map(|(n, d)| crate::num::reduced(n, d))
-}
-
-/// (u − l)/(2|T|) as an unreduced numerator and denominator (`d > 0`), one
-/// product each: a table that only shows its decimals never reduces it.
-fn rel_half_width_parts(b: &Band, model: &Rat) -> Option<(BigInt, BigInt)> {
-    let (l, u) = (b.lower.as_ref()?, b.upper.as_ref()?);
-    if model.is_zero() {
-        return None;
-    }
-    let w = u.numer() * l.denom() - l.numer() * u.denom();
-    let two_t = BigInt::from(2) * model.numer().abs();
-    Some((w * model.denom(), u.denom() * l.denom() * two_t))
-}
-
-/// The correctly rounded decimal of [`rel_half_width`] at `digits`
+/// The correctly rounded decimal of [`Band::relative_half_width`] at `digits`
 /// significant digits, scaled by `scale` (100 for a percentage); empty when
 /// there is no finite band or the model value is zero.
 fn rel_half_width_dec(b: Option<&Band>, model: &Rat, scale: u32, digits: usize) -> String {
-    b.and_then(|b| rel_half_width_parts(b, model))
+    b.and_then(|b| b.relative_half_width_parts(model))
         .map_or(String::new(), |(n, d)| crate::num::fmt_sig_parts(&(n * scale), &d, digits))
 }
 
@@ -156,11 +132,7 @@ pub(crate) trait Views {
     }
     /// The RMS from the mean square, rounded once from the exact square root.
     fn rms_text(&self, ms: &Rat) -> String {
-        if ms.is_zero() {
-            "0".into()
-        } else {
-            fmt_sig(&crate::fit::sqrt_display(ms, self.digits() as u32), self.digits())
-        }
+        crate::fit::rms_display(ms, self.digits())
     }
 }
 

@@ -319,7 +319,7 @@ impl CommandReport for PruneReport<'_> {
                                 self.dec(&s.emax),
                                 self.rms_text(&s.mean_square),
                                 c.base.regions[t].threshold.text.clone(),
-                                self.dec(&s.thresholds[t]),
+                                self.dec(&s.bounds[t].absolute),
                             ]);
                             row.extend(c.targets[j].iter().map(crate::model::show_value));
                             let (l, u) = match b {

@@ -389,7 +389,7 @@ impl Report<'_> {
             for v in &r.vertices {
                 o.push_str(&format!("    vertex ({})\n", self.vec_text(v)));
             }
-            if r.shape != Shape::Point && !has_cells(&r.result) {
+            if r.shape != Shape::Point && !r.result.has_cells() {
                 // A whole experiment skips the cylindrical forms (the cost of
                 // its run); the vertices above are the region, exactly.
                 o.push_str("    (cylindrical form not computed for a whole experiment: choose the series with --region and --metric to see it)\n");
