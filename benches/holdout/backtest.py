@@ -35,6 +35,29 @@ def exact(v):
     return None if v is None else Fraction(v["exact"])
 
 
+def usable(b):
+    """The band when it is one: errband 0.2 says so in `status`; earlier
+    versions left the band out or flagged it (`untrusted`, `empty`,
+    `below_zero`)."""
+    if not b:
+        return None
+    if "status" in b:
+        return b if b["status"] == "ok" else None
+    if "lower" not in b or "upper" not in b:
+        # A shape this script does not know: reading it as a band (or as
+        # none) would report a coverage that was never measured.
+        raise ValueError(f"not a band: {sorted(b)}")
+    if b.get("untrusted") or b.get("empty") or b.get("below_zero"):
+        return None
+    return b
+
+
+def label(t):
+    """A threshold's name: an object with `label` from errband 0.2 on, a
+    string before."""
+    return t["label"] if isinstance(t, dict) else t
+
+
 def text_value(v):
     # Suites keep values as exact source text (strings) or JSON numbers.
     return v if isinstance(v, str) else repr(v)
@@ -100,28 +123,31 @@ def main():
         fam = {}
         if fr.returncode == 0:
             for b in json.loads(fr.stdout)["family"]["bands"]:
-                if b["threshold"] == "trusted":
+                if label(b["threshold"]) == "trusted":
                     fam[tuple(b["point"][p] for p in s["params"])] = b
         else:
             failures.append(f"{s['id']} (family): exit {fr.returncode}: {fr.stderr.strip().splitlines()[0] if fr.stderr.strip() else ''}")
         for (pt, vals), p in zip(holdout, preds):
-            by = {b["threshold"]: b for b in p["bands"]}
+            by = {label(b["threshold"]): b for b in p["bands"]}
             mean = Fraction(statistics.mean(Fraction(repr(v)) for v in vals))
             for k in kinds:
                 st = g[k]
                 st["points"] += 1
                 if k == "family":
                     b = fam.get(tuple(p["point"][q] for q in s["params"]))
-                    if b is None or b["untrusted"] or b["forms"] == 0:
+                    band = None if b is None or b.get("untrusted") or b["forms"] == 0 else usable(b["measurement_band"])
+                    if band is None:
                         st["refused"] += 1
                         continue
-                    band = b["measurement_band"]
                 else:
                     b = by["max" if k != "trusted" else "trusted"]
-                    if b.get("untrusted") or b.get("empty"):
+                    if k == "paper":
+                        band = usable(b["band"] if "status" in b.get("band", {}) else b)
+                    else:
+                        band = usable(b["measurement_band"])
+                    if band is None:
                         st["refused"] += 1
                         continue
-                    band = b if k == "paper" else b["measurement_band"]
                 lo, hi = exact(band["lower"]), exact(band["upper"])
                 if hi is not None and lo is not None and mean != 0:
                     st["hw"].append(float((hi - lo) / 2 / abs(mean)))
@@ -161,13 +187,13 @@ def main():
         print(row("ref. set", reference[k]) + "   (all but RL-2D: the set of the README's reference figures)")
         print()
     for kind in ("trusted", "family"):
-        for label, tt in (("all groups", total), ("reference set", reference)):
+        for scope, tt in (("all groups", total), ("reference set", reference)):
             t = tt[kind]
             cov = t["inside"] / t["meas"] if t["meas"] else 0
             med = percentile(t["hw"], 0.5) or 0
             ref = t["refused"] / t["points"] if t["points"] else 1
             name = "trusted default" if kind == "trusted" else "family band"
-            print(f"{name}, {label}: covered {100 * cov:.1f} % (target >= 90 %), median half-width {100 * med:.1f} % (<= 25 %), refused {100 * ref:.1f} % (<= 25 %)")
+            print(f"{name}, {scope}: covered {100 * cov:.1f} % (target >= 90 %), median half-width {100 * med:.1f} % (<= 25 %), refused {100 * ref:.1f} % (<= 25 %)")
     print(f"{len(failures)} series failed; {elapsed:.1f} s for {sum(1 for _ in suite['series'])} series")
     for f in failures:
         print("  failed: " + f)

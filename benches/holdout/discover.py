@@ -45,7 +45,7 @@ def exact(v):
 
 # The suite's series as Extra-P text and the percentiles, as the backtest
 # script writes them.
-from backtest import extrap_text, percentile, text_value  # noqa: E402
+from backtest import extrap_text, label, percentile, text_value, usable  # noqa: E402
 
 
 KINDS = ["recommended", "best form", "family band"]
@@ -81,7 +81,7 @@ def run_series(binary, before, work, suite_name, s):
         rec = {key(p["point"]): p for p in doc["recommendation"]["points"]}
     fam = {}
     for b in (doc.get("family") or {}).get("bands", []):
-        if b["threshold"] == "trusted":
+        if label(b["threshold"]) == "trusted":
             fam[key(b["point"])] = b
     for pt, vals in held:
         mean = sum(vals) / len(vals)
@@ -89,14 +89,14 @@ def run_series(binary, before, work, suite_name, s):
         value = exact(p["model"]) if p else None
         err = None if value is None or mean == 0 else float(abs(value - mean) / abs(mean))
         bands = {}
-        if rec.get(pt) and rec[pt]["band"]:
+        if rec.get(pt) and usable(rec[pt]["band"]):
             bands["recommended"] = rec[pt]["band"]
         if p:
-            t = [b for b in p["bands"] if b["threshold"] == "trusted"]
-            if t and "measurement_band" in t[0]:
+            t = [b for b in p["bands"] if label(b["threshold"]) == "trusted"]
+            if t and usable(t[0].get("measurement_band")):
                 bands["best form"] = t[0]["measurement_band"]
         f = fam.get(pt)
-        if f and not f["untrusted"] and f["forms"] and f["measurement_band"]:
+        if f and not f.get("untrusted") and f["forms"] and usable(f["measurement_band"]):
             bands["family band"] = f["measurement_band"]
         for k in KINDS:
             b = bands.get(k)
