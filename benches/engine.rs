@@ -54,7 +54,7 @@ fn qe_paper(c: &mut Criterion) {
         ("eq6", EQ6, "seed003_eq6.qe", vec![]),
     ];
     for (name, src, file, order) in cases {
-        let opts = qe::Options { order, ..Default::default() };
+        let opts = qe::Options::default().order(order);
         // Fails before timing if the model does not solve.
         let once = probe(|| {
             let p = qe::parse_problem(src, file).unwrap_or_else(|d| panic!("{file}: {d:?}"));

@@ -20,8 +20,11 @@ use num_traits::{One, Signed, Zero};
 
 pub use crate::threshold::{Bound, Scale, Threshold, ThresholdError};
 
-/// What to analyse.
+/// What to analyse. Built from [`Options::default`] and the setters
+/// below (`Options::default().at(points).noise(r)`), or by assigning its
+/// public fields; new options may be added in a minor version.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Options {
     /// Thresholds (empty: `max` and `emax`).
     pub thresholds: Vec<Threshold>,
@@ -74,6 +77,44 @@ pub struct Statistics {
 }
 
 impl Options {
+    /// With `thresholds` (replacing any set before; empty: `max` and `emax`).
+    pub fn thresholds(mut self, thresholds: Vec<Threshold>) -> Options {
+        self.thresholds = thresholds;
+        self
+    }
+
+    /// With prediction points `at` besides the model's own.
+    pub fn at(mut self, at: Vec<Vec<Rat>>) -> Options {
+        self.at = at;
+        self
+    }
+
+    /// With the run-to-run variability the trusted band assumes at least
+    /// (a fraction: 1/20 for 5 %).
+    pub fn noise(mut self, noise: Rat) -> Options {
+        self.noise = Some(noise);
+        self
+    }
+
+    /// With `limits` on the elimination and the inputs.
+    pub fn limits(mut self, limits: Limits) -> Options {
+        self.limits = limits;
+        self
+    }
+
+    /// With the cylindrical order of the Δ variables (`dc2`, …), outermost
+    /// first.
+    pub fn order(mut self, order: Vec<String>) -> Options {
+        self.order = order;
+        self
+    }
+
+    /// Starting no series of a whole experiment after `deadline`.
+    pub fn deadline(mut self, deadline: std::time::Instant) -> Options {
+        self.deadline = Some(deadline);
+        self
+    }
+
     /// These options for the re-analyses of a search (prune, plan): bands
     /// at `targets` only, without what a search never reports (remax, the
     /// cylindrical cells, the e_max region).

@@ -246,6 +246,7 @@ pub struct Backtest {
 
 /// Why a backtest could not be done.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum BacktestError {
     /// Nothing is held out, or nothing is left to fit.
     Split(String),

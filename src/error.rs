@@ -4,6 +4,7 @@
 
 /// Who has to act on a failure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// The input (a model, the data, an option) is wrong or unreadable.
     Input,

@@ -107,6 +107,7 @@ pub fn term_text(var: &str, (a, b, c): Term) -> String {
 
 /// Which forms a family holds (`--family`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FamilySet {
     /// Extra-P's performance-model normal form: the constant and
     /// `c0 + c1·x^(a/b)·log2(x)^c` over [`PMNF_TERMS`] (growing terms only).
@@ -134,6 +135,7 @@ pub const MIXED: [[Term; 2]; 3] = [[(-1, 1, 0), (1, 1, 0)], [(-1, 1, 0), (0, 1, 
 
 /// Where a form of the family comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Origin {
     /// The model file's own form.
     Model,
@@ -242,6 +244,7 @@ pub const RANKING: &str = "ranked: consistent at more thresholds first, then for
 
 /// Why a family could not be analysed.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum FamilyError {
     /// No form could be fitted; the first failure.
     NoForm(Box<AnalysisError>),

@@ -7,6 +7,7 @@
 
 /// The limits in force. `Copy`, so each stage keeps its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Limits {
     /// Largest `|n|` in a power `b^n` of a model, and in a literal's decimal
     /// exponent (`1e-7` has 7).

@@ -15,6 +15,7 @@ use std::path::Path;
 
 /// Why a measurement session cannot go on.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum MeasureError {
     /// A flag's value is wrong (the flag, then why).
     Usage(String, String),

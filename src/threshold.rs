@@ -149,6 +149,7 @@ enum Pick {
 
 /// Why a threshold cannot be evaluated on these data.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ThresholdError {
     /// A relative threshold on data with a measurement that is not positive.
     NotPositive {

@@ -244,6 +244,7 @@ fn trusted_at(
 
 /// What the self-check found.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Outcome {
     /// Every repetition at the largest scale lies in the band.
     Passed,
@@ -508,6 +509,7 @@ pub struct Recommended {
 
 /// Why no band is recommended at a point.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Refusal {
     /// The form misses its own data by 50 % or more (trusted's limit), or
     /// the measurements are not all positive.

@@ -22,7 +22,7 @@ fn hpl_from_the_public_api() {
     let model = Model::from_source(&read("models/hpl.tm"), "hpl.tm").unwrap();
     let data = model.read_data(&read("data/hpl.csv"), "hpl.csv").unwrap();
     let p = vec![Rat::from_integer(1000.into())];
-    let a = Analysis::run(&model, &data, &Options { at: vec![p.clone()], ..Options::default() }).unwrap();
+    let a = Analysis::run(&model, &data, &Options::default().at(vec![p.clone()])).unwrap();
     assert_eq!(a.emax, num::parse_rat("1101248/81125").unwrap());
     let band = a.prediction(&p).and_then(|x| x.bands[0].clone()).unwrap();
     let (lo, hi) = (band.lower.unwrap(), band.upper.unwrap());
@@ -30,11 +30,9 @@ fn hpl_from_the_public_api() {
     assert_eq!(num::fmt_sig(&lo, 6), "3228.62");
     assert_eq!(num::fmt_sig(&hi, 6), "6346.66");
     // A threshold below e_max has no band, and says why; `max` has both bands.
-    let opts = Options {
-        at: vec![p.clone()],
-        thresholds: vec![errband::Threshold::parse("10").unwrap(), errband::Threshold::parse("max").unwrap()],
-        ..Options::default()
-    };
+    let opts = Options::default()
+        .at(vec![p.clone()])
+        .thresholds(vec![errband::Threshold::parse("10").unwrap(), errband::Threshold::parse("max").unwrap()]);
     let b = Analysis::run(&model, &data, &opts).unwrap();
     assert_eq!(b.bands_at(&p, "10").map(|r| r.err()), Some(Some(errband::NoBand::Empty)));
     let (model_band, new) = b.bands_at(&p, "max").unwrap().unwrap();
@@ -50,7 +48,7 @@ fn points_streamed_through_a_predictor_are_the_points_an_analysis_holds() {
     let args = ["p=1..40", "p=7/2..9:1/2", "p=30,1000,5,5"].map(String::from);
     let set = model.point_set(&args, "--at").unwrap();
     let held = model.points_args(&args, "--at").unwrap();
-    let opts = Options { at: held.clone(), ..Options::default() };
+    let opts = Options::default().at(held.clone());
     let a = Analysis::run(&model, &data, &opts).unwrap();
     // The analysis lists the model's own points first, then the others once.
     let streamed: Vec<Vec<Rat>> = set.excluding(&model.predict).iter().collect();
@@ -75,7 +73,7 @@ fn accessors_find_a_band_by_point_and_threshold_and_a_parameter_by_name() {
     let model = Model::from_source(&read("models/hpl.tm"), "hpl.tm").unwrap();
     let data = model.read_data(&read("data/hpl.csv"), "hpl.csv").unwrap();
     let p = vec![Rat::from_integer(1000.into())];
-    let a = Analysis::run(&model, &data, &Options { at: vec![p.clone()], ..Options::default() }).unwrap();
+    let a = Analysis::run(&model, &data, &Options::default().at(vec![p.clone()])).unwrap();
     // The defaults are max and trusted; the accessor is the prediction's band.
     let (i, region) = a.region("trusted").unwrap();
     assert_eq!((i, region.threshold.text.as_str()), (1, "trusted"));

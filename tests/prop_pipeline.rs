@@ -55,11 +55,9 @@ fn max_residual(m: &Model, c: &[Rat], data: &[Measurement]) -> Rat {
 /// when it has to reject too many); any other error fails the property, so a
 /// pipeline that failed on every input cannot pass.
 fn run(m: &Model, data: &[Measurement], thresholds: &[&str], at: &[i64]) -> Result<Analysis, TestCaseError> {
-    let opts = Options {
-        thresholds: thresholds.iter().map(|t| Threshold::parse(t).unwrap()).collect(),
-        at: at.iter().map(|&p| vec![int(p)]).collect(),
-        ..Options::default()
-    };
+    let opts = Options::default()
+        .thresholds(thresholds.iter().map(|t| Threshold::parse(t).unwrap()).collect())
+        .at(at.iter().map(|&p| vec![int(p)]).collect());
     match Analysis::run_rows(m, data, "d.csv", &opts) {
         Ok(a) => Ok(a),
         Err(AnalysisError::Fit(FitError::TooFewPoints { .. } | FitError::RankDeficient { .. })) => {

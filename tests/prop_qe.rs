@@ -391,7 +391,7 @@ fn points(f: &F, random: &[(Rat, Rat)], max: usize) -> Vec<(Rat, Rat)> {
 
 fn solve(text: &str, order: &[&str]) -> QeResult {
     let p = qe::parse_problem(text, "prop.qe").unwrap_or_else(|d| panic!("{}", d.render(text)));
-    let opts = qe::Options { order: order.iter().map(|s| s.to_string()).collect(), ..Default::default() };
+    let opts = qe::Options::default().order(order.iter().map(|s| s.to_string()).collect());
     qe::solve(&p, &opts).unwrap_or_else(|e| panic!("solve failed on {text}: {e}"))
 }
 

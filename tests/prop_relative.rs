@@ -113,11 +113,9 @@ fn vertices(rows: &[(Vec<Rat>, Rat)], k: usize) -> Vec<Vec<Rat>> {
 }
 
 fn run(m: &Model, data: &[Measurement], thresholds: &[&str], at: i64) -> Option<Analysis> {
-    let opts = Options {
-        thresholds: thresholds.iter().map(|t| Threshold::parse(t).unwrap()).collect(),
-        at: vec![vec![int(at)]],
-        ..Options::default()
-    };
+    let opts = Options::default()
+        .thresholds(thresholds.iter().map(|t| Threshold::parse(t).unwrap()).collect())
+        .at(vec![vec![int(at)]]);
     Analysis::run_rows(m, data, "d.csv", &opts).ok()
 }
 
@@ -213,7 +211,7 @@ proptest! {
         use errband::family::{analyse, forms_of};
         let base = Model::parse("T(p) = c0\nparam c0", "base", 40).unwrap();
         let data = measurements(&raw);
-        let opts = Options { thresholds: vec![Threshold::parse(&format!("{pct}%")).unwrap()], ..Options::default() };
+        let opts = Options::default().thresholds(vec![Threshold::parse(&format!("{pct}%")).unwrap()]);
         let Ok(forms) = forms_of(&base, false, Some(errband::family::FamilySet::Pmnf), &data, &opts) else { return Ok(()) };
         let x = vec![int(at)];
         let Ok(f) = analyse(forms, &data, "d.csv", &opts, std::slice::from_ref(&x)) else { return Ok(()) };

@@ -53,7 +53,8 @@ fn fail(message: String, kind: ErrorKind) -> PyErr {
     let message = python_names(&message);
     match kind {
         ErrorKind::Input => InputError::new_err((message, "input")),
-        ErrorKind::Analysis => AnalysisError::new_err((message, "analysis")),
+        // A kind added later is the analysis' until this module names it.
+        _ => AnalysisError::new_err((message, "analysis")),
     }
 }
 
@@ -358,7 +359,8 @@ struct Prepared {
 /// Parses the model, reads the data and the thresholds and `--at` points,
 /// as the command line's `input::load` does.
 fn prepare(r: &Request) -> Result<Prepared, PyErr> {
-    let limits = Limits { candidates: r.max_candidates, ..Limits::default() };
+    let mut limits = Limits::default();
+    limits.candidates = r.max_candidates;
     let model = r.model.as_ref().map(|(t, n)| (t.as_str(), n.as_str()));
     let (mut model, data_name, parts) = read_parts(model, &r.data, &r.sel, &r.cols, &limits)?;
     model.complete_units(&parts.first().dataset.units);
@@ -370,7 +372,7 @@ fn prepare(r: &Request) -> Result<Prepared, PyErr> {
         model,
         data_name,
         parts,
-        opts: Options { thresholds: ts, at, limits, noise: Some(noise), ..Options::default() },
+        opts: Options::default().thresholds(ts).at(at).limits(limits).noise(noise),
     })
 }
 
@@ -1248,6 +1250,7 @@ fn ms(
     let ms_err = |e: MsError| match e {
         MsError::Input(m) => fail(m, ErrorKind::Input),
         MsError::Limit(m) => fail(m, ErrorKind::Analysis),
+        e => fail(e.to_string(), ErrorKind::Analysis),
     };
     py.detach(|| {
         let limits = Limits::default();
@@ -1313,7 +1316,7 @@ fn qe(py: Python<'_>, problem: String, name: String) -> PyResult<String> {
         let limits = Limits::default();
         let p = errband::qe::syntax::parse_problem_with(&problem, &name, &limits)
             .map_err(|d| fail(d.render(&problem), ErrorKind::Input))?;
-        let opts = errband::qe::Options { limits, ..Default::default() };
+        let opts = errband::qe::Options::default().limits(limits);
         let result = errband::qe::solve(&p, &opts).map_err(|e| fail(e.to_string(), e.kind()))?;
         let doc = errband::document::qe::QeDocument {
             header: errband::document::Header::new(errband::document::Command::Qe),

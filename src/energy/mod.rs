@@ -288,6 +288,7 @@ pub struct Prediction {
 
 /// Why there is no prediction.
 #[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
 pub enum EnergyError {
     /// A threshold that does not parse.
     #[error("{0}")]

@@ -38,6 +38,7 @@ pub use sim::{PerTask, Run};
 
 /// Why no prediction can be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum MsError {
     /// Bad options or values (exit code 2).
     #[error("{0}")]

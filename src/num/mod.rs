@@ -21,6 +21,7 @@ pub type Rat = num_rational::BigRational;
 
 /// Why a piece of text is not an exact number.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum NumError {
     /// The text is empty.
     #[error("empty number")]

@@ -32,8 +32,10 @@ use crate::poly::{Minimal, Polyhedron};
 use num_traits::Zero;
 use rayon::prelude::*;
 
-/// Options for [`solve`].
+/// Options for [`solve`]: [`Options::default`] and the setters below, or
+/// its public fields; new options may be added in a minor version.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Options {
     /// Variable order for the cylindrical form, outermost first; free
     /// variables not listed follow in order of first appearance.
@@ -45,8 +47,29 @@ pub struct Options {
     pub limits: Limits,
 }
 
+impl Options {
+    /// With the cylindrical order, outermost first.
+    pub fn order(mut self, order: Vec<String>) -> Options {
+        self.order = order;
+        self
+    }
+
+    /// With `limits` on digits, pieces and vertices.
+    pub fn limits(mut self, limits: Limits) -> Options {
+        self.limits = limits;
+        self
+    }
+
+    /// Without the cylindrical form (constraints and vertices only).
+    pub fn no_cells(mut self, no_cells: bool) -> Options {
+        self.no_cells = no_cells;
+        self
+    }
+}
+
 /// Why a QE problem could not be solved.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum QeError {
     /// `--order` names a variable the formula does not have.
     #[error("--order names `{0}`, which does not occur in the formula")]
