@@ -961,6 +961,14 @@ impl Predictor<'_> {
         Ok(Prediction { x, model: value, outside, bands, measurement })
     }
 
+    /// An evaluation log for [`Predictor::predict`]: the fit's settings,
+    /// no inexact value met yet.
+    pub fn new_log(&self) -> crate::model::EvalLog {
+        let mut log = self.analysis.design.log.clone();
+        log.inexact.clear();
+        log
+    }
+
     /// The predictions at `points`, in order, computed in parallel chunks;
     /// the first failing point in order is the error. Also returns the
     /// inexact values met (a union over the chunks, in point order).
@@ -972,14 +980,12 @@ impl Predictor<'_> {
         let done: Vec<(Result<Vec<Prediction>, AnalysisError>, crate::model::EvalLog)> = points
             .par_chunks(PREDICTION_CHUNK)
             .map(|chunk| {
-                let mut log = self.analysis.design.log.clone();
-                log.inexact.clear();
+                let mut log = self.new_log();
                 let r = chunk.iter().map(|x| self.predict(x.clone(), &mut log)).collect();
                 (r, log)
             })
             .collect();
-        let mut log = self.analysis.design.log.clone();
-        log.inexact.clear();
+        let mut log = self.new_log();
         let mut predictions = Vec::with_capacity(points.len());
         for (r, chunk_log) in done {
             predictions.extend(r?);

@@ -30,9 +30,10 @@ fn hpl_from_the_public_api() {
     assert_eq!(num::fmt_sig(&lo, 6), "3228.62");
     assert_eq!(num::fmt_sig(&hi, 6), "6346.66");
     // A threshold below e_max has no band, and says why; `max` has both bands.
-    let opts = Options::default()
-        .at(vec![p.clone()])
-        .thresholds(vec![errband::Threshold::parse("10").unwrap(), errband::Threshold::parse("max").unwrap()]);
+    let opts = Options::default().at(vec![p.clone()]).thresholds(vec![
+        errband::Threshold::parse("10").unwrap(),
+        errband::Threshold::parse("max").unwrap(),
+    ]);
     let b = Analysis::run(&model, &data, &opts).unwrap();
     assert_eq!(b.bands_at(&p, "10").map(|r| r.err()), Some(Some(errband::NoBand::Empty)));
     let (model_band, new) = b.bands_at(&p, "max").unwrap().unwrap();

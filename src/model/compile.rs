@@ -6,6 +6,7 @@
 use crate::lang::diag::Diagnostic;
 use crate::lang::expr::{BinOp, Expr, ExprKind};
 use crate::limits::Limits;
+use crate::num::small::Small;
 use crate::num::transcendental::{self, Func, RootError};
 use crate::num::{arith_checked, fmt_fraction, pow_checked, Arith, PowError, Rat};
 use num_traits::{One, Signed, Zero};
@@ -475,7 +476,81 @@ fn call(c: Call, v: &[Rat], n: &Node, log: &mut EvalLog) -> Result<(Rat, bool), 
 /// Value of any node at `x` as the affine form `[f0, f1, .., fk]`
 /// (`f0 + Σ c_j f_j`), for `k` parameters.
 pub(crate) fn affine(n: &Node, x: &[Rat], k: usize, log: &mut EvalLog) -> Result<Vec<Rat>, EvalError> {
+    if let Some(v) = affine_fast(n, x, k, &log.limits) {
+        return Ok(v);
+    }
     affine_tracked(n, x, k, log).map(|(v, _)| v)
+}
+
+/// [`affine`] in 128-bit rationals ([`Small`]), when the point's values
+/// are short and the body has no function and no fractional power (HPL's
+/// `a*(1/p + c1 + c2*(p-1)^2)` at 10^6 integer points): the same exact
+/// values, without a big-integer operation. `None` sends the caller to the
+/// general path, which also reports every error (a division by zero, a
+/// limit). Under limits of fewer than 512 bits per number a value this
+/// path can form might pass the limit, so the general path decides.
+fn affine_fast(n: &Node, x: &[Rat], k: usize, limits: &Limits) -> Option<Vec<Rat>> {
+    if limits.number_bits() < 512 {
+        return None;
+    }
+    let x: Vec<Small> = x.iter().map(Small::of).collect::<Option<_>>()?;
+    let max_exp = limits.exponent.min(127) as u32;
+    Some(affine_small(n, &x, k, max_exp)?.into_iter().map(Small::to_rat).collect())
+}
+
+fn affine_small(n: &Node, x: &[Small], k: usize, max_exp: u32) -> Option<Vec<Small>> {
+    let mut v = vec![Small::int(0); k + 1];
+    if !n.params {
+        v[0] = scalar_small(n, x, max_exp)?;
+        return Some(v);
+    }
+    match &n.kind {
+        NodeKind::Param(j) => {
+            if let Some(s) = v.get_mut(j + 1) {
+                *s = Small::int(1);
+            }
+            Some(v)
+        }
+        NodeKind::Neg(a) => affine_small(a, x, k, max_exp)?.into_iter().map(Small::neg).collect(),
+        NodeKind::Bin(op @ (BinOp::Add | BinOp::Sub), l, r) => {
+            let (a, b) = (affine_small(l, x, k, max_exp)?, affine_small(r, x, k, max_exp)?);
+            a.into_iter().zip(b).map(|(p, q)| if *op == BinOp::Sub { p.sub(q) } else { p.add(q) }).collect()
+        }
+        NodeKind::Bin(BinOp::Mul, l, r) => {
+            let (s, v) = if l.params {
+                (scalar_small(r, x, max_exp)?, affine_small(l, x, k, max_exp)?)
+            } else {
+                (scalar_small(l, x, max_exp)?, affine_small(r, x, k, max_exp)?)
+            };
+            v.into_iter().map(|t| t.mul(s)).collect()
+        }
+        NodeKind::Bin(BinOp::Div, l, r) => {
+            let s = scalar_small(r, x, max_exp)?;
+            affine_small(l, x, k, max_exp)?.into_iter().map(|t| t.div(s)).collect()
+        }
+        _ => None,
+    }
+}
+
+/// [`scalar`] in [`Small`]s, as [`affine_small`] (no functions, integer
+/// powers only).
+fn scalar_small(n: &Node, x: &[Small], max_exp: u32) -> Option<Small> {
+    match &n.kind {
+        NodeKind::Num(r) => Small::of(r),
+        NodeKind::Var(i) => x.get(*i).copied(),
+        NodeKind::Neg(a) => scalar_small(a, x, max_exp)?.neg(),
+        NodeKind::Bin(op, l, r) => {
+            let (a, b) = (scalar_small(l, x, max_exp)?, scalar_small(r, x, max_exp)?);
+            match op {
+                BinOp::Add => a.add(b),
+                BinOp::Sub => a.sub(b),
+                BinOp::Mul => a.mul(b),
+                BinOp::Div => a.div(b),
+                BinOp::Pow => a.pow(b.integer()?, max_exp),
+            }
+        }
+        NodeKind::Param(_) | NodeKind::Call(..) => None,
+    }
 }
 
 /// [`affine`] with whether any coefficient depends on a rounded value;
@@ -546,4 +621,78 @@ fn affine_tracked(n: &Node, x: &[Rat], k: usize, log: &mut EvalLog) -> Result<(V
         },
         _ => return Err(fail(&n.span, "internal error: unexpected parameter term")),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Model;
+    use proptest::prelude::*;
+
+    /// Bodies the 128-bit path takes whole, and ones it must leave to the
+    /// general path (a function, a fractional power).
+    const FAST: [&str; 6] = [
+        "T(p) = a * (1/p + c1 + c2*(p - 1)^2)\nconst a = 26022\nparam c1, c2",
+        "T(p) = c0 + c1*p + c2*p^2 - c3/p^3\nparam c0, c1, c2, c3",
+        "T(p, q) = (c0 + c1*p*q) / (q - 3/7) - c2*(p/q)^-2\nparam c0, c1, c2",
+        "T(x) = -(c0 - c1*x)*x^0 + 2^x*c2\nparam c0, c1, c2",
+        "T(p) = c0*(p - 1)^127\nparam c0",
+        "T(p) = c0 + c1/(p - 5)\nparam c0, c1",
+    ];
+    const SLOW: [&str; 2] = ["T(p) = c0 + c1*log2(p)\nparam c0, c1", "T(p) = c0 + c1*p^(1/2)\nparam c0, c1"];
+
+    fn body(src: &str) -> (Node, usize) {
+        let m = Model::parse(src, "t.tm", 40).unwrap();
+        let k = m.k();
+        (m.body, k)
+    }
+
+    proptest! {
+        /// Where the 128-bit path answers it gives the general path's exact
+        /// values; where the general path fails (a division by zero, an
+        /// overflow into long numbers) it does not answer.
+        #[test]
+        fn fast_basis_is_the_general_one(
+            which in 0..FAST.len(),
+            xs in proptest::collection::vec((-2_000_000i64..2_000_000, 1i64..50), 2),
+        ) {
+            let (n, k) = body(FAST[which]);
+            let x: Vec<Rat> = xs.iter().map(|&(a, b)| Rat::new(a.into(), b.into())).collect();
+            let mut log = EvalLog::new(40);
+            let slow = affine_tracked(&n, &x, k, &mut log).map(|(v, _)| v);
+            match affine_fast(&n, &x, k, &log.limits) {
+                Some(v) => prop_assert_eq!(Ok(v), slow),
+                None => prop_assert!(slow.is_err() || xs.iter().any(|&(a, _)| a.unsigned_abs() > 1000) || which == 4),
+            }
+        }
+    }
+
+    #[test]
+    fn the_fast_path_is_taken_and_left_where_it_must_be() {
+        let x = [Rat::from_integer(2.into()), Rat::from_integer(7.into())];
+        for src in FAST {
+            let (n, k) = body(src);
+            assert!(affine_fast(&n, &x, k, &Limits::default()).is_some(), "{src}");
+            // A limit under two words per number: the general path decides.
+            let tight = Limits { number_digits: 100, ..Limits::default() };
+            assert!(affine_fast(&n, &x, k, &tight).is_none(), "{src}");
+        }
+        for src in SLOW {
+            let (n, k) = body(src);
+            assert!(affine_fast(&n, &x, k, &Limits::default()).is_none(), "{src}");
+        }
+        // A zero divisor, a zero to a negative power, a power past the
+        // limit, a value past two words: left to the general path, which
+        // reports them.
+        let (n, k) = body(FAST[5]);
+        assert!(affine_fast(&n, &[Rat::from_integer(5.into())], k, &Limits::default()).is_none());
+        let (n, k) = body(FAST[2]);
+        let zero = [Rat::from_integer(0.into()), Rat::from_integer(7.into())];
+        assert!(affine_fast(&n, &zero, k, &Limits::default()).is_none());
+        let (n, k) = body(FAST[4]);
+        assert!(affine_fast(&n, &[Rat::from_integer(3.into())], k, &Limits::default()).is_none());
+        let few = Limits { exponent: 100, ..Limits::default() };
+        assert!(affine_fast(&n, &[Rat::from_integer(2.into())], k, &few).is_none());
+        assert!(affine_fast(&n, &[Rat::from_integer(2.into())], k, &Limits::default()).is_some());
+    }
 }

@@ -13,6 +13,7 @@ use num_integer::Integer;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
 pub(crate) mod echelon;
+pub(crate) mod small;
 pub mod transcendental;
 
 /// An exact rational number (arbitrary-precision numerator and denominator,
@@ -1129,10 +1130,38 @@ pub(crate) fn int_dot(a: &[BigInt], b: &[BigInt]) -> BigInt {
 
 /// Stein's binary gcd on two words: shifts and subtractions only (a
 /// 128-bit division is a library call).
-fn u128_gcd(mut a: u128, mut b: u128) -> u128 {
+pub(crate) fn u128_gcd(mut a: u128, mut b: u128) -> u128 {
     if a == 0 || b == 0 {
         return a | b;
     }
+    if a == 1 || b == 1 {
+        return 1; // a denominator 1, the commonest operand
+    }
+    if (a | b) >> 64 == 0 {
+        return u64_stein(a as u64, b as u64) as u128; // one-word shifts and subtractions
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        if a >> 64 == 0 {
+            // One remainder brings the long one to a word too (a 128-bit
+            // Stein step shaves only a few bits).
+            let r = (b % a) as u64;
+            return if r == 0 { a << shift } else { (u64_stein(a as u64, r) as u128) << shift };
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
+}
+
+/// Stein's binary gcd of two non-zero words.
+fn u64_stein(mut a: u64, mut b: u64) -> u64 {
     let shift = (a | b).trailing_zeros();
     a >>= a.trailing_zeros();
     loop {
@@ -1579,6 +1608,24 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// The two-word gcd agrees with num-integer's on operands of every
+        /// length up to two words, with common factors (powers of two
+        /// among them) and zeros.
+        #[test]
+        fn u128_gcd_agrees_with_num(
+            a in proptest::num::u128::ANY,
+            b in proptest::num::u128::ANY,
+            sa in 0u32..128,
+            sb in 0u32..128,
+            f in 0u64..1 << 20,
+            twos in 0u32..8,
+        ) {
+            let (a, b) = (a >> sa, b >> sb);
+            let g = u128::from(f) << twos;
+            let (a, b) = (a.checked_mul(g).unwrap_or(a), b.checked_mul(g).unwrap_or(b));
+            proptest::prop_assert_eq!(BigUint::from(u128_gcd(a, b)), BigUint::from(a).gcd(&BigUint::from(b)));
+        }
+
         /// The fast gcd and `reduced` agree with num-integer's gcd and `Ratio::new`.
         #[test]
         fn gcd_and_reduced_agree_with_num(

@@ -223,6 +223,9 @@ impl Report<'_> {
             batch(w, k * CSV_CHUNK, chunk)?;
         }
         if let Some((predictor, points)) = more {
+            // Each run of points is predicted, rendered and dropped by one
+            // task: no batch of predictions waits for a second pass, and
+            // none is freed by the writing thread.
             let mut points = points.iter();
             let mut start = predictions.len();
             loop {
@@ -230,9 +233,25 @@ impl Report<'_> {
                 if xs.is_empty() {
                     break;
                 }
-                let (chunk, _) = predictor.predict_all(&xs).map_err(std::io::Error::other)?;
-                batch(w, start, &chunk)?;
-                start += chunk.len();
+                let n = xs.len();
+                let parts: Vec<String> = xs
+                    .into_par_iter()
+                    .chunks(CSV_RUN)
+                    .enumerate()
+                    .map(|(r, run)| {
+                        let mut log = predictor.new_log();
+                        let mut out = String::new();
+                        for (i, x) in run.into_iter().enumerate() {
+                            let p = predictor.predict(x, &mut log).map_err(std::io::Error::other)?;
+                            lines(&mut out, start + r * CSV_RUN + i, &p);
+                        }
+                        Ok(out)
+                    })
+                    .collect::<std::io::Result<_>>()?;
+                for part in &parts {
+                    w.write_all(part.as_bytes())?;
+                }
+                start += n;
             }
         }
         Ok(())
