@@ -665,6 +665,39 @@ impl Analysis {
         bases: &[Vec<Rat>],
         feasible: bool,
     ) -> Option<Vec<Option<(Band, Band)>>> {
+        Analysis::lp_bands_with(design, k, bound, bases, feasible, true)
+    }
+
+    /// [`Analysis::lp_bands`], by the LPs alone unless `closed_form` lets
+    /// a [`square`] design take its closed form.
+    fn lp_bands_with(
+        design: &Design,
+        k: usize,
+        bound: &Bound,
+        bases: &[Vec<Rat>],
+        feasible: bool,
+        closed_form: bool,
+    ) -> Option<Vec<Option<(Band, Band)>>> {
+        let positive = design.all_positive();
+        let finish = |m: Option<Band>| {
+            let m = m?;
+            if !positive {
+                let n = bound.new_measurement(&m);
+                return Some((m, n));
+            }
+            // Clipped first, so that the new-measurement band carries
+            // the mark (a relative bound would clamp it silently).
+            let m = m.positive()?;
+            bound.new_measurement(&m).positive().map(|n| (m, n))
+        };
+        if let Some(inv) = square(design, k).filter(|_| closed_form) {
+            return match square_bands(design, &inv, bound, bases) {
+                Some(bands) => Some(bands.into_iter().map(|m| finish(Some(m))).collect()),
+                // An empty box: the LP would find no parameters either.
+                None if feasible => Some(vec![None; bases.len()]),
+                None => None,
+            };
+        }
         let names: Vec<String> = (0..k).map(|j| format!("c{j}")).collect();
         let p = Analysis::problem_of(design, &names, Rows::Fixed(bound));
         let prepared = rows_lp(&p, k)?;
@@ -677,29 +710,21 @@ impl Analysis {
         {
             return None;
         }
-        let positive = design.all_positive();
         // Many points (a fine `--at` range): the region's few vertices
         // once, then each band is the extremes of its values there, the
         // LPs' optima exactly; the LPs when the vertices are too many.
         let listed = (bases.len() > MANY_POINTS).then(|| listed_generators(lp, k)).flatten();
-        bases
-            .iter()
-            .map(|b| {
-                let m = match &listed {
-                    Some(g) => vertex_band(g, b),
-                    None => lp_band(lp, b),
-                };
-                let Some(m) = m else { return Some(None) };
-                if !positive {
-                    let n = bound.new_measurement(&m);
-                    return Some(Some((m, n)));
-                }
-                // Clipped first, so that the new-measurement band carries
-                // the mark (a relative bound would clamp it silently).
-                let Some(m) = m.positive() else { return Some(None) };
-                Some(bound.new_measurement(&m).positive().map(|n| (m, n)))
-            })
-            .collect()
+        Some(
+            bases
+                .iter()
+                .map(|b| {
+                    finish(match &listed {
+                        Some(g) => vertex_band(g, b),
+                        None => lp_band(lp, b),
+                    })
+                })
+                .collect(),
+        )
     }
 
     /// Runs the method on `data` (its rows, its file name in messages).
@@ -1075,6 +1100,30 @@ const UNREDUCED_BITS: u64 = 4096;
 /// projection of the paper, the same number, is the fallback when the LP
 /// gives no optimum (it always has one: the rows are feasible for large e).
 fn minimax(design: &Design, k: usize, rows: Rows<'_>, qopts: &qe::Options) -> Result<Rat, AnalysisError> {
+    if let (Some(_), Rows::Absolute | Rows::Relative) = (square(design, k), rows) {
+        // Each point's value moves freely: the smallest bound is the
+        // largest any one point needs on its own, half its spread
+        // (absolute) or (ymax − ymin)/(ymax + ymin) (relative, from
+        // (1 − r)·ymax ≤ v ≤ (1 + r)·ymin), as the LP finds it.
+        let two = Rat::from_integer(2.into());
+        let need = |g: &crate::fit::Group| match rows {
+            Rows::Relative => {
+                crate::num::div(&crate::num::sub_lowest(&g.ymax, &g.ymin), &crate::num::add(&g.ymax, &g.ymin))
+            }
+            _ => crate::num::div(&crate::num::sub_lowest(&g.ymax, &g.ymin), &two),
+        };
+        return Ok(design.groups.iter().map(need).max().unwrap_or_else(Rat::zero));
+    }
+    minimax_general(design, k, rows, qopts)
+}
+
+/// [`minimax`] by elimination (an LP, or QE when the LP cannot be set up).
+fn minimax_general(
+    design: &Design,
+    k: usize,
+    rows: Rows<'_>,
+    qopts: &qe::Options,
+) -> Result<Rat, AnalysisError> {
     let names: Vec<String> = (0..k).map(|j| format!("c{j}")).collect();
     let p = Analysis::problem_of(design, &names, rows);
     if let Formula::Exists(_, body) = &p.formula {
@@ -1385,6 +1434,108 @@ fn vertex_band(listed: &Listed, b: &[Rat]) -> Option<Band> {
     Some(Band::new(lower, upper))
 }
 
+/// `A⁻¹` for a design with exactly `k` distinct points whose `k × k`
+/// basis matrix `A` (row g: `f1..fk` at point g) is invertible; `None`
+/// otherwise. Then `c ↦ v = F0 + A·c` maps the parameters one to one onto
+/// the model's values at the points, each of which a residual bound
+/// confines to an interval of its own: the region is a box in `v`, so
+/// the smallest bound and the extremes of a prediction over the region
+/// have closed forms (exact, as the LPs' optima they replace). Common with
+/// few scales per series (two points and a line, a form checked on the
+/// scales below the largest).
+fn square(design: &Design, k: usize) -> Option<Vec<Vec<Rat>>> {
+    if k == 0 || k > SQUARE_MAX || design.groups.len() != k {
+        return None;
+    }
+    // Gauss-Jordan on [A | I].
+    let mut m: Vec<Vec<Rat>> = design
+        .groups
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            let mut row = g.basis.get(1..=k)?.to_vec();
+            row.extend((0..k).map(|j| if i == j { Rat::one() } else { Rat::zero() }));
+            Some(row)
+        })
+        .collect::<Option<_>>()?;
+    for col in 0..k {
+        let pivot = (col..k).find(|&r| !m[r][col].is_zero())?;
+        m.swap(col, pivot);
+        let p = m[col][col].clone();
+        let pivot_row: Vec<Rat> = m[col].iter().map(|x| crate::num::div(x, &p)).collect();
+        for (r, row) in m.iter_mut().enumerate() {
+            if r != col && !row[col].is_zero() {
+                let f = row[col].clone();
+                for (x, y) in row.iter_mut().zip(&pivot_row) {
+                    if !y.is_zero() {
+                        *x = crate::num::sub_lowest(x, &crate::num::mul(&f, y));
+                    }
+                }
+            }
+        }
+        m[col] = pivot_row;
+    }
+    Some(m.into_iter().map(|row| row[k..].to_vec()).collect())
+}
+
+/// Largest `k` for [`square`]: its elimination is `k³` exact operations,
+/// beyond which the LPs are no dearer.
+const SQUARE_MAX: usize = 6;
+
+/// [`Analysis::lp_bands`]' model bands on a [`square`] design: the box
+/// `L_g ≤ v_g ≤ U_g` the bound's rows give each point, and at each basis
+/// `b` the extremes of `b0 + w·(v − F0)` with `w = f·A⁻¹` over it; `None`
+/// when the box is empty (some `L_g > U_g`).
+fn square_bands(design: &Design, inv: &[Vec<Rat>], bound: &Bound, bases: &[Vec<Rat>]) -> Option<Vec<Band>> {
+    let one = Rat::one();
+    let (a, r) = (&bound.absolute, &bound.relative);
+    let (up, down) = (crate::num::add(&one, r), crate::num::sub_lowest(&one, r));
+    let mut lo = Vec::with_capacity(inv.len());
+    let mut hi = Vec::with_capacity(inv.len());
+    for g in &design.groups {
+        let d = if *r > one { &g.ymin } else { &g.ymax };
+        let (l, u) = (
+            crate::num::sub_lowest(&crate::num::mul(d, &down), a),
+            crate::num::add(&crate::num::mul(&g.ymin, &up), a),
+        );
+        if l > u {
+            return None;
+        }
+        lo.push(l);
+        hi.push(u);
+    }
+    let bands = bases
+        .iter()
+        .map(|b| {
+            let f = &b[1..];
+            let (mut lower, mut upper) = (b[0].clone(), b[0].clone());
+            for (g, grp) in design.groups.iter().enumerate() {
+                let w = f.iter().zip(inv).fold(Rat::zero(), |s, (fj, row)| {
+                    if fj.is_zero() || row[g].is_zero() {
+                        s
+                    } else {
+                        crate::num::add(&s, &crate::num::mul(fj, &row[g]))
+                    }
+                });
+                if w.is_zero() {
+                    continue;
+                }
+                let (small, large) = if w.is_positive() { (&lo[g], &hi[g]) } else { (&hi[g], &lo[g]) };
+                lower = crate::num::add(
+                    &lower,
+                    &crate::num::mul(&w, &crate::num::sub_lowest(small, &grp.basis[0])),
+                );
+                upper = crate::num::add(
+                    &upper,
+                    &crate::num::mul(&w, &crate::num::sub_lowest(large, &grp.basis[0])),
+                );
+            }
+            Band::new(Some(lower), Some(upper))
+        })
+        .collect();
+    Some(bands)
+}
+
 fn lp_band(lp: &crate::lp::Prepared, b: &[Rat]) -> Option<Band> {
     use crate::lp::{LpOutcome, Sense};
     let f = &b[1..];
@@ -1403,6 +1554,62 @@ mod tests {
 
     fn hpl(params: &str) -> (Model, Vec<Measurement>) {
         crate::testdata::hpl(&format!("param {params}\nfit none\npredict p = 1000"))
+    }
+
+    proptest::proptest! {
+        /// On a design with as many points as parameters the closed forms
+        /// (smallest bounds, bands over the box) are the LPs' optima: any
+        /// repetitions, a line or a reciprocal, bounds from empty to wide,
+        /// run times or signed values.
+        #[test]
+        fn square_designs_agree_with_the_lps(
+            reps in proptest::collection::vec(proptest::collection::vec(-40i64..400, 1..5), 2),
+            xs in (1i64..20, 1i64..20),
+            form in 0usize..2,
+            a in 0i64..60,
+            r in 0i64..130,
+            at in proptest::collection::vec(-30i64..3000, 1..4),
+        ) {
+            proptest::prop_assume!(xs.0 != xs.1);
+            let src = ["T(p) = c0 + c1*p\nparam c0, c1", "T(p) = c0 + c1/p\nparam c0, c1"][form];
+            let model = Model::parse(src, "t.tm", 40).unwrap();
+            let data: Vec<Measurement> = [xs.0, xs.1]
+                .iter()
+                .zip(&reps)
+                .flat_map(|(&x, ys)| ys.iter().map(move |&y| Measurement { x: vec![int(x)], y: frac(y, 10), line: 1 }))
+                .collect();
+            let design = Design::new(&model, &data, "t.csv").unwrap();
+            proptest::prop_assert!(square(&design, 2).is_some());
+            let q = qe::Options::default();
+            proptest::prop_assert_eq!(minimax(&design, 2, Rows::Absolute, &q).unwrap(), minimax_general(&design, 2, Rows::Absolute, &q).unwrap());
+            if design.all_positive() {
+                proptest::prop_assert_eq!(minimax(&design, 2, Rows::Relative, &q).unwrap(), minimax_general(&design, 2, Rows::Relative, &q).unwrap());
+            }
+            let bound = Bound { absolute: frac(a, 10), relative: frac(r, 100) };
+            let mut log = model.new_log();
+            let bases: Vec<Vec<Rat>> = at.iter().filter(|&&x| x != 0).map(|&x| model.basis_at(&[frac(x, 10)], &mut log).unwrap()).collect();
+            for feasible in [false, true] {
+                proptest::prop_assert_eq!(
+                    Analysis::lp_bands_with(&design, 2, &bound, &bases, feasible, true),
+                    Analysis::lp_bands_with(&design, 2, &bound, &bases, feasible, false)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn square_needs_as_many_points_as_parameters_and_an_invertible_basis() {
+        let model = Model::parse("T(p) = c0 + c1*p\nparam c0, c1", "t.tm", 40).unwrap();
+        let m = |x: i64, y: i64| Measurement { x: vec![int(x)], y: int(y), line: 1 };
+        let two = Design::new(&model, &[m(1, 5), m(2, 7), m(2, 8)], "t.csv").unwrap();
+        let inv = square(&two, 2).unwrap();
+        // A = [[1, 1], [1, 2]], A⁻¹ = [[2, -1], [-1, 1]].
+        assert_eq!(inv, vec![vec![int(2), int(-1)], vec![int(-1), int(1)]]);
+        let three = Design::new(&model, &[m(1, 5), m(2, 7), m(3, 8)], "t.csv").unwrap();
+        assert!(square(&three, 2).is_none());
+        let one = Model::parse("T(p) = c0*p + c1*2*p\nparam c0, c1", "t.tm", 40).unwrap();
+        let singular = Design::new(&one, &[m(1, 5), m(2, 7)], "t.csv").unwrap();
+        assert!(square(&singular, 2).is_none());
     }
 
     #[test]
