@@ -225,11 +225,14 @@ fn trusted_at(
         let mid = design.for_tally(model, &Tally::new(&mid), file)?;
         let (cb, scaled) = trusted_on(model, &mid, None, None, file, opts, at)?;
         let one = Rat::one();
+        // Cross-cancelled products (num-rational's reduce by binary gcds
+        // of the bands' long fractions).
+        let (below, above) = (crate::num::add(&one, &spread.below), crate::num::add(&one, &spread.above));
         for (band, c) in bands.iter_mut().zip(scaled) {
             let Some(c) = c else { continue };
             let c = Band {
-                lower: c.lower.map(|l| l * (&one + &spread.below)),
-                upper: c.upper.map(|u| u * (&one + &spread.above)),
+                lower: c.lower.map(|l| crate::num::mul(&l, &below)),
+                upper: c.upper.map(|u| crate::num::mul(&u, &above)),
                 clipped: c.clipped,
             };
             *band = Some(match band.take() {

@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::trust::Outcome;
+use num_bigint::BigInt;
 
 /// The answer's lines, in one wording for every output.
 pub(crate) struct Answer {
@@ -16,16 +17,34 @@ pub(crate) struct Answer {
 
 /// `3.1 %` from a fraction.
 fn pct(x: &Rat) -> String {
-    format!("{} %", fmt_sig(&(x * Rat::from_integer(100.into())), 3))
+    pct_parts(&(x.numer() * 100), x.denom())
+}
+
+/// `n/d` (`d > 0`, not necessarily in lowest terms) as a percentage: a
+/// view needs no reduction.
+fn pct_parts(n: &BigInt, d: &BigInt) -> String {
+    format!("{} %", crate::num::fmt_sig_parts(n, d, 3))
 }
 
 /// `+3.1 %`, `-2 %`: a signed relative deviation.
 fn signed_pct(x: &Rat) -> String {
-    if x.is_negative() {
-        pct(x)
+    signed(x.is_negative(), pct(x))
+}
+
+fn signed(negative: bool, pct: String) -> String {
+    if negative {
+        pct
     } else {
-        format!("+{}", pct(x))
+        format!("+{pct}")
     }
+}
+
+/// `(x − v)/v` for `v > 0` as a signed percentage, formed over one
+/// denominator and never reduced (this runs per point of every series).
+fn deviation_pct(x: &Rat, v: &Rat) -> String {
+    let n: BigInt = (x.numer() * v.denom() - v.numer() * x.denom()) * 100;
+    let d = x.denom() * v.numer();
+    signed(n.is_negative(), pct_parts(&n, &d))
 }
 
 impl Report<'_> {
@@ -51,8 +70,8 @@ impl Report<'_> {
                     let lo = b.lower.as_ref().map_or("-inf".into(), |v| self.dec(v));
                     let hi = b.upper.as_ref().map_or("+inf".into(), |v| self.dec(v));
                     let rel = p.value.as_ref().filter(|v| v.is_positive()).map(|v| {
-                        let lo = b.lower.as_ref().map_or("-inf".into(), |l| signed_pct(&((l - v) / v)));
-                        let hi = b.upper.as_ref().map_or("+inf".into(), |u| signed_pct(&((u - v) / v)));
+                        let lo = b.lower.as_ref().map_or("-inf".into(), |l| deviation_pct(l, v));
+                        let hi = b.upper.as_ref().map_or("+inf".into(), |u| deviation_pct(u, v));
                         format!(" ({lo}, {hi})")
                     });
                     format!(
