@@ -337,16 +337,20 @@ impl Threshold {
             let c = &f.coeffs;
             // Terms with a zero coefficient are left out, not multiplied:
             // e_max and the largest residual may be long fractions.
+            // Cross-cancelled products and sums reduced against the short
+            // denominator (num-rational's operators take binary gcds of
+            // the long ones).
+            use crate::num::{add, mul};
             let mut absolute = c[ONE].clone();
             for (k, v) in [(0, &s.max), (1, &s.emax)] {
                 if !c[k].is_zero() {
-                    absolute += &c[k] * v;
+                    absolute = add(&absolute, &mul(&c[k], v));
                 }
             }
             let mut relative = c[PCT].clone();
             for (k, v) in [(2, &s.rmax), (3, &s.remax)] {
                 if !c[k].is_zero() {
-                    relative += &c[k] * v.as_ref().ok_or_else(not_positive)?;
+                    relative = add(&relative, &mul(&c[k], v.as_ref().ok_or_else(not_positive)?));
                 }
             }
             let b = Bound { absolute, relative };
@@ -355,7 +359,7 @@ impl Threshold {
             }
             bounds.push(b);
         }
-        let key = |b: &Bound| b.absolute.clone() + b.relative.clone();
+        let key = |b: &Bound| crate::num::add(&b.absolute, &b.relative);
         let chosen = match self.pick {
             Pick::One => bounds.swap_remove(0),
             Pick::Largest => {

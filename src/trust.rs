@@ -82,8 +82,10 @@ pub fn centres_of(tally: &Tally) -> Option<(Vec<Measurement>, Spread)> {
         if n > 1 {
             spread.points += 1;
             spread.most = spread.most.max(n);
-            spread.below = spread.below.min(&g.ymin / median - Rat::one());
-            spread.above = spread.above.max(&g.ymax / median - Rat::one());
+            // (y − m)/m over one denominator, reduced once.
+            let dev = |y: &Rat| crate::num::div(&crate::num::sub_lowest(y, median), median);
+            spread.below = spread.below.min(dev(&g.ymin));
+            spread.above = spread.above.max(dev(&g.ymax));
         }
         out.push(Measurement { x: g.x.clone(), y: median.clone(), line: *line });
     }

@@ -223,7 +223,15 @@ pub(crate) fn null_space(all: &[Row], n: usize) -> Vec<Vec<Rat>> {
             return Vec::new();
         }
     }
-    // Reduced row echelon form of the stacked rows.
+    // Reduced row echelon form of the stacked rows, with cross-cancelled
+    // products and quotients (num-rational's operators reduce by binary
+    // gcds of the whole operands) and zeros skipped.
+    use crate::num::{div, mul, sub_lowest};
+    let eliminate = |x: &mut Rat, f: &Rat, y: &Rat| {
+        if !y.is_zero() {
+            *x = sub_lowest(x, &mul(f, y));
+        }
+    };
     let mut rref: Vec<Vec<Rat>> = Vec::new();
     let mut pivots: Vec<usize> = Vec::new();
     for row in all {
@@ -232,20 +240,20 @@ pub(crate) fn null_space(all: &[Row], n: usize) -> Vec<Vec<Rat>> {
             if !v[pc].is_zero() {
                 let f = v[pc].clone();
                 for (x, y) in v.iter_mut().zip(e) {
-                    *x -= &f * y;
+                    eliminate(x, &f, y);
                 }
             }
         }
         if let Some(pc) = v.iter().position(|x| !x.is_zero()) {
             let p = v[pc].clone();
             for x in v.iter_mut() {
-                *x /= &p;
+                *x = div(x, &p);
             }
             for e in rref.iter_mut() {
                 if !e[pc].is_zero() {
                     let f = e[pc].clone();
                     for (x, y) in e.iter_mut().zip(&v) {
-                        *x -= &f * y;
+                        eliminate(x, &f, y);
                     }
                 }
             }
