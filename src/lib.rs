@@ -75,4 +75,9 @@ pub use failure::Error;
 pub use lang::diag::Diagnostic;
 pub use model::{Model, PointSet};
 pub use num::Rat;
+/// The integers of a [`Rat`]'s numerator and denominator (num-bigint),
+/// and the crates behind both, re-exported so that a caller builds and
+/// reads exact values without matching their versions.
+pub use num_bigint::BigInt;
+pub use {num_bigint, num_rational, num_traits};
 pub use threshold::Threshold;
