@@ -79,5 +79,5 @@ pub use num::Rat;
 /// and the crates behind both, re-exported so that a caller builds and
 /// reads exact values without matching their versions.
 pub use num_bigint::BigInt;
-pub use {num_bigint, num_rational, num_traits};
 pub use threshold::Threshold;
+pub use {num_bigint, num_rational, num_traits};

@@ -298,7 +298,24 @@ pub fn analyse_series(given: &Model, rows: &[Measurement], req: &Request<'_>) ->
         regime,
         done,
     ) {
-        Ok(r) => (Some(r), None),
+        Ok(mut r) => {
+            // The family band at `trusted`, for a form too short for its
+            // self-check.
+            let trusted: Option<Vec<_>> = family_fit.as_ref().filter(|f| f.points == pts).and_then(|f| {
+                let t = f.levels.iter().position(|l| l.threshold.text == "trusted")?;
+                Some(
+                    f.hull
+                        .get(t)?
+                        .iter()
+                        .map(|h| h.as_ref().map(|h| (h.measurement.clone(), h.forms)))
+                        .collect(),
+                )
+            });
+            if let Some(bands) = trusted {
+                trust::widen_unchecked(&mut r, &bands);
+            }
+            (Some(r), None)
+        }
         Err(e) => (None, Some(e.to_string())),
     };
     if let (Some(b), Some(r)) = (backtest.as_mut(), &recommendation) {

@@ -23,6 +23,10 @@
 //!    (or is refused when that one is). Choosing a threshold from the
 //!    missed point would be void (no such threshold exceeds remax of all
 //!    the data), so the check acts as a gate.
+//!    A form with too few scales for the check (a three-coefficient form
+//!    on four scales) cannot earn that trust: its band widens to the
+//!    family band at `trusted`, the hull over every form the data allow
+//!    ([`widen_unchecked`]).
 //! 3. **Regime changes** ([`regime`]): when the earlier scales do not follow
 //!    the trend of the last ones within the last ones' own tolerance, the
 //!    trend changed inside the data. With enough scales after the change
@@ -508,8 +512,33 @@ pub struct Recommended {
     pub band: Option<Band>,
     /// Widened by the gate (the form failed its self-check).
     pub widened: bool,
+    /// Widened to the family band because the form could not be checked:
+    /// how many forms that band spans ([`widen_unchecked`]).
+    pub family_forms: Option<usize>,
     /// Why there is no band.
     pub refusal: Option<Refusal>,
+}
+
+/// The rule for a form that cannot be checked (too few scales besides the
+/// largest for its coefficients): nothing then tells its extrapolation
+/// from that of any other form the data allow, so each recommended band
+/// widens to the hull with the family band at `trusted` (the band of a new
+/// measurement over every form consistent with the data there, and how
+/// many forms that is), given per point in the recommendation's order.
+/// Changes nothing when the form was checked, where there is no family
+/// band, or where the hull is the band itself.
+pub fn widen_unchecked(r: &mut Recommendation, family_bands: &[Option<(Band, usize)>]) {
+    if !matches!(r.check.outcome, Outcome::NotChecked(_)) {
+        return;
+    }
+    for (p, h) in r.points.iter_mut().zip(family_bands) {
+        let (Some(b), Some((h, forms))) = (&p.band, h) else { continue };
+        let wide = b.hull(h);
+        if wide != *b {
+            p.band = Some(wide);
+            p.family_forms = Some(*forms);
+        }
+    }
 }
 
 /// Why no band is recommended at a point.
@@ -629,8 +658,14 @@ pub fn recommend_tallied(
                 let (n, d) = crate::num::affine_unreduced(&b[0], &b[1..], &params).into_raw();
                 crate::num::reduced(n, d)
             });
-            let mut r =
-                Recommended { x: x.clone(), value: value.clone(), band: None, widened: false, refusal: None };
+            let mut r = Recommended {
+                x: x.clone(),
+                value: value.clone(),
+                band: None,
+                widened: false,
+                family_forms: None,
+                refusal: None,
+            };
             let Some(v) = value else {
                 r.refusal = Some(Refusal::Undefined);
                 return r;

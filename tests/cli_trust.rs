@@ -183,3 +183,39 @@ fn band_plot_shows_new_measurement_emax_and_pruned_bands() {
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert!(!std::fs::read_to_string(&svg).unwrap().contains("pruned"));
 }
+
+/// A form with too few scales for its self-check (three coefficients on
+/// four scales) cannot earn trust: its band widens to the family band at
+/// `trusted`, and every output says so. The series is LULESH's `main`
+/// region on four cube counts (benches/holdout/public: the LULESH OPAL
+/// runs, provenance there).
+#[test]
+fn an_unchecked_form_widens_to_the_family_band() {
+    let data = tmp_file("lulesh_main.csv", "p,t\n27,47.238297\n64,55.112951\n125,56.238243\n216,42.838467\n");
+    let out = ok(&[&data as &str, "--y", "t", "--at", "p=343"]);
+    has(
+        &out,
+        &[
+            "widened to the 3 forms the data allow (this one could not be self-checked)",
+            "self-check: not made (3 coefficients need 4 scales besides the largest; the data have 3): nothing tells this form's extrapolation from another's",
+        ],
+    );
+    let doc = json(&[&data as &str, "--y", "t", "--at", "p=343"]);
+    let rec = &doc["recommendation"]["points"][0];
+    assert_eq!(rec["family_forms"], 3);
+    assert_eq!(rec["widened"], false);
+    assert_eq!(doc["recommendation"]["self_check"]["outcome"], "not_checked");
+    // The band is the hull of the form's own trusted band and the family's.
+    let fam = doc["family"]["bands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["threshold"]["label"] == "trusted" && b["point"]["p"] == "343")
+        .unwrap();
+    let (lo, hi) = (frac(&rec["band"]["lower"]), frac(&rec["band"]["upper"]));
+    assert!(lo <= frac(&fam["measurement_band"]["lower"]) && hi >= frac(&fam["measurement_band"]["upper"]));
+    assert!(lo == frac(&fam["measurement_band"]["lower"]) || hi == frac(&fam["measurement_band"]["upper"]));
+    // A form that could be checked keeps its own band.
+    let doc = json(&[HPL, HPL_DATA, "--family", "pmnf"]);
+    assert!(doc["recommendation"]["points"].as_array().unwrap().iter().all(|p| p["family_forms"].is_null()));
+}

@@ -378,7 +378,9 @@ class Analysis:
         point: the point, ``extrapolated``, the form's value, the band
         (lower, upper; Fractions, None where unbounded or refused),
         ``clipped`` (its lower end bounded by zero: a run time is never
-        negative), ``widened`` (by the self-check), ``status`` (``"ok"``,
+        negative), ``widened`` (by the self-check), ``family_forms`` (the
+        band was widened to the family band of that many forms because the
+        form could not be self-checked; None otherwise), ``status`` (``"ok"``,
         ``"clipped"``, or why there is no band: ``"untrusted"``,
         ``"below_zero"``, ``"refused"`` (the self-check refuses, or the form cannot be evaluated there)), the form's
         self-check (``gate``: ``"passed"``, ``"missed"``, ``"refused"`` or
@@ -400,6 +402,7 @@ class Analysis:
             rec["lower"], rec["upper"] = _exact(band.get("lower")), _exact(band.get("upper"))
             rec["clipped"] = bool(band.get("clipped"))
             rec["widened"] = bool(p.get("widened"))
+            rec["family_forms"] = p.get("family_forms")
             rec["status"] = _status(band)
             rec["gate"] = check.get("outcome")
             rec["gate_reason"] = check.get("reason")

@@ -68,6 +68,7 @@ def test_model_discovery_gives_the_clis_family_and_recommendation():
     assert (row["lower"], row["upper"]) == (Fraction(wp["band"]["lower"]["exact"]), Fraction(wp["band"]["upper"]["exact"]))
     assert row["clipped"] == wp["band"]["clipped"] and row["status"] in ("ok", "clipped")
     assert row["gate"] == want["recommendation"]["self_check"]["outcome"]
+    assert pd.isna(row["family_forms"]) if wp["family_forms"] is None else row["family_forms"] == wp["family_forms"]
     # The same from a DataFrame, and with the pmnf family.
     same = errband.analyse_series(data=pd.read_csv("data/amdahl.csv", comment="#", dtype=str).rename(columns={"T [s]": "T"}), at="p=1024")
     assert same.json["family"]["forms"][0]["form"] == want["family"]["forms"][0]["form"]

@@ -659,6 +659,10 @@ pub struct RecommendedPoint {
     pub band: Band,
     /// Widened by the self-check.
     pub widened: bool,
+    /// Widened to the family band at `trusted` because the form could not
+    /// be self-checked (too few scales): how many forms that band spans
+    /// (`null`: not widened so).
+    pub family_forms: Option<usize>,
 }
 
 /// A measurement set aside before a change of trend.
@@ -1078,6 +1082,7 @@ pub fn recommendation(m: &Model, r: &Recommendation, digits: usize) -> Recommend
                     (None, None) => Band::none(BandStatus::Refused, "no band"),
                 },
                 widened: p.widened,
+                family_forms: p.family_forms,
             })
             .collect(),
     }

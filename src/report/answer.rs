@@ -78,7 +78,14 @@ impl Report<'_> {
                         "next measurement in {}{}{}",
                         self.with_unit(&format!("[{lo}{}, {hi}]", if b.clipped { CLIPPED } else { "" })),
                         rel.unwrap_or_default(),
-                        if p.widened { ", widened by the self-check" } else { "" }
+                        match (p.widened, p.family_forms) {
+                            (true, _) => ", widened by the self-check".to_string(),
+                            (false, Some(n)) => format!(
+                                ", widened to the {n} form{} the data allow (this one could not be self-checked)",
+                                plural(n)
+                            ),
+                            (false, None) => String::new(),
+                        }
                     )
                 }
                 (None, Some(why)) => format!("no band: {}", why.text()),
@@ -137,7 +144,14 @@ impl Report<'_> {
             Outcome::Refused => format!(
                 "self-check: fitted without {at}, the form gives no trusted band there: it failed its own backtest"
             ),
-            Outcome::NotChecked(why) => format!("self-check: not made ({why})"),
+            Outcome::NotChecked(why) => format!(
+                "self-check: not made ({why}){}",
+                if r.points.iter().any(|p| p.family_forms.is_some()) {
+                    ": nothing tells this form's extrapolation from another's, so each band is widened to the hull of the forms the data allow"
+                } else {
+                    ""
+                }
+            ),
         });
         if let Some(g) = &r.regime {
             let (a, b) = (show_value(&g.between.0), show_value(&g.between.1));
