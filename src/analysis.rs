@@ -1100,7 +1100,14 @@ const UNREDUCED_BITS: u64 = 4096;
 /// projection of the paper, the same number, is the fallback when the LP
 /// gives no optimum (it always has one: the rows are feasible for large e).
 fn minimax(design: &Design, k: usize, rows: Rows<'_>, qopts: &qe::Options) -> Result<Rat, AnalysisError> {
-    if let (Some(_), Rows::Absolute | Rows::Relative) = (square(design, k), rows) {
+    // (Relative rows are only asked of positive data; the closed form
+    // divides by ymax + ymin, so it requires that too.)
+    let closed = match rows {
+        Rows::Absolute => true,
+        Rows::Relative => design.all_positive(),
+        Rows::Fixed(_) => false,
+    };
+    if closed && square(design, k).is_some() {
         // Each point's value moves freely: the smallest bound is the
         // largest any one point needs on its own, half its spread
         // (absolute) or (ymax − ymin)/(ymax + ymin) (relative, from

@@ -1160,7 +1160,8 @@ pub(crate) fn u128_gcd(mut a: u128, mut b: u128) -> u128 {
     }
 }
 
-/// Stein's binary gcd of two non-zero words.
+/// Stein's binary gcd of two non-zero words (the two-word loop above is
+/// the same with its remainder step).
 fn u64_stein(mut a: u64, mut b: u64) -> u64 {
     let shift = (a | b).trailing_zeros();
     a >>= a.trailing_zeros();
@@ -1176,12 +1177,12 @@ fn u64_stein(mut a: u64, mut b: u64) -> u64 {
     }
 }
 
-/// Euclid on words.
-fn u64_gcd(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
-        (a, b) = (b, a % b);
+/// gcd of two words (0 when both are).
+fn u64_gcd(a: u64, b: u64) -> u64 {
+    if a == 0 || b == 0 {
+        return a | b;
     }
-    a
+    u64_stein(a, b)
 }
 
 /// A closed interval `[lo, hi]`.
