@@ -1454,35 +1454,9 @@ fn square(design: &Design, k: usize) -> Option<Vec<Vec<Rat>>> {
     if k == 0 || k > SQUARE_MAX || design.groups.len() != k {
         return None;
     }
-    // Gauss-Jordan on [A | I].
-    let mut m: Vec<Vec<Rat>> = design
-        .groups
-        .iter()
-        .enumerate()
-        .map(|(i, g)| {
-            let mut row = g.basis.get(1..=k)?.to_vec();
-            row.extend((0..k).map(|j| if i == j { Rat::one() } else { Rat::zero() }));
-            Some(row)
-        })
-        .collect::<Option<_>>()?;
-    for col in 0..k {
-        let pivot = (col..k).find(|&r| !m[r][col].is_zero())?;
-        m.swap(col, pivot);
-        let p = m[col][col].clone();
-        let pivot_row: Vec<Rat> = m[col].iter().map(|x| crate::num::div(x, &p)).collect();
-        for (r, row) in m.iter_mut().enumerate() {
-            if r != col && !row[col].is_zero() {
-                let f = row[col].clone();
-                for (x, y) in row.iter_mut().zip(&pivot_row) {
-                    if !y.is_zero() {
-                        *x = crate::num::sub_lowest(x, &crate::num::mul(&f, y));
-                    }
-                }
-            }
-        }
-        m[col] = pivot_row;
-    }
-    Some(m.into_iter().map(|row| row[k..].to_vec()).collect())
+    crate::fit::invert(
+        design.groups.iter().map(|g| g.basis.get(1..=k).map(<[Rat]>::to_vec)).collect::<Option<_>>()?,
+    )
 }
 
 /// Largest `k` for [`square`]: its elimination is `k³` exact operations,

@@ -572,8 +572,11 @@ impl Design {
     }
 }
 
-/// The inverse of the square matrix `a` (`None`: singular).
-fn invert(a: Vec<Vec<Rat>>) -> Option<Vec<Vec<Rat>>> {
+/// The inverse of the square matrix `a` (`None`: singular), with
+/// cross-cancelled operations (num-rational's operators reduce by binary
+/// gcds of whole operands).
+pub(crate) fn invert(a: Vec<Vec<Rat>>) -> Option<Vec<Vec<Rat>>> {
+    use crate::num::{div, mul, sub_lowest};
     let n = a.len();
     // [a | I] reduced to [I | a⁻¹].
     let mut m: Vec<Vec<Rat>> = a
@@ -588,7 +591,7 @@ fn invert(a: Vec<Vec<Rat>>) -> Option<Vec<Vec<Rat>>> {
         let p = (col..n).find(|&r| !m[r][col].is_zero())?;
         m.swap(col, p);
         let piv = m[col][col].clone();
-        let pivot_row: Vec<Rat> = m[col].iter().map(|x| x / &piv).collect();
+        let pivot_row: Vec<Rat> = m[col].iter().map(|x| div(x, &piv)).collect();
         for (r, row) in m.iter_mut().enumerate() {
             if r == col || row[col].is_zero() {
                 continue;
@@ -596,7 +599,7 @@ fn invert(a: Vec<Vec<Rat>>) -> Option<Vec<Vec<Rat>>> {
             let f = row[col].clone();
             for (x, y) in row.iter_mut().zip(&pivot_row).skip(col) {
                 if !y.is_zero() {
-                    *x -= &f * y;
+                    *x = sub_lowest(x, &mul(&f, y));
                 }
             }
         }

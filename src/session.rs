@@ -302,7 +302,7 @@ pub fn analyse_series(given: &Model, rows: &[Measurement], req: &Request<'_>) ->
             // The family band at `trusted`, for a form too short for its
             // self-check.
             let trusted: Option<Vec<_>> = family_fit.as_ref().filter(|f| f.points == pts).and_then(|f| {
-                let t = f.levels.iter().position(|l| l.threshold.text == "trusted")?;
+                let t = f.levels.iter().position(|l| l.threshold.is_trusted())?;
                 Some(
                     f.hull
                         .get(t)?

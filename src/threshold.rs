@@ -271,9 +271,14 @@ impl Threshold {
         }
     }
 
+    /// True for [`Threshold::trusted`] (at any noise floor).
+    pub fn is_trusted(&self) -> bool {
+        self.text == "trusted"
+    }
+
     /// What a named threshold stands for (`trusted` = `max(2*remax, 5 %)`).
     pub fn definition(&self) -> Option<String> {
-        (self.text == "trusted").then(|| {
+        self.is_trusted().then(|| {
             let noise = &self.forms[1].coeffs[PCT] * Rat::from_integer(100.into());
             format!("max(2*remax, {} %), none from r = 50 % on", fmt_sig(&noise, 6))
         })

@@ -834,12 +834,11 @@ impl Sum {
     }
 }
 
-/// The greatest common divisor of two positive 128-bit integers.
-fn gcd_i128(mut a: i128, mut b: i128) -> i128 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
+/// The greatest common divisor of two 128-bit integers (non-negative;
+/// 0 when both are 0).
+pub(crate) fn gcd_i128(a: i128, b: i128) -> i128 {
+    // Below 2^127 in size, so the gcd fits.
+    u128_gcd(a.unsigned_abs(), b.unsigned_abs()) as i128
 }
 
 /// `n/d` (`d ≠ 0`) in lowest terms, given that every prime dividing both

@@ -5,7 +5,7 @@
 //! fit; the caller then takes the big-integer path, which gives the same
 //! value. No allocation, no big-integer gcd.
 
-use super::{u128_gcd, Rat};
+use super::{gcd_i128 as gcd, Rat};
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
 
@@ -14,12 +14,6 @@ use num_traits::ToPrimitive;
 pub(crate) struct Small {
     n: i128,
     d: i128,
-}
-
-/// gcd of two non-negative `i128`s (0 when both are 0).
-fn gcd(a: i128, b: i128) -> i128 {
-    // Both are non-negative and below 2^127, so the gcd fits.
-    u128_gcd(a.unsigned_abs(), b.unsigned_abs()) as i128
 }
 
 impl Small {
