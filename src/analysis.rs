@@ -445,10 +445,18 @@ enum Rows<'a> {
 /// whose exact values carry the (possibly huge) denominators of the fit;
 /// results are translated to Δc afterwards ([`QeResult::shifted`]).
 fn residual_atoms(design: &Design, k: usize, rows: Rows<'_>) -> Vec<Formula> {
+    residual_rows(design, k, rows)
+        .into_iter()
+        .map(|expr| Formula::Atom(Atom { expr, rel: Rel::Le }))
+        .collect()
+}
+
+/// The rows of [`residual_atoms`], each `expr <= 0`.
+fn residual_rows(design: &Design, k: usize, rows: Rows<'_>) -> Vec<LinExpr> {
     let n = if matches!(rows, Rows::Fixed(_)) { k } else { k + 1 };
     let one = Rat::one();
     let mut atoms = Vec::with_capacity(2 * design.groups.len());
-    let mut push = |expr: LinExpr| atoms.push(Formula::Atom(Atom { expr, rel: Rel::Le }));
+    let mut push = |expr: LinExpr| atoms.push(expr);
     let mut fixed: Option<(Rat, Rat)> = None;
     for g in &design.groups {
         let mut form = LinExpr::zero(n);
@@ -1131,6 +1139,17 @@ fn minimax_general(
     rows: Rows<'_>,
     qopts: &qe::Options,
 ) -> Result<Rat, AnalysisError> {
+    let mut objective = vec![Rat::zero(); k + 1];
+    objective[k] = Rat::one();
+    // Most of a family's LPs are certified at the float proposal's vertex;
+    // building the QE problem and solving in full is the fallback.
+    let cons: Vec<Constraint> = residual_rows(design, k, rows)
+        .into_iter()
+        .map(|e| Constraint::new(e.coeffs, Kind::Le, -e.constant))
+        .collect();
+    if let Some(v) = crate::lp::quick_value(k + 1, &cons, &objective, crate::lp::Sense::Minimize) {
+        return Ok(v.max(Rat::zero()));
+    }
     let names: Vec<String> = (0..k).map(|j| format!("c{j}")).collect();
     let p = Analysis::problem_of(design, &names, rows);
     if let Formula::Exists(_, body) = &p.formula {
@@ -1143,8 +1162,6 @@ fn minimax_general(
                 })
                 .collect();
             if let Some(lp) = cons.and_then(|c| crate::lp::Prepared::new(k + 1, c).ok()) {
-                let mut objective = vec![Rat::zero(); k + 1];
-                objective[k] = Rat::one();
                 if let Ok(crate::lp::LpOutcome::Optimal(o)) =
                     lp.optimize(&objective, crate::lp::Sense::Minimize)
                 {
@@ -1520,10 +1537,18 @@ fn square_bands(design: &Design, inv: &[Vec<Rat>], bound: &Bound, bases: &[Vec<R
 fn lp_band(lp: &crate::lp::Prepared, b: &[Rat]) -> Option<Band> {
     use crate::lp::{LpOutcome, Sense};
     let f = &b[1..];
-    let side = |sense| match lp.optimize(f, sense) {
+    let side_lp = |sense| match lp.optimize(f, sense) {
         Ok(LpOutcome::Optimal(o)) => Some(Some(crate::num::add(&b[0], &o.value))),
         Ok(LpOutcome::Unbounded(_)) => Some(None),
         _ => None,
+    };
+    // The value alone, certified at the float proposal's vertex when it
+    // can be (most bands); the full LP otherwise.
+    let side = |sense| {
+        if let Some(v) = lp.quick_value(f, sense) {
+            return Some(Some(crate::num::add(&b[0], &v)));
+        }
+        side_lp(sense)
     };
     Some(Band::new(side(Sense::Minimize)?, side(Sense::Maximize)?))
 }

@@ -357,18 +357,21 @@ impl Design {
         let mut sb = vec![crate::num::Sum::default(); k];
         for g in &self.groups {
             let n = Rat::from_integer(g.rows.len().into());
-            let w2 = &g.weight * &g.weight;
-            let nw2 = &n * &w2;
-            let f = &g.basis[1..];
             // Through num's operations for values in lowest terms: num-rational's
             // operators reduce with binary gcds, seconds for 800 rows of
-            // 4 000-digit measurements.
-            let t = crate::num::mul(&crate::num::sub_lowest(&g.ysum, &crate::num::mul(&n, &g.basis[0])), &w2);
+            // 4 000-digit measurements. Unit weights (most models) skip
+            // their products.
+            let unit = g.weight.is_one();
+            let w2 = if unit { Rat::one() } else { crate::num::mul(&g.weight, &g.weight) };
+            let nw2 = if unit { n.clone() } else { crate::num::mul(&n, &w2) };
+            let f = &g.basis[1..];
+            let r = crate::num::sub_lowest(&g.ysum, &crate::num::mul(&n, &g.basis[0]));
+            let t = if unit { r } else { crate::num::mul(&r, &w2) };
             for j in 0..k {
                 if f[j].is_zero() {
                     continue;
                 }
-                let fj = &f[j] * &nw2;
+                let fj = crate::num::mul(&f[j], &nw2);
                 for l in j..k {
                     sa[j][l].add_product(&fj, &f[l]);
                 }

@@ -186,6 +186,15 @@ impl Prepared {
     /// float solver fails or floats cannot represent the rows). For callers
     /// that merely order their work by it, such as the double description's
     /// seed rows.
+    /// [`quick_value`] over these rows: the optimal value when the float
+    /// proposal's vertex certifies it, else `None` (then [`Self::optimize`]).
+    pub(crate) fn quick_value(&self, objective: &[Rat], sense: Sense) -> Option<Rat> {
+        if objective.len() != self.n {
+            return None;
+        }
+        quick(&self.rows, &self.float, objective, sense)
+    }
+
     pub(crate) fn propose_tight(&self, objective: &[Rat], sense: Sense) -> Option<Vec<usize>> {
         let c = as_maximum(objective, sense);
         let all: Vec<usize> = (0..self.rows.len()).collect();
@@ -335,6 +344,34 @@ impl WorkingSet {
 
 /// Solves `max c·x` over all rows: directly when few, by constraint
 /// generation when many. Multipliers are indexed like `rows`.
+/// The optimal value of `max`/`min objective·x` over `constraints` (all
+/// `<=`), when the float proposal's vertex certifies it exactly
+/// ([`simplex::value_at_hint`]); `None` otherwise, and then nothing is
+/// known: the caller solves the LP in full ([`Prepared::optimize`]).
+pub(crate) fn quick_value(
+    n: usize,
+    constraints: &[Constraint],
+    objective: &[Rat],
+    sense: Sense,
+) -> Option<Rat> {
+    if constraints.len() > DIRECT_LIMIT || objective.len() != n || constraints.iter().any(|r| r.a.len() != n)
+    {
+        return None;
+    }
+    quick(constraints, &FloatRows::new(constraints), objective, sense)
+}
+
+fn quick(rows: &[Row], fr: &FloatRows, objective: &[Rat], sense: Sense) -> Option<Rat> {
+    if rows.len() > DIRECT_LIMIT {
+        return None;
+    }
+    let c = as_maximum(objective, sense);
+    let all: Vec<usize> = (0..rows.len()).collect();
+    let hint = float::propose_tight_rows(fr, rows, &all, &c)?;
+    let v = simplex::value_at_hint(rows, fr, &c, &hint)?;
+    Some(if sense == Sense::Minimize { -v } else { v })
+}
+
 fn solve_rows(rows: &[Row], fr: &FloatRows, c: &[Rat], warm: Option<&[usize]>) -> Solved {
     let m = rows.len();
     let n = c.len();

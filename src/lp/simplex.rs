@@ -65,6 +65,14 @@ impl Basis {
     /// `c`, every diagonal entry so far equals that step's pivot, so the end
     /// is `[δ I | δ A^{-1}]` with every division exact. `None` if singular.
     fn new(rows: Vec<usize>, all: &[Row], fr: &FloatRows, n: usize) -> Option<Basis> {
+        if n == 2 || n == 3 {
+            return Basis::by_cofactors(rows, all, fr, n);
+        }
+        Basis::by_elimination(rows, all, fr, n)
+    }
+
+    /// [`Basis::new`] by elimination, for any size.
+    fn by_elimination(rows: Vec<usize>, all: &[Row], fr: &FloatRows, n: usize) -> Option<Basis> {
         let mut m: Vec<Vec<BigInt>> = rows
             .iter()
             .enumerate()
@@ -97,6 +105,55 @@ impl Basis {
         let sign = if prev.is_negative() { -BigInt::one() } else { BigInt::one() };
         let cols = (0..n).map(|j| (0..n).map(|i| &m[i][n + j] * &sign).collect()).collect();
         Some(Basis { rows, cols, det: prev * sign })
+    }
+
+    /// [`Basis::new`] for two or three rows, by the adjugate's cofactor
+    /// formulas: products of entries and no division (half of a family's
+    /// small LPs went to the elimination's divisions and its copies).
+    fn by_cofactors(rows: Vec<usize>, all: &[Row], fr: &FloatRows, n: usize) -> Option<Basis> {
+        let a: Vec<&[BigInt]> = rows.iter().map(|&r| fr.int(r, &all[r]).a.as_slice()).collect();
+        // adj[i][j] = (−1)^(i+j) · minor(j, i); cols[j][i] = adj[i][j].
+        let (mut cols, det) = if n == 2 {
+            let cols = vec![vec![a[1][1].clone(), -&a[1][0]], vec![-&a[0][1], a[0][0].clone()]];
+            let det = &a[0][0] * &a[1][1] - &a[0][1] * &a[1][0];
+            (cols, det)
+        } else {
+            // The 2×2 minor of rows r0 < r1 and columns c0 < c1.
+            let m = |r0: usize, r1: usize, c0: usize, c1: usize| {
+                &a[r0][c0] * &a[r1][c1] - &a[r0][c1] * &a[r1][c0]
+            };
+            // Cofactor C[j][i] (row j, column i deleted), signed.
+            let other = |x: usize| match x {
+                0 => (1, 2),
+                1 => (0, 2),
+                _ => (0, 1),
+            };
+            let cof = |j: usize, i: usize| {
+                let ((r0, r1), (c0, c1)) = (other(j), other(i));
+                let v = m(r0, r1, c0, c1);
+                if (i + j) % 2 == 1 {
+                    -v
+                } else {
+                    v
+                }
+            };
+            let cols: Vec<Vec<BigInt>> = (0..3).map(|j| (0..3).map(|i| cof(j, i)).collect()).collect();
+            // det = Σ_i a[0][i]·C[0][i], and C[0][i] = cols[0][i].
+            let det = (0..3).map(|i| &a[0][i] * &cols[0][i]).sum::<BigInt>();
+            (cols, det)
+        };
+        if det.is_zero() {
+            return None;
+        }
+        let det = if det.is_negative() {
+            for v in cols.iter_mut().flatten() {
+                *v = -std::mem::take(v);
+            }
+            -det
+        } else {
+            det
+        };
+        Some(Basis { rows, cols, det })
     }
 
     /// The numerators `X` of the vertex `x = X / det` over the integer rows.
@@ -502,6 +559,34 @@ pub(crate) fn solve_with(
     }
 }
 
+/// The optimal value of `max c·x`, certified at the vertex of the first `n`
+/// rows of `hint` (a float proposal, tightest rows first) and at no other:
+/// that vertex satisfies every row and the multipliers of its rows are
+/// nonnegative, which is an exact proof of optimality (weak duality). Only
+/// the value is formed, with one reduction; `None` whenever this quick
+/// certificate fails (a singular or infeasible or non-optimal basis, an
+/// equality or strict row), and the caller then runs the simplex. For the
+/// many small LPs that want a number only (a family's minimax fits), where
+/// the full answer's point, multipliers and their reductions cost most.
+pub(crate) fn value_at_hint(all: &[Row], fr: &FloatRows, c: &[Rat], hint: &[usize]) -> Option<Rat> {
+    let n = c.len();
+    if hint.len() < n || all.iter().any(|r| r.kind != Kind::Le) {
+        return None;
+    }
+    let basis = Basis::new(hint[..n].to_vec(), all, fr, n)?;
+    let x = basis.vertex_unreduced(all, fr, n);
+    if !all_satisfied(all, fr, &x, &basis.rows) {
+        return None;
+    }
+    let c = Objective::new(c);
+    if basis.dual_keys(&c, all, fr).iter().any(Signed::is_negative) {
+        return None;
+    }
+    // c·x = (L c)·X / (L det), X the vertex's numerators.
+    let numer = idot(&c.int, &basis.vertex_numer(all, fr, n));
+    Some(crate::num::reduced(numer, &c.scale * &basis.det))
+}
+
 #[cold]
 #[allow(clippy::panic)] // an invariant of the algorithm, not of the input
 fn unreachable_basis() -> ! {
@@ -691,6 +776,69 @@ mod tests {
                 for &r in &b.rows {
                     proptest::prop_assert_eq!(dot(&rows[r].a, &x), rows[r].b.clone());
                 }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The cofactor adjugate of two or three rows is the elimination's,
+        /// entry for entry (both normalised to a positive determinant), and
+        /// both call the same matrices singular.
+        #[test]
+        fn cofactors_are_the_elimination(
+            entries in proptest::collection::vec((-6i64..7, 1i64..5), 9),
+            big in 0u32..60,
+            n in 2usize..4,
+        ) {
+            let scale = BigInt::from(7).pow(big) + 1;
+            let rows: Vec<Row> = entries
+                .chunks(3)
+                .map(|c| {
+                    let a = c[..n].iter().map(|&(p, q)| Rat::new(BigInt::from(p) * &scale, BigInt::from(q))).collect();
+                    row_of(a, int(1), false)
+                })
+                .collect();
+            let fr = FloatRows::new(&rows);
+            let idx: Vec<usize> = (0..n).collect();
+            let quick = Basis::by_cofactors(idx.clone(), &rows, &fr, n);
+            let slow = Basis::by_elimination(idx, &rows, &fr, n);
+            proptest::prop_assert_eq!(quick.is_some(), slow.is_some());
+            if let (Some(q), Some(s)) = (quick, slow) {
+                proptest::prop_assert_eq!(&q.det, &s.det);
+                proptest::prop_assert_eq!(&q.cols, &s.cols);
+            }
+        }
+
+        /// A value certified at the float proposal's vertex is the simplex's
+        /// optimum (a Chebyshev fit of a line to noisy points, the LP a
+        /// family solves most).
+        #[test]
+        fn quick_values_are_the_optimum(
+            ys in proptest::collection::vec((-50i64..50, 0i64..20), 2..7),
+            slope in -5i64..5,
+        ) {
+            // min e st |c0 + c1·x − y| <= e over points x = 1, 2, ..., with
+            // each y an interval [y, y + w]: max −e.
+            let mut rows = Vec::new();
+            for (x, &(y, w)) in ys.iter().enumerate() {
+                let x = int(x as i64 + 1);
+                rows.push(row_of(vec![int(1), x.clone(), int(-1)], int(y + slope * 3), false));
+                rows.push(row_of(vec![int(-1), -x, int(-1)], int(-(y + w + slope * 3)), false));
+            }
+            let fr = FloatRows::new(&rows);
+            let c = vec![int(0), int(0), int(-1)];
+            let all: Vec<usize> = (0..rows.len()).collect();
+            let Solved::Optimal { x, .. } = solve(&rows, &fr, &c, &[]) else {
+                return Err(proptest::test_runner::TestCaseError::fail("a Chebyshev fit has an optimum"));
+            };
+            let hint = super::super::float::propose_tight_rows(&fr, &rows, &all, &c).unwrap();
+            if let Some(v) = value_at_hint(&rows, &fr, &c, &hint) {
+                proptest::prop_assert_eq!(v, dot(&c, &x));
+            }
+            // A basis that is not optimal is never certified.
+            let worst: Vec<usize> = hint.iter().rev().copied().collect();
+            if let Some(v) = value_at_hint(&rows, &fr, &c, &worst) {
+                proptest::prop_assert_eq!(v, dot(&c, &x));
             }
         }
     }

@@ -325,6 +325,27 @@ fn sig_digits_exact(n: &BigInt, d: &BigInt, sig: usize) -> (BigInt, i64) {
     (q, e)
 }
 
+/// Whether `x` (nonzero, in lowest terms) is a decimal fraction `n/10^m`
+/// with `n < 10^sig`, which is then its own rounding to `sig` digits: the
+/// products of already rounded values that a model's basis rounds again
+/// are mostly such (a parameter times `log2(3)`), and this test costs a
+/// power of five where the rounding costs two long divisions. `false`
+/// only means "not known", never "not short".
+fn within_sig(x: &Rat, sig: u32) -> bool {
+    let d = x.denom();
+    let twos = d.trailing_zeros().unwrap_or(0);
+    let odd = d >> twos;
+    // The odd part must be 5^f; bits(5^f) = floor(f·log2 5) + 1.
+    let f = ((odd.bits().saturating_sub(1)) as f64 / 5f64.log2()).round() as u64;
+    let five_f = num_traits::pow(BigInt::from(5u8), f as usize);
+    if odd != five_f {
+        return false;
+    }
+    let m = twos.max(f);
+    let n = (x.numer().abs() << (m - twos)) * num_traits::pow(BigInt::from(5u8), (m - f) as usize);
+    n < pow10(u64::from(sig))
+}
+
 /// `x` correctly rounded (half to even) to `sig` significant decimal
 /// digits, as an exact rational (a decimal fraction).
 pub(crate) fn round_sig(x: &Rat, sig: u32) -> Rat {
@@ -332,6 +353,9 @@ pub(crate) fn round_sig(x: &Rat, sig: u32) -> Rat {
         return x.clone();
     }
     let sig = sig.max(1);
+    if within_sig(x, sig) {
+        return x.clone();
+    }
     let (q, e) = sig_digits_exact(&x.numer().abs(), x.denom(), sig as usize);
     let s = e - (i64::from(sig) - 1);
     let m =
@@ -1512,6 +1536,25 @@ mod tests {
         let third = frac(1, 3);
         let v = round_sig(&third, 40);
         assert!((&v - &third).abs() * pow10(40) < Rat::one());
+    }
+
+    #[test]
+    fn short_decimals_are_their_own_rounding() {
+        for (v, sig, short) in [
+            ("13.5747", 6, true),
+            ("13.5747", 5, false),
+            ("-0.000125", 3, true),
+            ("-0.000125", 2, false),
+            ("123000000", 3, false), // trailing zeros: left to the rounding
+            ("999999.5", 6, false),
+            ("1e-40", 1, true),
+        ] {
+            assert_eq!(within_sig(&r(v), sig), short, "{v} to {sig}");
+            assert_eq!(round_sig(&r(v), sig) == r(v), short || v == "123000000", "{v}");
+        }
+        assert!(!within_sig(&frac(1, 3), 40));
+        assert!(!within_sig(&frac(7, 6), 40));
+        assert!(within_sig(&frac(1, 1 << 20), 20));
     }
 
     #[test]
