@@ -25,43 +25,45 @@
 pub(crate) fn maximize(a: &[Vec<f64>], b: &[f64], eq: &[bool], c: &[f64], bound: f64) -> Option<Vec<f64>> {
     let n = c.len();
     let dim = n + 1; // x and t
-                     // The working rows, over (x, t).
-    let mut rows: Vec<Vec<f64>> = Vec::with_capacity(2 * a.len() + 2 * n + 1);
-    let mut rhs: Vec<f64> = Vec::with_capacity(rows.capacity());
+                     // The working rows over (x, t), flat with stride `dim`: an LP here is
+                     // small and solved by the hundred thousand (a family's minimax fits),
+                     // so nothing is allocated per iteration.
+    let cap = 2 * a.len() + 2 * n + 1;
+    let mut rows: Vec<f64> = Vec::with_capacity(cap * dim);
+    let mut rhs: Vec<f64> = Vec::with_capacity(cap);
     for (i, ai) in a.iter().enumerate() {
-        let mut r = ai.clone();
-        r.push(-1.0);
-        rows.push(r);
+        rows.extend_from_slice(ai);
+        rows.push(-1.0);
         rhs.push(b[i]);
         if eq[i] {
-            let mut r: Vec<f64> = ai.iter().map(|v| -v).collect();
-            r.push(-1.0);
-            rows.push(r);
+            rows.extend(ai.iter().map(|v| -v));
+            rows.push(-1.0);
             rhs.push(-b[i]);
         }
     }
-    let first_box = rows.len();
+    let first_box = rhs.len();
     for j in 0..n {
         for s in [1.0, -1.0] {
-            let mut r = vec![0.0; dim];
-            r[j] = s;
-            rows.push(r);
+            let at = rows.len();
+            rows.resize(at + dim, 0.0);
+            rows[at + j] = s;
             rhs.push(bound);
         }
     }
-    let t_row = rows.len();
-    let mut r = vec![0.0; dim];
-    r[n] = -1.0;
-    rows.push(r);
+    let t_row = rhs.len();
+    let at = rows.len();
+    rows.resize(at + dim, 0.0);
+    rows[at + n] = -1.0;
     rhs.push(0.0);
+    let m = rhs.len();
+    let row = |i: usize| &rows[i * dim..(i + 1) * dim];
     // Objective: c·x − M t, with M far above any multiplier of scaled rows.
     let cmax = c.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     let mut obj = c.to_vec();
     obj.push(-1e6 * cmax.max(1.0));
     // Start: x at the upper corner of the box, t tight at the worst row
     // (or t = 0 when the corner is feasible).
-    let x0 = vec![bound; n];
-    let violation = |i: usize| rows[i][..n].iter().zip(&x0).map(|(p, q)| p * q).sum::<f64>() - rhs[i];
+    let violation = |i: usize| row(i)[..n].iter().map(|p| p * bound).sum::<f64>() - rhs[i];
     let worst = (0..first_box).max_by(|&i, &j| violation(i).total_cmp(&violation(j)));
     let t_start = match worst {
         Some(w) if violation(w) > 0.0 => w,
@@ -69,17 +71,26 @@ pub(crate) fn maximize(a: &[Vec<f64>], b: &[f64], eq: &[bool], c: &[f64], bound:
     };
     let mut basis: Vec<usize> = (0..n).map(|j| first_box + 2 * j).collect();
     basis.push(t_start);
-    let mut in_basis = vec![false; rows.len()];
+    let mut in_basis = vec![false; m];
     for &r in &basis {
         in_basis[r] = true;
     }
     let mut bland = false;
-    let cap = 50 * (rows.len() + dim) + 100;
+    let cap = 50 * (m + dim) + 100;
+    let mut work = Inverse::new(dim);
+    let (mut z, mut y, mut d) = (vec![0.0; dim], vec![0.0; dim], vec![0.0; dim]);
     for _ in 0..cap {
-        let inv = inverse(&basis.iter().map(|&r| rows[r].as_slice()).collect::<Vec<_>>())?;
+        if !work.invert(basis.iter().map(|&r| row(r))) {
+            return None;
+        }
+        let inv = |p: usize, k: usize| work.inv[p * dim + k];
         // Vertex z = A_B^{-1} b_B; multipliers y with y·A_B = obj.
-        let z: Vec<f64> = (0..dim).map(|p| (0..dim).map(|k| inv[p][k] * rhs[basis[k]]).sum()).collect();
-        let y: Vec<f64> = (0..dim).map(|k| (0..dim).map(|p| obj[p] * inv[p][k]).sum()).collect();
+        for p in 0..dim {
+            z[p] = (0..dim).map(|k| inv(p, k) * rhs[basis[k]]).sum();
+        }
+        for k in 0..dim {
+            y[k] = (0..dim).map(|p| obj[p] * inv(p, k)).sum();
+        }
         if !z.iter().chain(&y).all(|v| v.is_finite()) {
             return None;
         }
@@ -102,21 +113,24 @@ pub(crate) fn maximize(a: &[Vec<f64>], b: &[f64], eq: &[bool], c: &[f64], bound:
             return (z[n] <= 1e-9 * scale).then(|| z[..n].to_vec());
         };
         // Moving off row k: A_B d = −e_k.
-        let d: Vec<f64> = (0..dim).map(|p| -inv[p][k]).collect();
+        for (p, dp) in d.iter_mut().enumerate() {
+            *dp = -inv(p, k);
+        }
         let mut best: Option<(f64, usize)> = None;
-        for (i, row) in rows.iter().enumerate() {
+        for i in 0..m {
             if in_basis[i] {
                 continue;
             }
+            let r = row(i);
             let (mut alpha, mut mag) = (0.0f64, 0.0f64);
-            for (p, q) in row.iter().zip(&d) {
+            for (p, q) in r.iter().zip(&d) {
                 alpha += p * q;
                 mag += (p * q).abs();
             }
             if alpha <= 1e-12 * mag.max(1e-300) {
                 continue;
             }
-            let slack = rhs[i] - row.iter().zip(&z).map(|(p, q)| p * q).sum::<f64>();
+            let slack = rhs[i] - r.iter().zip(&z).map(|(p, q)| p * q).sum::<f64>();
             let step = slack.max(0.0) / alpha;
             if best.is_none_or(|(s, _)| step < s) {
                 best = Some((step, i));
@@ -136,38 +150,63 @@ pub(crate) fn maximize(a: &[Vec<f64>], b: &[f64], eq: &[bool], c: &[f64], bound:
     None
 }
 
-/// The inverse of a small square matrix by Gauss–Jordan elimination with
-/// partial pivoting; `None` when it is (numerically) singular.
-fn inverse(m: &[&[f64]]) -> Option<Vec<Vec<f64>>> {
-    let n = m.len();
-    let mut a: Vec<Vec<f64>> = m.iter().map(|r| r.to_vec()).collect();
-    let mut inv: Vec<Vec<f64>> =
-        (0..n).map(|i| (0..n).map(|j| if i == j { 1.0 } else { 0.0 }).collect()).collect();
-    let scale = a.iter().flatten().fold(0.0f64, |s, v| s.max(v.abs()));
-    for col in 0..n {
-        let p = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
-        let pivot = a[p][col].abs();
-        if pivot.is_nan() || pivot <= 1e-13 * scale {
-            return None;
+/// Buffers for inverting a small square matrix, reused across pivots.
+struct Inverse {
+    n: usize,
+    a: Vec<f64>,
+    inv: Vec<f64>,
+}
+
+impl Inverse {
+    fn new(n: usize) -> Inverse {
+        Inverse { n, a: vec![0.0; n * n], inv: vec![0.0; n * n] }
+    }
+
+    /// Gauss–Jordan elimination with partial pivoting of the matrix with
+    /// these rows into `inv` (row-major); false when it is (numerically)
+    /// singular.
+    fn invert<'r>(&mut self, rows: impl Iterator<Item = &'r [f64]>) -> bool {
+        let n = self.n;
+        let (a, inv) = (&mut self.a, &mut self.inv);
+        for (i, r) in rows.enumerate() {
+            a[i * n..(i + 1) * n].copy_from_slice(r);
         }
-        a.swap(col, p);
-        inv.swap(col, p);
-        let piv = a[col][col];
-        for j in 0..n {
-            a[col][j] /= piv;
-            inv[col][j] /= piv;
+        for (i, v) in inv.iter_mut().enumerate() {
+            *v = if i / n == i % n { 1.0 } else { 0.0 };
         }
-        for r in 0..n {
-            if r != col && a[r][col] != 0.0 {
-                let f = a[r][col];
+        let scale = a.iter().fold(0.0f64, |s, v| s.max(v.abs()));
+        for col in 0..n {
+            let Some(p) = (col..n).max_by(|&i, &j| a[i * n + col].abs().total_cmp(&a[j * n + col].abs()))
+            else {
+                return false;
+            };
+            let pivot = a[p * n + col].abs();
+            if pivot.is_nan() || pivot <= 1e-13 * scale {
+                return false;
+            }
+            if p != col {
                 for j in 0..n {
-                    a[r][j] -= f * a[col][j];
-                    inv[r][j] -= f * inv[col][j];
+                    a.swap(col * n + j, p * n + j);
+                    inv.swap(col * n + j, p * n + j);
+                }
+            }
+            let piv = a[col * n + col];
+            for j in 0..n {
+                a[col * n + j] /= piv;
+                inv[col * n + j] /= piv;
+            }
+            for r in 0..n {
+                let f = a[r * n + col];
+                if r != col && f != 0.0 {
+                    for j in 0..n {
+                        a[r * n + j] -= f * a[col * n + j];
+                        inv[r * n + j] -= f * inv[col * n + j];
+                    }
                 }
             }
         }
+        true
     }
-    Some(inv)
 }
 
 #[cfg(test)]
