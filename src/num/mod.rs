@@ -203,20 +203,29 @@ pub fn scale_pow10(x: Rat, e: i64) -> Rat {
 
 /// `10^e` as a big integer.
 pub fn pow10(e: u64) -> BigInt {
-    // Decimal views ask for the same few powers millions of times (a band
-    // table of 100 000 points): the first 128 are made once.
-    static SMALL: std::sync::OnceLock<Vec<BigInt>> = std::sync::OnceLock::new();
-    let table = SMALL.get_or_init(|| {
+    pow_ref(10, e).into_owned()
+}
+
+/// `base^e` for base 5 or 10, borrowed from a table for `e < 128`:
+/// decimal views ask for the same few powers millions of times (a band
+/// table of 100 000 points), and every rounding of a model's basis asks
+/// whether a denominator is a power of five.
+fn pow_ref(base: u32, e: u64) -> std::borrow::Cow<'static, BigInt> {
+    use std::sync::OnceLock;
+    static TEN: OnceLock<Vec<BigInt>> = OnceLock::new();
+    static FIVE: OnceLock<Vec<BigInt>> = OnceLock::new();
+    let cell = if base == 5 { &FIVE } else { &TEN };
+    let table = cell.get_or_init(|| {
         let mut v = vec![BigInt::one()];
         for i in 1..128 {
-            let next: BigInt = &v[i - 1] * 10u32;
+            let next: BigInt = &v[i - 1] * base;
             v.push(next);
         }
         v
     });
     match table.get(e as usize) {
-        Some(p) => p.clone(),
-        None => num_traits::pow::pow(BigInt::from(10u32), e as usize),
+        Some(p) if base == 5 || base == 10 => std::borrow::Cow::Borrowed(p),
+        _ => std::borrow::Cow::Owned(num_traits::pow::pow(BigInt::from(base), e as usize)),
     }
 }
 
@@ -337,13 +346,12 @@ fn within_sig(x: &Rat, sig: u32) -> bool {
     let odd = d >> twos;
     // The odd part must be 5^f; bits(5^f) = floor(f·log2 5) + 1.
     let f = ((odd.bits().saturating_sub(1)) as f64 / 5f64.log2()).round() as u64;
-    let five_f = num_traits::pow(BigInt::from(5u8), f as usize);
-    if odd != five_f {
+    if odd != *pow_ref(5, f) {
         return false;
     }
     let m = twos.max(f);
-    let n = (x.numer().abs() << (m - twos)) * num_traits::pow(BigInt::from(5u8), (m - f) as usize);
-    n < pow10(u64::from(sig))
+    let n = (x.numer().abs() << (m - twos)) * &*pow_ref(5, m - f);
+    n < *pow_ref(10, u64::from(sig))
 }
 
 /// `x` correctly rounded (half to even) to `sig` significant decimal
@@ -1024,6 +1032,17 @@ pub fn sub(x: &Rat, y: &Rat) -> Rat {
 /// ([`reduced_dividing`]): one Euclid step when it is a word, as when a
 /// long band meets a measured time.
 pub fn add(x: &Rat, y: &Rat) -> Rat {
+    // A zero or two integers (a form's constant part, which is mostly
+    // zero, minus a measurement) need no product and no gcd.
+    if x.is_zero() {
+        return y.clone();
+    }
+    if y.is_zero() {
+        return x.clone();
+    }
+    if x.denom().is_one() && y.denom().is_one() {
+        return Rat::from_integer(x.numer() + y.numer());
+    }
     let (n, d) = (x.numer() * y.denom() + y.numer() * x.denom(), x.denom() * y.denom());
     let short = if x.denom().bits() <= y.denom().bits() { x.denom() } else { y.denom() };
     reduced_dividing(n, d, short)
@@ -1031,6 +1050,9 @@ pub fn add(x: &Rat, y: &Rat) -> Rat {
 
 /// `x − y` for operands in lowest terms, as [`add`]; [`sub`] takes any.
 pub fn sub_lowest(x: &Rat, y: &Rat) -> Rat {
+    if x.is_zero() {
+        return -y;
+    }
     add(x, &-y)
 }
 
