@@ -451,6 +451,14 @@ fn residual_atoms(design: &Design, k: usize, rows: Rows<'_>) -> Vec<Formula> {
         .collect()
 }
 
+/// The rows of [`residual_atoms`] as LP constraints (`a·x <= b`).
+fn residual_constraints(design: &Design, k: usize, rows: Rows<'_>) -> Vec<Constraint> {
+    residual_rows(design, k, rows)
+        .into_iter()
+        .map(|e| Constraint::new(e.coeffs, Kind::Le, -e.constant))
+        .collect()
+}
+
 /// The rows of [`residual_atoms`], each `expr <= 0`.
 fn residual_rows(design: &Design, k: usize, rows: Rows<'_>) -> Vec<LinExpr> {
     let n = if matches!(rows, Rows::Fixed(_)) { k } else { k + 1 };
@@ -706,9 +714,8 @@ impl Analysis {
                 None => None,
             };
         }
-        let names: Vec<String> = (0..k).map(|j| format!("c{j}")).collect();
-        let p = Analysis::problem_of(design, &names, Rows::Fixed(bound));
-        let prepared = rows_lp(&p, k)?;
+        let prepared =
+            crate::lp::Prepared::new(k, residual_constraints(design, k, Rows::Fixed(bound))).ok()?;
         let lp = &prepared;
         if !feasible
             && !matches!(
@@ -1143,10 +1150,7 @@ fn minimax_general(
     objective[k] = Rat::one();
     // Most of a family's LPs are certified at the float proposal's vertex;
     // building the QE problem and solving in full is the fallback.
-    let cons: Vec<Constraint> = residual_rows(design, k, rows)
-        .into_iter()
-        .map(|e| Constraint::new(e.coeffs, Kind::Le, -e.constant))
-        .collect();
+    let cons = residual_constraints(design, k, rows);
     if let Some(v) = crate::lp::quick_value(k + 1, &cons, &objective, crate::lp::Sense::Minimize) {
         return Ok(v.max(Rat::zero()));
     }
