@@ -720,13 +720,25 @@ pub fn frac(n: i64, d: i64) -> Rat {
 
 /// Least common multiple of the denominators of `xs` (1 for an empty list).
 pub fn lcm_denoms<'a>(xs: impl IntoIterator<Item = &'a Rat>) -> BigInt {
-    // Distinct denominators only, and each gcd taken after one Euclid step
-    // (`acc mod d`), so a long list with a large running lcm stays cheap.
-    let distinct: std::collections::BTreeSet<&BigInt> = xs.into_iter().map(|x| x.denom()).collect();
-    distinct.into_iter().fold(BigInt::one(), |acc, d| {
-        let g = gcd(d, &(&acc % d));
-        acc * (d / g)
-    })
+    // Each gcd taken after one Euclid step (`acc mod d`), so a long list
+    // with a large running lcm stays cheap.
+    // An LP row has a few entries, mostly sharing a denominator (a power of
+    // ten) or integers: a denominator that divides the lcm so far costs one
+    // remainder and no gcd, and no set is built.
+    let mut acc = BigInt::one();
+    let mut last: Option<&BigInt> = None;
+    for d in xs.into_iter().map(|x| x.denom()) {
+        if d.is_one() || last == Some(d) {
+            continue;
+        }
+        last = Some(d);
+        let r = &acc % d;
+        if !r.is_zero() {
+            let g = gcd(d, &r);
+            acc *= d / g;
+        }
+    }
+    acc
 }
 
 /// The rational `n/d` (`d ≠ 0`) in lowest terms, from integers that were
