@@ -126,22 +126,90 @@ pub struct Rendered {
     sections: Vec<String>,
 }
 
-/// The JSON pretty-printed as part of a document, `depth` levels deep.
+/// The JSON pretty-printed as part of a document, `depth` levels deep:
+/// every line padded, as `serde_json::to_string_pretty` of the whole
+/// document would print it there, in one pass.
 fn indented(v: &Value, depth: usize) -> String {
-    let s = serde_json::to_string_pretty(v).unwrap_or_default();
-    let pad = " ".repeat(2 * depth);
-    // Every line padded, in one buffer (a JSON text's strings hold no raw
-    // line breaks).
-    let mut out =
-        String::with_capacity(s.len() + pad.len() * (1 + s.bytes().filter(|&b| b == b'\n').count()));
-    for (i, line) in s.split('\n').enumerate() {
-        if i > 0 {
-            out.push('\n');
+    let mut out = "  ".repeat(depth).into_bytes();
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, Nested { depth, has_value: false });
+    let _ = serde::Serialize::serialize(v, &mut ser);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// serde_json's pretty formatter (two spaces per level) starting `depth`
+/// levels deep.
+struct Nested {
+    depth: usize,
+    has_value: bool,
+}
+
+impl Nested {
+    fn indent<W: ?Sized + std::io::Write>(&self, w: &mut W) -> std::io::Result<()> {
+        for _ in 0..self.depth {
+            w.write_all(b"  ")?;
         }
-        out.push_str(&pad);
-        out.push_str(line);
+        Ok(())
     }
-    out
+
+    fn begin<W: ?Sized + std::io::Write>(&mut self, w: &mut W, open: &[u8]) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(open)
+    }
+
+    fn end<W: ?Sized + std::io::Write>(&mut self, w: &mut W, close: &[u8]) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            w.write_all(b"\n")?;
+            self.indent(w)?;
+        }
+        w.write_all(close)
+    }
+
+    fn item<W: ?Sized + std::io::Write>(&self, w: &mut W, first: bool) -> std::io::Result<()> {
+        w.write_all(if first { b"\n" } else { b",\n" })?;
+        self.indent(w)
+    }
+}
+
+impl serde_json::ser::Formatter for Nested {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.begin(w, b"[")
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.end(w, b"]")
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(w, first)
+    }
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.begin(w, b"{")
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.end(w, b"}")
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(w, first)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
 }
 
 /// Stands for the `analyses` array in the pretty-printed document until it
