@@ -201,7 +201,8 @@ impl CommandReport for PruneReport<'_> {
         let Some(t0) = c.base.regions.first() else { return String::new() };
         let mut parts = Vec::new();
         for j in 0..c.targets.len() {
-            let before = &c.base.predictions[j].bands[0];
+            // The base analysis predicts at the targets, in their order.
+            let Some(before) = c.base.predictions.get(j).and_then(|p| p.bands.first()) else { continue };
             let after = &s.bands[0][j];
             parts.push(format!(
                 "at {} from {} (width {}) to {} (width {}){}",

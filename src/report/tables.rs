@@ -152,8 +152,16 @@ impl Report<'_> {
                 row.cell(&model_exact);
                 ends(&mut row, b, true);
                 ends(&mut row, mb, true);
-                if let Some(pr) = self.pruned {
-                    let q = &pr.analysis.predictions[pi];
+                // The pruned analysis predicts at the same points in the
+                // same order; a point it lacks (never, today) reads "none"
+                // rather than another point's band.
+                let pruned = self.pruned.map(|pr| pr.analysis.predictions.get(pi).filter(|q| q.x == p.x));
+                if let Some(None) = pruned {
+                    for _ in 0..6 {
+                        row.cell("none");
+                    }
+                }
+                if let Some(Some(q)) = pruned {
                     row.cell(&self.dec(&q.model));
                     let pruned_ends = |row: &mut CsvRow<'_>, exact: bool| match &q.bands[ri] {
                         None => {
