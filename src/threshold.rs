@@ -71,14 +71,7 @@ impl Bound {
     pub fn measurement_band(&self, lower: Option<&Rat>, upper: Option<&Rat>) -> (Option<Rat>, Option<Rat>) {
         let (a, r) = (&self.absolute, &self.relative);
         let one = Rat::one();
-        // (x ± a)/(1 ± r) over one denominator, one reduction: this runs
-        // per point and threshold, on the band's long fractions.
-        let side = |x: &Rat, sign: i32| {
-            let (xd, ad, rd) = (x.denom(), a.denom(), r.denom());
-            let num = (x.numer() * ad + BigInt::from(sign) * a.numer() * xd) * rd;
-            let den = xd * ad * (rd + BigInt::from(-sign) * r.numer());
-            crate::num::reduced(num, den)
-        };
+        let side = |x: &Rat, sign: i32| side_small(x, a, r, sign).unwrap_or_else(|| side_big(x, a, r, sign));
         let mut lo = lower.map(|l| side(l, -1));
         if self.is_relative() {
             lo = Some(lo.map_or_else(Rat::zero, |l| l.max(Rat::zero())));
@@ -93,6 +86,26 @@ impl Bound {
         let (lower, upper) = self.measurement_band(model.lower.as_ref(), model.upper.as_ref());
         crate::band::Band { lower, upper, clipped: model.clipped }
     }
+}
+
+/// `(x + sign·a)/(1 − sign·r)` over one denominator, one reduction: this
+/// runs per point and threshold, on the band's long fractions.
+fn side_big(x: &Rat, a: &Rat, r: &Rat, sign: i32) -> Rat {
+    let (xd, ad, rd) = (x.denom(), a.denom(), r.denom());
+    let num = (x.numer() * ad + BigInt::from(sign) * a.numer() * xd) * rd;
+    let den = xd * ad * (rd + BigInt::from(-sign) * r.numer());
+    crate::num::reduced(num, den)
+}
+
+/// [`side_big`] in 128-bit rationals, `None` when a part
+/// would not fit (the caller then forms it in big integers, to the same
+/// value): a `--at` range asks for four of these per point, mostly of
+/// short band ends.
+fn side_small(x: &Rat, a: &Rat, r: &Rat, sign: i32) -> Option<Rat> {
+    use crate::num::small::Small;
+    let (x, a, r) = (Small::of(x)?, Small::of(a)?, Small::of(r)?);
+    let (a, r) = if sign < 0 { (a.neg()?, r) } else { (a, r.neg()?) };
+    Some(x.add(a)?.div(Small::int(1).add(r)?)?.to_rat())
 }
 
 /// Names a threshold may use, in the order of [`Form::coeffs`].
@@ -538,6 +551,29 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The 128-bit side of a new-measurement band, where it answers, is
+        /// the big-integer one; it answers for short operands and steps
+        /// aside (never overflows) for long ones.
+        #[test]
+        fn short_measurement_band_sides_are_the_long_ones(
+            x in (-(1i64 << 62)..(1i64 << 62), 1i64..(1i64 << 40)),
+            a in (0i64..1_000_000, 1i64..10_000),
+            r in 0i64..100,
+            sign in proptest::sample::select(vec![-1, 1]),
+            long in proptest::bool::ANY,
+        ) {
+            let big = BigInt::from(10u8).pow(if long { 30 } else { 0 });
+            let x = Rat::new(BigInt::from(x.0) * &big, BigInt::from(x.1));
+            let (a, r) = (crate::num::frac(a.0, a.1), crate::num::frac(r, 100));
+            let want = side_big(&x, &a, &r, sign);
+            match side_small(&x, &a, &r, sign) {
+                Some(v) => proptest::prop_assert_eq!(v, want),
+                None => proptest::prop_assert!(long),
+            }
+        }
+    }
     use crate::num::{frac, int};
 
     fn scale() -> Scale {
