@@ -231,14 +231,22 @@ fn pow_ref(base: u32, e: u64) -> std::borrow::Cow<'static, BigInt> {
 
 /// The exact fraction text of `x`: `-1101248/81125`, `3`, `0`.
 pub fn fmt_fraction(x: &Rat) -> String {
+    let mut out = String::new();
+    write_fraction(&mut out, x);
+    out
+}
+
+/// [`fmt_fraction`] appended to `out`.
+pub fn write_fraction(out: &mut String, x: &Rat) {
+    use std::fmt::Write;
     // Machine-word fast path: num-bigint's Display converts through a digit
     // vector, a third of a 100 000-point CSV's time.
-    match (x.numer().to_i128(), x.denom().to_u128()) {
-        (Some(n), Some(1)) => n.to_string(),
-        (Some(n), Some(d)) => format!("{n}/{d}"),
-        _ if x.denom().is_one() => x.numer().to_string(),
-        _ => format!("{}/{}", x.numer(), x.denom()),
-    }
+    let _ = match (x.numer().to_i128(), x.denom().to_u128()) {
+        (Some(n), Some(1)) => write!(out, "{n}"),
+        (Some(n), Some(d)) => write!(out, "{n}/{d}"),
+        _ if x.denom().is_one() => write!(out, "{}", x.numer()),
+        _ => write!(out, "{}/{}", x.numer(), x.denom()),
+    };
 }
 
 /// `floor(log10(n/d))` for `n, d > 0`, from an estimate by bit lengths
@@ -305,18 +313,45 @@ pub fn fmt_sig(x: &Rat, sig: usize) -> String {
 /// [`fmt_sig`] of `n/d` (`d > 0`), which need not be in lowest terms: a
 /// value formed only to be shown never pays for its reduction.
 pub fn fmt_sig_parts(n: &BigInt, d: &BigInt, sig: usize) -> String {
+    let mut out = String::new();
+    write_sig_parts(&mut out, n, d, sig);
+    out
+}
+
+/// [`fmt_sig_parts`] appended to `out`: a table of 10^6 rows writes its
+/// decimals in place, without a string per cell.
+pub fn write_sig_parts(out: &mut String, n: &BigInt, d: &BigInt, sig: usize) {
     let sig = sig.max(1);
     if n.is_zero() {
-        return "0".to_string();
+        out.push('0');
+        return;
     }
-    let (digits, e) = match sig_digits_float(n.magnitude(), d.magnitude(), sig) {
-        Some((q, e)) => (q.to_string(), e),
+    match sig_digits_float(n.magnitude(), d.magnitude(), sig) {
+        Some((q, e)) => {
+            let mut buf = [0u8; 20];
+            let digits = u64_digits(q, &mut buf);
+            write_layout(out, n.is_negative(), digits, e, sig);
+        }
         None => {
             let (q, e) = sig_digits_exact(&n.abs(), d, sig);
-            (q.to_string(), e)
+            write_layout(out, n.is_negative(), &q.to_string(), e, sig);
         }
-    };
-    layout_sig(n.is_negative(), digits, e, sig)
+    }
+}
+
+/// The decimal digits of `q`, in `buf`.
+fn u64_digits(mut q: u64, buf: &mut [u8; 20]) -> &str {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (q % 10) as u8;
+        q /= 10;
+        if q == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    std::str::from_utf8(&buf[i..]).unwrap_or("0")
 }
 
 /// The `sig` significant digits of `n/d > 0` rounded half to even, as an
@@ -458,29 +493,47 @@ fn sig_digits_float(n: &BigUint, d: &BigUint, sig: usize) -> Option<(u64, i64)> 
 }
 
 /// Lays out rounded digits `q` (exactly `sig` of them) with decimal
-/// exponent `e`: trailing zeros dropped, plain notation for moderate
-/// magnitudes, scientific otherwise.
-fn layout_sig(negative: bool, mut digits: String, e: i64, sig: usize) -> String {
+/// exponent `e`, appended to `out`: trailing zeros dropped, plain notation
+/// for moderate magnitudes, scientific otherwise.
+fn write_layout(out: &mut String, negative: bool, digits: &str, e: i64, sig: usize) {
     debug_assert_eq!(digits.len(), sig);
-    while digits.len() > 1 && digits.ends_with('0') {
-        digits.pop();
+    let digits = match digits.trim_end_matches('0') {
+        "" => &digits[..1],
+        t => t,
+    };
+    if negative {
+        out.push('-');
     }
-    let sign = if negative { "-" } else { "" };
     let plain = (-5..sig.max(7) as i64).contains(&e);
     if plain {
         if e < 0 {
-            format!("{sign}0.{}{}", "0".repeat((-e - 1) as usize), digits)
+            out.push_str("0.");
+            for _ in 0..(-e - 1) {
+                out.push('0');
+            }
+            out.push_str(digits);
         } else {
             let int_len = e as usize + 1;
             if digits.len() <= int_len {
-                format!("{sign}{}{}", digits, "0".repeat(int_len - digits.len()))
+                out.push_str(digits);
+                for _ in 0..int_len - digits.len() {
+                    out.push('0');
+                }
             } else {
-                format!("{sign}{}.{}", &digits[..int_len], &digits[int_len..])
+                out.push_str(&digits[..int_len]);
+                out.push('.');
+                out.push_str(&digits[int_len..]);
             }
         }
     } else {
-        let mant = if digits.len() > 1 { format!("{}.{}", &digits[..1], &digits[1..]) } else { digits };
-        format!("{sign}{mant}e{e}")
+        out.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        out.push('e');
+        use std::fmt::Write;
+        let _ = write!(out, "{e}");
     }
 }
 

@@ -46,6 +46,10 @@ impl Small {
 
     /// `self + o` (`o` negated first for a difference).
     pub(crate) fn add(self, o: Small) -> Option<Small> {
+        // Integers (most of a basis at an integer point) need no gcd.
+        if self.d == 1 && o.d == 1 {
+            return Some(Small::int(self.n.checked_add(o.n)?));
+        }
         // Over lcm(d1, d2): the intermediate stays as short as it can.
         let g = gcd(self.d, o.d);
         let (a, b) = (self.d / g, o.d / g);
@@ -62,6 +66,9 @@ impl Small {
     pub(crate) fn mul(self, o: Small) -> Option<Small> {
         if self.n == 0 || o.n == 0 {
             return Some(Small::int(0));
+        }
+        if self.d == 1 && o.d == 1 {
+            return Some(Small::int(self.n.checked_mul(o.n)?));
         }
         let g1 = gcd(self.n, o.d);
         let g2 = gcd(o.n, self.d);

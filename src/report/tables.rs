@@ -105,6 +105,13 @@ impl Report<'_> {
             }
             None => (if neg { "-inf" } else { "+inf" }).to_string(),
         };
+        // A band end in place (the same text as `inf`, without a string).
+        let digits = self.digits();
+        let end_cell = |row: &mut CsvRow<'_>, v: &Option<Rat>, neg: bool, exact: bool| match v {
+            Some(x) if exact => row.number(|o| crate::num::write_fraction(o, x)),
+            Some(x) => row.number(|o| crate::num::write_sig_parts(o, x.numer(), x.denom(), digits)),
+            None => row.cell(if neg { "-inf" } else { "+inf" }),
+        };
         // The family's points by position (a search per point was quadratic).
         let family_at: std::collections::HashMap<Point<&[Rat]>, usize> = self
             .family
@@ -142,12 +149,15 @@ impl Report<'_> {
                         row.cell(none);
                     }
                     Some(b) => {
-                        row.cell(&inf(&b.lower, true, exact));
-                        row.cell(&inf(&b.upper, false, exact));
+                        end_cell(row, &b.lower, true, exact);
+                        end_cell(row, &b.upper, false, exact);
                     }
                 };
                 ends(&mut row, b, false);
-                row.cell(&rel_half_width_dec(b.as_ref(), &p.model, 1, self.digits()));
+                match b.as_ref().and_then(|b| b.relative_half_width_parts(&p.model)) {
+                    Some((n, d)) => row.number(|o| crate::num::write_sig_parts(o, &n, &d, digits)),
+                    None => row.cell(""),
+                }
                 ends(&mut row, mb, false);
                 row.cell(&model_exact);
                 ends(&mut row, b, true);
@@ -510,6 +520,17 @@ impl<'a> CsvRow<'a> {
             self.out.push(',');
         }
         self.out.push_str(&csv_cell(c));
+    }
+
+    /// A cell that is a number (a decimal or a fraction as errband writes
+    /// them), written by `f` in place: such text never needs quoting.
+    pub(crate) fn number(&mut self, f: impl FnOnce(&mut String)) {
+        if !std::mem::take(&mut self.first) {
+            self.out.push(',');
+        }
+        let at = self.out.len();
+        f(self.out);
+        debug_assert!(numeric(&self.out[at..]), "{}", &self.out[at..]);
     }
 
     pub(crate) fn end(self) {
