@@ -1566,7 +1566,79 @@ mod tests {
         crate::testdata::hpl(&format!("param {params}\nfit none\npredict p = 1000"))
     }
 
+    #[test]
+    fn the_quick_value_answers_the_usual_fits() {
+        // HPL's measurements: e_max and remax are certified at the float
+        // proposal's vertex and equal the simplex's optima (the property
+        // test below checks values; this, that the quick path is taken).
+        let (model, data) = crate::testdata::hpl("param c1, c2\npredict p = 1000");
+        let design = Design::new(&model, &data, "hpl.csv").unwrap();
+        let k = model.k();
+        let mut e = vec![Rat::zero(); k + 1];
+        e[k] = Rat::one();
+        for rows in [Rows::Absolute, Rows::Relative] {
+            let cons = residual_constraints(&design, k, rows);
+            let quick = crate::lp::quick_value(k + 1, &cons, &e, crate::lp::Sense::Minimize);
+            let full =
+                match crate::lp::Prepared::new(k + 1, cons).unwrap().optimize(&e, crate::lp::Sense::Minimize)
+                {
+                    Ok(crate::lp::LpOutcome::Optimal(o)) => o.value,
+                    other => panic!("{other:?}"),
+                };
+            assert_eq!(quick, Some(full));
+        }
+    }
+
     proptest::proptest! {
+        /// The value-only LPs (certified at the float proposal's vertex)
+        /// give the full simplex's optima: e_max, remax and band ends of
+        /// forms with long rational bases (rounded logarithms and roots),
+        /// on designs with more points than parameters and repetitions.
+        #[test]
+        fn value_only_lps_are_the_full_lps(
+            reps in proptest::collection::vec(proptest::collection::vec(1i64..4000, 1..4), 3..7),
+            form in 0usize..3,
+            r in 1i64..60,
+            at in 70i64..400,
+        ) {
+            use crate::lp::{LpOutcome, Prepared, Sense};
+            let src = [
+                "T(p) = c0 + c1*log2(p)\nparam c0, c1",
+                "T(p) = c0 + c1*p^(1/3)\nparam c0, c1",
+                "T(p) = c0 + c1/p + c2*p\nparam c0, c1, c2",
+            ][form];
+            let model = Model::parse(src, "t.tm", 40).unwrap();
+            let k = model.k();
+            let data: Vec<Measurement> = reps
+                .iter()
+                .enumerate()
+                .flat_map(|(i, ys)| ys.iter().map(move |&y| Measurement { x: vec![int(3 * i as i64 + 2)], y: frac(y, 10), line: 1 }))
+                .collect();
+            let design = Design::new(&model, &data, "t.csv").unwrap();
+            let full = |cons: Vec<Constraint>, n: usize, c: &[Rat], sense| match Prepared::new(n, cons).unwrap().optimize(c, sense) {
+                Ok(LpOutcome::Optimal(o)) => Some(o.value),
+                _ => None,
+            };
+            let mut e = vec![Rat::zero(); k + 1];
+            e[k] = Rat::one();
+            for rows in [Rows::Absolute, Rows::Relative] {
+                let cons = residual_constraints(&design, k, rows);
+                if let Some(v) = crate::lp::quick_value(k + 1, &cons, &e, Sense::Minimize) {
+                    proptest::prop_assert_eq!(Some(v), full(cons, k + 1, &e, Sense::Minimize));
+                }
+            }
+            let bound = Bound { absolute: Rat::zero(), relative: frac(r, 100) };
+            let cons = residual_constraints(&design, k, Rows::Fixed(&bound));
+            let lp = Prepared::new(k, cons.clone()).unwrap();
+            let mut log = model.new_log();
+            let b = model.basis_at(&[int(at)], &mut log).unwrap();
+            for sense in [Sense::Minimize, Sense::Maximize] {
+                if let Some(v) = lp.quick_value(&b[1..], sense) {
+                    proptest::prop_assert_eq!(Some(v), full(cons.clone(), k, &b[1..], sense));
+                }
+            }
+        }
+
         /// On a design with as many points as parameters the closed forms
         /// (smallest bounds, bands over the box) are the LPs' optima: any
         /// repetitions, a line or a reciprocal, bounds from empty to wide,
