@@ -277,7 +277,7 @@ impl Design {
         for (g, line) in tally.groups.iter().zip(&tally.lines) {
             let ctx = || format!("{file} line {line}");
             let basis = model
-                .basis_at(&g.x, &mut log)
+                .basis_at_data(&g.x, &mut log)
                 .map_err(|e| FitError::Eval(Box::new(model.eval_diagnostic(&e, &g.x, &ctx()))))?;
             let weight = model
                 .weight_at(&g.x, &mut log)

@@ -109,6 +109,11 @@ impl EvalLog {
     pub fn new(digits: u32) -> EvalLog {
         EvalLog { digits, inexact: BTreeMap::new(), limits: Limits::default() }
     }
+
+    /// A log with these settings and nothing recorded.
+    pub(crate) fn clone_settings(&self) -> EvalLog {
+        EvalLog { digits: self.digits, inexact: BTreeMap::new(), limits: self.limits }
+    }
 }
 
 /// Compiles `e` with `env` resolving names; `nparams` is the number of

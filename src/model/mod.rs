@@ -79,6 +79,33 @@ pub struct Model {
     body: Node,
     weight: Option<Node>,
     log: EvalLog,
+    /// Work remembered across the series of an experiment, shared by clones.
+    memo: Memo,
+}
+
+/// What a model remembers between series: the alternatives compiled from
+/// its text (a family compiles the same forms for every series) and its
+/// basis at data points (a family evaluates every form at the same points
+/// for every series). Both are fixed by the model's compiled body, which
+/// never changes after construction; a clone shares them.
+#[derive(Clone, Default)]
+struct Memo {
+    alternatives: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, Model>>>,
+    basis: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<Vec<Rat>, Basis>>>,
+}
+
+/// The basis at a point and the rounded values met evaluating it.
+type Basis = (Vec<Rat>, Vec<(Inexact, Rat)>);
+
+/// Most points whose basis a model remembers, and most alternatives (an
+/// experiment whose series are measured at different points does not
+/// grow without end).
+const MEMO_CAP: usize = 1024;
+
+impl std::fmt::Debug for Memo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Memo")
+    }
 }
 
 /// A one-variable slice of a model's variables ([`Model::slice`]): the
@@ -164,6 +191,7 @@ impl Model {
             body,
             weight,
             log,
+            memo: Memo::default(),
         };
         model.predict = model.predict_points(&d.predict_groups, file, source)?;
         for ((name, nspan), fvars, body) in d.family {
@@ -321,6 +349,7 @@ impl Model {
             body: node,
             weight: self.weight.clone(),
             log,
+            memo: Memo::default(),
         })
     }
 
@@ -329,6 +358,21 @@ impl Model {
     /// constant is a fitted parameter. The text is appended to the model's
     /// source, so that located messages point into it.
     pub fn alternative(&self, text: &str) -> Result<Model, Diagnostic> {
+        // The same text compiles to the same form: an experiment's series
+        // share one compilation (and with it the form's remembered basis).
+        if let Some(m) = self.memo.alternatives.lock().ok().and_then(|m| m.get(text).cloned()) {
+            return Ok(m);
+        }
+        let m = self.compile_alternative(text)?;
+        if let Ok(mut memo) = self.memo.alternatives.lock() {
+            if memo.len() < MEMO_CAP {
+                memo.insert(text.to_string(), m.clone());
+            }
+        }
+        Ok(m)
+    }
+
+    fn compile_alternative(&self, text: &str) -> Result<Model, Diagnostic> {
         let combined: std::sync::Arc<str> = std::sync::Arc::from(format!("{}\n{}", self.source, text));
         let start = self.source.len() + 1;
         let mut p = crate::lang::parser::Parser::new(&combined, &self.file)?.with_limits(*self.limits());
@@ -364,6 +408,30 @@ impl Model {
     /// `[f0(x), f1(x), .., fk(x)]` with `T(c, x) = f0 + Σ c_j f_j`.
     pub fn basis_at(&self, x: &[Rat], log: &mut EvalLog) -> Result<Vec<Rat>, EvalError> {
         compile::affine(&self.body, x, self.k(), log)
+    }
+
+    /// [`Model::basis_at`] at a data point, remembered by point for logs
+    /// with the model's own settings: the same values, and the same rounded
+    /// values recorded in `log`. For the few points of a fit (not for a
+    /// range of prediction points, which would only fill the memory).
+    pub(crate) fn basis_at_data(&self, x: &[Rat], log: &mut EvalLog) -> Result<Vec<Rat>, EvalError> {
+        if log.digits != self.log.digits || log.limits != self.log.limits {
+            return self.basis_at(x, log);
+        }
+        if let Some((b, inexact)) = self.memo.basis.lock().ok().and_then(|m| m.get(x).cloned()) {
+            log.inexact.extend(inexact);
+            return Ok(b);
+        }
+        let mut fresh = log.clone_settings();
+        let b = self.basis_at(x, &mut fresh)?;
+        let inexact: Vec<(Inexact, Rat)> = fresh.inexact.into_iter().collect();
+        log.inexact.extend(inexact.iter().cloned());
+        if let Ok(mut memo) = self.memo.basis.lock() {
+            if memo.len() < MEMO_CAP {
+                memo.insert(x.to_vec(), (b.clone(), inexact));
+            }
+        }
+        Ok(b)
     }
 
     /// The columns of this model's data: one per variable and one for its
@@ -783,6 +851,30 @@ mod tests {
         assert_eq!(m.params[1].given, Some(int(2000)));
         let e = Model::parse("T(p) = s + w/p\nparam s = 1.5, w\nfit none", "a.tm", 40).unwrap_err();
         assert!(e.message.contains("`w` has none"), "{}", e.message);
+    }
+
+    #[test]
+    fn remembered_bases_and_alternatives_are_the_computed_ones() {
+        let base = Model::parse("T(p) = c0 + c1*p\nparam c0, c1", "m.tm", 40).unwrap();
+        let text = "c0 + c1*p^(1/3)*log2(p)";
+        let form = base.alternative(text).unwrap();
+        // The second compilation of the text is the first, with its memory.
+        let again = base.alternative(text).unwrap();
+        assert!(std::sync::Arc::ptr_eq(&form.memo.basis, &again.memo.basis));
+        for x in [int(3), int(5), int(3), frac(7, 2)] {
+            let (mut direct, mut remembered) = (form.new_log(), form.new_log());
+            let want = form.basis_at(&[x.clone()], &mut direct).unwrap();
+            // Twice: computed, then recalled; each time the same values and log.
+            for _ in 0..2 {
+                assert_eq!(again.basis_at_data(&[x.clone()], &mut remembered).unwrap(), want);
+                assert_eq!(remembered.inexact, direct.inexact);
+            }
+        }
+        // A log with other settings is not served from the memory.
+        let mut other = compile::EvalLog::new(12);
+        let b = form.basis_at_data(&[int(3)], &mut other).unwrap();
+        assert_eq!(b, form.basis_at(&[int(3)], &mut compile::EvalLog::new(12)).unwrap());
+        assert_ne!(b, form.basis_at(&[int(3)], &mut form.new_log()).unwrap());
     }
 
     #[test]
