@@ -238,6 +238,9 @@ pub struct PointBands {
     pub model: Exact,
     /// Beyond the measured range.
     pub extrapolated: bool,
+    /// The variables whose value here lies outside the range they were
+    /// measured over, in the model's order (empty: none).
+    pub beyond: Vec<String>,
     /// One per threshold.
     pub bands: Vec<ThresholdBand>,
 }
@@ -812,6 +815,7 @@ fn point_bands(m: &Model, a: &Analysis, p: &Prediction, digits: usize) -> PointB
         point: point(m, &p.x),
         model: Exact::new(&p.model, digits),
         extrapolated: p.extrapolated(),
+        beyond: m.vars.iter().zip(&p.outside).filter(|(_, &o)| o).map(|(v, _)| v.clone()).collect(),
         bands,
     }
 }

@@ -85,11 +85,11 @@ pub(crate) fn maximize(a: &[Vec<f64>], b: &[f64], eq: &[bool], c: &[f64], bound:
         }
         let inv = |p: usize, k: usize| work.inv[p * dim + k];
         // Vertex z = A_B^{-1} b_B; multipliers y with y·A_B = obj.
-        for p in 0..dim {
-            z[p] = (0..dim).map(|k| inv(p, k) * rhs[basis[k]]).sum();
+        for (p, zp) in z.iter_mut().enumerate() {
+            *zp = (0..dim).map(|k| inv(p, k) * rhs[basis[k]]).sum();
         }
-        for k in 0..dim {
-            y[k] = (0..dim).map(|p| obj[p] * inv(p, k)).sum();
+        for (k, yk) in y.iter_mut().enumerate() {
+            *yk = (0..dim).map(|p| obj[p] * inv(p, k)).sum();
         }
         if !z.iter().chain(&y).all(|v| v.is_finite()) {
             return None;

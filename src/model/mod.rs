@@ -863,10 +863,11 @@ mod tests {
         assert!(std::sync::Arc::ptr_eq(&form.memo.basis, &again.memo.basis));
         for x in [int(3), int(5), int(3), frac(7, 2)] {
             let (mut direct, mut remembered) = (form.new_log(), form.new_log());
-            let want = form.basis_at(&[x.clone()], &mut direct).unwrap();
+            let x = std::slice::from_ref(&x);
+            let want = form.basis_at(x, &mut direct).unwrap();
             // Twice: computed, then recalled; each time the same values and log.
             for _ in 0..2 {
-                assert_eq!(again.basis_at_data(&[x.clone()], &mut remembered).unwrap(), want);
+                assert_eq!(again.basis_at_data(x, &mut remembered).unwrap(), want);
                 assert_eq!(remembered.inexact, direct.inexact);
             }
         }

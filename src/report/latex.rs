@@ -1,7 +1,11 @@
 //! LaTeX (booktabs) tables for papers: the band table of an analysis and
 //! the ranked table of a pruning comparison share one table writer.
 
-use super::{Report, Views};
+use super::Report;
+use crate::document::analysis::AnalysisDocument;
+use crate::document::{Band, BandStatus, Exact, Threshold};
+use crate::num::Rat;
+use num_traits::Zero;
 
 /// Escapes text for LaTeX outside math mode.
 pub(crate) fn escape(s: &str) -> String {
@@ -79,62 +83,122 @@ pub(crate) fn table(
 }
 
 impl Report<'_> {
-    /// The band table as a LaTeX booktabs table.
+    /// The band table as a LaTeX booktabs table, rendered from the
+    /// analysis' document ([`crate::document::analysis::AnalysisDocument`]),
+    /// as every renderer should.
     pub fn latex(&self) -> String {
-        let m = self.model;
-        let a = self.analysis;
-        let vars: Vec<String> = m.vars.iter().map(|v| format!("${}$", escape(v))).collect();
-        let f = format!(
-            "${}(C, {})$",
-            escape(&m.func),
-            m.vars.iter().map(|v| escape(v)).collect::<Vec<_>>().join(", ")
-        );
-        let mut head = vars.clone();
-        head.push(f.clone());
-        let mut groups = Vec::new();
-        for r in &a.regions {
-            groups.push((escape(&self.threshold_label(r)).replace("e\\_max", "$e_{\\max}$"), 2));
-            head.extend(["lower".to_string(), "upper".to_string()]);
-        }
-        let rows: Vec<Vec<String>> = a
-            .predictions
-            .iter()
-            .map(|p| {
-                let mut row: Vec<String> =
-                    p.x.iter()
-                        .zip(&p.outside)
-                        .map(|(v, &o)| {
-                            format!("${}{}$", crate::model::show_value(v), if o { "^{*}" } else { "" })
-                        })
-                        .collect();
-                row.push(number(&self.dec(&p.model)));
-                for (r, b) in a.regions.iter().zip(&p.bands) {
-                    let (l, u, _) = self.band_text(r, b);
-                    row.extend([number(&l), number(&u)]);
-                }
-                row
-            })
-            .collect();
-        let units = m.units.get(&m.func).map(|u| format!(" in {}", escape(u))).unwrap_or_default();
-        let caption = format!(
-            "Prediction bands of {f}{units} from {} ({} measurements): the extremes of the model over the parameter region allowed by each residual threshold; $e_{{\\max}} = {}$. Points marked $^*$ are extrapolated.{} Exact values by errband {}.",
-            escape(self.data_file),
-            self.data.len(),
-            self.dec(&a.emax),
-            if self.any_clipped() {
-                " A lower end marked $^\\dagger$ reached below zero and is bounded by zero (run times are positive)."
-            } else {
-                ""
-            },
-            env!("CARGO_PKG_VERSION")
-        );
-        let header = format!(
-            "% errband {}: {} with {}\n",
-            env!("CARGO_PKG_VERSION"),
-            m.file.replace(char::is_control, " "),
-            self.data_file.replace(char::is_control, " ")
-        );
-        header + &table(&caption, "tab:errband-bands", vars.len() + 1, &groups, &head, &rows)
+        latex_of(&self.document(), self.exact, self.digits)
+    }
+}
+
+/// The band table of an analysis document; `exact`: fractions instead of
+/// decimals for the band ends and thresholds (`--exact`); `digits`: the
+/// significant digits of a percentage (`--decimal`).
+pub(crate) fn latex_of(doc: &AnalysisDocument, exact: bool, digits: usize) -> String {
+    let m = &doc.model;
+    let a = &doc.analysis;
+    let num = |x: &Exact| if exact { x.exact.clone() } else { x.decimal.clone() };
+    let vars: Vec<String> = m.variables.iter().map(|v| format!("${}$", escape(v))).collect();
+    let f = format!(
+        "${}(C, {})$",
+        escape(&m.function),
+        m.variables.iter().map(|v| escape(v)).collect::<Vec<_>>().join(", ")
+    );
+    let mut head = vars.clone();
+    head.push(f.clone());
+    let mut groups = Vec::new();
+    for r in &a.regions {
+        groups.push((
+            escape(&threshold_label(&r.threshold, exact, digits)).replace("e\\_max", "$e_{\\max}$"),
+            2,
+        ));
+        head.extend(["lower".to_string(), "upper".to_string()]);
+    }
+    let rows: Vec<Vec<String>> = a
+        .bands
+        .iter()
+        .map(|p| {
+            let mut row: Vec<String> = m
+                .variables
+                .iter()
+                .map(|v| {
+                    let value = p.point.get(v).map_or("", String::as_str);
+                    format!("${value}{}$", if p.beyond.contains(v) { "^{*}" } else { "" })
+                })
+                .collect();
+            row.push(number(&p.model.decimal));
+            for t in &p.bands {
+                let (l, u) = band_ends(&t.band, &num);
+                row.extend([number(&l), number(&u)]);
+            }
+            row
+        })
+        .collect();
+    // A band bounded by zero, or none because all of it lies below zero.
+    let clipped = a
+        .bands
+        .iter()
+        .flat_map(|p| &p.bands)
+        .flat_map(|t| [&t.band, &t.measurement_band])
+        .any(|b| b.clipped || matches!(b.status, BandStatus::BelowZero));
+    let units = m.units.get(&m.function).map(|u| format!(" in {}", escape(u))).unwrap_or_default();
+    let caption = format!(
+        "Prediction bands of {f}{units} from {} ({} measurements): the extremes of the model over the parameter region allowed by each residual threshold; $e_{{\\max}} = {}$. Points marked $^*$ are extrapolated.{} Exact values by errband {}.",
+        escape(&doc.data.info.file),
+        doc.data.info.measurements,
+        a.emax.value.decimal,
+        if clipped {
+            " A lower end marked $^\\dagger$ reached below zero and is bounded by zero (run times are positive)."
+        } else {
+            ""
+        },
+        doc.header.errband
+    );
+    let header = format!(
+        "% errband {}: {} with {}\n",
+        doc.header.errband,
+        m.file.replace(char::is_control, " "),
+        doc.data.info.file.replace(char::is_control, " ")
+    );
+    header + &table(&caption, "tab:errband-bands", vars.len() + 1, &groups, &head, &rows)
+}
+
+/// A threshold as the reports write it: `max = 17.9772`, `trusted: r = 5 %`,
+/// `0.1 + 5 %·d`, or a number alone.
+fn threshold_label(t: &Threshold, exact: bool, digits: usize) -> String {
+    let (Some(abs), Some(rel)) = (&t.absolute, &t.relative) else { return t.label.clone() };
+    if crate::num::parse_rat(&t.label).is_ok() {
+        return t.label.clone();
+    }
+    let rel_value = crate::num::parse_rat(&rel.exact).unwrap_or_default();
+    if rel_value.is_zero() {
+        return format!("{} = {}", t.label, if exact { &abs.exact } else { &abs.decimal });
+    }
+    let pct = format!("{} %", crate::num::fmt_sig(&(rel_value * Rat::from_integer(100.into())), digits));
+    let abs_value = crate::num::parse_rat(&abs.exact).unwrap_or_default();
+    if abs_value.is_zero() {
+        format!("{}: r = {pct}", t.label)
+    } else {
+        format!("{}: {} + {pct}·d", t.label, abs.decimal)
+    }
+}
+
+/// Lower and upper end of a band as the reports write them: `empty`, `no
+/// band` (untrusted), `below 0`, or the ends, the lower marked
+/// [`super::CLIPPED`] when it was bounded by zero.
+fn band_ends(b: &Band, num: &dyn Fn(&Exact) -> String) -> (String, String) {
+    match b.status {
+        BandStatus::Ok => (
+            format!(
+                "{}{}",
+                b.lower.as_ref().map_or("-inf".into(), num),
+                if b.clipped { super::CLIPPED } else { "" }
+            ),
+            b.upper.as_ref().map_or("+inf".into(), num),
+        ),
+        BandStatus::Empty => ("empty".into(), "empty".into()),
+        BandStatus::BelowZero => ("below 0".into(), "-".into()),
+        _ => ("no band".into(), "-".into()),
     }
 }
 
