@@ -360,8 +360,13 @@ impl Model {
     pub fn alternative(&self, text: &str) -> Result<Model, Diagnostic> {
         // The same text compiles to the same form: an experiment's series
         // share one compilation (and with it the form's remembered basis).
+        // (Remembered only while what the form takes from this model is
+        // unchanged: its fields are public, and a caller may edit a clone.)
         if let Some(m) = self.memo.alternatives.lock().ok().and_then(|m| m.get(text).cloned()) {
-            return Ok(m);
+            if self.shares_context(&m) {
+                return Ok(m);
+            }
+            return self.compile_alternative(text);
         }
         let m = self.compile_alternative(text)?;
         if let Ok(mut memo) = self.memo.alternatives.lock() {
@@ -370,6 +375,19 @@ impl Model {
             }
         }
         Ok(m)
+    }
+
+    /// Whether `alt`, an alternative of this model, took from it what it
+    /// would take now ([`Model::alternative_expr`]).
+    fn shares_context(&self, alt: &Model) -> bool {
+        alt.file == self.file
+            && alt.func == self.func
+            && alt.vars == self.vars
+            && alt.consts == self.consts
+            && alt.units == self.units
+            && alt.weight_text == self.weight_text
+            && alt.log.digits == self.log.digits
+            && alt.log.limits == self.log.limits
     }
 
     fn compile_alternative(&self, text: &str) -> Result<Model, Diagnostic> {
@@ -871,6 +889,12 @@ mod tests {
                 assert_eq!(remembered.inexact, direct.inexact);
             }
         }
+        // A clone edited where the form reads it compiles the form anew.
+        let mut edited = base.clone();
+        edited.consts.push(("k".into(), int(2)));
+        let other = edited.alternative(text).unwrap();
+        assert!(!std::sync::Arc::ptr_eq(&other.memo.basis, &form.memo.basis));
+        assert_eq!(other.consts.len(), 1);
         // A log with other settings is not served from the memory.
         let mut other = compile::EvalLog::new(12);
         let b = form.basis_at_data(&[int(3)], &mut other).unwrap();
