@@ -1038,3 +1038,23 @@ fn timings_are_reported_whatever_else_is_asked() {
         assert!(r.stderr.contains("timings: parse "), "{:?}: {}", args, r.show());
     }
 }
+
+#[test]
+fn latex_and_json_mark_each_coordinate_beyond_the_data() {
+    // Two variables: at (2048, 4000) only p lies beyond the measured range,
+    // at (16, 16000) only n; the LaTeX table stars that coordinate alone and
+    // the JSON names it.
+    let at = ["models/pn.tm", "data/pn.csv", "--at", "p=2048,n=4000", "--at", "p=16,n=16000"];
+    let tex = ok(&[&at[..], &["--format", "latex"]].concat());
+    assert!(tex.contains("    $2048^{*}$ & $4000$ & "), "{tex}");
+    assert!(tex.contains("    $16$ & $16000^{*}$ & "), "{tex}");
+    let doc = json(&at);
+    let beyond = |p: &str, n: &str| {
+        let b =
+            doc["bands"].as_array().unwrap().iter().find(|b| b["point"]["p"] == p && b["point"]["n"] == n);
+        b.unwrap_or_else(|| panic!("no band at p = {p}, n = {n}"))["beyond"].clone()
+    };
+    assert_eq!(beyond("2048", "4000"), serde_json::json!(["p"]));
+    assert_eq!(beyond("16", "16000"), serde_json::json!(["n"]));
+    assert_eq!(beyond("128", "8000"), serde_json::json!(["p", "n"]));
+}
