@@ -1148,32 +1148,15 @@ fn minimax_general(
 ) -> Result<Rat, AnalysisError> {
     let mut objective = vec![Rat::zero(); k + 1];
     objective[k] = Rat::one();
-    // Most of a family's LPs are certified at the float proposal's vertex;
-    // building the QE problem and solving in full is the fallback.
-    let cons = residual_constraints(design, k, rows);
-    if let Some(v) = crate::lp::quick_value(k + 1, &cons, &objective, crate::lp::Sense::Minimize) {
-        return Ok(v.max(Rat::zero()));
+    // The LP over the residual rows (most are certified at the float
+    // proposal's vertex); QE when it gives no optimum.
+    if let Ok(lp) = crate::lp::Prepared::new(k + 1, residual_constraints(design, k, rows)) {
+        if let Ok(crate::lp::Value::Optimal(v)) = lp.value(&objective, crate::lp::Sense::Minimize) {
+            return Ok(v.max(Rat::zero()));
+        }
     }
     let names: Vec<String> = (0..k).map(|j| format!("c{j}")).collect();
     let p = Analysis::problem_of(design, &names, rows);
-    if let Formula::Exists(_, body) = &p.formula {
-        if let Formula::And(atoms) = body.as_ref() {
-            let cons: Option<Vec<Constraint>> = atoms
-                .iter()
-                .map(|f| match f {
-                    Formula::Atom(a) => a.to_constraint(),
-                    _ => None,
-                })
-                .collect();
-            if let Some(lp) = cons.and_then(|c| crate::lp::Prepared::new(k + 1, c).ok()) {
-                if let Ok(crate::lp::LpOutcome::Optimal(o)) =
-                    lp.optimize(&objective, crate::lp::Sense::Minimize)
-                {
-                    return Ok(o.value.max(Rat::zero()));
-                }
-            }
-        }
-    }
     // The result is an interval of the one variable e: a few generators
     // at most, whatever --max-vertices says about regions.
     let limits = Limits { vertices: qopts.limits.vertices.max(4), ..qopts.limits };
@@ -1539,20 +1522,12 @@ fn square_bands(design: &Design, inv: &[Vec<Rat>], bound: &Bound, bases: &[Vec<R
 }
 
 fn lp_band(lp: &crate::lp::Prepared, b: &[Rat]) -> Option<Band> {
-    use crate::lp::{LpOutcome, Sense};
+    use crate::lp::{Sense, Value};
     let f = &b[1..];
-    let side_lp = |sense| match lp.optimize(f, sense) {
-        Ok(LpOutcome::Optimal(o)) => Some(Some(crate::num::add(&b[0], &o.value))),
-        Ok(LpOutcome::Unbounded(_)) => Some(None),
+    let side = |sense| match lp.value(f, sense) {
+        Ok(Value::Optimal(v)) => Some(Some(crate::num::add(&b[0], &v))),
+        Ok(Value::Unbounded) => Some(None),
         _ => None,
-    };
-    // The value alone, certified at the float proposal's vertex when it
-    // can be (most bands); the full LP otherwise.
-    let side = |sense| {
-        if let Some(v) = lp.quick_value(f, sense) {
-            return Some(Some(crate::num::add(&b[0], &v)));
-        }
-        side_lp(sense)
     };
     Some(Band::new(side(Sense::Minimize)?, side(Sense::Maximize)?))
 }
@@ -1578,13 +1553,12 @@ mod tests {
         e[k] = Rat::one();
         for rows in [Rows::Absolute, Rows::Relative] {
             let cons = residual_constraints(&design, k, rows);
-            let quick = crate::lp::quick_value(k + 1, &cons, &e, crate::lp::Sense::Minimize);
-            let full =
-                match crate::lp::Prepared::new(k + 1, cons).unwrap().optimize(&e, crate::lp::Sense::Minimize)
-                {
-                    Ok(crate::lp::LpOutcome::Optimal(o)) => o.value,
-                    other => panic!("{other:?}"),
-                };
+            let lp = crate::lp::Prepared::new(k + 1, cons).unwrap();
+            let quick = lp.quick_value(&e, crate::lp::Sense::Minimize);
+            let full = match lp.optimize(&e, crate::lp::Sense::Minimize) {
+                Ok(crate::lp::LpOutcome::Optimal(o)) => o.value,
+                other => panic!("{other:?}"),
+            };
             assert_eq!(quick, Some(full));
         }
     }
@@ -1623,7 +1597,7 @@ mod tests {
             e[k] = Rat::one();
             for rows in [Rows::Absolute, Rows::Relative] {
                 let cons = residual_constraints(&design, k, rows);
-                if let Some(v) = crate::lp::quick_value(k + 1, &cons, &e, Sense::Minimize) {
+                if let Some(v) = Prepared::new(k + 1, cons.clone()).unwrap().quick_value(&e, Sense::Minimize) {
                     proptest::prop_assert_eq!(Some(v), full(cons, k + 1, &e, Sense::Minimize));
                 }
             }

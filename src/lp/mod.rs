@@ -85,6 +85,17 @@ pub struct Optimum {
     pub basis: Vec<usize>,
 }
 
+/// An LP's optimal value alone ([`Prepared::value`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Value {
+    /// The optimum (the supremum or infimum with strict rows).
+    Optimal(Rat),
+    /// The objective improves without bound.
+    Unbounded,
+    /// No point satisfies the constraints.
+    Infeasible,
+}
+
 /// Proof of infeasibility: `y >= 0` (free on equalities) with `Σ y_i a_i = 0`
 /// and either `Σ y_i b_i < 0`, or `Σ y_i b_i = 0` with some strict row `y_i > 0`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -186,13 +197,35 @@ impl Prepared {
     /// float solver fails or floats cannot represent the rows). For callers
     /// that merely order their work by it, such as the double description's
     /// seed rows.
-    /// [`quick_value`] over these rows: the optimal value when the float
-    /// proposal's vertex certifies it, else `None` (then [`Self::optimize`]).
+    /// The optimal value alone, for the many small LPs that want only a
+    /// number (a family's e_max, remax and bands): certified at the float
+    /// proposal's vertex when it can be ([`Self::quick_value`]), with one
+    /// reduction and no point or multipliers; by [`Self::optimize`]
+    /// otherwise.
+    pub(crate) fn value(&self, objective: &[Rat], sense: Sense) -> Result<Value, LpError> {
+        if let Some(v) = self.quick_value(objective, sense) {
+            return Ok(Value::Optimal(v));
+        }
+        Ok(match self.optimize(objective, sense)? {
+            LpOutcome::Optimal(o) => Value::Optimal(o.value),
+            LpOutcome::Unbounded(_) => Value::Unbounded,
+            LpOutcome::Infeasible(_) => Value::Infeasible,
+        })
+    }
+
+    /// The optimal value when the vertex of the float proposal's tightest
+    /// rows certifies it ([`simplex::value_at_hint`]: feasible, its rows'
+    /// multipliers nonnegative); `None` when it does not, which says
+    /// nothing about the LP.
     pub(crate) fn quick_value(&self, objective: &[Rat], sense: Sense) -> Option<Rat> {
-        if objective.len() != self.n {
+        if objective.len() != self.n || self.rows.len() > DIRECT_LIMIT {
             return None;
         }
-        quick(&self.rows, &self.float, objective, sense)
+        let c = as_maximum(objective, sense);
+        let all: Vec<usize> = (0..self.rows.len()).collect();
+        let hint = float::propose_tight_rows(&self.float, &self.rows, &all, &c)?;
+        let v = simplex::value_at_hint(&self.rows, &self.float, &c, &hint)?;
+        Some(if sense == Sense::Minimize { -v } else { v })
     }
 
     pub(crate) fn propose_tight(&self, objective: &[Rat], sense: Sense) -> Option<Vec<usize>> {
@@ -344,34 +377,6 @@ impl WorkingSet {
 
 /// Solves `max c·x` over all rows: directly when few, by constraint
 /// generation when many. Multipliers are indexed like `rows`.
-/// The optimal value of `max`/`min objective·x` over `constraints` (all
-/// `<=`), when the float proposal's vertex certifies it exactly
-/// ([`simplex::value_at_hint`]); `None` otherwise, and then nothing is
-/// known: the caller solves the LP in full ([`Prepared::optimize`]).
-pub(crate) fn quick_value(
-    n: usize,
-    constraints: &[Constraint],
-    objective: &[Rat],
-    sense: Sense,
-) -> Option<Rat> {
-    if constraints.len() > DIRECT_LIMIT || objective.len() != n || constraints.iter().any(|r| r.a.len() != n)
-    {
-        return None;
-    }
-    quick(constraints, &FloatRows::new(constraints), objective, sense)
-}
-
-fn quick(rows: &[Row], fr: &FloatRows, objective: &[Rat], sense: Sense) -> Option<Rat> {
-    if rows.len() > DIRECT_LIMIT {
-        return None;
-    }
-    let c = as_maximum(objective, sense);
-    let all: Vec<usize> = (0..rows.len()).collect();
-    let hint = float::propose_tight_rows(fr, rows, &all, &c)?;
-    let v = simplex::value_at_hint(rows, fr, &c, &hint)?;
-    Some(if sense == Sense::Minimize { -v } else { v })
-}
-
 fn solve_rows(rows: &[Row], fr: &FloatRows, c: &[Rat], warm: Option<&[usize]>) -> Solved {
     let m = rows.len();
     let n = c.len();

@@ -203,19 +203,30 @@ pub fn scale_pow10(x: Rat, e: i64) -> Rat {
 
 /// `10^e` as a big integer.
 pub fn pow10(e: u64) -> BigInt {
-    pow_ref(10, e).into_owned()
+    pow10_ref(e).into_owned()
 }
 
-/// `base^e` for base 5 or 10, borrowed from a table for `e < 128`:
-/// decimal views ask for the same few powers millions of times (a band
-/// table of 100 000 points), and every rounding of a model's basis asks
-/// whether a denominator is a power of five.
-fn pow_ref(base: u32, e: u64) -> std::borrow::Cow<'static, BigInt> {
-    use std::sync::OnceLock;
-    static TEN: OnceLock<Vec<BigInt>> = OnceLock::new();
-    static FIVE: OnceLock<Vec<BigInt>> = OnceLock::new();
-    let cell = if base == 5 { &FIVE } else { &TEN };
-    let table = cell.get_or_init(|| {
+/// `10^e`, borrowed from a table for `e < 128`: decimal views ask for the
+/// same few powers millions of times (a band table of 100 000 points).
+fn pow10_ref(e: u64) -> std::borrow::Cow<'static, BigInt> {
+    static TABLE: std::sync::OnceLock<Vec<BigInt>> = std::sync::OnceLock::new();
+    power(&TABLE, 10, e)
+}
+
+/// `5^e`, likewise: every rounding of a model's basis asks whether a
+/// denominator is a power of five ([`within_sig`]).
+fn pow5_ref(e: u64) -> std::borrow::Cow<'static, BigInt> {
+    static TABLE: std::sync::OnceLock<Vec<BigInt>> = std::sync::OnceLock::new();
+    power(&TABLE, 5, e)
+}
+
+/// `base^e` from `table` (the first 128 powers of `base`, made once).
+fn power(
+    table: &'static std::sync::OnceLock<Vec<BigInt>>,
+    base: u32,
+    e: u64,
+) -> std::borrow::Cow<'static, BigInt> {
+    let table = table.get_or_init(|| {
         let mut v = vec![BigInt::one()];
         for i in 1..128 {
             let next: BigInt = &v[i - 1] * base;
@@ -224,8 +235,8 @@ fn pow_ref(base: u32, e: u64) -> std::borrow::Cow<'static, BigInt> {
         v
     });
     match table.get(e as usize) {
-        Some(p) if base == 5 || base == 10 => std::borrow::Cow::Borrowed(p),
-        _ => std::borrow::Cow::Owned(num_traits::pow::pow(BigInt::from(base), e as usize)),
+        Some(p) => std::borrow::Cow::Borrowed(p),
+        None => std::borrow::Cow::Owned(num_traits::pow::pow(BigInt::from(base), e as usize)),
     }
 }
 
@@ -381,12 +392,12 @@ fn within_sig(x: &Rat, sig: u32) -> bool {
     let odd = d >> twos;
     // The odd part must be 5^f; bits(5^f) = floor(f·log2 5) + 1.
     let f = ((odd.bits().saturating_sub(1)) as f64 / 5f64.log2()).round() as u64;
-    if odd != *pow_ref(5, f) {
+    if odd != *pow5_ref(f) {
         return false;
     }
     let m = twos.max(f);
-    let n = (x.numer().abs() << (m - twos)) * &*pow_ref(5, m - f);
-    n < *pow_ref(10, u64::from(sig))
+    let n = (x.numer().abs() << (m - twos)) * &*pow5_ref(m - f);
+    n < *pow10_ref(u64::from(sig))
 }
 
 /// `x` correctly rounded (half to even) to `sig` significant decimal
@@ -773,11 +784,10 @@ pub fn frac(n: i64, d: i64) -> Rat {
 
 /// Least common multiple of the denominators of `xs` (1 for an empty list).
 pub fn lcm_denoms<'a>(xs: impl IntoIterator<Item = &'a Rat>) -> BigInt {
-    // Each gcd taken after one Euclid step (`acc mod d`), so a long list
-    // with a large running lcm stays cheap.
-    // An LP row has a few entries, mostly sharing a denominator (a power of
-    // ten) or integers: a denominator that divides the lcm so far costs one
-    // remainder and no gcd, and no set is built.
+    // Each denominator costs one remainder against the lcm so far, and a
+    // gcd only when it does not divide it (one Euclid step already taken),
+    // so a long list with a large running lcm stays cheap; an LP row's few
+    // entries mostly share a power of ten or are integers, and need no set.
     let mut acc = BigInt::one();
     let mut last: Option<&BigInt> = None;
     for d in xs.into_iter().map(|x| x.denom()) {

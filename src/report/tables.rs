@@ -95,17 +95,9 @@ impl Report<'_> {
             );
         }
         let out = csv_line(&head);
-        let inf = |v: &Option<Rat>, neg: bool, exact: bool| match v {
-            Some(x) => {
-                if exact {
-                    fmt_fraction(x)
-                } else {
-                    self.dec(x)
-                }
-            }
-            None => (if neg { "-inf" } else { "+inf" }).to_string(),
-        };
-        // A band end in place (the same text as `inf`, without a string).
+        // A band end written into its row in place (no string per cell):
+        // the exact fraction or the correctly rounded decimal, `±inf` when
+        // unbounded.
         let digits = self.digits();
         let end_cell = |row: &mut CsvRow<'_>, v: &Option<Rat>, neg: bool, exact: bool| match v {
             Some(x) if exact => row.number(|o| crate::num::write_fraction(o, x)),
@@ -165,27 +157,29 @@ impl Report<'_> {
                 // The pruned analysis predicts at the same points in the
                 // same order; a point it lacks (never, today) reads "none"
                 // rather than another point's band.
-                let pruned = self.pruned.map(|pr| pr.analysis.predictions.get(pi).filter(|q| q.x == p.x));
-                if let Some(None) = pruned {
-                    for _ in 0..6 {
-                        row.cell("none");
+                match self.pruned.map(|pr| pr.analysis.predictions.get(pi).filter(|q| q.x == p.x)) {
+                    None => {}
+                    Some(None) => {
+                        for _ in 0..6 {
+                            row.cell("none");
+                        }
                     }
-                }
-                if let Some(Some(q)) = pruned {
-                    row.cell(&self.dec(&q.model));
-                    let pruned_ends = |row: &mut CsvRow<'_>, exact: bool| match &q.bands[ri] {
-                        None => {
-                            row.cell("empty");
-                            row.cell("empty");
-                        }
-                        Some(qb) => {
-                            row.cell(&inf(&qb.lower, true, exact));
-                            row.cell(&inf(&qb.upper, false, exact));
-                        }
-                    };
-                    pruned_ends(&mut row, false);
-                    row.cell(&shrink_ratio(b, &q.bands[ri]).map_or(String::new(), |v| self.dec(&v)));
-                    pruned_ends(&mut row, true);
+                    Some(Some(q)) => {
+                        row.cell(&self.dec(&q.model));
+                        let pruned_ends = |row: &mut CsvRow<'_>, exact: bool| match &q.bands[ri] {
+                            None => {
+                                row.cell("empty");
+                                row.cell("empty");
+                            }
+                            Some(qb) => {
+                                end_cell(row, &qb.lower, true, exact);
+                                end_cell(row, &qb.upper, false, exact);
+                            }
+                        };
+                        pruned_ends(&mut row, false);
+                        row.cell(&shrink_ratio(b, &q.bands[ri]).map_or(String::new(), |v| self.dec(&v)));
+                        pruned_ends(&mut row, true);
+                    }
                 }
                 if let Some(f) = self.family {
                     // The family's thresholds are the analysis' (same order);
@@ -207,10 +201,10 @@ impl Report<'_> {
                         Some(h) => {
                             row.cell(&h.forms.to_string());
                             for exact in [false, true] {
-                                row.cell(&inf(&h.model.lower, true, exact));
-                                row.cell(&inf(&h.model.upper, false, exact));
-                                row.cell(&inf(&h.measurement.lower, true, exact));
-                                row.cell(&inf(&h.measurement.upper, false, exact));
+                                end_cell(&mut row, &h.model.lower, true, exact);
+                                end_cell(&mut row, &h.model.upper, false, exact);
+                                end_cell(&mut row, &h.measurement.lower, true, exact);
+                                end_cell(&mut row, &h.measurement.upper, false, exact);
                             }
                         }
                     }
