@@ -17,6 +17,7 @@ use crate::model::{FitMode, Model};
 use crate::num::NumFormat;
 use crate::trust::{Outcome, Recommendation, Refusal};
 use crate::Rat;
+use num_traits::{Signed, Zero};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -51,6 +52,9 @@ pub struct AnalysisDocument {
     pub recommendation_error: Option<String>,
     /// The measurements set aside before a change of trend (empty: none).
     pub set_aside: Vec<SetAside>,
+    /// The model is the family's best form, found from the data without a
+    /// model file.
+    pub discovered: bool,
 }
 
 /// The data of an analysis.
@@ -151,6 +155,8 @@ pub struct MaxResidual {
     pub value: Exact,
     /// The row (from 1) where the fit reaches it.
     pub row: usize,
+    /// That row's point.
+    pub point: Point,
 }
 
 /// e_max.
@@ -163,6 +169,13 @@ pub struct Emax {
     pub dc: BTreeMap<String, Exact>,
     /// That perturbation is the only one.
     pub unique: bool,
+    /// The vertices of the region at e_max were listed (when they were not
+    /// and `unique` is false, `dc` is one perturbation that reaches it;
+    /// when they were, the mean of the vertices).
+    pub listed: bool,
+    /// The point whose repeated measurements lie 2·e_max apart, when that
+    /// is what sets e_max: no model can do better (`null`: none does).
+    pub spread_at: Option<Point>,
 }
 
 /// The shape of a region.
@@ -223,8 +236,10 @@ pub struct Unlisted {
 pub struct Cylindrical {
     /// The variables' order.
     pub order: Vec<String>,
-    /// The cells as text.
+    /// The cells as text, with exact numbers.
     pub text: String,
+    /// The same cells with correctly rounded decimals.
+    pub text_decimal: String,
     /// The QE result.
     pub result: QeResultDoc,
 }
@@ -442,6 +457,8 @@ pub struct FormCheck {
     pub outcome: CheckOutcome,
     /// Measurements there outside the band.
     pub missed: usize,
+    /// Measurements there.
+    pub of: usize,
 }
 
 /// What a self-check found.
@@ -660,12 +677,24 @@ pub struct RecommendedPoint {
     pub value: Option<Exact>,
     /// The band of the next measurement.
     pub band: Band,
+    /// Each end of the band relative to the prediction, `(end − value)/value`
+    /// (`null`: no band, or the prediction is not positive).
+    pub deviation: Option<Deviation>,
     /// Widened by the self-check.
     pub widened: bool,
     /// Widened to the family band at `trusted` because the form could not
     /// be self-checked (too few scales): how many forms that band spans
     /// (`null`: not widened so).
     pub family_forms: Option<usize>,
+}
+
+/// The ends of a band relative to the prediction.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Deviation {
+    /// `(lower − value)/value` (`null`: unbounded below).
+    pub lower: Option<Exact>,
+    /// `(upper − value)/value` (`null`: unbounded above).
+    pub upper: Option<Exact>,
 }
 
 /// A measurement set aside before a change of trend.
@@ -711,6 +740,8 @@ pub struct AnalysisInputs<'a> {
     pub recommendation_error: Option<&'a str>,
     /// Measurements set aside before a change of trend.
     pub set_aside: &'a [Measurement],
+    /// The model is the family's best form (no model file).
+    pub discovered: bool,
     /// Significant digits of decimals.
     pub digits: usize,
 }
@@ -730,9 +761,19 @@ pub fn fit_document(m: &Model, a: &Analysis, max_row: usize, slot: usize, digits
         fit: if a.fit == FitMode::Given { FitKind::None } else { FitKind::Lsq },
         params: params(m, &a.params, digits),
         residuals: LongArray::new(placeholder(slot)),
-        max_residual: MaxResidual { value: ex(&a.residuals.max_abs), row: max_row },
+        max_residual: MaxResidual {
+            value: ex(&a.residuals.max_abs),
+            row: max_row,
+            point: point(m, &a.design.groups[a.design.group_of[a.residuals.argmax]].x),
+        },
         rms: Rms::new(&a.residuals.mean_square, digits),
-        emax: Emax { value: ex(&a.emax), dc: dc_map(&a.dnames, &a.emax_dc, digits), unique: a.emax_unique },
+        emax: Emax {
+            value: ex(&a.emax),
+            dc: dc_map(&a.dnames, &a.emax_dc, digits),
+            unique: a.emax_unique,
+            listed: a.emax_listed,
+            spread_at: spread_at(m, a),
+        },
         rmax: Exact::opt(a.rmax.as_ref(), digits),
         remax: Exact::opt(a.remax.as_ref(), digits),
         regions,
@@ -743,6 +784,75 @@ pub fn fit_document(m: &Model, a: &Analysis, max_row: usize, slot: usize, digits
             rms: Rms::new(ms, digits),
         }),
     }
+}
+
+/// The point whose repeated measurements set e_max: half their spread is
+/// e_max, which no model can undercut.
+fn spread_at(m: &Model, a: &Analysis) -> Option<Point> {
+    if a.emax.is_zero() {
+        return None;
+    }
+    let two = Rat::from_integer(2.into());
+    a.design.groups.iter().find(|g| (&g.ymax - &g.ymin) / &two == a.emax).map(|g| point(m, &g.x))
+}
+
+/// The residuals at one distinct point.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct PointResiduals {
+    /// The point.
+    pub point: Point,
+    /// Measurements there.
+    pub count: usize,
+    /// The smallest measured value.
+    pub measured_min: Exact,
+    /// The largest.
+    pub measured_max: Exact,
+    /// The model's value there.
+    pub model: Exact,
+    /// The smallest residual (model − largest measured value).
+    pub residual_min: Exact,
+    /// The largest residual (model − smallest measured value).
+    pub residual_max: Exact,
+}
+
+/// The residuals of `a` by distinct point, at most `most` points: every
+/// point in order of first appearance when they are that few, otherwise
+/// the `most` points with the largest |e_i|, largest first; and whether
+/// every point is listed.
+pub fn residuals_by_point(
+    m: &Model,
+    a: &Analysis,
+    most: usize,
+    digits: usize,
+) -> (Vec<PointResiduals>, bool) {
+    let groups = &a.design.groups;
+    let mut order: Vec<usize> = (0..groups.len()).collect();
+    let listed = groups.len() <= most;
+    if !listed {
+        // Largest |e_i| of a point, unreduced: it only ranks, no gcd per point.
+        let w: Vec<Rat> =
+            (0..groups.len()).map(|g| groups[g].worst_gap(a.residuals.value_unreduced(g))).collect();
+        order.sort_by(|&x, &y| crate::num::cmp_unreduced(&w[y], &w[x]).then(x.cmp(&y)));
+        order.truncate(most);
+    }
+    let ex = |x: &Rat| Exact::new(x, digits);
+    let rows = order
+        .iter()
+        .map(|&g| {
+            let gr = &groups[g];
+            let t = &a.residuals.value(g);
+            PointResiduals {
+                point: point(m, &gr.x),
+                count: gr.rows.len(),
+                measured_min: ex(&gr.ymin),
+                measured_max: ex(&gr.ymax),
+                model: ex(t),
+                residual_min: ex(&crate::num::sub(t, &gr.ymax)),
+                residual_max: ex(&crate::num::sub(t, &gr.ymin)),
+            }
+        })
+        .collect();
+    (rows, listed)
 }
 
 fn region(a: &Analysis, r: &Region, digits: usize) -> RegionDocument {
@@ -787,6 +897,7 @@ fn region(a: &Analysis, r: &Region, digits: usize) -> RegionDocument {
         doc.cylindrical = Some(Cylindrical {
             order: (0..r.result.vars.len()).map(|j| r.result.vars.name(j).to_string()).collect(),
             text: crate::qe::output::text(&r.result, NumFormat::Exact),
+            text_decimal: crate::qe::output::text(&r.result, NumFormat::Decimal(digits)),
             result: QeResultDoc::new(&r.result, NumFormat::Exact, false),
         });
     }
@@ -986,6 +1097,10 @@ pub fn family(m: &Model, f: &FamilyAnalysis, digits: usize) -> FamilyDocument {
                         Outcome::Missed { above, below, .. } => above + below,
                         _ => 0,
                     },
+                    of: match &c.outcome {
+                        Outcome::Missed { of, .. } => *of,
+                        _ => 0,
+                    },
                 }),
             })
             .collect(),
@@ -1085,6 +1200,13 @@ pub fn recommendation(m: &Model, r: &Recommendation, digits: usize) -> Recommend
                     ),
                     (None, None) => Band::none(BandStatus::Refused, "no band"),
                 },
+                deviation: match (&p.band, &p.value) {
+                    (Some(b), Some(v)) if v.is_positive() => {
+                        let dev = |end: &Option<Rat>| end.as_ref().map(|e| ex(&((e - v) / v)));
+                        Some(Deviation { lower: dev(&b.lower), upper: dev(&b.upper) })
+                    }
+                    _ => None,
+                },
                 widened: p.widened,
                 family_forms: p.family_forms,
             })
@@ -1120,6 +1242,7 @@ impl AnalysisDocument {
                 .iter()
                 .map(|s| SetAside { line: s.line, point: point(m, &s.x), measured: Exact::new(&s.y, digits) })
                 .collect(),
+            discovered: i.discovered,
         }
     }
 }

@@ -301,6 +301,11 @@ pub struct ModelInfo {
     pub variables: Vec<String>,
     /// Its parameters, in order.
     pub params: Vec<String>,
+    /// The names of the parameter perturbations Δc, in the parameters'
+    /// order: the keys of a region's vertices and of e_max's `dc`.
+    pub perturbations: Vec<String>,
+    /// Its constants (`const` lines), in order.
+    pub constants: Vec<Constant>,
     /// Its body as written.
     pub body: String,
     /// The weight of the residuals, as written (`null`: none).
@@ -330,6 +335,12 @@ impl ModelInfo {
             function: m.func.clone(),
             variables: m.vars.clone(),
             params: m.params.iter().map(|p| p.name.clone()).collect(),
+            perturbations: crate::analysis::delta_names(m),
+            constants: m
+                .consts
+                .iter()
+                .map(|(n, v)| Constant { name: n.clone(), value: show_value(v) })
+                .collect(),
             body: m.body_text.clone(),
             weight: m.weight_text.clone(),
             units: m.units.clone(),
@@ -337,6 +348,15 @@ impl ModelInfo {
             inexact: crate::model::inexact_notes(log, usize::MAX),
         }
     }
+}
+
+/// A constant of a model.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Constant {
+    /// Its name.
+    pub name: String,
+    /// Its exact value as written (`1024`, `0.5`, `1/3`).
+    pub value: String,
 }
 
 /// A data file a document is about.

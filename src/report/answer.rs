@@ -3,9 +3,10 @@
 //! its self-check ([`crate::trust`]). Text, Markdown and HTML share the
 //! sentences written here; JSON carries the same facts as data.
 
+use super::view::{band_ends, pct, shown};
 use super::*;
-use crate::trust::Outcome;
-use num_bigint::BigInt;
+use crate::document::analysis::{AnalysisDocument, CheckOutcome, RecommendationDocument};
+use crate::document::{BandStatus, Exact, ModelInfo};
 
 /// The answer's lines, in one wording for every output.
 pub(crate) struct Answer {
@@ -15,68 +16,52 @@ pub(crate) struct Answer {
     pub notes: Vec<String>,
 }
 
-/// `3.1 %` from a fraction.
-fn pct(x: &Rat) -> String {
-    pct_parts(&(x.numer() * 100), x.denom())
-}
-
-/// `n/d` (`d > 0`, not necessarily in lowest terms) as a percentage: a
-/// view needs no reduction.
-fn pct_parts(n: &BigInt, d: &BigInt) -> String {
-    format!("{} %", crate::num::fmt_sig_parts(n, d, 3))
-}
-
 /// `+3.1 %`, `-2 %`: a signed relative deviation.
-fn signed_pct(x: &Rat) -> String {
-    signed(x.is_negative(), pct(x))
-}
-
-fn signed(negative: bool, pct: String) -> String {
-    if negative {
+fn signed_pct(x: &Exact) -> String {
+    let pct = pct(x, 3, " %");
+    if pct.starts_with('-') {
         pct
     } else {
         format!("+{pct}")
     }
 }
 
-/// `(x − v)/v` for `v > 0` as a signed percentage, formed over one
-/// denominator and never reduced (this runs per point of every series).
-fn deviation_pct(x: &Rat, v: &Rat) -> String {
-    let n: BigInt = (x.numer() * v.denom() - v.numer() * x.denom()) * 100;
-    let d = x.denom() * v.numer();
-    signed(n.is_negative(), pct_parts(&n, &d))
-}
-
-impl Report<'_> {
-    /// A value with the unit of the model's function, if it has one.
-    fn with_unit(&self, v: &str) -> String {
-        match self.model.units.get(&self.model.func) {
+impl Answer {
+    /// The answer of an analysis: `model` and its recommendation `r`, whose
+    /// points are the prediction points flagged `extrapolated` in order;
+    /// `best_of`: the number of forms when the recommended form is the best
+    /// of a family fitted without a model file.
+    pub(crate) fn of(
+        model: &ModelInfo,
+        r: &RecommendationDocument,
+        extrapolated: &[bool],
+        best_of: Option<usize>,
+    ) -> Answer {
+        let call = format!("{}({})", model.function, model.variables.join(", "));
+        let with_unit = |v: &str| match model.units.get(&model.function) {
             Some(u) => format!("{v} {u}"),
             None => v.to_string(),
-        }
-    }
-
-    /// The answer's sentences ([`Answer`]), `None` without a recommendation.
-    pub(crate) fn answer(&self) -> Option<Answer> {
-        let r = self.recommendation?;
-        let m = self.model;
+        };
         let mut points = Vec::new();
-        for (p, pred) in r.points.iter().zip(&self.analysis.predictions) {
-            let at = self.model.show_point(&p.x);
-            let star = if pred.extrapolated() { "*" } else { "" };
-            let value = p.value.as_ref().map_or("undefined".into(), |v| self.with_unit(&self.dec(v)));
-            let band = match (&p.band, p.refusal) {
-                (Some(b), _) => {
-                    let lo = b.lower.as_ref().map_or("-inf".into(), |v| self.dec(v));
-                    let hi = b.upper.as_ref().map_or("+inf".into(), |v| self.dec(v));
-                    let rel = p.value.as_ref().filter(|v| v.is_positive()).map(|v| {
-                        let lo = b.lower.as_ref().map_or("-inf".into(), |l| deviation_pct(l, v));
-                        let hi = b.upper.as_ref().map_or("+inf".into(), |u| deviation_pct(u, v));
-                        format!(" ({lo}, {hi})")
+        for (p, extrapolated) in r.points.iter().zip(extrapolated) {
+            let at = model
+                .variables
+                .iter()
+                .map(|v| format!("{v} = {}", p.point.get(v).map_or("", String::as_str)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let star = if *extrapolated { "*" } else { "" };
+            let value = p.value.as_ref().map_or("undefined".into(), |v| with_unit(&v.decimal));
+            let band = match p.band.status {
+                BandStatus::Ok => {
+                    let (lo, hi) = band_ends(&p.band, false);
+                    let rel = p.deviation.as_ref().map(|d| {
+                        let side = |e: &Option<Exact>, inf: &str| e.as_ref().map_or(inf.into(), signed_pct);
+                        format!(" ({}, {})", side(&d.lower, "-inf"), side(&d.upper, "+inf"))
                     });
                     format!(
                         "next measurement in {}{}{}",
-                        self.with_unit(&format!("[{lo}{}, {hi}]", if b.clipped { CLIPPED } else { "" })),
+                        with_unit(&format!("[{lo}, {hi}]")),
                         rel.unwrap_or_default(),
                         match (p.widened, p.family_forms) {
                             (true, _) => ", widened by the self-check".to_string(),
@@ -88,64 +73,63 @@ impl Report<'_> {
                         }
                     )
                 }
-                (None, Some(why)) => format!("no band: {}", why.text()),
-                (None, None) => "no band".into(),
+                _ => format!("no band: {}", p.band.reason.as_deref().unwrap_or("not given")),
             };
-            points.push(format!("{at}{star}: {}({}) = {value}; {band}", m.func, m.vars.join(", ")));
+            points.push(format!("{at}{star}: {call} = {value}; {band}"));
         }
         let mut notes = Vec::new();
-        let how = match self.family {
-            Some(f) if !f.members.is_empty() && f.members[0].form == r.form && self.discovered => {
-                format!("the best of {} forms fitted to the data", f.members.len())
-            }
-            _ => "the model".into(),
+        let how = match best_of {
+            Some(n) => format!("the best of {n} forms fitted to the data"),
+            None => "the model".into(),
         };
-        let t = &r.trusted;
         let mut assumes = format!(
-            "assumes: the form {}({}) = {} ({how}) holds up to these scales, and new measurements scatter about it as the data did",
-            m.func,
-            m.vars.join(", "),
+            "assumes: the form {call} = {} ({how}) holds up to these scales, and new measurements scatter about it as the data did",
             r.form
         );
-        match &t.bound {
-            Some(b) => assumes.push_str(&format!(
+        match &r.relative {
+            Some(rel) => assumes.push_str(&format!(
                 " (trusted r = {} = max(2*remax, {}))",
-                pct(&b.relative),
-                pct(&r.noise)
+                pct(rel, 3, " %"),
+                pct(&r.noise, 3, " %")
             )),
             None => assumes.push_str(" (every repetition a constraint: no trusted band, r would reach 50 %)"),
         }
-        if let Some((cb, s)) = &t.centres {
+        if let Some(s) = &r.repetitions {
             assumes.push_str(&format!(
                 "; repetitions scatter {} to {} about their point's median{}",
                 signed_pct(&s.below),
                 signed_pct(&s.above),
-                match cb {
-                    Some(b) => format!(" (medians: r = {})", pct(&b.relative)),
+                match &s.median_relative {
+                    Some(rel) => format!(" (medians: r = {})", pct(rel, 3, " %")),
                     None => " (medians: no trusted band)".into(),
                 }
             ));
         }
         notes.push(assumes);
-        let c = &r.check;
-        let at = c.at.as_ref().map(|v| format!("{} = {}", m.vars[0], show_value(v))).unwrap_or_default();
-        notes.push(match &c.outcome {
-            Outcome::Passed => format!("self-check: fitted without {at}, the band there holds every measurement: passed"),
-            Outcome::Missed { above, below, of } => format!(
-                "self-check: fitted without {at}, the band there missed {} of {of} measurement{} ({}): the form failed its own backtest, so each band is widened to the hull with that fit's band",
-                above + below,
-                plural(*of),
-                match (above, below) {
+        let c = &r.self_check;
+        let var = model.variables.first().map_or("", String::as_str);
+        let at = c.at.as_ref().map(|v| format!("{var} = {}", shown(v))).unwrap_or_default();
+        notes.push(match c.outcome {
+            CheckOutcome::Passed => {
+                format!("self-check: fitted without {at}, the band there holds every measurement: passed")
+            }
+            CheckOutcome::Missed => format!(
+                "self-check: fitted without {at}, the band there missed {} of {} measurement{} ({}): the form failed its own backtest, so each band is widened to the hull with that fit's band",
+                c.above + c.below,
+                c.of,
+                plural(c.of),
+                match (c.above, c.below) {
                     (0, _) => "below it".to_string(),
                     (_, 0) => "above it".to_string(),
-                    _ => format!("{above} above, {below} below"),
+                    (above, below) => format!("{above} above, {below} below"),
                 }
             ),
-            Outcome::Refused => format!(
+            CheckOutcome::Refused => format!(
                 "self-check: fitted without {at}, the form gives no trusted band there: it failed its own backtest"
             ),
-            Outcome::NotChecked(why) => format!(
-                "self-check: not made ({why}){}",
+            CheckOutcome::NotChecked => format!(
+                "self-check: not made ({}){}",
+                c.reason.as_deref().unwrap_or("too few scales"),
                 if r.points.iter().any(|p| p.family_forms.is_some()) {
                     ": nothing tells this form's extrapolation from another's, so each band is widened to the hull of the forms the data allow"
                 } else {
@@ -154,35 +138,70 @@ impl Report<'_> {
             ),
         });
         if let Some(g) = &r.regime {
-            let (a, b) = (show_value(&g.between.0), show_value(&g.between.1));
-            let v = &m.vars[0];
-            notes.push(if g.used() {
-                let aside: Vec<String> = g.set_aside.iter().map(show_value).collect();
+            let (a, b) = (shown(&g.between.from), shown(&g.between.to));
+            notes.push(if g.used {
+                let aside: Vec<String> = g.set_aside.iter().map(shown).collect();
                 format!(
-                    "regime: the trend changes between {v} = {a} and {v} = {b}; the band comes from the {} scales from {v} = {b} on ({v} = {} set aside{})",
+                    "regime: the trend changes between {var} = {a} and {var} = {b}; the band comes from the {} scales from {var} = {b} on ({var} = {} set aside{})",
                     g.last_scales,
                     super::tables::abbreviated(&aside, ", "),
-                    if self.discovered { "" } else { "; the detail below fits every measurement" }
+                    if best_of.is_some() { "" } else { "; the detail below fits every measurement" }
                 )
             } else {
                 format!(
-                    "regime: the trend changes between {v} = {a} and {v} = {b}, and the {} scales after it are too few to extrapolate from alone ({} needed): the band spans both regimes",
+                    "regime: the trend changes between {var} = {a} and {var} = {b}, and the {} scales after it are too few to extrapolate from alone ({} needed): the band spans both regimes",
                     g.last_scales,
                     crate::trust::MIN_LAST_SEGMENT
                 )
             });
         }
-        Some(Answer { points, notes })
+        Answer { points, notes }
+    }
+
+    /// The answer as the text report opens: `Answer (* = extrapolated)`,
+    /// a line per point and the notes, and a blank line.
+    pub(crate) fn text(&self) -> String {
+        let mut o = String::from("Answer (* = extrapolated)\n");
+        for l in self.points.iter().chain(&self.notes) {
+            o.push_str(&format!("  {l}\n"));
+        }
+        o.push('\n');
+        o
+    }
+
+    /// The answer of analysis document `doc` (`None` without a
+    /// recommendation).
+    pub(crate) fn of_document(doc: &AnalysisDocument) -> Option<Answer> {
+        let r = doc.recommendation.as_ref()?;
+        let extrapolated: Vec<bool> = doc.analysis.bands.iter().map(|p| p.extrapolated).collect();
+        let best_of = doc
+            .family
+            .as_ref()
+            .filter(|f| doc.discovered && f.forms.first().is_some_and(|b| b.form == r.form))
+            .map(|f| f.forms.len());
+        Some(Answer::of(&doc.model, r, &extrapolated, best_of))
+    }
+}
+
+impl Report<'_> {
+    /// The answer's sentences ([`Answer`]), `None` without a recommendation;
+    /// made from the recommendation's document alone.
+    pub(crate) fn answer(&self) -> Option<Answer> {
+        let r = self.recommendation?;
+        let doc = crate::document::analysis::recommendation(self.model, r, self.digits);
+        let info = ModelInfo::of(self.model, &self.analysis.design.log);
+        let extrapolated: Vec<bool> = self.analysis.predictions.iter().map(|p| p.extrapolated()).collect();
+        let best_of = self
+            .family
+            .filter(|f| self.discovered && f.members.first().is_some_and(|b| b.form == r.form))
+            .map(|f| f.members.len());
+        Some(Answer::of(&info, &doc, &extrapolated, best_of))
     }
 
     /// The answer as text lines (empty without a recommendation).
     pub(super) fn answer_text(&self, o: &mut String) {
         if let Some(a) = self.answer() {
-            o.push_str("Answer (* = extrapolated)\n");
-            for l in a.points.iter().chain(&a.notes) {
-                o.push_str(&format!("  {l}\n"));
-            }
-            o.push('\n');
+            o.push_str(&a.text());
         } else if let Some(e) = self.recommendation_error {
             o.push_str(&format!("Answer: no recommended band ({e})\n\n"));
         }

@@ -1,33 +1,28 @@
 //! The backtest section of the main report (`--holdout`): each held-out
-//! measurement against each band, and the coverage per band.
+//! measurement against each band, and the coverage per band, from the
+//! backtest's document ([`HoldoutDocument`]).
 
-use super::{md_escape, md_row, md_table_head, table, Report, Views};
-use crate::backtest::{Backtest, Coverage};
-use crate::model::show_value;
-use crate::num::{fmt_sig, Rat};
-
-fn pct(x: &Rat) -> String {
-    format!("{}%", fmt_sig(&(x * Rat::from_integer(100.into())), 3))
-}
+use super::tables::{md_escape, md_row, md_table_head, table};
+use super::view::{coords, num, pct};
+use crate::document::analysis::{CoverageDocument, HoldoutDocument};
+use crate::document::ModelInfo;
+use crate::num::fmt_sig;
+use crate::Rat;
 
 /// One row of a coverage table: threshold, band, covered, refused, median ±.
-pub(crate) fn coverage_row(c: &Coverage) -> Vec<String> {
+pub(crate) fn coverage_row(c: &CoverageDocument) -> Vec<String> {
     let covered = if c.measurements == 0 {
         "-".to_string()
     } else {
-        format!(
-            "{}/{} ({})",
-            c.inside,
-            c.measurements,
-            pct(&Rat::new(c.inside.into(), c.measurements.into()))
-        )
+        let share = Rat::new(c.inside.into(), c.measurements.into()) * Rat::from_integer(100.into());
+        format!("{}/{} ({}%)", c.inside, c.measurements, fmt_sig(&share, 3))
     };
     vec![
-        c.threshold.clone(),
-        c.kind.name().to_string(),
+        c.label.clone(),
+        c.kind.clone(),
         covered,
         format!("{}/{}", c.refused, c.points),
-        c.median_half_width().map_or("-".into(), |m| format!("±{}", pct(&m))),
+        c.median_relative_half_width.as_ref().map_or("-".into(), |m| format!("±{}", pct(m, 3, "%"))),
     ]
 }
 
@@ -36,55 +31,51 @@ pub(crate) fn coverage_head() -> Vec<String> {
     ["threshold", "band", "covered", "no band (points)", "median half-width"].map(String::from).to_vec()
 }
 
-impl Report<'_> {
-    /// The backtest, for the text report.
-    pub(crate) fn backtest_text(&self, o: &mut String, b: &Backtest) {
-        o.push_str(&format!(
-            "\nBacktest (--holdout {}): fitted on {} measurements, {} held out; each against the bands at its point\n",
-            b.holdout,
-            b.train.len(),
-            b.held.len()
-        ));
-        let mut head: Vec<String> = self.model.vars.clone();
-        head.extend(["line".into(), "measured".into()]);
-        if let Some(c) = b.checks.first() {
-            for v in &c.verdicts {
-                head.push(format!("{} {}", v.threshold, v.kind.name()));
-            }
+/// The backtest, for the text report.
+pub(crate) fn backtest_text(o: &mut String, b: &HoldoutDocument, model: &ModelInfo, exact: bool) {
+    o.push_str(&format!(
+        "\nBacktest (--holdout {}): fitted on {} measurements, {} held out; each against the bands at its point\n",
+        b.condition, b.fitted_on, b.held_out
+    ));
+    let mut head: Vec<String> = model.variables.clone();
+    head.extend(["line".into(), "measured".into()]);
+    if let Some(c) = b.measurements.first() {
+        for v in &c.bands {
+            head.push(format!("{} {}", v.label, v.kind));
         }
-        let mut rows = vec![head];
-        for c in &b.checks {
-            let mut row: Vec<String> = c.measurement.x.iter().map(show_value).collect();
-            row.push(c.measurement.line.to_string());
-            row.push(self.num(&c.measurement.y));
-            for v in &c.verdicts {
-                row.push(match (v.inside, &v.outside_by) {
-                    (None, _) => "no band".into(),
-                    (Some(true), _) => "inside".into(),
-                    (Some(false), Some(by)) => format!("out {}", pct(by)),
-                    (Some(false), None) => "outside".into(),
-                });
-            }
-            rows.push(row);
-        }
-        o.push_str(&table(&rows, 2));
-        o.push_str("  coverage\n");
-        let mut rows = vec![coverage_head()];
-        rows.extend(b.coverage.iter().map(coverage_row));
-        o.push_str(&table(&rows, 4));
     }
-
-    /// The backtest for Markdown.
-    pub(crate) fn backtest_markdown(&self, o: &mut String, b: &Backtest) {
-        o.push_str(&format!(
-            "\n## Backtest: `--holdout {}`\n\nFitted on {} measurements, {} held out.\n\n",
-            md_escape(&b.holdout),
-            b.train.len(),
-            b.held.len()
-        ));
-        o.push_str(&md_table_head(&coverage_head()));
-        for c in &b.coverage {
-            o.push_str(&md_row(&coverage_row(c)));
+    let mut rows = vec![head];
+    for c in &b.measurements {
+        let mut row = coords(&c.point, &model.variables, &[]);
+        row.push(c.line.to_string());
+        row.push(num(&c.measured, exact).to_string());
+        for v in &c.bands {
+            row.push(match (v.inside, &v.outside_by) {
+                (None, _) => "no band".into(),
+                (Some(true), _) => "inside".into(),
+                (Some(false), Some(by)) => format!("out {}", pct(by, 3, "%")),
+                (Some(false), None) => "outside".into(),
+            });
         }
+        rows.push(row);
+    }
+    o.push_str(&table(&rows, 2));
+    o.push_str("  coverage\n");
+    let mut rows = vec![coverage_head()];
+    rows.extend(b.coverage.iter().map(coverage_row));
+    o.push_str(&table(&rows, 4));
+}
+
+/// The backtest for Markdown.
+pub(crate) fn backtest_markdown(o: &mut String, b: &HoldoutDocument) {
+    o.push_str(&format!(
+        "\n## Backtest: `--holdout {}`\n\nFitted on {} measurements, {} held out.\n\n",
+        md_escape(&b.condition),
+        b.fitted_on,
+        b.held_out
+    ));
+    o.push_str(&md_table_head(&coverage_head()));
+    for c in &b.coverage {
+        o.push_str(&md_row(&coverage_row(c)));
     }
 }

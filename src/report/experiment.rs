@@ -742,7 +742,9 @@ impl<'a> ExperimentReport<'a> {
                 "\nBacktest over all series (--holdout {cond}): held-out measurements inside each band\n"
             ));
             let mut rows = vec![super::backtest::coverage_head()];
-            rows.extend(cov.iter().map(super::backtest::coverage_row));
+            rows.extend(
+                cov.iter().map(|c| super::backtest::coverage_row(&CoverageDocument::new(c, self.digits))),
+            );
             o.push_str(&super::table(&rows, 2));
         }
         w.write_all(o.as_bytes())?;
@@ -770,7 +772,10 @@ impl<'a> ExperimentReport<'a> {
             ));
             o.push_str(&super::md_table_head(&super::backtest::coverage_head()));
             for c in cov {
-                o.push_str(&super::md_row(&super::backtest::coverage_row(c)));
+                o.push_str(&super::md_row(&super::backtest::coverage_row(&CoverageDocument::new(
+                    c,
+                    self.digits,
+                ))));
             }
         }
         o.push_str(&format!("\n| {} |\n|{}\n", head.join(" | "), "---|".repeat(head.len())));

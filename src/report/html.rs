@@ -2,8 +2,8 @@
 //! scripts and no network resources), or Markdown with the SVG figures
 //! written beside it.
 
-use super::{figures, Report, Views};
-use crate::num::fmt_fraction;
+use super::view::{band_ends, coords};
+use super::{figures, Report};
 
 /// Escapes text for HTML element content and attribute values.
 pub(crate) fn esc(s: &str) -> String {
@@ -114,45 +114,22 @@ impl Report<'_> {
         ]
     }
 
-    fn band_rows(&self) -> (Vec<String>, Vec<Vec<String>>) {
-        let m = self.model;
-        let a = self.analysis;
-        let mut head: Vec<String> = m.vars.clone();
-        head.push(format!("{}(C,x)", m.func));
-        for r in &a.regions {
-            head.extend([format!("{}: lower", r.threshold.text), "upper".into()]);
-        }
-        let rows = a
-            .predictions
-            .iter()
-            .map(|p| {
-                let mut row = p.coords_marked();
-                row.push(self.dec(&p.model));
-                for (r, b) in a.regions.iter().zip(&p.bands) {
-                    let (l, u, _) = self.band_text(r, b);
-                    row.extend([l, u]);
-                }
-                row
-            })
-            .collect();
-        (head, rows)
-    }
-
-    /// One self-contained HTML file with the whole analysis.
+    /// One self-contained HTML file with the whole analysis: its document
+    /// as tables, the figures and the text report.
     pub fn html(&self) -> String {
-        let m = self.model;
-        let a = self.analysis;
+        let doc = self.document();
+        let (m, a) = (&doc.model, &doc.analysis);
         let mut b = String::new();
-        b.push_str(&format!("<h1>errband: {} with {}</h1>\n", esc(&m.file), esc(self.data_file)));
+        b.push_str(&format!("<h1>errband: {} with {}</h1>\n", esc(&m.file), esc(&doc.data.info.file)));
         b.push_str(&format!(
             "<p>Model <code>{}({}) = {}</code>; {} measurements at {} distinct points.</p>\n",
-            esc(&m.func),
-            esc(&m.vars.join(", ")),
-            esc(&m.body_text),
-            self.data.len(),
-            a.design.groups.len()
+            esc(&m.function),
+            esc(&m.variables.join(", ")),
+            esc(&m.body),
+            doc.data.info.measurements,
+            doc.data.info.points
         ));
-        if let Some(ans) = self.answer() {
+        if let Some(ans) = super::answer::Answer::of_document(&doc) {
             b.push_str("<h2>Answer</h2>\n<ul class=\"answer\">\n");
             for l in &ans.points {
                 b.push_str(&format!("<li><strong>{}</strong></li>\n", esc(l)));
@@ -162,23 +139,39 @@ impl Report<'_> {
             }
             b.push_str("</ul>\n");
         }
-        let params: Vec<Vec<String>> = m
+        let params: Vec<Vec<String>> = a
             .params
             .iter()
-            .zip(&a.params)
-            .map(|(p, c)| vec![p.name.clone(), self.dec(c), fmt_fraction(c)])
+            .map(|p| vec![p.name.clone(), p.value.decimal.clone(), p.value.exact.clone()])
             .collect();
         b.push_str("<h2>Parameters</h2>\n");
         b.push_str(&html_table(&["parameter".into(), "value".into(), "exact".into()], &params));
         b.push_str(&format!(
             "<p>Max|e<sub>i</sub>| = {}, RMS = {}, e<sub>max</sub> = {} (exact {}).</p>\n",
-            esc(&self.dec(&a.residuals.max_abs)),
-            esc(&self.rms_text(&a.residuals.mean_square)),
-            esc(&self.dec(&a.emax)),
-            esc(&fmt_fraction(&a.emax))
+            esc(&a.max_residual.value.decimal),
+            esc(&a.rms.decimal),
+            esc(&a.emax.value.decimal),
+            esc(&a.emax.value.exact)
         ));
         b.push_str("<h2>Bands</h2>\n<p>* marks coordinates outside the range of the data.</p>\n");
-        let (head, rows) = self.band_rows();
+        let mut head: Vec<String> = m.variables.clone();
+        head.push(format!("{}(C,x)", m.function));
+        for r in &a.regions {
+            head.extend([format!("{}: lower", r.threshold.label), "upper".into()]);
+        }
+        let rows: Vec<Vec<String>> = a
+            .bands
+            .iter()
+            .map(|p| {
+                let mut row = coords(&p.point, &m.variables, &p.beyond);
+                row.push(p.model.decimal.clone());
+                for t in &p.bands {
+                    let (l, u) = band_ends(&t.band, self.exact);
+                    row.extend([l, u]);
+                }
+                row
+            })
+            .collect();
         b.push_str(&html_table(&head, &rows));
         b.push_str("<h2>Figures</h2>\n");
         for (kind, caption, svg) in self.figures() {
@@ -209,9 +202,10 @@ impl Report<'_> {
             let _ = kind;
             files.push((path, svg));
         }
-        if let Some(f) = self.function {
+        let doc = self.document();
+        if let Some(f) = &doc.band_function {
             let mut t = String::new();
-            self.function_text(&mut t, f);
+            super::text::function_text(&mut t, &doc, f, self.exact, self.digits);
             md.push_str("## Band as a function\n\n```text\n");
             md.push_str(&t);
             md.push_str("```\n");

@@ -20,6 +20,7 @@ impl Report<'_> {
             recommendation: self.recommendation,
             recommendation_error: self.recommendation_error,
             set_aside: self.set_aside,
+            discovered: self.discovered,
             digits: self.digits,
         }
     }

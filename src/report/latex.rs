@@ -1,11 +1,9 @@
 //! LaTeX (booktabs) tables for papers: the band table of an analysis and
 //! the ranked table of a pruning comparison share one table writer.
 
+use super::view::{any_clipped, band_ends, threshold_label};
 use super::Report;
 use crate::document::analysis::AnalysisDocument;
-use crate::document::{Band, BandStatus, Exact, Threshold};
-use crate::num::Rat;
-use num_traits::Zero;
 
 /// Escapes text for LaTeX outside math mode.
 pub(crate) fn escape(s: &str) -> String {
@@ -97,7 +95,6 @@ impl Report<'_> {
 pub(crate) fn latex_of(doc: &AnalysisDocument, exact: bool, digits: usize) -> String {
     let m = &doc.model;
     let a = &doc.analysis;
-    let num = |x: &Exact| if exact { x.exact.clone() } else { x.decimal.clone() };
     let vars: Vec<String> = m.variables.iter().map(|v| format!("${}$", escape(v))).collect();
     let f = format!(
         "${}(C, {})$",
@@ -128,19 +125,15 @@ pub(crate) fn latex_of(doc: &AnalysisDocument, exact: bool, digits: usize) -> St
                 .collect();
             row.push(number(&p.model.decimal));
             for t in &p.bands {
-                let (l, u) = band_ends(&t.band, &num);
+                let (l, u) = band_ends(&t.band, exact);
                 row.extend([number(&l), number(&u)]);
             }
             row
         })
         .collect();
     // A band bounded by zero, or none because all of it lies below zero.
-    let clipped = a
-        .bands
-        .iter()
-        .flat_map(|p| &p.bands)
-        .flat_map(|t| [&t.band, &t.measurement_band])
-        .any(|b| b.clipped || matches!(b.status, BandStatus::BelowZero));
+    let clipped =
+        any_clipped(a.bands.iter().flat_map(|p| &p.bands).flat_map(|t| [&t.band, &t.measurement_band]));
     let units = m.units.get(&m.function).map(|u| format!(" in {}", escape(u))).unwrap_or_default();
     let caption = format!(
         "Prediction bands of {f}{units} from {} ({} measurements): the extremes of the model over the parameter region allowed by each residual threshold; $e_{{\\max}} = {}$. Points marked $^*$ are extrapolated.{} Exact values by errband {}.",
@@ -161,45 +154,6 @@ pub(crate) fn latex_of(doc: &AnalysisDocument, exact: bool, digits: usize) -> St
         doc.data.info.file.replace(char::is_control, " ")
     );
     header + &table(&caption, "tab:errband-bands", vars.len() + 1, &groups, &head, &rows)
-}
-
-/// A threshold as the reports write it: `max = 17.9772`, `trusted: r = 5 %`,
-/// `0.1 + 5 %·d`, or a number alone.
-fn threshold_label(t: &Threshold, exact: bool, digits: usize) -> String {
-    let (Some(abs), Some(rel)) = (&t.absolute, &t.relative) else { return t.label.clone() };
-    if crate::num::parse_rat(&t.label).is_ok() {
-        return t.label.clone();
-    }
-    let rel_value = crate::num::parse_rat(&rel.exact).unwrap_or_default();
-    if rel_value.is_zero() {
-        return format!("{} = {}", t.label, if exact { &abs.exact } else { &abs.decimal });
-    }
-    let pct = format!("{} %", crate::num::fmt_sig(&(rel_value * Rat::from_integer(100.into())), digits));
-    let abs_value = crate::num::parse_rat(&abs.exact).unwrap_or_default();
-    if abs_value.is_zero() {
-        format!("{}: r = {pct}", t.label)
-    } else {
-        format!("{}: {} + {pct}·d", t.label, abs.decimal)
-    }
-}
-
-/// Lower and upper end of a band as the reports write them: `empty`, `no
-/// band` (untrusted), `below 0`, or the ends, the lower marked
-/// [`super::CLIPPED`] when it was bounded by zero.
-fn band_ends(b: &Band, num: &dyn Fn(&Exact) -> String) -> (String, String) {
-    match b.status {
-        BandStatus::Ok => (
-            format!(
-                "{}{}",
-                b.lower.as_ref().map_or("-inf".into(), num),
-                if b.clipped { super::CLIPPED } else { "" }
-            ),
-            b.upper.as_ref().map_or("+inf".into(), num),
-        ),
-        BandStatus::Empty => ("empty".into(), "empty".into()),
-        BandStatus::BelowZero => ("below 0".into(), "-".into()),
-        _ => ("no band".into(), "-".into()),
-    }
 }
 
 #[cfg(test)]

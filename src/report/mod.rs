@@ -15,6 +15,7 @@ pub mod figures;
 pub(crate) mod html;
 mod json;
 mod latex;
+mod markdown;
 pub mod ms;
 /// Rendering of `errband plan`.
 pub mod plan;
@@ -23,19 +24,18 @@ pub mod prune;
 mod stream;
 mod tables;
 mod text;
+mod view;
 
 pub(crate) use tables::{csv_line, md_escape, md_row, md_table_head, plural, table, table_left};
 
-use crate::analysis::{Analysis, Band, Prediction, Region, Shape};
+use crate::analysis::{Analysis, Band, Region};
 use crate::data::Measurement;
-use crate::envelope::{BandFunction, EnvelopeSkip, Piece};
-use crate::model::{inexact_notes, show_value, FitMode, Model};
-use crate::num::{fmt_fraction, fmt_sig, NumFormat, Rat};
+use crate::envelope::BandFunction;
+use crate::model::Model;
+use crate::num::{fmt_fraction, fmt_sig, Rat};
 
 /// Significant digits of the numbers in a plot legend's labels.
 const LEGEND_DIGITS: usize = 4;
-use crate::qe::output;
-use num_traits::{Signed, Zero};
 use serde_json::Value;
 
 /// The mark of a band's lower end bounded by zero ([`Band::positive`]).
@@ -190,61 +190,6 @@ pub(crate) fn rows_shown(show: usize, n: usize) -> usize {
 }
 
 impl Report<'_> {
-    fn fmt(&self) -> NumFormat {
-        if self.exact {
-            NumFormat::Exact
-        } else {
-            NumFormat::Decimal(self.digits)
-        }
-    }
-    /// True when some band of the analysis is bounded by zero or lies
-    /// wholly below it (the tables then explain the mark).
-    fn any_clipped(&self) -> bool {
-        let a = self.analysis;
-        a.predictions.iter().any(|p| {
-            p.bands.iter().chain(&p.measurement).zip(a.regions.iter().chain(&a.regions)).any(|(b, r)| match b
-            {
-                Some(b) => b.clipped,
-                None => !matches!(r.shape, Shape::Empty | Shape::Untrusted { .. }),
-            })
-        })
-    }
-
-    /// Lower end, upper end (and an unused third cell) of a band as text:
-    /// `empty`, `no band` (untrusted), `below 0`, or the ends, the lower
-    /// marked [`CLIPPED`] when it was bounded by zero.
-    fn band_text(&self, r: &Region, b: &Option<Band>) -> (String, String, String) {
-        match b {
-            None if matches!(r.shape, Shape::Untrusted { .. }) => ("no band".into(), "-".into(), "".into()),
-            None if r.shape == Shape::Empty => ("empty".into(), "empty".into(), "".into()),
-            // A region that is not empty has a band at every point unless
-            // all of it lies below zero (Band::positive).
-            None => ("below 0".into(), "-".into(), "".into()),
-            Some(b) => (
-                format!(
-                    "{}{}",
-                    b.lower.as_ref().map_or("-inf".into(), |v| self.num(v)),
-                    if b.clipped { CLIPPED } else { "" }
-                ),
-                b.upper.as_ref().map_or("+inf".into(), |v| self.num(v)),
-                String::new(),
-            ),
-        }
-    }
-    /// Lower end, upper end and relative half-width (around `model`) of a
-    /// band, as table cells.
-    fn band_cells(&self, r: &Region, b: &Option<Band>, model: &Rat) -> [String; 3] {
-        let (l, u, _) = self.band_text(r, b);
-        let rel = match rel_half_width_dec(b.as_ref(), model, 100, 3) {
-            r if r.is_empty() => r,
-            r => format!("{r}%"),
-        };
-        [l, u, rel]
-    }
-
-    fn threshold_label(&self, r: &Region) -> String {
-        self.bound_label(&r.threshold.text, &r.bound)
-    }
     /// A threshold's name in a plot legend: as in the report, every number
     /// correctly rounded to at most [`LEGEND_DIGITS`] significant digits (the
     /// legend tells bands apart; the report carries the values).
@@ -258,19 +203,5 @@ impl Report<'_> {
         } else {
             format!("{text} = {}", fmt_sig(&b.absolute, digits))
         }
-    }
-    fn dropped_text(&self, p: &Pruned) -> String {
-        p.dropped
-            .iter()
-            .map(|&i| {
-                format!(
-                    "{} (row {}, line {})",
-                    self.model.show_point(&self.data[i].x),
-                    i + 1,
-                    self.data[i].line
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("; ")
     }
 }

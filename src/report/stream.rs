@@ -41,7 +41,10 @@ fn write_with(
 ) -> std::io::Result<()> {
     let mut out = std::io::BufWriter::with_capacity(1 << 16, w);
     let mut ser = serde_json::Serializer::with_formatter(&mut out, format);
-    Streamed { value: doc, arrays }.serialize(&mut ser).map_err(std::io::Error::other)?;
+    // serde_json hands a writer's error back as its own; `From` returns the
+    // writer's error itself, so that a closed pipe stays a closed pipe
+    // (quiet success) once a document outgrows the buffer.
+    Streamed { value: doc, arrays }.serialize(&mut ser).map_err(std::io::Error::from)?;
     out.write_all(b"\n")?;
     out.flush()
 }
@@ -124,5 +127,36 @@ mod tests {
             serde_json::to_string_pretty(&whole).unwrap() + "\n"
         );
         assert_eq!(whole["b"][2]["row"], 2);
+    }
+
+    /// A writer that takes `room` bytes and then fails as a closed pipe.
+    struct ClosedAfter {
+        room: usize,
+    }
+
+    impl Write for ClosedAfter {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.room == 0 {
+                return Err(std::io::ErrorKind::BrokenPipe.into());
+            }
+            let n = buf.len().min(self.room);
+            self.room -= n;
+            Ok(n)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_closed_pipe_stays_a_closed_pipe_past_the_buffer() {
+        // Ten times the buffer: the error reaches serde_json mid-document.
+        let arrays =
+            [LongArray { len: 20_000, row: Box::new(|i| json!({ "row": i, "text": "x".repeat(30) })) }];
+        let doc = json!({ "rows": placeholder(0) });
+        let e = write_pretty(&doc, &arrays, &mut ClosedAfter { room: 1000 }).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe);
+        let e = write_line(&doc, &arrays, &mut ClosedAfter { room: 0 }).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe);
     }
 }

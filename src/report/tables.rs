@@ -3,6 +3,9 @@
 //! spreadsheets, Markdown that cannot carry HTML).
 
 use super::*;
+use crate::analysis::Shape;
+use crate::document::analysis::ResidualRow;
+use crate::model::show_value;
 use crate::num::Point;
 
 /// Prediction points rendered per batch by [`Report::write_csv`]: enough
@@ -269,158 +272,13 @@ impl Report<'_> {
         Ok(())
     }
 
-    /// Markdown: the same sections as the text report, as tables.
+    /// Markdown: the same sections as the text report, as tables,
+    /// rendered from the analysis' document.
     pub fn markdown(&self) -> String {
-        let m = self.model;
-        let a = self.analysis;
-        let mut o = String::new();
-        o.push_str(&format!("# errband: {} with {}\n\n", md_escape(&m.file), md_escape(self.data_file)));
-        if let Some(ans) = self.answer() {
-            o.push_str("## Answer\n\n");
-            for l in ans.points.iter().chain(&ans.notes) {
-                o.push_str(&format!("- {}\n", md_escape(l)));
-            }
-            o.push('\n');
-        }
-        o.push_str(&format!(
-            "Model: `{}({}) = {}`",
-            m.func,
-            m.vars.join(", "),
-            m.body_text.replace('`', "'")
-        ));
-        o.push_str(&format!(
-            " — {} measurements at {} distinct points.\n\n",
-            self.data.len(),
-            a.design.groups.len()
-        ));
-        o.push_str("## Parameters\n\n| parameter | value | exact |\n|---|---|---|\n");
-        for (p, c) in m.params.iter().zip(&a.params) {
-            o.push_str(&format!("| {} | {} | {} |\n", md_escape(&p.name), self.dec(c), fmt_fraction(c)));
-        }
-        o.push_str(&format!(
-            "\nMax|e_i| = {}, RMS = {}, e_max = {} (exact {}){}.\n\n",
-            self.dec(&a.residuals.max_abs),
-            self.rms_text(&a.residuals.mean_square),
-            self.dec(&a.emax),
-            fmt_fraction(&a.emax),
-            a.remax.as_ref().map_or(String::new(), |r| format!(
-                ", remax = {} % (exact {})",
-                self.dec(&(r * Rat::from_integer(100.into()))),
-                fmt_fraction(r)
-            ))
-        ));
-        o.push_str("## Residuals\n\n");
-        let mut head = vec!["row".to_string()];
-        head.extend(m.vars.iter().cloned());
-        head.extend(["d_i".into(), "T(C,x_i)".into(), "e_i".into()]);
-        o.push_str(&md_table_head(&head));
-        for (i, d) in self.data.iter().enumerate() {
-            let mut r = vec![(i + 1).to_string()];
-            r.extend(d.x.iter().map(show_value));
-            r.extend([
-                self.dec(&d.y),
-                self.dec(&a.residuals.model(i)),
-                self.dec(&a.residuals.e(self.data, i)),
-            ]);
-            o.push_str(&md_row(&r));
-        }
-        o.push_str("\n## Regions\n\n");
-        for r in &a.regions {
-            o.push_str(&format!("- threshold `{}`: ", md_escape(&self.threshold_label(r))));
-            match &r.shape {
-                Shape::Empty => o.push_str(&format!("empty (e_max = {})\n", self.dec(&a.emax))),
-                Shape::Untrusted { .. } => o.push_str("no trustworthy band: the model misses its own data by too much\n"),
-                Shape::Unlisted { found, limit, work: false } => o.push_str(&format!(
-                    "not listed (its vertex enumeration passed --max-vertices {limit}, reaching {found}); bands from exact LPs\n"
-                )),
-                Shape::Unlisted { limit, work: true, .. } => o.push_str(&format!(
-                    "not listed (listing it needs more work than --max-vertices {limit} allows); bands from exact LPs\n"
-                )),
-                _ => {
-                    let v: Vec<String> = r
-                        .vertices
-                        .iter()
-                        .map(|v| {
-                            format!("({})", v.iter().map(|x| self.dec(x)).collect::<Vec<_>>().join(", "))
-                        })
-                        .collect();
-                    let unb = if matches!(r.shape, Shape::Unbounded { .. }) { " (unbounded)" } else { "" };
-                    let n = r.vertices.len();
-                    o.push_str(&format!(
-                        "{n} vert{}{unb}: {}\n",
-                        if n == 1 { "ex" } else { "ices" },
-                        v.join(", ")
-                    ));
-                }
-            }
-        }
-        o.push_str("\n## Bands\n\n`*` marks coordinates outside the range of the data (extrapolation).\n\n");
-        let mut head: Vec<String> = m.vars.clone();
-        head.push("T(C,x)".into());
-        for r in &a.regions {
-            let t = &r.threshold.text;
-            head.extend([
-                format!("{t} lower"),
-                format!("{t} upper"),
-                format!("{t} new measurement lower"),
-                format!("{t} new measurement upper"),
-            ]);
-        }
-        o.push_str(&md_table_head(&head));
-        for p in &a.predictions {
-            let mut row: Vec<String> = p.coords_marked();
-            row.push(self.dec(&p.model));
-            for (r, b) in a
-                .regions
-                .iter()
-                .flat_map(|r| [r, r])
-                .zip(p.bands.iter().zip(&p.measurement).flat_map(|(b, m)| [b, m]))
-            {
-                let (l, u, _) = self.band_text(r, b);
-                row.extend([l, u]);
-            }
-            o.push_str(&md_row(&row));
-        }
-        if self.any_clipped() {
-            o.push_str(&format!("\n{}\n", md_escape(super::CLIPPED_NOTE)));
-        }
-        if let Some(p) = self.pruned {
-            o.push_str(&format!("\n## Pruned: without {}\n\n", md_escape(&self.dropped_text(p))));
-            let mut head: Vec<String> = m.vars.clone();
-            head.extend(["threshold".into(), "width (all)".into(), "width (pruned)".into(), "shrink".into()]);
-            o.push_str(&md_table_head(&head));
-            for (pa, pb) in a.predictions.iter().zip(&p.analysis.predictions) {
-                for (i, r) in a.regions.iter().enumerate() {
-                    let mut row: Vec<String> = pa.x.iter().map(show_value).collect();
-                    let w = |b: &Option<Band>| {
-                        b.as_ref().and_then(|b| b.width()).map_or("-".into(), |w| self.dec(&w))
-                    };
-                    row.extend([
-                        r.threshold.text.clone(),
-                        w(&pa.bands[i]),
-                        w(&pb.bands[i]),
-                        shrink_ratio(&pa.bands[i], &pb.bands[i])
-                            .map_or("-".into(), |s| format!("×{}", fmt_sig(&s, 3))),
-                    ]);
-                    o.push_str(&md_row(&row));
-                }
-            }
-        }
-        if let Some((refit, _)) = &a.hint {
-            let vals: Vec<String> =
-                m.params.iter().zip(refit).map(|(p, v)| format!("{} = {}", p.name, self.dec(v))).collect();
-            o.push_str(&format!(
-                "\n**Hint:** RMS > e_max; the minimax point {} has Max|e_i| = e_max.\n",
-                vals.join(", ")
-            ));
-        }
-        if let Some(f) = self.family {
-            self.family_markdown(&mut o, f);
-        }
-        if let Some(b) = self.backtest {
-            self.backtest_markdown(&mut o, b);
-        }
-        o
+        let (m, digits) = (self.model, self.digits);
+        let mut rows =
+            (0..self.data.len()).map(|i| ResidualRow::new(m, self.analysis, self.data, i, i + 1, digits));
+        super::markdown::markdown_of(&self.document(), &mut rows, self.exact, digits)
     }
 }
 

@@ -1,0 +1,155 @@
+//! Views of a document's values as the reports write them: an exact value
+//! as its fraction or its decimal, a ratio as a percentage, a threshold as
+//! its label, a band as its two ends. Renderers that read a document
+//! ([`crate::document`]) share these, so that every output words a value
+//! the same way; none of them computes anything the document does not hold
+//! (a percentage is the exact ratio scaled by 100 and rounded once).
+
+use crate::document::{Band, BandStatus, Exact, Point, Threshold};
+use crate::num::{fmt_sig, parse_rat, show_value, Rat};
+use num_traits::{Signed, Zero};
+
+/// The exact value of `e`. Its `exact` is a reduced fraction errband wrote,
+/// so it is read as the two integers it is, without the gcd a general
+/// parse would take (a value that did not parse would read as 0).
+pub(crate) fn value(e: &Exact) -> Rat {
+    let integer = |s: &str| s.parse::<num_bigint::BigInt>().ok();
+    let parts = match e.exact.split_once('/') {
+        Some((n, d)) => integer(n).zip(integer(d)).filter(|(_, d)| d.is_positive()),
+        None => integer(&e.exact).map(|n| (n, 1.into())),
+    };
+    parts.map_or_else(Rat::default, |(n, d)| Rat::new_raw(n, d))
+}
+
+/// As the reader asked: the exact fraction (`--exact`) or the decimal.
+pub(crate) fn num(e: &Exact, exact: bool) -> &str {
+    if exact {
+        &e.exact
+    } else {
+        &e.decimal
+    }
+}
+
+/// `e` as a percentage, correctly rounded to `digits` significant digits,
+/// with `unit` after it (`" %"` or `"%"`).
+pub(crate) fn pct(e: &Exact, digits: usize, unit: &str) -> String {
+    let v = value(e);
+    // A view needs no reduction: n·100/d rounded once.
+    format!("{}{unit}", crate::num::fmt_sig_parts(&(v.numer() * 100), v.denom(), digits))
+}
+
+/// A scale as written in the data (`256`, `0.5`, `1/3`).
+pub(crate) fn shown(e: &Exact) -> String {
+    show_value(&value(e))
+}
+
+/// The coordinates of `point` in the model's variable order, each marked
+/// `*` when it lies in `beyond` (outside the range of the data).
+pub(crate) fn coords(point: &Point, vars: &[String], beyond: &[String]) -> Vec<String> {
+    vars.iter()
+        .map(|v| {
+            let x = point.get(v).map_or("", String::as_str);
+            if beyond.contains(v) {
+                format!("{x}*")
+            } else {
+                x.to_string()
+            }
+        })
+        .collect()
+}
+
+/// A resolved threshold's bound in short: `17.9772`, `r = 5 %`,
+/// `0.1 + 5 %·d` (`None` when it has no bound).
+pub(crate) fn describe(t: &Threshold, digits: usize) -> Option<String> {
+    let (abs, rel) = (value(t.absolute.as_ref()?), value(t.relative.as_ref()?));
+    let pct = |r: &Rat| format!("{} %", fmt_sig(&(r * Rat::from_integer(100.into())), digits));
+    Some(match (abs.is_zero(), rel.is_zero()) {
+        (_, true) => fmt_sig(&abs, digits),
+        (true, false) => format!("r = {}", pct(&rel)),
+        (false, false) => format!("{} + {}·d", fmt_sig(&abs, digits), pct(&rel)),
+    })
+}
+
+/// A threshold as the reports write it: `max = 17.9772`, `trusted: r = 5 %`,
+/// `0.1 + 5 %·d`, or a number alone; `exact`: an absolute bound as its
+/// fraction.
+pub(crate) fn threshold_label(t: &Threshold, exact: bool, digits: usize) -> String {
+    let (Some(abs), Some(rel)) = (&t.absolute, &t.relative) else { return t.label.clone() };
+    if parse_rat(&t.label).is_ok() {
+        return t.label.clone();
+    }
+    if value(rel).is_zero() {
+        return format!("{} = {}", t.label, num(abs, exact));
+    }
+    format!("{}: {}", t.label, describe(t, digits).unwrap_or_default())
+}
+
+/// Lower and upper end of a band as the reports write them: `empty`, `no
+/// band` (untrusted or refused), `below 0`, or the ends (`-inf`, `+inf`
+/// when open), the lower marked [`super::CLIPPED`] when it was bounded by
+/// zero.
+pub(crate) fn band_ends(b: &Band, exact: bool) -> (String, String) {
+    match b.status {
+        BandStatus::Ok => (
+            format!(
+                "{}{}",
+                b.lower.as_ref().map_or("-inf", |v| num(v, exact)),
+                if b.clipped { super::CLIPPED } else { "" }
+            ),
+            b.upper.as_ref().map_or("+inf", |v| num(v, exact)).to_string(),
+        ),
+        BandStatus::Empty => ("empty".into(), "empty".into()),
+        BandStatus::BelowZero => ("below 0".into(), "-".into()),
+        _ => ("no band".into(), "-".into()),
+    }
+}
+
+/// `[lower, upper]` of a band, `-inf`/`+inf` for an open side.
+pub(crate) fn interval(b: &Band, exact: bool) -> String {
+    let side = |v: &Option<Exact>, inf: &'static str| v.as_ref().map_or(inf, |x| num(x, exact)).to_string();
+    format!("[{}, {}]", side(&b.lower, "-inf"), side(&b.upper, "+inf"))
+}
+
+/// True when some band is bounded by zero or lies wholly below it (a table
+/// showing them then explains the mark).
+pub(crate) fn any_clipped<'a>(bands: impl IntoIterator<Item = &'a Band>) -> bool {
+    bands.into_iter().any(|b| b.clipped || b.status == BandStatus::BelowZero)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ex(s: &str) -> Exact {
+        Exact::new(&parse_rat(s).unwrap(), 6)
+    }
+
+    #[test]
+    fn thresholds_read_as_their_bounds() {
+        let t = |abs: &str, rel: &str, label: &str| Threshold {
+            label: label.into(),
+            absolute: Some(ex(abs)),
+            relative: Some(ex(rel)),
+        };
+        assert_eq!(threshold_label(&t("17.97721", "0", "max"), false, 6), "max = 17.9772");
+        assert_eq!(threshold_label(&t("17.97721", "0", "max"), true, 6), "max = 1797721/100000");
+        assert_eq!(threshold_label(&t("0", "1/20", "trusted"), false, 6), "trusted: r = 5 %");
+        assert_eq!(threshold_label(&t("1/10", "1/20", "mix"), false, 6), "mix: 0.1 + 5 %·d");
+        assert_eq!(threshold_label(&t("3", "0", "3"), false, 6), "3");
+        let none = Threshold { label: "trusted".into(), absolute: None, relative: None };
+        assert_eq!(threshold_label(&none, false, 6), "trusted");
+        assert_eq!(describe(&none, 6), None);
+    }
+
+    #[test]
+    fn percentages_and_scales_are_views_of_the_exact_value() {
+        assert_eq!(pct(&ex("1/3"), 3, " %"), "33.3 %");
+        assert_eq!(pct(&ex("-1/40"), 3, "%"), "-2.5%");
+        assert_eq!(shown(&ex("256")), "256");
+        assert_eq!(shown(&ex("1/3")), "1/3");
+        assert_eq!(shown(&ex("1/2")), "0.5");
+        for s in ["0", "-7", "22/7", "-123456789012345678901234567890/7"] {
+            assert_eq!(value(&ex(s)), parse_rat(s).unwrap());
+        }
+    }
+}
