@@ -60,8 +60,8 @@ pub enum BarrierReference {
     },
     /// A model fitted to measured MPI_Barrier times.
     Model {
-        /// The model.
-        model: ModelInfo,
+        /// The model (boxed: the variants differ in size by a model).
+        model: Box<ModelInfo>,
         /// Its measurements.
         data: DataInfo,
         /// Seconds per unit of the model's result.
@@ -161,7 +161,7 @@ impl BarrierDocument {
         let reference = match (&s.reference, &p.analysis) {
             (Some(Reference::Constant(c)), _) => Some(BarrierReference::Constant { time: iv(c) }),
             (Some(Reference::Model(m)), Some(a)) => Some(BarrierReference::Model {
-                model: ModelInfo::of(&m.model, &a.design.log),
+                model: Box::new(ModelInfo::of(&m.model, &a.design.log)),
                 data: DataInfo::of(&m.file, &a.design),
                 seconds_per_unit: Exact::new(&m.unit_factor, digits),
                 params: params(&m.model, &a.params, digits),
