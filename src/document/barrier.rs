@@ -60,7 +60,8 @@ pub enum BarrierReference {
     },
     /// A model fitted to measured MPI_Barrier times.
     Model {
-        /// The model (boxed: the variants differ in size by a model).
+        // Boxed: the variants would otherwise differ in size by a model.
+        /// The model.
         model: Box<ModelInfo>,
         /// Its measurements.
         data: DataInfo,
