@@ -7,6 +7,17 @@ use super::view::{any_clipped, band_ends, coords, threshold_label, value};
 use crate::document::analysis::{AnalysisDocument, FitDocument, RegionShape, ResidualRow};
 use crate::num::fmt_sig;
 
+impl super::Report<'_> {
+    /// Markdown: the same sections as the text report, as tables,
+    /// rendered from the analysis' document.
+    pub fn markdown(&self) -> String {
+        let (m, digits) = (self.model, self.digits);
+        let mut rows =
+            (0..self.data.len()).map(|i| ResidualRow::new(m, self.analysis, self.data, i, i + 1, digits));
+        markdown_of(&self.document(), &mut rows, self.exact, digits)
+    }
+}
+
 /// The Markdown of `doc`, whose residual table is `residuals` (one row per
 /// measurement, in the order of the data).
 /// `exact`: band ends, absolute thresholds and the family's intervals as

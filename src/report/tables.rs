@@ -4,7 +4,6 @@
 
 use super::*;
 use crate::analysis::Shape;
-use crate::document::analysis::ResidualRow;
 use crate::model::show_value;
 use crate::num::Point;
 
@@ -270,15 +269,6 @@ impl Report<'_> {
             }
         }
         Ok(())
-    }
-
-    /// Markdown: the same sections as the text report, as tables,
-    /// rendered from the analysis' document.
-    pub fn markdown(&self) -> String {
-        let (m, digits) = (self.model, self.digits);
-        let mut rows =
-            (0..self.data.len()).map(|i| ResidualRow::new(m, self.analysis, self.data, i, i + 1, digits));
-        super::markdown::markdown_of(&self.document(), &mut rows, self.exact, digits)
     }
 }
 
