@@ -1058,3 +1058,25 @@ fn latex_and_json_mark_each_coordinate_beyond_the_data() {
     assert_eq!(beyond("16", "16000"), serde_json::json!(["n"]));
     assert_eq!(beyond("128", "8000"), serde_json::json!(["p", "n"]));
 }
+
+#[test]
+fn a_band_wholly_below_zero_says_so_in_every_output() {
+    // A falling line extrapolated far: every parameter of each region
+    // predicts a negative time at p = 100, where the data are positive.
+    let model = tmp_file("lin.tm", "T(p) = a + b*p\nparam a, b\n");
+    let data = tmp_file("lin.csv", "p,T\n1,10.1\n2,7.9\n3,6.05\n4,4\n");
+    let args = [model.as_str(), data.as_str(), "--at", "p=100"];
+    let csv = ok(&[&args[..], &["--format", "csv"]].concat());
+    let row = csv.lines().find(|l| l.starts_with("100,true,max,")).unwrap_or_else(|| panic!("{csv}"));
+    assert_eq!(row.matches(",below_zero").count(), 8, "{row}");
+    assert!(!csv.contains("empty"), "{csv}");
+    let text = ok(&args);
+    assert!(text.contains("  100*  -189.45     below 0      -"), "{text}");
+    let md = ok(&[&args[..], &["--format", "md"]].concat());
+    assert!(md.contains("| 100* | -189.45 | below 0 | - |"), "{md}");
+    let doc = json(&args);
+    for t in doc["bands"][0]["bands"].as_array().unwrap() {
+        assert_eq!(t["band"]["status"], "below_zero", "{t}");
+        assert_eq!(t["measurement_band"]["status"], "below_zero", "{t}");
+    }
+}

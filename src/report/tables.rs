@@ -136,7 +136,13 @@ impl Report<'_> {
                 }
                 row.cell(&model_dec);
                 let (b, mb) = (&p.bands[ri], &p.measurement[ri]);
-                let none = if matches!(r.shape, Shape::Untrusted { .. }) { "untrusted" } else { "empty" };
+                // A region that is neither empty nor untrusted has a band at
+                // every point unless all of it lies below zero there.
+                let none = match r.shape {
+                    Shape::Untrusted { .. } => "untrusted",
+                    Shape::Empty => "empty",
+                    _ => "below_zero",
+                };
                 let ends = |row: &mut CsvRow<'_>, band: &Option<Band>, exact: bool| match band {
                     None => {
                         row.cell(none);
