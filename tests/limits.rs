@@ -128,6 +128,16 @@ fn every_limit_names_its_flag_and_the_flag_raises_it() {
     has(&r.stderr, &["enumerating the vertices", "reached 6 (limit 5", "--max-vertices"]);
     has(&ok(&[hpl, hpl_data, "--max-vertices", "7"]), &["(reached 8)"]);
     has(&ok(&[hpl, hpl_data, "--max-vertices", "8"]), &["bounded, 6 vertices"]);
+    // A threshold below e_max stopped by the limit is still known empty
+    // (one LP): said so in every output, exit 1, never "below 0".
+    let below = [hpl, hpl_data, "-t", "0.001", "-t", "max", "--max-vertices", "2"];
+    let r = fails(&below, 1);
+    has(&r.stdout, &["threshold 0.001: empty: e_max = 13.5747", "0.001: lower  upper"]);
+    assert!(!r.stdout.contains("below 0"), "{}", r.stdout);
+    has(&r.stderr, &["threshold 0.001 is below e_max"]);
+    let csv = fails(&[&below[..], &["--format", "csv"]].concat(), 1).stdout;
+    let row = csv.lines().find(|l| l.starts_with("200,true,0.001,")).unwrap_or_else(|| panic!("{csv}"));
+    assert_eq!(row.matches(",empty").count(), 8, "{row}");
 
     // Pieces of a normal form: --max-pieces.
     let pieces = tmp_file("or.qe", "(x < 1 or x > 2) and (y < 1 or y > 2)");
