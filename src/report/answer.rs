@@ -3,7 +3,7 @@
 //! its self-check ([`crate::trust`]). Text, Markdown and HTML share the
 //! sentences written here; JSON carries the same facts as data.
 
-use super::view::{band_ends, pct, shown};
+use super::view::{band_ends, pct, point_label, shown};
 use super::*;
 use crate::document::analysis::{AnalysisDocument, CheckOutcome, RecommendationDocument};
 use crate::document::{BandStatus, Exact, ModelInfo};
@@ -29,12 +29,14 @@ fn signed_pct(x: &Exact) -> String {
 impl Answer {
     /// The answer of an analysis: `model` and its recommendation `r`, whose
     /// points are the prediction points flagged `extrapolated` in order;
-    /// `best_of`: the number of forms when the recommended form is the best
-    /// of a family fitted without a model file.
+    /// `discovered`: the model is the family's best form, found without a
+    /// model file; `best_of`: the number of forms when the recommended form
+    /// is that best form.
     pub(crate) fn of(
         model: &ModelInfo,
         r: &RecommendationDocument,
         extrapolated: &[bool],
+        discovered: bool,
         best_of: Option<usize>,
     ) -> Answer {
         let call = format!("{}({})", model.function, model.variables.join(", "));
@@ -44,12 +46,7 @@ impl Answer {
         };
         let mut points = Vec::new();
         for (p, extrapolated) in r.points.iter().zip(extrapolated) {
-            let at = model
-                .variables
-                .iter()
-                .map(|v| format!("{v} = {}", p.point.get(v).map_or("", String::as_str)))
-                .collect::<Vec<_>>()
-                .join(", ");
+            let at = point_label(&p.point, &model.variables);
             let star = if *extrapolated { "*" } else { "" };
             let value = p.value.as_ref().map_or("undefined".into(), |v| with_unit(&v.decimal));
             let band = match p.band.status {
@@ -145,7 +142,7 @@ impl Answer {
                     "regime: the trend changes between {var} = {a} and {var} = {b}; the band comes from the {} scales from {var} = {b} on ({var} = {} set aside{})",
                     g.last_scales,
                     super::tables::abbreviated(&aside, ", "),
-                    if best_of.is_some() { "" } else { "; the detail below fits every measurement" }
+                    if discovered { "" } else { "; the detail below fits every measurement" }
                 )
             } else {
                 format!(
@@ -179,7 +176,7 @@ impl Answer {
             .as_ref()
             .filter(|f| doc.discovered && f.forms.first().is_some_and(|b| b.form == r.form))
             .map(|f| f.forms.len());
-        Some(Answer::of(&doc.model, r, &extrapolated, best_of))
+        Some(Answer::of(&doc.model, r, &extrapolated, doc.discovered, best_of))
     }
 }
 
@@ -195,7 +192,7 @@ impl Report<'_> {
             .family
             .filter(|f| self.discovered && f.members.first().is_some_and(|b| b.form == r.form))
             .map(|f| f.members.len());
-        Some(Answer::of(&info, &doc, &extrapolated, best_of))
+        Some(Answer::of(&info, &doc, &extrapolated, self.discovered, best_of))
     }
 
     /// The answer as text lines (empty without a recommendation).

@@ -189,7 +189,8 @@ impl Report<'_> {
     /// Markdown with figure links, and the figures to write beside it
     /// (`(path, svg)`, named after `md_path`).
     pub fn markdown_with_figures(&self, md_path: &str) -> (String, Vec<(String, String)>) {
-        let mut md = self.markdown();
+        let doc = self.document();
+        let mut md = self.markdown_of(&doc);
         let paths = figure_paths(md_path);
         let mut files = Vec::new();
         md.push_str("\n## Figures\n\n");
@@ -202,7 +203,6 @@ impl Report<'_> {
             let _ = kind;
             files.push((path, svg));
         }
-        let doc = self.document();
         if let Some(f) = &doc.band_function {
             let mut t = String::new();
             super::text::function_text(&mut t, &doc, f, self.exact, self.digits);

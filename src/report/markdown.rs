@@ -3,18 +3,23 @@
 //! text report, as tables.
 
 use super::tables::{md_escape, md_row, md_table_head};
-use super::view::{any_clipped, band_ends, coords, threshold_label, value};
+use super::view::{any_clipped, band_ends, coords, dropped_text, pruned_at, shrink_cell, threshold_label};
 use crate::document::analysis::{AnalysisDocument, FitDocument, RegionShape, ResidualRow};
-use crate::num::fmt_sig;
 
 impl super::Report<'_> {
     /// Markdown: the same sections as the text report, as tables,
     /// rendered from the analysis' document.
     pub fn markdown(&self) -> String {
+        self.markdown_of(&self.document())
+    }
+
+    /// [`Report::markdown`] of this report's document `doc`, made once by
+    /// the caller.
+    pub(crate) fn markdown_of(&self, doc: &AnalysisDocument) -> String {
         let (m, digits) = (self.model, self.digits);
         let mut rows =
             (0..self.data.len()).map(|i| ResidualRow::new(m, self.analysis, self.data, i, i + 1, digits));
-        markdown_of(&self.document(), &mut rows, self.exact, digits)
+        markdown_of(doc, &mut rows, self.exact, digits)
     }
 }
 
@@ -140,27 +145,12 @@ pub(crate) fn markdown_of(
         o.push_str(&format!("\n{}\n", md_escape(super::CLIPPED_NOTE)));
     }
     if let Some(p) = &doc.pruned {
-        let dropped: Vec<String> = p
-            .dropped
-            .iter()
-            .map(|d| {
-                let at: Vec<String> = coords(&d.point, &m.variables, &[])
-                    .iter()
-                    .zip(&m.variables)
-                    .map(|(x, v)| format!("{v} = {x}"))
-                    .collect();
-                format!("{} (row {}, line {})", at.join(", "), d.row, d.line)
-            })
-            .collect();
-        o.push_str(&format!("\n## Pruned: without {}\n\n", md_escape(&dropped.join("; "))));
+        o.push_str(&format!("\n## Pruned: without {}\n\n", md_escape(&dropped_text(p, &m.variables))));
         let mut head: Vec<String> = m.variables.clone();
         head.extend(["threshold".into(), "width (all)".into(), "width (pruned)".into(), "shrink".into()]);
         o.push_str(&md_table_head(&head));
         for full in &a.bands {
-            // The pruned analysis' bands at the same point (a streamed one
-            // may hold fewer points).
-            let pruned = p.analysis.bands.iter().find(|b| b.point == full.point);
-            let shrink = p.shrink.iter().find(|s| s.point == full.point);
+            let (pruned, shrink) = pruned_at(p, &full.point);
             for (i, t) in full.bands.iter().enumerate() {
                 let width = |b: Option<&crate::document::Band>| {
                     b.and_then(|b| b.width.as_ref()).map_or("-".into(), |w| w.decimal.clone())
@@ -170,10 +160,7 @@ pub(crate) fn markdown_of(
                     t.threshold.label.clone(),
                     width(Some(&t.band)),
                     width(pruned.and_then(|pb| pb.bands.get(i)).map(|t| &t.band)),
-                    shrink
-                        .and_then(|s| s.ratios.get(i))
-                        .and_then(|r| r.ratio.as_ref())
-                        .map_or("-".into(), |r| format!("×{}", fmt_sig(&value(r), 3))),
+                    shrink_cell(shrink, i),
                 ]);
                 o.push_str(&md_row(&row));
             }

@@ -2,13 +2,15 @@
 //! its document ([`AnalysisDocument`]).
 
 use super::tables::{abbreviated, plural, table};
-use super::view::{band_ends, coords, num, pct, threshold_label, value};
+use super::view::{
+    band_ends, coords, dropped_text, num, pct, point_label, pruned_at, shrink_cell, threshold_label,
+};
 use super::{Report, MAX_POINT_TABLE, MAX_ROW_TABLE};
 use crate::document::analysis::{
-    AnalysisDocument, BandFunctionDocument, EnvelopePiece, FitDocument, FitKind, PointBands, PointResiduals,
-    RegionShape, ResidualRow, ThresholdBand,
+    AnalysisDocument, BandFunctionDocument, EnvelopePiece, FitDocument, FitKind, PointResiduals, RegionShape,
+    ResidualRow, ThresholdBand,
 };
-use crate::document::{Band, BandStatus, Exact, ModelInfo, Point};
+use crate::document::{Band, BandStatus, Exact, ModelInfo};
 
 /// The residual table of a text report: every measurement, or one line
 /// per distinct point when there are many.
@@ -38,16 +40,6 @@ impl Report<'_> {
         };
         text_of(&self.document(), &residuals, self.exact, digits)
     }
-}
-
-/// `v = 1, w = 2`: a point as the reports name it.
-fn at(point: &Point, vars: &[String]) -> String {
-    coords(point, vars, &[])
-        .iter()
-        .zip(vars)
-        .map(|(x, v)| format!("{v} = {x}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// A line and its newline.
@@ -100,7 +92,8 @@ pub(crate) fn text_of(doc: &AnalysisDocument, residuals: &Residuals, exact: bool
         ),
     );
     if !doc.set_aside.is_empty() {
-        let mut aside: Vec<String> = doc.set_aside.iter().map(|s| at(&s.point, &m.variables)).collect();
+        let mut aside: Vec<String> =
+            doc.set_aside.iter().map(|s| point_label(&s.point, &m.variables)).collect();
         aside.dedup();
         line(
             &mut o,
@@ -242,7 +235,7 @@ fn residual_table(o: &mut String, doc: &AnalysisDocument, residuals: &Residuals,
         "  Max|e_i| = {} (row {}, {})   RMS = {}\n",
         n(&a.max_residual.value),
         a.max_residual.row,
-        at(&a.max_residual.point, &m.variables),
+        point_label(&a.max_residual.point, &m.variables),
         a.rms.decimal
     ));
 }
@@ -283,7 +276,7 @@ fn emax_text(o: &mut String, m: &ModelInfo, a: &FitDocument, exact: bool, digits
     if let Some(p) = &e.spread_at {
         o.push_str(&format!(
             "  (= half the spread of the repeated measurements at {}: no model can do better)\n",
-            at(p, &m.variables)
+            point_label(p, &m.variables)
         ));
     }
     match &a.remax {
@@ -453,12 +446,7 @@ fn pruned_text(o: &mut String, doc: &AnalysisDocument, exact: bool) {
     let Some(p) = &doc.pruned else { return };
     let (m, a, b) = (&doc.model, &doc.analysis, &p.analysis);
     let n = |e: &Exact| num(e, exact).to_string();
-    let dropped: Vec<String> = p
-        .dropped
-        .iter()
-        .map(|d| format!("{} (row {}, line {})", at(&d.point, &m.variables), d.row, d.line))
-        .collect();
-    o.push_str(&format!("Pruned: without {}\n", dropped.join("; ")));
+    o.push_str(&format!("Pruned: without {}\n", dropped_text(p, &m.variables)));
     for par in &b.params {
         o.push_str(&format!("  {} = {}\n", par.name, n(&par.value)));
     }
@@ -486,21 +474,13 @@ fn pruned_text(o: &mut String, doc: &AnalysisDocument, exact: bool) {
         }
     };
     for full in &a.bands {
-        // The pruned analysis' bands at the same point (a streamed one may
-        // hold fewer points).
-        let pruned: Option<&PointBands> = b.bands.iter().find(|q| q.point == full.point);
-        let shrink = p.shrink.iter().find(|s| s.point == full.point);
+        let (pruned, shrink) = pruned_at(p, &full.point);
         for (i, t) in full.bands.iter().enumerate() {
             let mut row = coords(&full.point, &m.variables, &[]);
             row.push(t.threshold.label.clone());
             row.push(show(Some(&t.band)));
             row.push(show(pruned.and_then(|q| q.bands.get(i)).map(|t| &t.band)));
-            row.push(
-                shrink
-                    .and_then(|s| s.ratios.get(i))
-                    .and_then(|r| r.ratio.as_ref())
-                    .map_or("-".into(), |r| format!("×{}", crate::num::fmt_sig(&value(r), 3))),
-            );
+            row.push(shrink_cell(shrink, i));
             rows.push(row);
         }
     }
@@ -557,7 +537,7 @@ pub(crate) fn function_text(
     }
     o.push_str("Band against the threshold e' from e_max to Max|e_i| (linear between the rows)\n");
     for c in &f.width_vs_threshold {
-        o.push_str(&format!("  at {}:\n", at(&c.point, &m.variables)));
+        o.push_str(&format!("  at {}:\n", point_label(&c.point, &m.variables)));
         let mut rows = vec![vec!["e'".to_string(), "lower".into(), "upper".into(), "width".into()]];
         for bp in &c.breakpoints {
             let b = &bp.band;

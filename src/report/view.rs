@@ -5,6 +5,7 @@
 //! the same way; none of them computes anything the document does not hold
 //! (a percentage is the exact ratio scaled by 100 and rounded once).
 
+use crate::document::analysis::{PointBands, PrunedDocument, Shrink};
 use crate::document::{Band, BandStatus, Exact, Point, Threshold};
 use crate::num::{fmt_sig, parse_rat, show_value, Rat};
 use num_traits::{Signed, Zero};
@@ -56,6 +57,41 @@ pub(crate) fn coords(point: &Point, vars: &[String], beyond: &[String]) -> Vec<S
             }
         })
         .collect()
+}
+
+/// `v = 1, w = 2`: a point as the reports name it.
+pub(crate) fn point_label(point: &Point, vars: &[String]) -> String {
+    coords(point, vars, &[])
+        .iter()
+        .zip(vars)
+        .map(|(x, v)| format!("{v} = {x}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The measurements a pruned analysis left out: `p = 10 (row 1, line 5); …`.
+pub(crate) fn dropped_text(p: &PrunedDocument, vars: &[String]) -> String {
+    p.dropped
+        .iter()
+        .map(|d| format!("{} (row {}, line {})", point_label(&d.point, vars), d.row, d.line))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The pruned analysis' bands and shrink ratios at `point` (a streamed
+/// analysis may hold fewer points than the full one: `None` then).
+pub(crate) fn pruned_at<'a>(
+    p: &'a PrunedDocument,
+    point: &Point,
+) -> (Option<&'a PointBands>, Option<&'a Shrink>) {
+    (p.analysis.bands.iter().find(|b| b.point == *point), p.shrink.iter().find(|s| s.point == *point))
+}
+
+/// The shrink ratio of threshold `i` as a cell: `×1.04`, or `-`.
+pub(crate) fn shrink_cell(s: Option<&Shrink>, i: usize) -> String {
+    s.and_then(|s| s.ratios.get(i))
+        .and_then(|r| r.ratio.as_ref())
+        .map_or("-".into(), |r| format!("×{}", fmt_sig(&value(r), 3)))
 }
 
 /// A resolved threshold's bound in short: `17.9772`, `r = 5 %`,
