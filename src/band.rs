@@ -62,7 +62,8 @@ impl Band {
     /// `upper − lower`, if finite.
     pub fn width(&self) -> Option<Rat> {
         match (&self.lower, &self.upper) {
-            (Some(l), Some(u)) => Some(u - l),
+            // One reduction (num-rational's `-` takes several gcds).
+            (Some(l), Some(u)) => Some(crate::num::sub(u, l)),
             _ => None,
         }
     }

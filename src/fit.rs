@@ -787,7 +787,10 @@ pub fn rms_display(ms: &Rat, digits: usize) -> String {
     if ms.is_zero() {
         "0".into()
     } else {
-        crate::num::fmt_sig(&sqrt_display(ms, digits as u32), digits)
+        // Floats propose the rounded root; near a rounding boundary the
+        // exact enclosure decides.
+        crate::num::fmt_sqrt_sig(ms.numer(), ms.denom(), digits)
+            .unwrap_or_else(|| crate::num::fmt_sig(&sqrt_display(ms, digits as u32), digits))
     }
 }
 
@@ -811,7 +814,34 @@ mod tests {
     use super::*;
     use crate::num::{frac, int};
 
+    #[test]
+    fn floats_propose_the_usual_roots() {
+        for (ms, want) in [("2", "1.41421"), ("4", "2"), ("1/9", "0.333333"), ("90.0845", "9.49129")] {
+            let ms = crate::num::parse_rat(ms).unwrap();
+            assert_eq!(crate::num::fmt_sqrt_sig(ms.numer(), ms.denom(), 6).as_deref(), Some(want));
+            assert_eq!(rms_display(&ms, 6), want);
+        }
+    }
+
     proptest::proptest! {
+        /// The float-proposed RMS is the exactly enclosed one, digit for
+        /// digit, over squares from tiny to huge and every display width.
+        #[test]
+        fn proposed_roots_are_the_exact_ones(
+            n in 1u64..u64::MAX,
+            d in 1u64..u64::MAX,
+            scale in -300i32..300,
+            digits in 1usize..14,
+        ) {
+            let ten = num_bigint::BigInt::from(10).pow(scale.unsigned_abs());
+            let (n, d) = if scale >= 0 { (n * ten, d.into()) } else { (n.into(), d * ten) };
+            let ms = Rat::new(n, d);
+            let exact = crate::num::fmt_sig(&sqrt_display(&ms, digits as u32), digits);
+            if let Some(fast) = crate::num::fmt_sqrt_sig(ms.numer(), ms.denom(), digits) {
+                proptest::prop_assert_eq!(fast, exact);
+            }
+        }
+
         /// Fraction-free elimination solves exactly what rational
         /// elimination solves, singular systems and zero pivots included
         /// (small entries make both common).

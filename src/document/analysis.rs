@@ -751,12 +751,13 @@ fn dc_map(names: &[String], v: &[Rat], digits: usize) -> BTreeMap<String, Exact>
 }
 
 /// The fit of `a` (its residual table in long array `slot`; `max_row`,
-/// from 1, is the row where the fit reaches its largest residual)
-/// the measurements it was fitted on).
+/// from 1, is the row where the fit reaches its largest residual).
 pub fn fit_document(m: &Model, a: &Analysis, max_row: usize, slot: usize, digits: usize) -> FitDocument {
     let ex = |x: &Rat| Exact::new(x, digits);
     let regions = a.regions.iter().map(|r| region(a, r, digits)).collect();
-    let bands = a.predictions.iter().map(|p| point_bands(m, a, p, digits)).collect();
+    // Each threshold rendered once, not once per point.
+    let thresholds: Vec<Threshold> = a.regions.iter().map(|r| Threshold::of(r, digits)).collect();
+    let bands = a.predictions.iter().map(|p| point_bands(m, a, &thresholds, p, digits)).collect();
     FitDocument {
         fit: if a.fit == FitMode::Given { FitKind::None } else { FitKind::Lsq },
         params: params(m, &a.params, digits),
@@ -904,7 +905,13 @@ fn region(a: &Analysis, r: &Region, digits: usize) -> RegionDocument {
     doc
 }
 
-fn point_bands(m: &Model, a: &Analysis, p: &Prediction, digits: usize) -> PointBands {
+fn point_bands(
+    m: &Model,
+    a: &Analysis,
+    thresholds: &[Threshold],
+    p: &Prediction,
+    digits: usize,
+) -> PointBands {
     let bands = a
         .regions
         .iter()
@@ -919,7 +926,7 @@ fn point_bands(m: &Model, a: &Analysis, p: &Prediction, digits: usize) -> PointB
                     (none.clone(), none)
                 }
             };
-            ThresholdBand { threshold: Threshold::of(r, digits), band, measurement_band }
+            ThresholdBand { threshold: thresholds[i].clone(), band, measurement_band }
         })
         .collect();
     PointBands {
@@ -1202,7 +1209,13 @@ pub fn recommendation(m: &Model, r: &Recommendation, digits: usize) -> Recommend
                 },
                 deviation: match (&p.band, &p.value) {
                     (Some(b), Some(v)) if v.is_positive() => {
-                        let dev = |end: &Option<Rat>| end.as_ref().map(|e| ex(&((e - v) / v)));
+                        // (e − v)/v over one denominator, reduced once.
+                        let dev = |end: &Option<Rat>| {
+                            end.as_ref().map(|e| {
+                                let n = e.numer() * v.denom() - v.numer() * e.denom();
+                                ex(&crate::num::reduced(n, e.denom() * v.numer()))
+                            })
+                        };
                         Some(Deviation { lower: dev(&b.lower), upper: dev(&b.upper) })
                     }
                     _ => None,

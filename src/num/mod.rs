@@ -477,8 +477,15 @@ fn sig_digits_float(n: &BigUint, d: &BigUint, sig: usize) -> Option<(u64, i64)> 
     if shift.abs() > 900 {
         return None;
     }
-    let x = tn / td * 2f64.powi(shift as i32);
-    if !x.is_normal() {
+    round_sig_float(tn / td * 2f64.powi(shift as i32), sig)
+}
+
+/// The `sig` significant digits of `x`, a float within a few units in the
+/// last place of an exact positive value, and their decimal exponent; `None`
+/// when that error could change the rounding (near a tie, or near a power
+/// of ten), so that exact arithmetic decides.
+fn round_sig_float(x: f64, sig: usize) -> Option<(u64, i64)> {
+    if !x.is_normal() || sig > 12 {
         return None;
     }
     let mut e = x.log10().floor() as i64;
@@ -501,6 +508,31 @@ fn sig_digits_float(n: &BigUint, d: &BigUint, sig: usize) -> Option<(u64, i64)> 
         e += 1;
     }
     Some((q as u64, e))
+}
+
+/// `sqrt(n/d)` (`n, d > 0`) correctly rounded to `sig` significant
+/// digits, proposed by floats: `None` when the float's error bound could
+/// change the answer (then an exact enclosure must decide). The root's
+/// relative error is half the square's, which is a few units in the last
+/// place; the rounding accepts only a margin of 2^-48.
+pub(crate) fn fmt_sqrt_sig(n: &BigInt, d: &BigInt, sig: usize) -> Option<String> {
+    if !n.is_positive() || !d.is_positive() {
+        return None;
+    }
+    let (tn, bn) = top_bits(n.magnitude());
+    let (td, bd) = top_bits(d.magnitude());
+    let shift = bn - bd;
+    if shift.abs() > 1800 {
+        return None;
+    }
+    // An even power of two leaves the root's exponent whole.
+    let (ratio, half) = if shift % 2 == 0 { (tn / td, shift / 2) } else { (2.0 * tn / td, (shift - 1) / 2) };
+    let (q, e) = round_sig_float(ratio.sqrt() * 2f64.powi(half as i32), sig.max(1))?;
+    let mut buf = [0u8; 20];
+    let digits = u64_digits(q, &mut buf);
+    let mut out = String::new();
+    write_layout(&mut out, false, digits, e, sig.max(1));
+    Some(out)
 }
 
 /// Lays out rounded digits `q` (exactly `sig` of them) with decimal
