@@ -765,7 +765,14 @@ pub fn fit_document(m: &Model, a: &Analysis, max_row: usize, slot: usize, digits
         max_residual: MaxResidual {
             value: ex(&a.residuals.max_abs),
             row: max_row,
-            point: point(m, &a.design.groups[a.design.group_of[a.residuals.argmax]].x),
+            // Every analysis has a row per measurement; an empty point only
+            // if a caller built one without (no panic on library input).
+            point: a
+                .design
+                .group_of
+                .get(a.residuals.argmax)
+                .and_then(|&g| a.design.groups.get(g))
+                .map_or_else(Point::default, |g| point(m, &g.x)),
         },
         rms: Rms::new(&a.residuals.mean_square, digits),
         emax: Emax {
