@@ -717,12 +717,7 @@ impl Analysis {
         let prepared =
             crate::lp::Prepared::new(k, residual_constraints(design, k, Rows::Fixed(bound))).ok()?;
         let lp = &prepared;
-        if !feasible
-            && !matches!(
-                lp.optimize(&vec![Rat::zero(); k], crate::lp::Sense::Minimize),
-                Ok(crate::lp::LpOutcome::Optimal(_))
-            )
-        {
+        if !feasible && !matches!(lp.feasible(), Ok(true)) {
             return None;
         }
         // Many points (a fine `--at` range): the region's few vertices
@@ -1271,12 +1266,7 @@ fn unlisted(p: &Problem, c: &[Rat], t: &Bound, shape: Shape) -> Region {
     // The limit may stop the listing before the region is known to be
     // empty (a threshold below e_max): one LP decides, so that an empty
     // region is never taken for one whose bands lie below zero.
-    let empty = lp.as_ref().is_some_and(|lp| {
-        matches!(
-            lp.optimize(&vec![Rat::zero(); k], crate::lp::Sense::Maximize),
-            Ok(crate::lp::LpOutcome::Infeasible(_))
-        )
-    });
+    let empty = lp.as_ref().is_some_and(|lp| matches!(lp.feasible(), Ok(false)));
     let shape = if empty {
         lp = None;
         Shape::Empty

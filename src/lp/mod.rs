@@ -192,11 +192,12 @@ impl Prepared {
         }
     }
 
-    /// The rows a float LP solver finds tight at the optimum of `objective`,
-    /// tightest first: a proposal only, never certified (`None` when the
-    /// float solver fails or floats cannot represent the rows). For callers
-    /// that merely order their work by it, such as the double description's
-    /// seed rows.
+    /// Whether some point meets every row: an LP with a zero objective
+    /// (optimal when feasible, never unbounded).
+    pub(crate) fn feasible(&self) -> Result<bool, LpError> {
+        Ok(!matches!(self.optimize(&vec![Rat::zero(); self.n], Sense::Minimize)?, LpOutcome::Infeasible(_)))
+    }
+
     /// The optimal value alone, for the many small LPs that want only a
     /// number (a family's e_max, remax and bands): certified at the float
     /// proposal's vertex when it can be ([`Self::quick_value`]), with one
@@ -221,13 +222,16 @@ impl Prepared {
         if objective.len() != self.n || self.rows.len() > DIRECT_LIMIT {
             return None;
         }
-        let c = as_maximum(objective, sense);
-        let all: Vec<usize> = (0..self.rows.len()).collect();
-        let hint = float::propose_tight_rows(&self.float, &self.rows, &all, &c)?;
-        let v = simplex::value_at_hint(&self.rows, &self.float, &c, &hint)?;
+        let hint = self.propose_tight(objective, sense)?;
+        let v = simplex::value_at_hint(&self.rows, &self.float, &as_maximum(objective, sense), &hint)?;
         Some(if sense == Sense::Minimize { -v } else { v })
     }
 
+    /// The rows a float LP solver finds tight at the optimum of `objective`,
+    /// tightest first: a proposal only, never certified (`None` when the
+    /// float solver fails or floats cannot represent the rows). For callers
+    /// that merely order their work by it, such as the double description's
+    /// seed rows.
     pub(crate) fn propose_tight(&self, objective: &[Rat], sense: Sense) -> Option<Vec<usize>> {
         let c = as_maximum(objective, sense);
         let all: Vec<usize> = (0..self.rows.len()).collect();

@@ -511,11 +511,12 @@ fn round_sig_float(x: f64, sig: usize) -> Option<(u64, i64)> {
 }
 
 /// `sqrt(n/d)` (`n, d > 0`) correctly rounded to `sig` significant
-/// digits, proposed by floats: `None` when the float's error bound could
-/// change the answer (then an exact enclosure must decide). The root's
-/// relative error is half the square's, which is a few units in the last
-/// place; the rounding accepts only a margin of 2^-48.
+/// digits: floats propose the digits, and exact integer arithmetic
+/// certifies them (the root lies strictly inside their rounding interval:
+/// its ends squared bracket `n/d`). `None` when the proposal fails or is
+/// not certified; then an exact enclosure must decide.
 pub(crate) fn fmt_sqrt_sig(n: &BigInt, d: &BigInt, sig: usize) -> Option<String> {
+    let sig = sig.max(1);
     if !n.is_positive() || !d.is_positive() {
         return None;
     }
@@ -527,11 +528,26 @@ pub(crate) fn fmt_sqrt_sig(n: &BigInt, d: &BigInt, sig: usize) -> Option<String>
     }
     // An even power of two leaves the root's exponent whole.
     let (ratio, half) = if shift % 2 == 0 { (tn / td, shift / 2) } else { (2.0 * tn / td, (shift - 1) / 2) };
-    let (q, e) = round_sig_float(ratio.sqrt() * 2f64.powi(half as i32), sig.max(1))?;
-    let mut buf = [0u8; 20];
-    let digits = u64_digits(q, &mut buf);
+    let (q, e) = round_sig_float(ratio.sqrt() * 2f64.powi(half as i32), sig)?;
+    // The value is q·10^k; it is the rounding of every x in (lo, hi) with
+    // lo = L·10^k/20 and hi = H·10^k/20 (below a power of ten the digits
+    // are ten times finer, so the lower end is closer).
+    let k = e - (sig as i64 - 1);
+    let q20 = BigInt::from(q) * 20u32;
+    let lower_step = if q == 10u64.pow(sig as u32 - 1) { 1u32 } else { 10 };
+    let (l, h) = (&q20 - lower_step, &q20 + 10u32);
+    // lo² < n/d < hi²  ⇔  L²·10^2k·d < 400·n < H²·10^2k·d (10^2k moved to
+    // the other side when k < 0).
+    let (up, down) =
+        if k >= 0 { (pow10(2 * k as u64), BigInt::one()) } else { (BigInt::one(), pow10(2 * (-k) as u64)) };
+    let middle = n * 400u32 * down;
+    let scale = up * d;
+    if !(&l * &l * &scale < middle && middle < &h * &h * &scale) {
+        return None;
+    }
     let mut out = String::new();
-    write_layout(&mut out, false, digits, e, sig.max(1));
+    let mut buf = [0u8; 20];
+    write_layout(&mut out, false, u64_digits(q, &mut buf), e, sig);
     Some(out)
 }
 

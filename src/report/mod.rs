@@ -120,15 +120,9 @@ pub(crate) trait Views {
         fmt_sig(x, self.digits())
     }
     /// A threshold as written with its bound: `max = 17.9772`,
-    /// `trusted: r = 5 %`, or a number alone.
+    /// `trusted: r = 5 %`, or a number alone ([`view::bound_label`]).
     fn bound_label(&self, text: &str, b: &crate::analysis::Bound) -> String {
-        if crate::num::parse_rat(text).is_ok() {
-            text.to_string()
-        } else if b.is_relative() {
-            format!("{text}: {}", b.describe(self.digits()))
-        } else {
-            format!("{text} = {}", self.num(&b.absolute))
-        }
+        view::bound_label(text, b, self.exact(), self.digits())
     }
     /// The RMS from the mean square, rounded once from the exact square root.
     fn rms_text(&self, ms: &Rat) -> String {

@@ -8,7 +8,8 @@
 use crate::document::analysis::{PointBands, PrunedDocument, Shrink};
 use crate::document::{Band, BandStatus, Exact, Point, Threshold};
 use crate::num::{fmt_sig, parse_rat, show_value, Rat};
-use num_traits::{Signed, Zero};
+use crate::threshold::Bound;
+use num_traits::Signed;
 
 /// The exact value of `e`. Its `exact` is a reduced fraction errband wrote,
 /// so it is read as the two integers it is, without the gcd a general
@@ -94,30 +95,39 @@ pub(crate) fn shrink_cell(s: Option<&Shrink>, i: usize) -> String {
         .map_or("-".into(), |r| format!("×{}", fmt_sig(&value(r), 3)))
 }
 
-/// A resolved threshold's bound in short: `17.9772`, `r = 5 %`,
-/// `0.1 + 5 %·d` (`None` when it has no bound).
-pub(crate) fn describe(t: &Threshold, digits: usize) -> Option<String> {
-    let (abs, rel) = (value(t.absolute.as_ref()?), value(t.relative.as_ref()?));
-    let pct = |r: &Rat| format!("{} %", fmt_sig(&(r * Rat::from_integer(100.into())), digits));
-    Some(match (abs.is_zero(), rel.is_zero()) {
-        (_, true) => fmt_sig(&abs, digits),
-        (true, false) => format!("r = {}", pct(&rel)),
-        (false, false) => format!("{} + {}·d", fmt_sig(&abs, digits), pct(&rel)),
-    })
+/// The bound of a resolved threshold (`None` when it has none).
+fn bound_of(t: &Threshold) -> Option<Bound> {
+    Some(Bound { absolute: value(t.absolute.as_ref()?), relative: value(t.relative.as_ref()?) })
 }
 
-/// A threshold as the reports write it: `max = 17.9772`, `trusted: r = 5 %`,
-/// `0.1 + 5 %·d`, or a number alone; `exact`: an absolute bound as its
-/// fraction.
+/// A resolved threshold's bound in short ([`Bound::describe`]): `17.9772`,
+/// `r = 5 %`, `0.1 + 5 %·d` (`None` when it has no bound).
+pub(crate) fn describe(t: &Threshold, digits: usize) -> Option<String> {
+    bound_of(t).map(|b| b.describe(digits))
+}
+
+/// A threshold `label` with its bound as the reports write it:
+/// `max = 17.9772`, `trusted: r = 5 %`, `0.1 + 5 %·d`, or a number alone;
+/// `exact`: an absolute bound as its fraction.
+pub(crate) fn bound_label(label: &str, b: &Bound, exact: bool, digits: usize) -> String {
+    if parse_rat(label).is_ok() {
+        label.to_string()
+    } else if b.is_relative() {
+        format!("{label}: {}", b.describe(digits))
+    } else if exact {
+        format!("{label} = {}", crate::num::fmt_fraction(&b.absolute))
+    } else {
+        format!("{label} = {}", fmt_sig(&b.absolute, digits))
+    }
+}
+
+/// [`bound_label`] of a resolved threshold (its label alone when it has no
+/// bound).
 pub(crate) fn threshold_label(t: &Threshold, exact: bool, digits: usize) -> String {
-    let (Some(abs), Some(rel)) = (&t.absolute, &t.relative) else { return t.label.clone() };
-    if parse_rat(&t.label).is_ok() {
-        return t.label.clone();
+    match bound_of(t) {
+        Some(b) => bound_label(&t.label, &b, exact, digits),
+        None => t.label.clone(),
     }
-    if value(rel).is_zero() {
-        return format!("{} = {}", t.label, num(abs, exact));
-    }
-    format!("{}: {}", t.label, describe(t, digits).unwrap_or_default())
 }
 
 /// Lower and upper end of a band as the reports write them: `empty`, `no
