@@ -19,8 +19,9 @@
 //! three).
 //!
 //! Thresholds name the family's best statistics: `max` is the smallest
-//! Max|e_i| of any form's fit, `remax` the smallest remax, so `trusted` is
-//! max(2·(smallest remax), noise). Bands come from exact LPs over each
+//! Max|e_i| of a form's fit, `remax` the smallest remax, so `trusted` is
+//! max(2·(smallest remax), noise), over the forms the data over-determine
+//! by two distinct points or more ([`SCALE_FROM`]). Bands come from exact LPs over each
 //! form's residual rows (no vertex is listed), so a family of a hundred
 //! forms of four parameters stays fast.
 
@@ -187,6 +188,11 @@ pub struct Member {
     /// prediction error Extra-P ranks by ([`crate::fit::Design::loo_smape`];
     /// `None` when not made or not determined).
     pub loo: Option<Rat>,
+    /// Whether its statistics are among those the family's thresholds are
+    /// named from: the forms with two distinct points more than
+    /// coefficients or more (every form when none has; see
+    /// [`SCALE_FROM`]).
+    pub sets_scale: bool,
 }
 
 /// A form left out, and why (it cannot be evaluated at a data point, or
@@ -241,6 +247,9 @@ pub struct FamilyAnalysis {
 
 /// The rule forms are ranked by, as reports state it.
 pub const RANKING: &str = "ranked: consistent at more thresholds first, then forms that predict a positive time at every point, then those that passed their self-check (fitted without the largest scale, their band there holds every measurement), then fewer parameters among the consistent (the simplest form the data allow), then the cross-validated prediction error Extra-P ranks by (each point left out, SMAPE on the means), then remax (e_max when a measurement is not positive), then the mean square";
+
+/// Which forms the family's thresholds are named from, as reports state it.
+pub const SCALE_FROM: &str = "The threshold names the family's best statistics: remax is the smallest remax of a form with at least two distinct points more than coefficients, since a form with only one more bends to any trend and its misfit says little of the scatter.";
 
 /// Why a family could not be analysed.
 #[derive(Debug, Clone)]
@@ -583,13 +592,26 @@ pub fn analyse(
     if ok.len().saturating_mul(points.len()) > limit {
         return Err(FamilyError::TooMany { forms: ok.len(), points: points.len(), limit });
     }
-    // Thresholds name the family's best statistics.
-    let min = |f: &dyn Fn(&Statistics) -> Option<Rat>| ok.iter().map(|(_, _, s)| f(s)).min().flatten();
+    // Thresholds name the family's best statistics, taken over the forms
+    // the data over-determine by two distinct points or more. A form with
+    // one point more than coefficients bends to any trend among its
+    // points (its minimax error equioscillates on all of them): its remax
+    // is one number with no redundancy, and a form of three coefficients
+    // on four single measurements would otherwise set a threshold that
+    // only it and its like can meet. Every form sets it when none can.
+    let sets_scale: Vec<bool> = {
+        let spare = |m: &Model| distinct >= m.k() + 2;
+        let any = ok.iter().any(|(m, _, _)| spare(m));
+        ok.iter().map(|(m, _, _)| !any || spare(m)).collect()
+    };
+    let setters: Vec<&Statistics> =
+        ok.iter().zip(&sets_scale).filter(|(_, s)| **s).map(|((_, _, s), _)| s).collect();
+    let min = |f: &dyn Fn(&Statistics) -> Option<Rat>| setters.iter().map(|s| f(s)).min().flatten();
     let scale = Scale {
         max: min(&|s| Some(s.residuals.max_abs.clone())).unwrap_or_else(Rat::zero),
         emax: min(&|s| Some(s.emax.clone())).unwrap_or_else(Rat::zero),
-        rmax: if ok.iter().all(|(_, _, s)| s.rmax.is_some()) { min(&|s| s.rmax.clone()) } else { None },
-        remax: if ok.iter().all(|(_, _, s)| s.remax.is_some()) { min(&|s| s.remax.clone()) } else { None },
+        rmax: if setters.iter().all(|s| s.rmax.is_some()) { min(&|s| s.rmax.clone()) } else { None },
+        remax: if setters.iter().all(|s| s.remax.is_some()) { min(&|s| s.remax.clone()) } else { None },
     };
     let levels: Vec<Level> = thresholds
         .into_iter()
@@ -601,7 +623,8 @@ pub fn analyse(
     let all_positive = data.iter().all(|m| m.y.is_positive());
     let mut members: Vec<Member> = ok
         .into_par_iter()
-        .map(|(model, origin, stats)| {
+        .zip(sets_scale)
+        .map(|((model, origin, stats), sets_scale)| {
             let mut log = model.new_log();
             let bases: Vec<Option<Vec<Rat>>> =
                 points.iter().map(|x| model.basis_at(x, &mut log).ok()).collect();
@@ -657,6 +680,7 @@ pub fn analyse(
                 positive,
                 check,
                 loo,
+                sets_scale,
             }
         })
         .collect();

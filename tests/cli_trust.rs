@@ -5,9 +5,14 @@
 #[path = "common/cli.rs"]
 mod cli;
 use cli::*;
+use errband::num::{parse_rat, Rat};
 
 const HPL: &str = "models/hpl.tm";
 const HPL_DATA: &str = "data/hpl.csv";
+
+fn exact(v: &serde_json::Value) -> Rat {
+    parse_rat(v["exact"].as_str().unwrap_or_else(|| panic!("no exact value in {v}"))).unwrap()
+}
 
 fn frac(v: &serde_json::Value) -> f64 {
     let t = v["exact"].as_str().unwrap_or_else(|| panic!("no exact value in {v}"));
@@ -186,23 +191,26 @@ fn band_plot_shows_new_measurement_emax_and_pruned_bands() {
 
 /// A form with too few scales for its self-check (three coefficients on
 /// four scales) cannot earn trust: its band widens to the family band at
-/// `trusted`, and every output says so. The series is LULESH's `main`
-/// region on four cube counts (benches/holdout/public: the LULESH OPAL
-/// runs, provenance there).
+/// `trusted`, and every output says so. The series is LULESH's
+/// `TimeIncrement` region on four cube counts (benches/holdout/public: the
+/// LULESH OPAL runs, provenance there).
 #[test]
 fn an_unchecked_form_widens_to_the_family_band() {
-    let data = tmp_file("lulesh_main.csv", "p,t\n27,47.238297\n64,55.112951\n125,56.238243\n216,42.838467\n");
+    let data = tmp_file(
+        "lulesh_time_increment.csv",
+        "p,t\n27,7.865013\n64,11.415305\n125,13.522663\n216,8.877513\n",
+    );
     let out = ok(&[&data as &str, "--y", "t", "--at", "p=343"]);
     has(
         &out,
         &[
-            "widened to the 3 forms the data allow (this one could not be self-checked)",
+            "widened to the 88 forms the data allow (this one could not be self-checked)",
             "self-check: not made (3 coefficients need 4 scales besides the largest; the data have 3): nothing tells this form's extrapolation from another's",
         ],
     );
     let doc = json(&[&data as &str, "--y", "t", "--at", "p=343"]);
     let rec = &doc["recommendation"]["points"][0];
-    assert_eq!(rec["family_forms"], 3);
+    assert_eq!(rec["family_forms"], 88);
     assert_eq!(rec["widened"], false);
     assert_eq!(doc["recommendation"]["self_check"]["outcome"], "not_checked");
     // The band is the hull of the form's own trusted band and the family's.
@@ -218,4 +226,37 @@ fn an_unchecked_form_widens_to_the_family_band() {
     // A form that could be checked keeps its own band.
     let doc = json(&[HPL, HPL_DATA, "--family", "pmnf"]);
     assert!(doc["recommendation"]["points"].as_array().unwrap().iter().all(|p| p["family_forms"].is_null()));
+}
+
+/// The family's threshold is named from the forms with two distinct points
+/// more than coefficients: on four single measurements a form of three
+/// coefficients bends to any trend, and its small remax would set a
+/// threshold that only such forms meet. LULESH's `main` region on four
+/// cube counts (benches/holdout/public: the LULESH OPAL runs).
+#[test]
+fn forms_with_one_spare_point_do_not_set_the_family_threshold() {
+    let data = tmp_file("lulesh_main.csv", "p,t\n27,47.238297\n64,55.112951\n125,56.238243\n216,42.838467\n");
+    let doc = json(&[&data as &str, "--y", "t", "--at", "p=343"]);
+    let forms = doc["family"]["forms"].as_array().unwrap();
+    for f in forms {
+        let k = f["params"].as_array().unwrap().len();
+        assert_eq!(f["sets_threshold"], k <= 2, "{}", f["form"]);
+    }
+    // trusted = max(2 x the smallest remax among the setters, 5 %), exactly.
+    let remax = |sets: bool| {
+        forms.iter().filter(|f| f["sets_threshold"] == sets).map(|f| exact(&f["remax"])).min().unwrap()
+    };
+    let smallest = remax(true);
+    assert!(remax(false) < smallest, "a three-coefficient form fits closer, yet does not set the threshold");
+    let trusted =
+        doc["family"]["thresholds"].as_array().unwrap().iter().find(|t| t["label"] == "trusted").unwrap();
+    assert_eq!(exact(&trusted["relative"]), smallest * Rat::from_integer(2.into()));
+    // The best form can be checked, and its check is reported.
+    assert_eq!(doc["recommendation"]["self_check"]["outcome"], "passed");
+    assert_eq!(forms[0]["params"].as_array().unwrap().len(), 2);
+    let out = ok(&[&data as &str, "--y", "t", "--at", "p=343"]);
+    has(
+        &out,
+        &["remax is the smallest remax of a form with at least two distinct points more than coefficients"],
+    );
 }

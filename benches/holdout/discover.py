@@ -3,7 +3,10 @@ more holdout suites is run through errband's command line with no model
 file (`errband DATA --holdout p>=X --format json`), and each held-out
 measurement is checked against the bands errband gives at its point.
 
-    python3 benches/holdout/discover.py BIN [--before] [--jobs N] SUITE.json...
+    python3 benches/holdout/discover.py BIN [--before] [--series] [--jobs N] SUITE.json...
+
+With --series every series' points are listed too (refused, or measurements
+inside the recommended band of n, its half-width and the point error).
 
 Bands read from each run's JSON (exact values, no rounding before the
 comparison):
@@ -146,7 +149,8 @@ def main():
         i = args.index("--jobs")
         jobs = int(args[i + 1])
         del args[i : i + 2]
-    args = [a for a in args if a != "--before"]
+    per_series = "--series" in args
+    args = [a for a in args if a not in ("--before", "--series")]
     binary, suites = args[0], args[1:]
     t0 = time.time()
     results = []  # (suite, group, id, out, err)
@@ -184,6 +188,14 @@ def main():
             f"refused {100 * s['refused']:5.1f} % ({ok(s['refused'] <= .15)}), "
             f"median half-width {100 * s['median_hw']:5.1f} % ({ok(s['median_hw'] <= .35)})"
         )
+    if per_series:
+        print("\nPer series, recommended band (points: refused / inside of n, half-width, point error):")
+        for r in results:
+            pts = r[3][kinds[0]]
+            cells = " ".join(
+                "refused" if q[0] else f"{q[1]}/{q[2]} hw {100 * (q[3] or 0):.0f}% err {100 * (q[4] or 0):.0f}%" for q in pts
+            )
+            print(f"  {r[0]:8} {r[2]:50} {cells}")
     failed = [r for r in results if r[4]]
     print(f"\n{len(failed)} series failed to run")
     for r in failed[:40]:

@@ -345,8 +345,11 @@ class Analysis:
         consistent at, ``positive`` (a positive prediction at every point),
         the self-check (``self_check``: ``"passed"``, ``"missed"``,
         ``"refused"``, ``"not_checked"`` or None; ``self_check_at``, the
-        scale left out; ``self_check_missed``) and its parameters
-        (Fractions, with float columns). Empty without a family."""
+        scale left out; ``self_check_missed``), ``sets_threshold`` (the
+        family's thresholds are named from its statistics: the forms with at
+        least two distinct points more than coefficients) and its
+        parameters (Fractions, with float columns). Empty without a
+        family."""
         fam = self.json.get("family") or {}
         extra = self._native.family_extra() if self._native is not None else []
         recs, exact = [], ["emax", "rmax", "remax", "loo", "self_check_at"]
@@ -364,6 +367,7 @@ class Analysis:
             rec["self_check"] = check.get("outcome")
             rec["self_check_at"] = _exact(check.get("at"))
             rec["self_check_missed"] = check.get("missed")
+            rec["sets_threshold"] = f.get("sets_threshold")
             for p in f.get("params", []):
                 rec[p["name"]] = _exact(p)
                 if p["name"] not in exact:

@@ -59,6 +59,7 @@ def test_model_discovery_gives_the_clis_family_and_recommendation():
     assert f["form"].iloc[0] == want["family"]["forms"][0]["form"]
     assert (f["k"] == [len(x["params"]) for x in want["family"]["forms"]]).all()
     assert f["loo"].map(lambda v: v is None or isinstance(v, Fraction)).all()
+    assert list(f["sets_threshold"]) == [x["sets_threshold"] for x in want["family"]["forms"]]
     r = a.recommendation
     points = want["recommendation"]["points"]
     assert len(r) == len(points)

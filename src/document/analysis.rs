@@ -436,6 +436,10 @@ pub struct FormDocument {
     pub positive: bool,
     /// Its self-check (`null`: not made).
     pub self_check: Option<FormCheck>,
+    /// Whether the family's thresholds are named from its statistics (as
+    /// from every form with at least two distinct points more than
+    /// coefficients; every form when none has).
+    pub sets_threshold: bool,
 }
 
 /// A form's consistency at one threshold.
@@ -1116,6 +1120,7 @@ pub fn family(m: &Model, f: &FamilyAnalysis, digits: usize) -> FamilyDocument {
                         _ => 0,
                     },
                 }),
+                sets_threshold: mm.sets_scale,
             })
             .collect(),
         skipped: f.skipped.iter().map(|s| SkippedForm { form: s.form.clone(), why: s.why.clone() }).collect(),

@@ -126,7 +126,10 @@ pub(crate) fn family_text(o: &mut String, f: &FamilyDocument, model: &ModelInfo,
         o.push_str("  (no prediction point: give --at for the family band)\n");
         return;
     }
-    o.push_str("\nFamily band: the hull of the bands of every form consistent at the threshold (the threshold names the family's best statistics: remax is the smallest remax of any form)\n");
+    o.push_str(&format!(
+        "\nFamily band: the hull of the bands of every form consistent at the threshold.\n  {}\n",
+        crate::family::SCALE_FROM
+    ));
     o.push_str(&table_left(&band_rows(f, model, digits, exact), 2, &[]));
     o.push_str("  It assumes that one of the forms holds up to the new scale, and that new measurements scatter as the old ones did.\n");
 }
@@ -150,9 +153,10 @@ pub(crate) fn family_markdown(
     }
     if !f.bands.is_empty() {
         let rows = band_rows(f, model, digits, exact);
-        o.push_str(
-            "\n### Family band\n\nThe hull of the bands of every form consistent at the threshold.\n\n",
-        );
+        o.push_str(&format!(
+            "\n### Family band\n\nThe hull of the bands of every form consistent at the threshold. {}\n\n",
+            md_escape(crate::family::SCALE_FROM)
+        ));
         o.push_str(&md_table_head(&rows[0]));
         for r in &rows[1..] {
             o.push_str(&md_row(r));
