@@ -715,6 +715,61 @@ pub fn analyse(
     Ok(FamilyAnalysis { members, skipped, levels, points: points.to_vec(), hull })
 }
 
+impl FamilyAnalysis {
+    /// Per point, the hull of the new-measurement bands at threshold
+    /// `level` of the forms ranked alike with the best ([`Member::tier`]:
+    /// as many coefficients, consistent at as many thresholds, a positive
+    /// time at every point, the same self-check outcome) and positive
+    /// there, with how many forms it spans. `None` at a point where the
+    /// best form has no band.
+    pub fn alike(&self, level: usize) -> Vec<Option<(Band, usize)>> {
+        let Some(best) = self.members.first() else { return vec![None; self.points.len()] };
+        let key = best.tier();
+        let alike: Vec<&Member> = self.members.iter().filter(|m| m.tier() == key).collect();
+        (0..self.points.len())
+            .map(|p| {
+                let own = best.bands.get(level)?.get(p)?.as_ref()?;
+                let mut hull = own.1.clone();
+                let mut forms = 0;
+                for m in &alike {
+                    if let Some((_, b)) = m.bands[level][p].as_ref().filter(|_| m.positive[p]) {
+                        hull = hull.hull(b);
+                        forms += 1;
+                    }
+                }
+                Some((hull, forms))
+            })
+            .collect()
+    }
+}
+
+impl Member {
+    /// What ranks this form before the cross-validated error does: at how
+    /// many thresholds it is consistent, whether it predicts a positive
+    /// time at every point, the outcome of its self-check (0 not made for
+    /// want of consistency, 1 passed, 2 missed, 3 refused, 4 too few
+    /// scales) and its number of coefficients. Forms with the same tier are
+    /// ranked alike: what orders them (the cross-validated error, remax)
+    /// chooses a prediction but refutes none of them. A form with more
+    /// coefficients is not alike: it fits at least as well wherever it
+    /// nests a simpler one, and parsimony, not the data, sets it aside.
+    pub fn tier(&self) -> (usize, bool, u8, usize) {
+        let check = match self.check.as_ref().map(|c| &c.outcome) {
+            None => 0,
+            Some(crate::trust::Outcome::Passed) => 1,
+            Some(crate::trust::Outcome::Missed { .. }) => 2,
+            Some(crate::trust::Outcome::Refused) => 3,
+            Some(crate::trust::Outcome::NotChecked(_)) => 4,
+        };
+        (
+            self.consistent.iter().filter(|c| **c).count(),
+            self.positive.iter().all(|p| *p),
+            check,
+            self.model.k(),
+        )
+    }
+}
+
 /// The hull of bands (a side is unbounded when any band's is).
 fn hull_of<'a>(bands: impl Iterator<Item = &'a (Band, Band)>) -> Option<Hull> {
     let mut out: Option<Hull> = None;

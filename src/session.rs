@@ -314,6 +314,13 @@ pub fn analyse_series(given: &Model, rows: &[Measurement], req: &Request<'_>) ->
             if let Some(bands) = trusted {
                 trust::widen_unchecked(&mut r, &bands);
             }
+            // The form is the family's best: the forms ranked alike with it
+            // are as likely.
+            if let Some(f) = family_fit.as_ref().filter(|f| f.points == pts && !choice.own) {
+                if let Some(t) = f.levels.iter().position(|l| l.threshold.is_trusted()) {
+                    trust::widen_to_alike(&mut r, &f.alike(t));
+                }
+            }
             (Some(r), None)
         }
         Err(e) => (None, Some(e.to_string())),

@@ -3,7 +3,7 @@
 //!
 //! The paper's bands answer "which parameters fit the data within a
 //! threshold?". A user extrapolating wants something else: "where will the
-//! next run at p = 1024 land, and how far can I trust that?". Three things
+//! next run at p = 1024 land, and how far can I trust that?". Four things
 //! decide that on real data, and each is a rule here, the same for every
 //! data set:
 //!
@@ -27,7 +27,14 @@
 //!    on four scales) cannot earn that trust: its band widens to the
 //!    family band at `trusted`, the hull over every form the data allow
 //!    ([`widen_unchecked`]).
-//! 3. **Regime changes** ([`regime`]): when the earlier scales do not follow
+//! 3. **Forms alike** ([`widen_to_alike`]): without a model file the form
+//!    is the family's best, and the cross-validated error chose it among
+//!    forms with the same evidence: as many coefficients, consistent at as
+//!    many thresholds, a positive time at every point, the same self-check
+//!    outcome. That error chooses a prediction but refutes none of the
+//!    others (a square root and a logarithm through four points both
+//!    pass), so the band spans the bands of them all.
+//! 4. **Regime changes** ([`regime`]): when the earlier scales do not follow
 //!    the trend of the last ones within the last ones' own tolerance, the
 //!    trend changed inside the data. With enough scales after the change
 //!    the band is extrapolated from them alone and the points set aside
@@ -380,7 +387,7 @@ pub fn check_with(
     Check { at: Some(top), outcome, bands: at_points.to_vec() }
 }
 
-/// A change of trend inside the training data (module docs, rule 3).
+/// A change of trend inside the training data (module docs, rule 4).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Regime {
     /// The last scale before the change and the first after it.
@@ -515,6 +522,9 @@ pub struct Recommended {
     /// Widened to the family band because the form could not be checked:
     /// how many forms that band spans ([`widen_unchecked`]).
     pub family_forms: Option<usize>,
+    /// Widened to the bands of the forms ranked alike with it: how many
+    /// forms the band spans ([`widen_to_alike`]).
+    pub alike_forms: Option<usize>,
     /// Why there is no band.
     pub refusal: Option<Refusal>,
 }
@@ -537,6 +547,24 @@ pub fn widen_unchecked(r: &mut Recommendation, family_bands: &[Option<(Band, usi
         if wide != *b {
             p.band = Some(wide);
             p.family_forms = Some(*forms);
+        }
+    }
+}
+
+/// The rule for the forms the data cannot tell from the chosen one (module
+/// docs, rule 3): each recommended band widens to the hull with the bands
+/// of a new measurement of every form ranked alike with it, given per point
+/// in the recommendation's order with how many forms that hull spans
+/// ([`crate::family::FamilyAnalysis::alike`]). Changes nothing where there
+/// is no band (a refusal stands), no such hull, or where the hull is the
+/// band itself.
+pub fn widen_to_alike(r: &mut Recommendation, alike: &[Option<(Band, usize)>]) {
+    for (p, h) in r.points.iter_mut().zip(alike) {
+        let (Some(b), Some((h, forms))) = (&p.band, h) else { continue };
+        let wide = b.hull(h);
+        if wide != *b {
+            p.band = Some(wide);
+            p.alike_forms = Some(*forms);
         }
     }
 }
@@ -664,6 +692,7 @@ pub fn recommend_tallied(
                 band: None,
                 widened: false,
                 family_forms: None,
+                alike_forms: None,
                 refusal: None,
             };
             let Some(v) = value else {

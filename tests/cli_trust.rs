@@ -260,3 +260,59 @@ fn forms_with_one_spare_point_do_not_set_the_family_threshold() {
         &["remax is the smallest remax of a form with at least two distinct points more than coefficients"],
     );
 }
+
+/// Forms ranked alike with the family's best (as many coefficients,
+/// consistent at as many thresholds, a positive time everywhere, the same
+/// self-check outcome) are as likely: the cross-validated error chose one
+/// of them, the data refute none, so the recommended band spans their
+/// bands, and every output says so. The series is MPIBenchmarks.jl's
+/// `julia_imb_allreduce` on Fugaku, its four largest message sizes
+/// (benches/holdout/public: mpibench-jl, provenance there).
+#[test]
+fn the_band_spans_the_forms_ranked_alike() {
+    let data = tmp_file(
+        "allreduce.csv",
+        "size,t\n131072,0.0003577801585156933\n262144,0.0004525932214289874\n524288,0.0005613472990832294\n1048576,0.0007502344568234657\n",
+    );
+    let args = [&data as &str, "--y", "t", "--at", "size=2097152"];
+    let doc = json(&args);
+    let forms = doc["family"]["forms"].as_array().unwrap();
+    let tier = |m: &serde_json::Value| {
+        (
+            m["params"].as_array().unwrap().len(),
+            m["consistent"].as_array().unwrap().iter().filter(|c| c["consistent"] == true).count(),
+            m["positive"].as_bool().unwrap(),
+            m["self_check"]["outcome"].as_str().map(String::from),
+        )
+    };
+    let alike = forms.iter().filter(|m| tier(m) == tier(&forms[0])).count();
+    assert_eq!(alike, 4, "{forms:?}");
+    let rec = &doc["recommendation"]["points"][0];
+    assert_eq!(rec["alike_forms"], 4);
+    assert_eq!(rec["family_forms"], serde_json::Value::Null);
+    // Wider than the best form's own band, inside the family band.
+    let fam = doc["family"]["bands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["threshold"]["label"] == "trusted")
+        .unwrap();
+    let own = &fam["best_form"]["measurement_band"];
+    let (lo, hi) = (exact(&rec["band"]["lower"]), exact(&rec["band"]["upper"]));
+    assert!(lo <= exact(&own["lower"]) && hi >= exact(&own["upper"]));
+    assert!(lo < exact(&own["lower"]) || hi > exact(&own["upper"]));
+    assert!(lo >= exact(&fam["measurement_band"]["lower"]) && hi <= exact(&fam["measurement_band"]["upper"]));
+    let out = ok(&args);
+    has(
+        &out,
+        &[
+            "spanning the 4 forms ranked alike",
+            "or one of the forms ranked alike with it holds up to these scales",
+            "alike: 4 forms have what this one has (as many coefficients, consistent at as many thresholds",
+        ],
+    );
+    // A given model is the user's choice: nothing widens it so.
+    let model = tmp_file("sqrt.tm", "T(size) = c0 + c1*size^(1/2)\nparam c0, c1\n");
+    let doc = json(&[&model as &str, &data, "--y", "t", "--at", "size=2097152", "--family", "pmnf"]);
+    assert_eq!(doc["recommendation"]["points"][0]["alike_forms"], serde_json::Value::Null);
+}

@@ -384,7 +384,9 @@ class Analysis:
         ``clipped`` (its lower end bounded by zero: a run time is never
         negative), ``widened`` (by the self-check), ``family_forms`` (the
         band was widened to the family band of that many forms because the
-        form could not be self-checked; None otherwise), ``status`` (``"ok"``,
+        form could not be self-checked; None otherwise), ``alike_forms``
+        (widened to the bands of that many forms ranked alike with the
+        family's best; None otherwise), ``status`` (``"ok"``,
         ``"clipped"``, or why there is no band: ``"untrusted"``,
         ``"below_zero"``, ``"refused"`` (the self-check refuses, or the form cannot be evaluated there)), the form's
         self-check (``gate``: ``"passed"``, ``"missed"``, ``"refused"`` or
@@ -407,6 +409,7 @@ class Analysis:
             rec["clipped"] = bool(band.get("clipped"))
             rec["widened"] = bool(p.get("widened"))
             rec["family_forms"] = p.get("family_forms")
+            rec["alike_forms"] = p.get("alike_forms")
             rec["status"] = _status(band)
             rec["gate"] = check.get("outcome")
             rec["gate_reason"] = check.get("reason")

@@ -690,6 +690,11 @@ pub struct RecommendedPoint {
     /// be self-checked (too few scales): how many forms that band spans
     /// (`null`: not widened so).
     pub family_forms: Option<usize>,
+    /// Widened to the bands of the forms ranked alike with the chosen one
+    /// (as many coefficients, consistent at as many thresholds, a positive
+    /// time at every point, the same self-check outcome): how many forms
+    /// the band spans (`null`: not widened so).
+    pub alike_forms: Option<usize>,
 }
 
 /// The ends of a band relative to the prediction.
@@ -1234,6 +1239,7 @@ pub fn recommendation(m: &Model, r: &Recommendation, digits: usize) -> Recommend
                 },
                 widened: p.widened,
                 family_forms: p.family_forms,
+                alike_forms: p.alike_forms,
             })
             .collect(),
     }

@@ -60,13 +60,17 @@ impl Answer {
                         "next measurement in {}{}{}",
                         with_unit(&format!("[{lo}, {hi}]")),
                         rel.unwrap_or_default(),
-                        match (p.widened, p.family_forms) {
-                            (true, _) => ", widened by the self-check".to_string(),
-                            (false, Some(n)) => format!(
+                        match (p.widened, p.family_forms, p.alike_forms) {
+                            (true, _, None) => ", widened by the self-check".to_string(),
+                            (true, _, Some(n)) => {
+                                format!(", widened by the self-check and spanning the {n} forms ranked alike")
+                            }
+                            (false, Some(n), _) => format!(
                                 ", widened to the {n} form{} the data allow (this one could not be self-checked)",
                                 plural(n)
                             ),
-                            (false, None) => String::new(),
+                            (false, None, Some(n)) => format!(", spanning the {n} forms ranked alike"),
+                            (false, None, None) => String::new(),
                         }
                     )
                 }
@@ -79,9 +83,11 @@ impl Answer {
             Some(n) => format!("the best of {n} forms fitted to the data"),
             None => "the model".into(),
         };
+        let alike = r.points.iter().filter_map(|p| p.alike_forms).max();
         let mut assumes = format!(
-            "assumes: the form {call} = {} ({how}) holds up to these scales, and new measurements scatter about it as the data did",
-            r.form
+            "assumes: the form {call} = {} ({how}){} holds up to these scales, and new measurements scatter about it as the data did",
+            r.form,
+            if alike.is_some() { " or one of the forms ranked alike with it" } else { "" }
         );
         match &r.relative {
             Some(rel) => assumes.push_str(&format!(
@@ -134,6 +140,11 @@ impl Answer {
                 }
             ),
         });
+        if let Some(n) = alike {
+            notes.push(format!(
+                "alike: {n} forms have what this one has (as many coefficients, consistent at as many thresholds, a positive time at every point, the same self-check outcome); the cross-validated error chose this one, but the data refute none of the others, so each band spans theirs"
+            ));
+        }
         if let Some(g) = &r.regime {
             let (a, b) = (shown(&g.between.from), shown(&g.between.to));
             notes.push(if g.used {
