@@ -722,10 +722,16 @@ impl FamilyAnalysis {
     /// time at every point, the same self-check outcome) and positive
     /// there, with how many forms it spans. `None` at a point where the
     /// best form has no band.
-    pub fn alike(&self, level: usize) -> Vec<Option<(Band, usize)>> {
+    ///
+    /// `fits` is asked of every other form of that tier, and one it refuses
+    /// is left out (the medians of repeated measurements may refute a form
+    /// their every repetition cannot: [`crate::trust::fits_medians`]).
+    pub fn alike(&self, level: usize, fits: impl Fn(&Member) -> bool) -> Vec<Option<(Band, usize)>> {
         let Some(best) = self.members.first() else { return vec![None; self.points.len()] };
         let key = best.tier();
-        let alike: Vec<&Member> = self.members.iter().filter(|m| m.tier() == key).collect();
+        let alike: Vec<&Member> = std::iter::once(best)
+            .chain(self.members[1..].iter().filter(|m| m.tier() == key && fits(m)))
+            .collect();
         (0..self.points.len())
             .map(|p| {
                 let own = best.bands.get(level)?.get(p)?.as_ref()?;

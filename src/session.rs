@@ -318,7 +318,20 @@ pub fn analyse_series(given: &Model, rows: &[Measurement], req: &Request<'_>) ->
             // are as likely.
             if let Some(f) = family_fit.as_ref().filter(|f| f.points == pts && !choice.own) {
                 if let Some(t) = f.levels.iter().position(|l| l.threshold.is_trusted()) {
-                    trust::widen_to_alike(&mut r, &f.alike(t));
+                    // With repetitions, a form alike must also fit the
+                    // medians as the chosen one's trusted bound on them asks.
+                    let medians = r
+                        .trusted
+                        .centres
+                        .as_ref()
+                        .and_then(|(b, _)| b.clone())
+                        .and_then(|b| trust::centres_of(&segment_tally).map(|(rows, _)| (rows, b)));
+                    let alike = f.alike(t, |m| {
+                        medians
+                            .as_ref()
+                            .is_none_or(|(rows, b)| trust::fits_medians(&m.model, rows, b, file, opts))
+                    });
+                    trust::widen_to_alike(&mut r, &alike);
                 }
             }
             (Some(r), None)

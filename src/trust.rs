@@ -33,7 +33,9 @@
 //!    many thresholds, a positive time at every point, the same self-check
 //!    outcome. That error chooses a prediction but refutes none of the
 //!    others (a square root and a logarithm through four points both
-//!    pass), so the band spans the bands of them all.
+//!    pass), so the band spans the bands of them all. With repetitions a
+//!    form alike must also fit their medians within the chosen form's
+//!    trusted bound on them ([`fits_medians`]).
 //! 4. **Regime changes** ([`regime`]): when the earlier scales do not follow
 //!    the trend of the last ones within the last ones' own tolerance, the
 //!    trend changed inside the data. With enough scales after the change
@@ -567,6 +569,19 @@ pub fn widen_to_alike(r: &mut Recommendation, alike: &[Option<(Band, usize)>]) {
             p.alike_forms = Some(*forms);
         }
     }
+}
+
+/// Whether `model` fits the medians `rows` of repeated measurements
+/// within `bound` (its relative part: remax of the medians at most that),
+/// the trusted bound of the chosen form's medians ([`Trusted::centres`]).
+/// Heavy-tailed repetitions make every form consistent at a wide threshold
+/// and the same e_max; the medians still tell the forms apart. A form that
+/// cannot be fitted to them does not fit.
+pub fn fits_medians(model: &Model, rows: &[Measurement], bound: &Bound, file: &str, opts: &Options) -> bool {
+    Analysis::statistics(model, rows, file, opts, true)
+        .ok()
+        .and_then(|s| s.remax)
+        .is_some_and(|r| r <= bound.relative)
 }
 
 /// Why no band is recommended at a point.

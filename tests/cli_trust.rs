@@ -316,3 +316,35 @@ fn the_band_spans_the_forms_ranked_alike() {
     let doc = json(&[&model as &str, &data, "--y", "t", "--at", "size=2097152", "--family", "pmnf"]);
     assert_eq!(doc["recommendation"]["points"][0]["alike_forms"], serde_json::Value::Null);
 }
+
+/// With heavy-tailed repetitions every form meets a wide threshold and has
+/// the same e_max, so many forms rank alike; their medians still tell them
+/// apart, and a form alike must also fit the medians within the chosen
+/// form's trusted bound on them. T(p) = 4 + 100/p at p = 1..16, eight runs
+/// each, one of them 25 % slow.
+#[test]
+fn medians_refute_forms_heavy_tails_leave_alike() {
+    let devs = [0i64, 10, -10, 20, -20, 5, -5, 250];
+    let mut csv = String::from("p,t\n");
+    for p in 1..=16i64 {
+        for j in 0..devs.len() {
+            let d = devs[(j + p as usize) % devs.len()];
+            csv.push_str(&format!("{p},{}/{}\n", (4 * p + 100) * (1000 + d), 1000 * p));
+        }
+    }
+    let data = tmp_file("heavy.csv", &csv);
+    let doc = json(&[&data as &str, "--y", "t", "--at", "p=64"]);
+    let forms = doc["family"]["forms"].as_array().unwrap();
+    let tier = |m: &serde_json::Value| {
+        (
+            m["params"].as_array().unwrap().len(),
+            m["consistent"].as_array().unwrap().iter().filter(|c| c["consistent"] == true).count(),
+            m["positive"].as_bool().unwrap(),
+            m["self_check"]["outcome"].as_str().map(String::from),
+        )
+    };
+    assert_eq!(forms[0]["form"], "c0 + c1*p^(-1)");
+    assert!(forms.iter().filter(|m| tier(m) == tier(&forms[0])).count() > 1, "the tier has several forms");
+    assert_eq!(doc["recommendation"]["points"][0]["alike_forms"], serde_json::Value::Null);
+    assert!(!ok(&[&data as &str, "--y", "t", "--at", "p=64"]).contains("ranked alike"));
+}
