@@ -526,6 +526,18 @@ fn residual_rows(design: &Design, k: usize, rows: Rows<'_>) -> Vec<LinExpr> {
 }
 
 impl Analysis {
+    /// The widest band at the first threshold over the prediction points,
+    /// as a half-width relative to the prediction (`None`: no band there,
+    /// an open one, or no points). An experiment lists its series by it.
+    pub fn widest_relative_half_width(&self) -> Option<Rat> {
+        self.predictions
+            .iter()
+            .filter_map(|p| {
+                p.bands.first().and_then(|b| b.as_ref()).and_then(|b| b.relative_half_width(&p.model))
+            })
+            .max()
+    }
+
     /// The QE problem the analysis solves, over the parameters named
     /// `names`: e_max (paper eq. (6): `∃c: ∧ −e ≤ T(c, x_i) − d_i ≤ e`, free
     /// variable `e`) or, with a threshold's bound, the region (eq. (5)/(7))

@@ -19,7 +19,7 @@ pub struct ExperimentDocument {
     /// One row per series, the widest relative band first.
     pub summary: LongArray<SummaryRow>,
     /// Every series' analysis, in file order.
-    pub analyses: LongArray<SeriesAnalysis>,
+    pub analyses: LongArray<SeriesAnalysis<'static>>,
     /// With `--holdout`: the coverage over every series.
     pub holdout: Option<ExperimentHoldout>,
     /// Why the run stopped before every series was analysed (`null`: it
@@ -92,8 +92,9 @@ pub struct ConsistentForms {
 }
 
 /// One series' analysis.
+// Its document is borrowed while the experiment's renderers also read it.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct SeriesAnalysis {
+pub struct SeriesAnalysis<'a> {
     /// Its callpath.
     pub callpath: String,
     /// Its metric.
@@ -101,7 +102,7 @@ pub struct SeriesAnalysis {
     /// Why it could not be analysed (`null`: it was).
     pub error: Option<String>,
     /// Its analysis (`null` when it failed).
-    pub report: Option<AnalysisDocument>,
+    pub report: Option<std::borrow::Cow<'a, AnalysisDocument>>,
 }
 
 /// The coverage over every series of an experiment.
@@ -119,7 +120,7 @@ impl ExperimentDocument {
     pub(crate) fn markers(
         summary: &str,
         analyses: &str,
-    ) -> (LongArray<SummaryRow>, LongArray<SeriesAnalysis>) {
+    ) -> (LongArray<SummaryRow>, LongArray<SeriesAnalysis<'static>>) {
         (LongArray::new(summary.into()), LongArray::new(analyses.into()))
     }
 }

@@ -10,20 +10,23 @@
 //! the analyses in flight and the summary, not the whole experiment (a
 //! JSON report of 10⁴ callpaths is more than a gigabyte of text).
 
+use std::borrow::Cow;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 
 use serde_json::Value;
 
 use super::html::{esc, html_table, page_parts};
+use super::tables::plural;
+use super::view::num;
 use super::{figures, rel_half_width_dec, stream, table_left, Report, Views};
 use crate::analysis::Analysis;
 use crate::data::{Aggregate, Format};
-use crate::document::analysis::CoverageDocument;
+use crate::document::analysis::{AnalysisDocument, CoverageDocument};
 use crate::document::experiment::{
     ConsistentForms, ExperimentDocument, ExperimentHoldout, ExperimentInfo, SeriesAnalysis, SummaryFamily,
     SummaryRow,
 };
-use crate::document::{Command, Exact, Header, ModelInfo};
+use crate::document::{Band, BandStatus, Command, Exact, Header, ModelInfo};
 use crate::error::{Classified, ErrorKind};
 use crate::model::{show_value, Model};
 use crate::num::{fmt_sig, Rat};
@@ -326,63 +329,51 @@ impl<'a> ExperimentReport<'a> {
             at: Vec::new(),
         };
         let mut first = None;
+        // The series' document, made once for its cells, its summary row
+        // and every section that renders one (a CSV renders none).
+        let doc: Option<AnalysisDocument> = match &e.outcome {
+            Ok(an) if self.sections.iter().any(|s| *s != Section::Csv) => {
+                Some(self.report(&e, an).document())
+            }
+            _ => None,
+        };
         // The JSON summary entry, built only for the JSON document.
         let wants_summary = self.sections.contains(&Section::Json);
-        let summary: Option<SummaryRow>;
+        let mut summary: Option<SummaryRow> = None;
         let family_level = e.family.as_ref().map(|f| f.levels.last().map(|l| l.threshold.text.clone()));
         match &e.outcome {
             Ok(an) => {
-                let widest = Self::widest(an);
+                kept.widest = an.widest_relative_half_width();
                 first = Some((
                     an.predictions.iter().map(|p| p.x.clone()).collect(),
                     an.regions.first().map_or(String::new(), |r| r.threshold.text.clone()),
                 ));
-                kept.points = an.design.groups.len().to_string();
-                kept.params = an.params.iter().map(|c| self.num(c)).collect();
-                kept.fitted = self.fitted(&e, an);
-                kept.emax = self.num(&an.emax);
-                kept.bands = an
-                    .predictions
-                    .iter()
-                    .map(|p| match p.bands.first().and_then(|b| b.as_ref()) {
-                        None => "empty".into(),
-                        Some(b) => format!(
-                            "{} .. {}",
-                            b.lower.as_ref().map_or("-inf".into(), |v| self.num(v)),
-                            b.upper.as_ref().map_or("+inf".into(), |v| self.num(v))
-                        ),
-                    })
-                    .collect();
-                if let Some(f) = &e.family {
-                    let t = f.levels.len().saturating_sub(1);
-                    kept.family = (0..an.predictions.len()).map(|k| self.family_cell(f, t, k)).collect();
+                if let Some(d) = &doc {
+                    self.cells(&mut kept, d);
+                    summary = wants_summary.then(|| SummaryRow {
+                        callpath: callpath.to_string(),
+                        metric: metric.to_string(),
+                        error: None,
+                        points: Some(d.data.info.points),
+                        measurements: Some(e.part.dataset.rows.len()),
+                        model: Some(d.model.body.clone()),
+                        params: Some(d.analysis.params.clone()),
+                        emax: Some(d.analysis.emax.value.clone()),
+                        widest_relative_half_width: Exact::opt(kept.widest.as_ref(), self.digits),
+                        family: d.family.as_ref().map(|f| SummaryFamily {
+                            forms: f.forms.len(),
+                            consistent: f
+                                .thresholds
+                                .iter()
+                                .enumerate()
+                                .map(|(t, l)| ConsistentForms {
+                                    label: l.label.clone(),
+                                    forms: f.forms.iter().filter(|m| m.consistent[t].consistent).count(),
+                                })
+                                .collect(),
+                        }),
+                    });
                 }
-                kept.widest_cell =
-                    widest.as_ref().map_or("-".into(), |w| fmt_sig(&(w * Rat::from_integer(100.into())), 3));
-                summary = wants_summary.then(|| SummaryRow {
-                    callpath: callpath.to_string(),
-                    metric: metric.to_string(),
-                    error: None,
-                    points: Some(an.design.groups.len()),
-                    measurements: Some(e.part.dataset.rows.len()),
-                    model: Some(e.model.body_text.clone()),
-                    params: Some(crate::document::params(&e.model, &an.params, self.digits)),
-                    emax: Some(Exact::new(&an.emax, self.digits)),
-                    widest_relative_half_width: Exact::opt(widest.as_ref(), self.digits),
-                    family: e.family.as_ref().map(|f| SummaryFamily {
-                        forms: f.members.len(),
-                        consistent: f
-                            .levels
-                            .iter()
-                            .enumerate()
-                            .map(|(t, l)| ConsistentForms {
-                                label: l.threshold.text.clone(),
-                                forms: f.members.iter().filter(|m| m.consistent[t]).count(),
-                            })
-                            .collect(),
-                    }),
-                });
-                kept.widest = widest;
             }
             Err(msg) => {
                 summary = wants_summary.then(|| SummaryRow {
@@ -399,7 +390,8 @@ impl<'a> ExperimentReport<'a> {
                 });
             }
         }
-        let mut sections: Vec<String> = self.sections.iter().map(|&s| self.section(s, &e, &name)).collect();
+        let mut sections: Vec<String> =
+            self.sections.iter().map(|&s| self.section(s, &e, &name, doc.as_ref())).collect();
         // The summary entry is spooled too (a tree of values per series was
         // most of the memory of 10^5 series), pretty-printed at its depth.
         if let Some(row) = summary {
@@ -408,19 +400,19 @@ impl<'a> ExperimentReport<'a> {
         Rendered { kept, backtest: e.backtest, first, family_level, sections }
     }
 
-    /// A series' entry of the `analyses` array, handed to `f` with its
-    /// residual tables as long arrays.
+    /// A series' entry of the `analyses` array, its document `doc`, handed
+    /// to `f` with its residual tables as long arrays.
     fn with_series_document<R>(
         &self,
         e: &Entry<'_>,
-        outcome: Result<&Analysis, String>,
+        outcome: Result<(&Analysis, &AnalysisDocument), String>,
         f: impl for<'l> FnOnce(Value, &[stream::LongArray<'l>]) -> R,
     ) -> R {
         let (callpath, metric) = (e.part.callpath.clone(), e.part.metric.clone());
         match outcome {
-            Ok(an) => {
+            Ok((an, doc)) => {
                 let r = self.report(e, an);
-                let doc = SeriesAnalysis { callpath, metric, error: None, report: Some(r.document()) };
+                let doc = SeriesAnalysis { callpath, metric, error: None, report: Some(Cow::Borrowed(doc)) };
                 let arrays = r.residual_arrays();
                 f(crate::document::to_value(&doc), &arrays)
             }
@@ -431,21 +423,33 @@ impl<'a> ExperimentReport<'a> {
         }
     }
 
-    /// One section of a series.
-    fn section(&self, s: Section, e: &Entry<'_>, name: &str) -> String {
-        let outcome = e.outcome.as_ref().map_err(ToString::to_string);
+    /// One section of a series whose document is `doc` (made here when the
+    /// caller has none).
+    fn section(&self, s: Section, e: &Entry<'_>, name: &str, doc: Option<&AnalysisDocument>) -> String {
+        if s == Section::Csv {
+            return self.csv_records(e);
+        }
+        let own;
+        let outcome: Result<(&Analysis, &AnalysisDocument), String> = match (&e.outcome, doc) {
+            (Ok(an), Some(d)) => Ok((an, d)),
+            (Ok(an), None) => {
+                own = self.report(e, an).document();
+                Ok((an, &own))
+            }
+            (Err(err), _) => Err(err.to_string()),
+        };
         match s {
             Section::Text => match outcome {
-                Ok(an) => format!("\n=== {name} ===\n{}", self.report(e, an).text()),
+                Ok((an, d)) => format!("\n=== {name} ===\n{}", self.report(e, an).text_with(d)),
                 Err(msg) => format!("\n=== {name} ===\nfailed: {msg}\n"),
             },
             Section::Markdown => match outcome {
-                Ok(an) => format!("\n## {name}\n\n{}", self.report(e, an).markdown()),
+                Ok((an, d)) => format!("\n## {name}\n\n{}", self.report(e, an).markdown_of(d)),
                 Err(msg) => format!("\n## {name}\n\nfailed: {msg}\n"),
             },
             Section::Brief => match outcome {
-                Ok(an) => {
-                    let points = self.report(e, an).answer_points();
+                Ok((_, d)) => {
+                    let points = super::answer::Answer::of_document(d).map(|a| a.points).unwrap_or_default();
                     if points.is_empty() {
                         format!("{name}: no recommended band\n")
                     } else {
@@ -465,13 +469,13 @@ impl<'a> ExperimentReport<'a> {
             }),
             Section::Csv => self.csv_records(e),
             Section::Html => match outcome {
-                Ok(an) => {
+                Ok((an, d)) => {
                     let r = self.report(e, an);
                     format!(
                         "<h2>{}</h2>\n<figure>{}</figure>\n<pre>{}</pre>\n",
                         esc(name),
                         figures::band(&r),
-                        esc(&r.text())
+                        esc(&r.text_with(d))
                     )
                 }
                 Err(msg) => format!("<h2>{}</h2>\n<p>failed: {}</p>\n", esc(name), esc(&msg)),
@@ -551,17 +555,6 @@ impl<'a> ExperimentReport<'a> {
         self.kept.iter().filter(|k| k.failed.is_some()).count()
     }
 
-    /// The widest relative half-width over the prediction points at the
-    /// first threshold (`None`: no band, unbounded, or no points).
-    fn widest(an: &Analysis) -> Option<Rat> {
-        an.predictions
-            .iter()
-            .filter_map(|p| {
-                p.bands.first().and_then(|b| b.as_ref()).and_then(|b| b.relative_half_width(&p.model))
-            })
-            .max()
-    }
-
     /// Series indices, the widest relative band first; failures last, in file order.
     pub fn order(&self) -> Vec<usize> {
         let mut idx: Vec<usize> = (0..self.kept.len()).collect();
@@ -595,15 +588,56 @@ impl<'a> ExperimentReport<'a> {
         self.kept.iter().all(|k| k.body.is_none())
     }
 
-    /// `c0 = 79.3, c1 = 0.0049`: the fitted parameters of an entry.
-    fn fitted(&self, e: &Entry<'_>, an: &Analysis) -> String {
-        e.model
+    /// A series' summary cells, read from its document `d`: points,
+    /// parameters (and as `c0 = 79.3, c1 = 0.0049`), e_max, the band at the
+    /// first threshold per point, the family's band of a new measurement at
+    /// its last threshold per point, and the widest relative half-width.
+    fn cells(&self, kept: &mut Kept, d: &AnalysisDocument) {
+        let n = |e: &Exact| num(e, self.exact).to_string();
+        kept.points = d.data.info.points.to_string();
+        kept.params = d.analysis.params.iter().map(|p| n(&p.value)).collect();
+        kept.fitted = d
+            .analysis
             .params
             .iter()
-            .zip(&an.params)
-            .map(|(p, c)| format!("{} = {}", p.name, self.num(c)))
+            .map(|p| format!("{} = {}", p.name, n(&p.value)))
             .collect::<Vec<_>>()
-            .join(", ")
+            .join(", ");
+        kept.emax = n(&d.analysis.emax.value);
+        let ends = |b: &Band| match b.status {
+            BandStatus::Ok => format!(
+                "{} .. {}",
+                b.lower.as_ref().map_or("-inf".into(), n),
+                b.upper.as_ref().map_or("+inf".into(), n)
+            ),
+            BandStatus::Empty => "empty".into(),
+            BandStatus::BelowZero => "below 0".into(),
+            _ => "no band".into(),
+        };
+        kept.bands = d
+            .analysis
+            .bands
+            .iter()
+            .map(|p| p.bands.first().map_or("empty".into(), |t| ends(&t.band)))
+            .collect();
+        if let Some(f) = &d.family {
+            // Per point, one band per threshold, in the thresholds' order.
+            let levels = f.thresholds.len();
+            kept.family = f
+                .bands
+                .chunks(levels.max(1))
+                .filter_map(|per_point| per_point.last())
+                .map(|b| match b.measurement_band.status {
+                    BandStatus::Ok => {
+                        format!("{} ({} form{})", ends(&b.measurement_band), b.forms, plural(b.forms))
+                    }
+                    BandStatus::Untrusted => "no trustworthy band".into(),
+                    _ => "no form consistent".into(),
+                })
+                .collect();
+        }
+        kept.widest_cell =
+            kept.widest.as_ref().map_or("-".into(), |w| fmt_sig(&(w * Rat::from_integer(100.into())), 3));
     }
 
     /// The summary table: header and rows of text.
@@ -664,22 +698,6 @@ impl<'a> ExperimentReport<'a> {
             rows.push(row);
         }
         (head, rows)
-    }
-
-    /// A family's band of a new measurement at threshold `t` and point
-    /// `k`, with the number of forms it spans.
-    fn family_cell(&self, f: &crate::family::FamilyAnalysis, t: usize, k: usize) -> String {
-        match (f.levels.get(t).and_then(|l| l.bound.as_ref()), f.hull.get(t).and_then(|h| h.get(k))) {
-            (None, _) => "no trustworthy band".into(),
-            (Some(_), None | Some(None)) => "no form consistent".into(),
-            (Some(_), Some(Some(h))) => format!(
-                "{} .. {} ({} form{})",
-                h.measurement.lower.as_ref().map_or("-inf".into(), |v| self.num(v)),
-                h.measurement.upper.as_ref().map_or("+inf".into(), |v| self.num(v)),
-                h.forms,
-                if h.forms == 1 { "" } else { "s" }
-            ),
-        }
     }
 
     fn title(&self) -> String {

@@ -29,6 +29,12 @@ pub(crate) enum Residuals {
 impl Report<'_> {
     /// The terminal report, read top to bottom.
     pub fn text(&self) -> String {
+        self.text_with(&self.document())
+    }
+
+    /// [`Report::text`] of this report's document `doc`, made once by the
+    /// caller.
+    pub(crate) fn text_with(&self, doc: &AnalysisDocument) -> String {
         let (m, a, digits) = (self.model, self.analysis, self.digits);
         let residuals = if self.data.len() > MAX_ROW_TABLE {
             let (rows, listed) = crate::document::analysis::residuals_by_point(m, a, MAX_POINT_TABLE, digits);
@@ -38,7 +44,7 @@ impl Report<'_> {
                 (0..self.data.len()).map(|i| ResidualRow::new(m, a, self.data, i, i + 1, digits)).collect(),
             )
         };
-        text_of(&self.document(), &residuals, self.exact, digits)
+        text_of(doc, &residuals, self.exact, digits)
     }
 }
 
