@@ -21,9 +21,11 @@
 //! Thresholds name the family's best statistics: `max` is the smallest
 //! Max|e_i| of a form's fit, `remax` the smallest remax, so `trusted` is
 //! max(2·(smallest remax), noise), over the forms the data over-determine
-//! by two distinct points or more ([`SCALE_FROM`]). Bands come from exact LPs over each
-//! form's residual rows (no vertex is listed), so a family of a hundred
-//! forms of four parameters stays fast.
+//! by two distinct points or more ([`SCALE_FROM`]). Bands come from exact
+//! LPs over each form's residual rows (no vertex is listed), so a family of
+//! a hundred forms of four parameters stays fast. Without a model file the
+//! recommended band also spans the forms ranked alike with the best
+//! ([`FamilyAnalysis::alike`]).
 
 use crate::analysis::{Analysis, AnalysisError, Band, Bound, Options, Scale, Statistics, Threshold};
 use crate::data::Measurement;

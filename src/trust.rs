@@ -540,15 +540,21 @@ pub struct Recommended {
 /// Changes nothing when the form was checked, where there is no family
 /// band, or where the hull is the band itself.
 pub fn widen_unchecked(r: &mut Recommendation, family_bands: &[Option<(Band, usize)>]) {
-    if !matches!(r.check.outcome, Outcome::NotChecked(_)) {
-        return;
+    if matches!(r.check.outcome, Outcome::NotChecked(_)) {
+        widen_each(r, family_bands, |p, forms| p.family_forms = Some(forms));
     }
-    for (p, h) in r.points.iter_mut().zip(family_bands) {
+}
+
+/// Widens each point's band to its hull with `hulls` (per point, with how
+/// many forms each spans) and lets `mark` record that where it changed the
+/// band; a point without a band (refused) or without a hull is left alone.
+fn widen_each(r: &mut Recommendation, hulls: &[Option<(Band, usize)>], mark: fn(&mut Recommended, usize)) {
+    for (p, h) in r.points.iter_mut().zip(hulls) {
         let (Some(b), Some((h, forms))) = (&p.band, h) else { continue };
         let wide = b.hull(h);
         if wide != *b {
             p.band = Some(wide);
-            p.family_forms = Some(*forms);
+            mark(p, *forms);
         }
     }
 }
@@ -561,14 +567,7 @@ pub fn widen_unchecked(r: &mut Recommendation, family_bands: &[Option<(Band, usi
 /// is no band (a refusal stands), no such hull, or where the hull is the
 /// band itself.
 pub fn widen_to_alike(r: &mut Recommendation, alike: &[Option<(Band, usize)>]) {
-    for (p, h) in r.points.iter_mut().zip(alike) {
-        let (Some(b), Some((h, forms))) = (&p.band, h) else { continue };
-        let wide = b.hull(h);
-        if wide != *b {
-            p.band = Some(wide);
-            p.alike_forms = Some(*forms);
-        }
-    }
+    widen_each(r, alike, |p, forms| p.alike_forms = Some(forms));
 }
 
 /// Whether `model` fits the medians `rows` of repeated measurements

@@ -10,6 +10,17 @@ use errband::num::{parse_rat, Rat};
 const HPL: &str = "models/hpl.tm";
 const HPL_DATA: &str = "data/hpl.csv";
 
+/// A family form's tier as JSON gives it: coefficients, thresholds it is
+/// consistent at, positive everywhere, its self-check outcome.
+fn tier(m: &serde_json::Value) -> (usize, usize, bool, Option<String>) {
+    (
+        m["params"].as_array().unwrap().len(),
+        m["consistent"].as_array().unwrap().iter().filter(|c| c["consistent"] == true).count(),
+        m["positive"].as_bool().unwrap(),
+        m["self_check"]["outcome"].as_str().map(String::from),
+    )
+}
+
 fn exact(v: &serde_json::Value) -> Rat {
     parse_rat(v["exact"].as_str().unwrap_or_else(|| panic!("no exact value in {v}"))).unwrap()
 }
@@ -277,14 +288,6 @@ fn the_band_spans_the_forms_ranked_alike() {
     let args = [&data as &str, "--y", "t", "--at", "size=2097152"];
     let doc = json(&args);
     let forms = doc["family"]["forms"].as_array().unwrap();
-    let tier = |m: &serde_json::Value| {
-        (
-            m["params"].as_array().unwrap().len(),
-            m["consistent"].as_array().unwrap().iter().filter(|c| c["consistent"] == true).count(),
-            m["positive"].as_bool().unwrap(),
-            m["self_check"]["outcome"].as_str().map(String::from),
-        )
-    };
     let alike = forms.iter().filter(|m| tier(m) == tier(&forms[0])).count();
     assert_eq!(alike, 4, "{forms:?}");
     let rec = &doc["recommendation"]["points"][0];
@@ -335,14 +338,6 @@ fn medians_refute_forms_heavy_tails_leave_alike() {
     let data = tmp_file("heavy.csv", &csv);
     let doc = json(&[&data as &str, "--y", "t", "--at", "p=64"]);
     let forms = doc["family"]["forms"].as_array().unwrap();
-    let tier = |m: &serde_json::Value| {
-        (
-            m["params"].as_array().unwrap().len(),
-            m["consistent"].as_array().unwrap().iter().filter(|c| c["consistent"] == true).count(),
-            m["positive"].as_bool().unwrap(),
-            m["self_check"]["outcome"].as_str().map(String::from),
-        )
-    };
     assert_eq!(forms[0]["form"], "c0 + c1*p^(-1)");
     assert!(forms.iter().filter(|m| tier(m) == tier(&forms[0])).count() > 1, "the tier has several forms");
     assert_eq!(doc["recommendation"]["points"][0]["alike_forms"], serde_json::Value::Null);
