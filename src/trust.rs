@@ -577,10 +577,9 @@ pub fn widen_to_alike(r: &mut Recommendation, alike: &[Option<(Band, usize)>]) {
 /// and the same e_max; the medians still tell the forms apart. A form that
 /// cannot be fitted to them does not fit.
 pub fn fits_medians(model: &Model, rows: &[Measurement], bound: &Bound, file: &str, opts: &Options) -> bool {
-    Analysis::statistics(model, rows, file, opts, true)
-        .ok()
-        .and_then(|s| s.remax)
-        .is_some_and(|r| r <= bound.relative)
+    // Medians are positive ([`centres`]): the smallest bound is remax, one
+    // LP with no fit and no e_max.
+    Analysis::smallest_bound(model, rows, file, opts).is_ok_and(|r| r <= bound.relative)
 }
 
 /// Why no band is recommended at a point.
