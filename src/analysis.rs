@@ -1274,16 +1274,12 @@ fn unnamed(t: &Bound) -> Threshold {
 /// result holds no pieces; it is never shown as a formula.
 fn unlisted(p: &Problem, c: &[Rat], t: &Bound, shape: Shape) -> Region {
     let k = c.len();
-    let mut lp = rows_lp(p, k);
     // The limit may stop the listing before the region is known to be
     // empty (a threshold below e_max): one LP decides, so that an empty
     // region is never taken for one whose bands lie below zero.
-    let empty = lp.as_ref().is_some_and(|lp| matches!(lp.feasible(), Ok(false)));
-    let shape = if empty {
-        lp = None;
-        Shape::Empty
-    } else {
-        shape
+    let (shape, lp) = match rows_lp(p, k) {
+        Some(lp) if matches!(lp.feasible(), Ok(false)) => (Shape::Empty, None),
+        lp => (shape, lp),
     };
     Region {
         threshold: unnamed(t),

@@ -320,16 +320,17 @@ pub fn analyse_series(given: &Model, rows: &[Measurement], req: &Request<'_>) ->
                 if let Some(t) = f.levels.iter().position(|l| l.threshold.is_trusted()) {
                     // With repetitions, a form alike must also fit the
                     // medians as the chosen one's trusted bound on them asks.
-                    let medians = r
-                        .trusted
-                        .centres
-                        .as_ref()
-                        .and_then(|(b, _)| b.clone())
-                        .and_then(|b| trust::centres_of(&segment_tally).map(|(rows, _)| (rows, b)));
+                    // The medians are made for the first form of the tier
+                    // besides the best, if any.
+                    let bound = r.trusted.centres.as_ref().and_then(|(b, _)| b.as_ref());
+                    let medians = std::cell::OnceCell::new();
                     let alike = f.alike(t, |m| {
-                        medians
-                            .as_ref()
-                            .is_none_or(|(rows, b)| trust::fits_medians(&m.model, rows, b, file, opts))
+                        bound.is_none_or(|b| {
+                            medians
+                                .get_or_init(|| trust::centres_of(&segment_tally).map(|(rows, _)| rows))
+                                .as_ref()
+                                .is_none_or(|rows| trust::fits_medians(&m.model, rows, b, file, opts))
+                        })
                     });
                     trust::widen_to_alike(&mut r, &alike);
                 }

@@ -167,6 +167,17 @@ impl Answer {
         Answer { points, notes }
     }
 
+    /// The answer section as the text report opens: the answer's
+    /// [`Answer::text`], or why there is no recommended band (`error`);
+    /// empty without either.
+    pub(crate) fn section(answer: Option<Answer>, error: Option<&str>) -> String {
+        match (answer, error) {
+            (Some(a), _) => a.text(),
+            (None, Some(e)) => format!("Answer: no recommended band ({e})\n\n"),
+            (None, None) => String::new(),
+        }
+    }
+
     /// The answer as the text report opens: `Answer (* = extrapolated)`,
     /// a line per point and the notes, and a blank line.
     pub(crate) fn text(&self) -> String {
@@ -207,23 +218,12 @@ impl Report<'_> {
         Some(Answer::of(&info, &doc, &extrapolated, self.discovered, best_of))
     }
 
-    /// The answer as text lines (empty without a recommendation).
-    pub(super) fn answer_text(&self, o: &mut String) {
-        if let Some(a) = self.answer() {
-            o.push_str(&a.text());
-        } else if let Some(e) = self.recommendation_error {
-            o.push_str(&format!("Answer: no recommended band ({e})\n\n"));
-        }
-    }
-
     /// The answer section of the text report, as `errband MODEL DATA`
     /// prints it: `Answer (* = extrapolated)` with a line per prediction
     /// point and the notes (what the bands assume, the self-check, a change
     /// of trend), or why there is no recommended band; empty without either.
     pub fn answer_section(&self) -> String {
-        let mut o = String::new();
-        self.answer_text(&mut o);
-        o
+        Answer::section(self.answer(), self.recommendation_error)
     }
 
     /// The answer's line per prediction point (empty without a
@@ -236,5 +236,26 @@ impl Report<'_> {
     /// self-check, a change of trend); empty without a recommendation.
     pub fn answer_notes(&self) -> Vec<String> {
         self.answer().map(|a| a.notes).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Answer;
+
+    /// The section every renderer opens with: the answer, or why there is
+    /// none, or nothing.
+    #[test]
+    fn the_answer_section_says_why_there_is_none() {
+        let a = Answer { points: vec!["p = 8*: T(p) = 1".into()], notes: vec!["assumes: …".into()] };
+        assert_eq!(
+            Answer::section(Some(a), Some("ignored")),
+            "Answer (* = extrapolated)\n  p = 8*: T(p) = 1\n  assumes: …\n\n"
+        );
+        assert_eq!(
+            Answer::section(None, Some("the fit failed")),
+            "Answer: no recommended band (the fit failed)\n\n"
+        );
+        assert_eq!(Answer::section(None, None), "");
     }
 }

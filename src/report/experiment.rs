@@ -52,6 +52,14 @@ pub enum Section {
     Html,
 }
 
+impl Section {
+    /// Whether the section renders a series' document (the CSV rows and
+    /// the brief answer do not).
+    fn renders_document(self) -> bool {
+        !matches!(self, Section::Csv | Section::Brief)
+    }
+}
+
 /// Every analysis of an experiment, as its summary and spooled sections.
 pub struct ExperimentReport<'a> {
     /// The model of the first series; its variables are every series'.
@@ -118,6 +126,15 @@ struct Kept {
     /// Where each section lies in the spool (offset, length); after the
     /// sections, the JSON summary entry when the JSON document is written.
     at: Vec<(u64, usize)>,
+}
+
+/// A series' brief section: its answer `points`, a line each.
+fn brief(name: &str, points: Vec<String>) -> String {
+    if points.is_empty() {
+        format!("{name}: no recommended band\n")
+    } else {
+        points.iter().map(|p| format!("{name}: {p}\n")).collect()
+    }
 }
 
 /// One series rendered, before it joins the report ([`ExperimentReport::push`]).
@@ -330,9 +347,10 @@ impl<'a> ExperimentReport<'a> {
         };
         let mut first = None;
         // The series' document, made once for its cells, its summary row
-        // and every section that renders one (a CSV renders none).
+        // and every section that renders one (a CSV and the brief answer
+        // render none).
         let doc: Option<AnalysisDocument> = match &e.outcome {
-            Ok(an) if self.sections.iter().any(|s| *s != Section::Csv) => {
+            Ok(an) if self.sections.iter().any(|s| s.renders_document()) => {
                 Some(self.report(&e, an).document())
             }
             _ => None,
@@ -349,7 +367,14 @@ impl<'a> ExperimentReport<'a> {
                     an.regions.first().map_or(String::new(), |r| r.threshold.text.clone()),
                 ));
                 if let Some(d) = &doc {
-                    self.cells(&mut kept, d);
+                    // The summary table's cells, where one is written.
+                    if self
+                        .sections
+                        .iter()
+                        .any(|s| matches!(s, Section::Text | Section::Markdown | Section::Html))
+                    {
+                        self.cells(&mut kept, d);
+                    }
                     summary = wants_summary.then(|| SummaryRow {
                         callpath: callpath.to_string(),
                         metric: metric.to_string(),
@@ -424,10 +449,14 @@ impl<'a> ExperimentReport<'a> {
     }
 
     /// One section of a series whose document is `doc` (made here when the
-    /// caller has none).
+    /// caller has none and the section renders one).
     fn section(&self, s: Section, e: &Entry<'_>, name: &str, doc: Option<&AnalysisDocument>) -> String {
-        if s == Section::Csv {
-            return self.csv_records(e);
+        match (s, &e.outcome, doc) {
+            (Section::Csv, _, _) => return self.csv_records(e),
+            // Without a document the answer's lines need only the
+            // recommendation's.
+            (Section::Brief, Ok(an), None) => return brief(name, self.report(e, an).answer_points()),
+            _ => {}
         }
         let own;
         let outcome: Result<(&Analysis, &AnalysisDocument), String> = match (&e.outcome, doc) {
@@ -449,12 +478,7 @@ impl<'a> ExperimentReport<'a> {
             },
             Section::Brief => match outcome {
                 Ok((_, d)) => {
-                    let points = super::answer::Answer::of_document(d).map(|a| a.points).unwrap_or_default();
-                    if points.is_empty() {
-                        format!("{name}: no recommended band\n")
-                    } else {
-                        points.iter().map(|p| format!("{name}: {p}\n")).collect()
-                    }
+                    brief(name, super::answer::Answer::of_document(d).map(|a| a.points).unwrap_or_default())
                 }
                 Err(msg) => format!("{name}: failed: {}\n", msg.lines().next().unwrap_or("")),
             },
@@ -631,8 +655,7 @@ impl<'a> ExperimentReport<'a> {
                     BandStatus::Ok => {
                         format!("{} ({} form{})", ends(&b.measurement_band), b.forms, plural(b.forms))
                     }
-                    BandStatus::Untrusted => "no trustworthy band".into(),
-                    _ => "no form consistent".into(),
+                    _ => super::family::no_family_band(&b.measurement_band).into(),
                 })
                 .collect();
         }

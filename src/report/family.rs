@@ -6,7 +6,7 @@
 use super::tables::{md_escape, md_row, md_table_head, table_left};
 use super::view::{coords, describe, interval, pct};
 use crate::document::analysis::{CheckOutcome, FamilyDocument, FormDocument};
-use crate::document::{BandStatus, ModelInfo};
+use crate::document::{Band, BandStatus, ModelInfo};
 use crate::family::RANKING;
 
 /// Forms listed in the text and Markdown tables besides the consistent
@@ -21,6 +21,16 @@ fn check_cell(f: &FormDocument) -> String {
         Some((CheckOutcome::Missed, c)) => format!("missed {} of {}", c.missed, c.of),
         Some((CheckOutcome::Refused, _)) => "refused".into(),
         Some((CheckOutcome::NotChecked, _)) => "not made".into(),
+    }
+}
+
+/// Why a family band `b` is none, as a cell: the threshold gives no
+/// trustworthy band, or no form is consistent at it.
+pub(crate) fn no_family_band(b: &Band) -> &'static str {
+    if b.status == BandStatus::Untrusted {
+        "no trustworthy band"
+    } else {
+        "no form consistent"
     }
 }
 
@@ -82,8 +92,7 @@ fn band_rows(f: &FamilyDocument, model: &ModelInfo, digits: usize, exact: bool) 
                 row.push(interval(&b.band, exact));
                 row.push(interval(&b.measurement_band, exact));
             }
-            BandStatus::Untrusted => row.extend(["0".into(), "no trustworthy band".into(), "-".into()]),
-            _ => row.extend(["0".into(), "no form consistent".into(), "-".into()]),
+            _ => row.extend(["0".into(), no_family_band(&b.band).into(), "-".into()]),
         }
         row.push(b.best_form.as_ref().map_or("-".into(), |n| interval(&n.measurement_band, exact)));
         rows.push(row);

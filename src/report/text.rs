@@ -64,7 +64,11 @@ pub(crate) fn text_of(doc: &AnalysisDocument, residuals: &Residuals, exact: bool
     let mut o = String::new();
     line(&mut o, format!("errband {} — {} with {}", doc.header.errband, m.file, doc.data.info.file));
     line(&mut o, "");
-    answer_text(&mut o, doc);
+    // The answer first, or why there is none.
+    o.push_str(&super::answer::Answer::section(
+        super::answer::Answer::of_document(doc),
+        doc.recommendation_error.as_deref(),
+    ));
     line(&mut o, format!("Model   {}({}) = {}", m.function, m.variables.join(", "), m.body));
     for c in &m.constants {
         line(&mut o, format!("        const {} = {}", c.name, c.value));
@@ -165,15 +169,6 @@ pub(crate) fn text_of(doc: &AnalysisDocument, residuals: &Residuals, exact: bool
         super::backtest::backtest_text(&mut o, h, m, exact);
     }
     o
-}
-
-/// The answer first, or why there is none.
-fn answer_text(o: &mut String, doc: &AnalysisDocument) {
-    if let Some(a) = super::answer::Answer::of_document(doc) {
-        o.push_str(&a.text());
-    } else if let Some(e) = &doc.recommendation_error {
-        o.push_str(&format!("Answer: no recommended band ({e})\n\n"));
-    }
 }
 
 fn residual_table(o: &mut String, doc: &AnalysisDocument, residuals: &Residuals, exact: bool) {
