@@ -306,6 +306,26 @@ pub enum NoBand {
 }
 
 impl NoBand {
+    /// Why a region of shape `shape` gives no band at a point where it has
+    /// none: a region that is neither empty nor untrusted has a band at
+    /// every point unless all of it lies below zero there.
+    pub fn of(shape: &Shape) -> NoBand {
+        match shape {
+            Shape::Untrusted { .. } => NoBand::Untrusted,
+            Shape::Empty => NoBand::Empty,
+            _ => NoBand::BelowZero,
+        }
+    }
+
+    /// Its status as the JSON and CSV outputs name it.
+    pub fn key(self) -> &'static str {
+        match self {
+            NoBand::Empty => "empty",
+            NoBand::Untrusted => "untrusted",
+            NoBand::BelowZero => "below_zero",
+        }
+    }
+
     /// Why, in a few words.
     pub fn reason(self) -> &'static str {
         match self {
@@ -324,11 +344,7 @@ impl NoBand {
 pub fn bands_of<'a>(r: &Region, p: &'a Prediction, i: usize) -> Result<(&'a Band, &'a Band), NoBand> {
     match (&p.bands[i], &p.measurement[i]) {
         (Some(b), Some(m)) => Ok((b, m)),
-        _ => Err(match r.shape {
-            Shape::Untrusted { .. } => NoBand::Untrusted,
-            Shape::Empty => NoBand::Empty,
-            _ => NoBand::BelowZero,
-        }),
+        _ => Err(NoBand::of(&r.shape)),
     }
 }
 

@@ -3,7 +3,6 @@
 //! spreadsheets, Markdown that cannot carry HTML).
 
 use super::*;
-use crate::analysis::Shape;
 use crate::model::show_value;
 use crate::num::Point;
 
@@ -136,13 +135,7 @@ impl Report<'_> {
                 }
                 row.cell(&model_dec);
                 let (b, mb) = (&p.bands[ri], &p.measurement[ri]);
-                // A region that is neither empty nor untrusted has a band at
-                // every point unless all of it lies below zero there.
-                let none = match r.shape {
-                    Shape::Untrusted { .. } => "untrusted",
-                    Shape::Empty => "empty",
-                    _ => "below_zero",
-                };
+                let none = crate::analysis::NoBand::of(&r.shape).key();
                 let ends = |row: &mut CsvRow<'_>, band: &Option<Band>, exact: bool| match band {
                     None => {
                         row.cell(none);
