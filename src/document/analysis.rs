@@ -766,9 +766,7 @@ fn dc_map(names: &[String], v: &[Rat], digits: usize) -> BTreeMap<String, Exact>
 pub fn fit_document(m: &Model, a: &Analysis, max_row: usize, slot: usize, digits: usize) -> FitDocument {
     let ex = |x: &Rat| Exact::new(x, digits);
     let regions = a.regions.iter().map(|r| region(a, r, digits)).collect();
-    // Each threshold rendered once, not once per point.
-    let thresholds: Vec<Threshold> = a.regions.iter().map(|r| Threshold::of(r, digits)).collect();
-    let bands = a.predictions.iter().map(|p| point_bands(m, a, &thresholds, p, digits)).collect();
+    let bands = prediction_bands(m, a, digits);
     FitDocument {
         fit: if a.fit == FitMode::Given { FitKind::None } else { FitKind::Lsq },
         params: params(m, &a.params, digits),
@@ -921,6 +919,14 @@ fn region(a: &Analysis, r: &Region, digits: usize) -> RegionDocument {
         });
     }
     doc
+}
+
+/// The bands of `a` at each of its prediction points, one per threshold
+/// (the document's `bands`; the experiment's CSV rows read them too).
+pub fn prediction_bands(m: &Model, a: &Analysis, digits: usize) -> Vec<PointBands> {
+    // Each threshold rendered once, not once per point.
+    let thresholds: Vec<Threshold> = a.regions.iter().map(|r| Threshold::of(r, digits)).collect();
+    a.predictions.iter().map(|p| point_bands(m, a, &thresholds, p, digits)).collect()
 }
 
 fn point_bands(

@@ -18,7 +18,7 @@ use serde_json::Value;
 use super::html::{esc, html_table, page_parts};
 use super::tables::plural;
 use super::view::num;
-use super::{figures, rel_half_width_dec, stream, table_left, Report, Views};
+use super::{figures, stream, table_left, Report, Views};
 use crate::analysis::Analysis;
 use crate::data::{Aggregate, Format};
 use crate::document::analysis::{AnalysisDocument, CoverageDocument};
@@ -846,11 +846,11 @@ impl<'a> ExperimentReport<'a> {
         head
     }
 
-    /// One series' CSV records.
+    /// One series' CSV records, read from its bands as the document
+    /// gives them (no document is made for the rest).
     fn csv_records(&self, e: &Entry<'_>) -> String {
         let width = self.csv_head().len();
         let mut w = csv::Writer::from_writer(Vec::new());
-        let opt = |x: &Option<Rat>, f: &dyn Fn(&Rat) -> String| x.as_ref().map_or(String::new(), f);
         let name = [e.part.callpath.clone(), e.part.metric.clone()];
         match e.outcome.as_ref().map_err(ToString::to_string) {
             Err(msg) => {
@@ -860,22 +860,26 @@ impl<'a> ExperimentReport<'a> {
                 let _ = w.write_record(&r);
             }
             Ok(an) => {
-                for p in &an.predictions {
-                    for (k, region) in an.regions.iter().enumerate() {
-                        let b = p.bands.get(k).and_then(|b| b.as_ref());
-                        let (lo, hi) = b.map_or((None, None), |b| (b.lower.clone(), b.upper.clone()));
+                let digits = self.digits();
+                let emax = Exact::new(&an.emax, digits);
+                fn decimal(x: &Option<Exact>) -> String {
+                    x.as_ref().map_or_else(String::new, |x| x.decimal.clone())
+                }
+                fn exact(x: &Option<Exact>) -> String {
+                    x.as_ref().map_or_else(String::new, |x| x.exact.clone())
+                }
+                for p in crate::document::analysis::prediction_bands(self.model, an, digits) {
+                    for t in &p.bands {
+                        let b = &t.band;
                         let mut r = name.to_vec();
-                        r.extend(p.x.iter().map(show_value));
-                        r.push(region.threshold.text.clone());
-                        r.push(self.dec(&p.model));
-                        r.push(opt(&lo, &|v| self.dec(v)));
-                        r.push(opt(&hi, &|v| self.dec(v)));
-                        r.push(rel_half_width_dec(b, &p.model, 1, self.digits()));
-                        r.push(self.dec(&an.emax));
-                        r.push(crate::num::fmt_fraction(&p.model));
-                        r.push(opt(&lo, &crate::num::fmt_fraction));
-                        r.push(opt(&hi, &crate::num::fmt_fraction));
-                        r.push(crate::num::fmt_fraction(&an.emax));
+                        r.extend(self.model.vars.iter().map(|v| p.point.get(v).cloned().unwrap_or_default()));
+                        r.push(t.threshold.label.clone());
+                        r.push(p.model.decimal.clone());
+                        r.extend([decimal(&b.lower), decimal(&b.upper), decimal(&b.relative_half_width)]);
+                        r.push(emax.decimal.clone());
+                        r.push(p.model.exact.clone());
+                        r.extend([exact(&b.lower), exact(&b.upper)]);
+                        r.push(emax.exact.clone());
                         r.push(String::new());
                         let _ = w.write_record(&r);
                     }

@@ -92,14 +92,6 @@ pub struct Report<'a> {
 
 pub use crate::analysis::shrink_ratio;
 
-/// The correctly rounded decimal of [`Band::relative_half_width`] at `digits`
-/// significant digits, scaled by `scale` (100 for a percentage); empty when
-/// there is no finite band or the model value is zero.
-fn rel_half_width_dec(b: Option<&Band>, model: &Rat, scale: u32, digits: usize) -> String {
-    b.and_then(|b| b.relative_half_width_parts(model))
-        .map_or(String::new(), |(n, d)| crate::num::fmt_sig_parts(&(n * scale), &d, digits))
-}
-
 /// Number views shared by the text renderers: exact fractions or correctly
 /// rounded decimals, threshold labels, the RMS.
 pub(crate) trait Views {
