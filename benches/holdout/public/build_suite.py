@@ -35,6 +35,11 @@ REPOS = {
     "giordano/julia-on-fugaku": ("91b07995bd2b63761edb57e6376a7b6b77c59728", "LICENSE", "MIT"),
     "hpc-uk/archer-benchmarks": ("f644ea4b0e61f1dabe5aa7b6b6fcc99b251ea178", "LICENSE.md", "GPL-3.0"),
     "RapidsAtHKUST/ppSCAN": ("691b39309da1c6b5df46b264b5a300a35d644f70", "LICENSE", "MIT"),
+    # last commit before the results were removed ("remove results (moved to paper repo)", 061630a)
+    "lquenti/walky": ("6d2d40a69f583e9d42a93c52be4061d4511cb9ee", "LICENSE", "MIT"),
+    # last commit touching data/lulesh* on pull request #26 (refs/pull/26/head, whose head 82df7e32 has the
+    # same data files); the data is on no branch of the repository
+    "LLNL/thicket-tutorial": ("64aca5a712d06e61cd1879ca84fe816a3b520765", "LICENSE", "MIT"),
 }
 
 NUM = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -505,6 +510,215 @@ def ppscan():
                     "dominating; 'total speedup' is derived, not a measurement"))
 
 
+# ---------------------------------------------------------------- walky (TSP solvers in Rust)
+
+WALKY = "lquenti/walky"
+WALKY_MACHINE = ("GWDG cluster, Slurm partition 'medium', nodes amp0xx (Slurm log headers in the "
+                 "repository history, e.g. commit 4bd7d56; paths /home/uni11/gwdg1/GWDG/...); hardware not "
+                 "stated")
+
+
+def walky_approx():
+    repo = WALKY
+    algs = [("1-tree", "lower-bound one-tree", "1-tree lower bound"),
+            ("Christofides", "approx christofides", "Christofides approximation"),
+            ("NN", "approx nearest-neighbour", "nearest-neighbour heuristic")]
+    for d, cmd, desc in algs:
+        base = "benchmarks/%s/STMT/results/" % d
+        files = ls(repo, base)
+        for par in ("single-threaded", "multi-threaded"):
+            s = Series("walky-approx/%s/%s" % (d, par), "walky-approx", "other", "s", "n",
+                       "walky (Rust TSP solver) '%s -p %s' (%s) on a random complete graph of n vertices "
+                       "(utils/gen_matrix_fast/results/<n>.xml); %s; the job requests 24 CPUs (-c 24), the "
+                       "thread count of the multi-threaded mode is not stated; value = the program's own "
+                       "'elapsed seconds' of one run, as collected by benchmarks/run_often.py into the list "
+                       "'elapsed_seconds' (3 warm-up runs, then 10 measured runs; the file's mean and median "
+                       "are not used); n = vertices" % (cmd, par, desc, WALKY_MACHINE), repo, base)
+            for path in files:
+                m = re.search(r"/result_(\d+)_%s\.json$" % par, path)
+                if not m:
+                    continue
+                ls_ = lines(repo, path)
+                assert len(ls_) == 1, path
+                m2 = re.match(r'\{"elapsed_seconds": \[([^\]]*)\], "mean": ', ls_[0])
+                texts = m2.group(1).split(", ")
+                assert [float(t) for t in texts] == json.loads(ls_[0])["elapsed_seconds"], path
+                assert len(texts) == 10, path
+                for t in texts:
+                    s.add(int(m.group(1)), t, path, 1)
+            finish(s)
+
+
+def walky_exact():
+    repo = WALKY
+    d = "benchmarks/Exact/STMT/results/"
+    what = {"v0": "tests all n! tours", "v1": "first vertex fixed, (n-1)! tours",
+            "v2": "recursive enumeration with cached partial sums",
+            "v3": "as v2, stops when the partial sum exceeds the best tour",
+            "v4": "as v3, bound by partial sum + nearest-neighbour graph",
+            "v5": "bound by an MST instead of the NN graph", "v6": "as v5, MST distances cached"}
+    for name in ("v0", "v1", "v2", "v3", "v4", "v5", "v6", "multithreaded"):
+        path = d + "results_%s.json" % name
+        if name == "multithreaded":
+            cmd, alg, cpus = "exact -p multi-threaded v0", "v0", "the job requests 24 CPUs (-c 24)"
+        else:
+            cmd, alg, cpus = "exact -p single-threaded %s" % name, name, "single-threaded"
+        s = Series("walky-exact/%s" % name, "walky-exact", "other", "s", "n",
+                   "walky (Rust TSP solver) exact algorithm %s (%s; walky's src/cli.rs), command '%s', %s; "
+                   "%s; measured with hyperfine (--runs 10, --warmup 2, --parameter-scan N): value = one "
+                   "entry of 'times', the wall time of one whole process run including start-up and reading "
+                   "the XML graph, so small n show a constant floor of about 0.12 s; all exit codes 0; "
+                   "the scan (N = 3..50) ends where the Slurm time limit cancelled the job, except for v5 and "
+                   "v6, which reach 50 (job logs at commit 4bd7d56); n = vertices (hyperfine parameter N)"
+                   % (alg, what[alg], cmd, cpus, WALKY_MACHINE), repo, path)
+        data = json.loads(source(repo, path).decode())
+        got, times = [], None
+        for i, ln in enumerate(lines(repo, path), 1):
+            st = ln.strip()
+            if st == '"times": [':
+                times = []
+            elif times is not None and st.startswith("]"):
+                got.append(times)
+                times = None
+            elif times is not None:
+                times.append((st.rstrip(","), i))
+        assert len(got) == len(data["results"]), path
+        for ts, r in zip(got, data["results"]):
+            assert cmd in r["command"], (path, r["command"])
+            assert [float(t) for t, _ in ts] == r["times"] and len(ts) == 10, path
+            assert set(r["exit_codes"]) == {0}, path
+            n = int(r["parameters"]["N"])
+            assert r["command"].endswith("/%d.xml" % n), path
+            for t, i in ts:
+                s.add(n, t, path, i)
+        finish(s)
+
+
+def walky_mpi():
+    repo = WALKY
+    for d, cmd, graph, runs, multi, extra in (
+            ("1-tree", "lower-bound one-tree -p mpi", 3000, 11, "64 as 16 per node on 4 nodes",
+             "; there is no p = 32 run (see skipped.json)"),
+            ("Christofides", "approx christofides -p mpi", 2500, 26, "32 and 64 as 16 per node on 2 and 4 nodes",
+             "; each run also prints that it defaults to a sequential Prim's algorithm, and the time hardly "
+             "changes with p")):
+        base = "benchmarks/%s/MPI/" % d
+        s = Series("walky-mpi/%s" % d, "walky-mpi", "strong", "s", "p",
+                   "walky (Rust TSP solver) '%s' on one fixed random graph of %d vertices (GRAPH_SIZE in the "
+                   "Slurm scripts), module openmpi, %s; p = MPI processes: 1, 2, 4, 8, 16 on one node, %s "
+                   "(file output_<nodes>_nodes_<tasks>_taskspernode.txt); value = the 'elapsed seconds' line "
+                   "of each run (the script's warm-up runs are not written to the file; %d measured runs, one "
+                   "line each)%s" % (cmd, graph, WALKY_MACHINE, multi, runs, extra),
+                   repo, base)
+        for path in ls(repo, base):
+            m = re.search(r"/output_(\d+)_nodes_(\d+)_taskspernode\.txt$", path)
+            if not m:
+                continue
+            nodes, tpn = int(m.group(1)), int(m.group(2))
+            if nodes > 1 and tpn == 1:
+                continue
+            ls_ = lines(repo, path)
+            heads = [ln for ln in ls_ if re.match(r"run \d+/\d+$", ln)]
+            vals = [(i, ln) for i, ln in enumerate(ls_, 1) if ln.startswith("elapsed seconds: ")]
+            assert len(heads) == len(vals) == runs, (path, len(heads), len(vals))
+            for i, ln in vals:
+                s.add(nodes * tpn, ln[len("elapsed seconds: "):].strip(), path, i)
+        finish(s)
+    SKIPPED.append(("walky-mpi", "benchmarks/{1-tree,Christofides}/MPI/output_{2,4,8}_nodes_1_taskspernode.txt",
+                    "one process per node on 2, 4 and 8 nodes: the same process counts as the one-node runs with "
+                    "another placement; as their own series (1, 2, 4, 8 nodes) only 4 scales"))
+    SKIPPED.append(("walky-mpi", "benchmarks/1-tree/MPI/output_2_nodes_16_taskspernode.txt (p = 32)",
+                    "the run crashed (Illegal instruction on nodes dfa003/dfa012, commit bfc22c6) and the author "
+                    "deleted the file (commit 383157a): no value"))
+    SKIPPED.append(("walky-mpi", "benchmarks/Exact/MPI/*, benchmarks/NN/MPI/*",
+                    "every MPI rank prints its own result and elapsed time, interleaved, so a run has p values "
+                    "and no single one; NN output_4_nodes_16 is also missing from the snapshot"))
+    SKIPPED.append(("walky-exact", "Slurm job logs (benchmarks/*/STMT/run-*, benchmarks/*/MPI/slurm-*.out)",
+                    "hyperfine's printed mean and range summaries and progress lines: no individual values "
+                    "beyond those in the result files (most of these logs are only in earlier commits)"))
+
+
+# ---------------------------------------------------------------- LULESH on quartz (thicket-tutorial)
+
+def cali_meta(repo, path, names):
+    """Adiak values of a Caliper .cali file: name -> (text, line)."""
+    nodes = {}
+    for i, ln in enumerate(lines(repo, path), 1):
+        m = re.match(r"__rec=node,id=(\d+),attr=(\d+),data=(.*?)(?:,parent=(\d+))?$", ln)
+        if m:
+            nodes[int(m.group(1))] = (int(m.group(2)), m.group(3), i)
+    byname = {d: nid for nid, (a, d, _) in nodes.items() if a == 8}
+    out = {}
+    for k in names:
+        if k in byname:
+            got = [(d, i) for nid, (a, d, i) in nodes.items() if a == byname[k]]
+            assert len(got) == 1, (path, k, got)
+            out[k] = got[0]
+    return out
+
+
+def lulesh_quartz():
+    repo = "LLNL/thicket-tutorial"
+    names = ("elapsed_time", "problem_size", "jobsize", "numhosts", "threads", "iterations", "cluster",
+             "Compiler Name", "Compiler Version", "mpi.world.size")
+    d = "data/lulesh/"
+    per = OrderedDict()
+    for path in ls(repo, d):
+        m = cali_meta(repo, path, names)
+        assert m["cluster"][0] == "quartz" and m["iterations"][0] == "9999999", path
+        assert m["mpi.world.size"][0] == m["jobsize"][0], path
+        js, ps = int(m["jobsize"][0]), int(m["problem_size"][0])
+        conf = (m["threads"][0], m["numhosts"][0], m["Compiler Name"][0], m["Compiler Version"][0])
+        if js not in per:
+            per[js] = (conf, Series(
+                "lulesh-quartz-size/ranks=%d" % js, "lulesh-quartz-size", "other", "s", "n",
+                "LULESH 2.0 (Caliper/Adiak profiles in thicket-tutorial, pull request #26), cluster quartz, %s %s, %d MPI "
+                "ranks on %s node(s) x %s OpenMP thread(s) per rank (Adiak jobsize, numhosts, threads); "
+                "n = problem_size (lulesh2.0 -s n: n^3 elements per rank), run to completion; value = Adiak "
+                "elapsed_time (whole run, seconds) of one run; five runs (files) per n"
+                % (conf[2], conf[3], js, conf[1], conf[0]), repo, d))
+        assert per[js][0] == conf, path
+        per[js][1].add(ps, m["elapsed_time"][0], path, m["elapsed_time"][1])
+    for js in sorted(per):
+        finish(per[js][1])
+    d = "data/lulesh_strong/"
+    s = Series("lulesh-quartz-strong/elapsed_time", "lulesh-quartz-strong", "strong", "s", "p",
+               "LULESH 2.0 (Caliper/Adiak profiles in thicket-tutorial, pull request #26), cluster quartz, strong scaling: "
+               "p = MPI ranks (Adiak jobsize) with problem_size per rank 30, 20, 15, 12, 10, 9 for p = 8, 27, "
+               "64, 125, 216, 343, i.e. 216000 elements in total (250047 at p = 343); OpenMP threads per rank "
+               "5, 2, 2, 2, 1, 1 (Adiak threads); value = Adiak elapsed_time (whole run, seconds) of one run; "
+               "five runs (files) per p", repo, d)
+    want = {8: 30, 27: 20, 64: 15, 125: 12, 216: 10, 343: 9}
+    for path in ls(repo, d):
+        m = cali_meta(repo, path, names)
+        assert m["cluster"][0] == "quartz" and m["iterations"][0] == "9999999", path
+        js = int(m["jobsize"][0])
+        assert want[js] == int(m["problem_size"][0]), path
+        assert m["threads"][0] == {8: "5", 216: "1", 343: "1"}.get(js, "2"), path
+        s.add(js, m["elapsed_time"][0], path, m["elapsed_time"][1])
+    finish(s)
+    SKIPPED.append(("lulesh-quartz-size", "the same data/lulesh/ files grouped by problem_size (time vs ranks)",
+                    "not used: it would count every value twice; also the OpenMP threads per rank change with "
+                    "the rank count (5, 2, 2, 2, 1, 1), so it is not a clean weak-scaling series"))
+    SKIPPED.append(("lulesh-quartz-size", "per-region Caliper records (time per callpath)",
+                    "not taken: only the whole-run Adiak elapsed_time, fixed in advance; region values are "
+                    "aggregates over ranks"))
+    for repo_, reason in (
+            ("uswick/scripts_misc", "HPX/MPI allreduce runs with repetitions vs process count, but the "
+                                    "repository has no licence file"),
+            ("kangpahul9/pdcassigmentpart2", "OpenMP n-body, 5 thread counts x 5 runs, but the repository has "
+                                             "no licence file"),
+            ("irina-b1/heat-diffusion-fdm-mpi", "results/raw_times.csv: 4 process counts x 3 runs (fewer than "
+                                                "5 scales and 5 repetitions)"),
+            ("PJGJ/pagerank-openmp", "results/raw_times.csv: 4 thread counts x 5 runs (fewer than 5 scales)"),
+            ("fwlipebueno/parallel-vector-sum-benchmark", "results/raw_times.csv: one thread count and one size "
+                                                          "(no scaling parameter)"),
+            ("LLNL/thicket-tutorial", "data/quartz/*, data/lassen/*: RAJAPerf at one or few problem sizes per "
+                                      "configuration; data/mpi_scaling_cali/: byte-identical (same blob SHA) "
+                                      "to the LLNL/thicket files used by lulesh-opal")):
+        SKIPPED.append(("(other repositories)", repo_, reason))
+
+
 # ---------------------------------------------------------------- output
 
 def split(points):
@@ -525,6 +739,10 @@ def main():
     archer_cp2k()
     archer_hadgem3()
     ppscan()
+    walky_approx()
+    walky_exact()
+    walky_mpi()
+    lulesh_quartz()
 
     ids = [s.sid for s in SERIES]
     assert len(ids) == len(set(ids)), "duplicate series ids"
