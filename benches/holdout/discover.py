@@ -5,6 +5,8 @@ measurement is checked against the bands errband gives at its point.
 
     python3 benches/holdout/discover.py BIN [--before] [--series] [--jobs N] SUITE.json...
 
+Each table ends with the same figures by extrapolation distance: series
+with one held-out scale, and the nearer and the farther of two.
 With --series every series' points are listed too (refused, or measurements
 inside the recommended band of n, its half-width and the point error).
 
@@ -180,6 +182,13 @@ def main():
             s = summary("all", [r[3][k] for r in mine])
             print(s["line"])
             verdict.append((sname, k, s))
+            # By extrapolation distance: series with one held-out scale,
+            # and the nearer and the farther of two.
+            one = [r[3][k] for r in mine if len(r[3][k]) == 1]
+            two = [r[3][k] for r in mine if len(r[3][k]) == 2]
+            print(summary("(one held out)", one)["line"])
+            print(summary("(nearer of two)", [ps[:1] for ps in two])["line"])
+            print(summary("(farther of two)", [ps[1:] for ps in two])["line"])
     print("\nTargets: series-mean coverage >= 90 %, refused <= 15 %, median half-width <= 35 %")
     for sname, k, s in verdict:
         ok = lambda c: "met" if c else "MISSED"
