@@ -253,6 +253,10 @@ pub const RANKING: &str = "ranked: consistent at more thresholds first, then for
 /// Which forms the family's thresholds are named from, as reports state it.
 pub const SCALE_FROM: &str = "The threshold names the family's best statistics: remax is the smallest remax of a form with at least two distinct points more than coefficients, since a form with only one more bends to any trend and its misfit says little of the scatter.";
 
+/// What a family of growing forms only says when the data fall
+/// ([`FamilyAnalysis::falls_without_decreasing_form`]), as reports state it.
+pub const FALLS_HINT: &str = "the data fall as the variable grows, but every form of `--family pmnf` grows: the best one follows the fall with a negative coefficient, which soon predicts zero or less. `--family scaling`, the default without a model file, adds decreasing forms such as Amdahl's c0 + c1/x.";
+
 /// Why a family could not be analysed.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -718,6 +722,19 @@ pub fn analyse(
 }
 
 impl FamilyAnalysis {
+    /// True when the data fall as the variable grows and the family has no
+    /// form that does: every form is one of Extra-P's growing terms
+    /// (`--family pmnf` on a single variable), and the best one is fitted
+    /// with a negative coefficient on its term (`c0 + c1*log2(p)`, c1 < 0).
+    /// Reports then point to the `scaling` set ([`FALLS_HINT`]).
+    pub fn falls_without_decreasing_form(&self) -> bool {
+        let Some(best) = self.members.first() else { return false };
+        self.members.iter().all(|m| m.origin == Origin::Pmnf)
+            && best.model.vars.len() == 1
+            && best.model.k() == 2
+            && best.stats.params.get(1).is_some_and(|c| c.is_negative())
+    }
+
     /// Per point, the hull of the new-measurement bands at threshold
     /// `level` of the forms ranked alike with the best ([`Member::tier`]:
     /// as many coefficients, consistent at as many thresholds, a positive

@@ -203,6 +203,40 @@ fn strong_scaling_gets_decreasing_forms_and_no_negative_time() {
     assert!(!text.contains("[0, -"), "no band printed upside down:\n{text}");
 }
 
+/// The exact text of a JSON `{exact, decimal}` value.
+fn exact_of(v: &Value) -> String {
+    v["exact"].as_str().unwrap_or_else(|| panic!("no exact value in {v}")).to_string()
+}
+
+/// `--family pmnf` (Extra-P's growing forms only) on falling data says so
+/// and points to `scaling`, in the answer, the family section and JSON; the
+/// default family (which has decreasing forms) and a model file's own
+/// family do not.
+#[test]
+fn growing_forms_on_falling_data_point_to_scaling() {
+    let data = "../shared/extrap-data/tests/data/text/strong_scaling/one_parameter_1.txt";
+    let hint = "every form of `--family pmnf` grows";
+    let brief = ok(&[data, "--family", "pmnf", "--at", "x=100", "--brief"]);
+    has(&brief, &["hint: the data fall as the variable grows", hint, "`--family scaling`"]);
+    let text = ok(&[data, "--family", "pmnf", "--at", "x=100"]);
+    has(&text, &["note: the data fall as the variable grows"]);
+    let md = ok(&[data, "--family", "pmnf", "--at", "x=100", "--format", "md"]);
+    has(&md, &["- hint: the data fall as the variable grows", "Note: the data fall as the variable grows"]);
+    let doc = json(&[data, "--family", "pmnf", "--at", "x=100"]);
+    assert_eq!(doc["family"]["falls_without_decreasing_form"], true);
+    let best = &doc["family"]["forms"][0];
+    assert_eq!(best["from"], "pmnf");
+    assert!(exact_of(&best["params"][1]).starts_with('-'), "{best}");
+    // The default family has decreasing forms: no hint.
+    let doc = json(&[data, "--at", "x=100"]);
+    assert_eq!(doc["family"]["falls_without_decreasing_form"], false);
+    assert!(!ok(&[data, "--at", "x=100", "--brief"]).contains(hint));
+    // Growing data: no hint either.
+    let grows = tmp_file("grows.csv", "p,t\n2,1.1\n4,2.05\n8,2.9\n16,4.2\n32,4.9\n");
+    let doc = json(&[&grows as &str, "--family", "pmnf", "--at", "p=64"]);
+    assert_eq!(doc["family"]["falls_without_decreasing_form"], false);
+}
+
 /// A change of trend (Extra-P's segmented test data): the early scales are
 /// set aside, said so, and the band comes from the last segment.
 #[test]

@@ -407,6 +407,10 @@ pub struct FamilyDocument {
     pub skipped: Vec<SkippedForm>,
     /// The family band per prediction point and threshold.
     pub bands: Vec<FamilyBand>,
+    /// The data fall as the variable grows, but every form grows: the best
+    /// follows the fall with a negative coefficient (`--family pmnf` on
+    /// falling data; `--family scaling` adds decreasing forms).
+    pub falls_without_decreasing_form: bool,
 }
 
 /// One form of the family.
@@ -1138,6 +1142,7 @@ pub fn family(m: &Model, f: &FamilyAnalysis, digits: usize) -> FamilyDocument {
             .collect(),
         skipped: f.skipped.iter().map(|s| SkippedForm { form: s.form.clone(), why: s.why.clone() }).collect(),
         bands,
+        falls_without_decreasing_form: f.falls_without_decreasing_form(),
     }
 }
 

@@ -31,13 +31,15 @@ impl Answer {
     /// points are the prediction points flagged `extrapolated` in order;
     /// `discovered`: the model is the family's best form, found without a
     /// model file; `best_of`: the number of forms when the recommended form
-    /// is that best form.
+    /// is that best form; `falls`: the family's forms only grow and the
+    /// data fall ([`crate::family::FALLS_HINT`]).
     pub(crate) fn of(
         model: &ModelInfo,
         r: &RecommendationDocument,
         extrapolated: &[bool],
         discovered: bool,
         best_of: Option<usize>,
+        falls: bool,
     ) -> Answer {
         let call = format!("{}({})", model.function, model.variables.join(", "));
         let with_unit = |v: &str| match model.units.get(&model.function) {
@@ -164,6 +166,9 @@ impl Answer {
                 )
             });
         }
+        if falls {
+            notes.push(format!("hint: {}", crate::family::FALLS_HINT));
+        }
         Answer { points, notes }
     }
 
@@ -199,7 +204,8 @@ impl Answer {
             .as_ref()
             .filter(|f| doc.discovered && f.forms.first().is_some_and(|b| b.form == r.form))
             .map(|f| f.forms.len());
-        Some(Answer::of(&doc.model, r, &extrapolated, doc.discovered, best_of))
+        let falls = doc.family.as_ref().is_some_and(|f| f.falls_without_decreasing_form);
+        Some(Answer::of(&doc.model, r, &extrapolated, doc.discovered, best_of, falls))
     }
 }
 
@@ -215,7 +221,8 @@ impl Report<'_> {
             .family
             .filter(|f| self.discovered && f.members.first().is_some_and(|b| b.form == r.form))
             .map(|f| f.members.len());
-        Some(Answer::of(&info, &doc, &extrapolated, self.discovered, best_of))
+        let falls = self.family.is_some_and(|f| f.falls_without_decreasing_form());
+        Some(Answer::of(&info, &doc, &extrapolated, self.discovered, best_of, falls))
     }
 
     /// The answer section of the text report, as `errband MODEL DATA`

@@ -131,6 +131,9 @@ pub(crate) fn family_text(o: &mut String, f: &FamilyDocument, model: &ModelInfo,
     if f.skipped.len() > 3 {
         o.push_str(&format!("  left out: {} more forms\n", f.skipped.len() - 3));
     }
+    if f.falls_without_decreasing_form {
+        o.push_str(&format!("  note: {}\n", crate::family::FALLS_HINT));
+    }
     if f.bands.is_empty() {
         o.push_str("  (no prediction point: give --at for the family band)\n");
         return;
@@ -159,6 +162,9 @@ pub(crate) fn family_markdown(
     }
     if hidden > 0 {
         o.push_str(&format!("\n{hidden} more forms, none consistent.\n"));
+    }
+    if f.falls_without_decreasing_form {
+        o.push_str(&format!("\nNote: {}\n", md_escape(crate::family::FALLS_HINT)));
     }
     if !f.bands.is_empty() {
         let rows = band_rows(f, model, digits, exact);
