@@ -253,9 +253,13 @@ pub const RANKING: &str = "ranked: consistent at more thresholds first, then for
 /// Which forms the family's thresholds are named from, as reports state it.
 pub const SCALE_FROM: &str = "The threshold names the family's best statistics: remax is the smallest remax of a form with at least two distinct points more than coefficients, since a form with only one more bends to any trend and its misfit says little of the scatter.";
 
-/// What a family of growing forms only says when the data fall
-/// ([`FamilyAnalysis::falls_without_decreasing_form`]), as reports state it.
-pub const FALLS_HINT: &str = "the data fall as the variable grows, but every form of `--family pmnf` grows: the best one follows the fall with a negative coefficient, which soon predicts zero or less. `--family scaling`, the default without a model file, adds decreasing forms such as Amdahl's c0 + c1/x.";
+/// What reports say when the data fall as `var` grows and the family's
+/// forms only grow ([`FamilyAnalysis::falls_without_decreasing_form`]).
+pub fn falls_hint(var: &str) -> String {
+    format!(
+        "the data fall as {var} grows, but every form of `--family pmnf` grows: the best one follows the fall with a negative coefficient, which soon predicts zero or less. `--family scaling`, the default without a model file, adds decreasing forms such as Amdahl's c0 + c1/{var}."
+    )
+}
 
 /// Why a family could not be analysed.
 #[derive(Debug, Clone)]
@@ -726,7 +730,7 @@ impl FamilyAnalysis {
     /// form that does: every form is one of Extra-P's growing terms
     /// (`--family pmnf` on a single variable), and the best one is fitted
     /// with a negative coefficient on its term (`c0 + c1*log2(p)`, c1 < 0).
-    /// Reports then point to the `scaling` set ([`FALLS_HINT`]).
+    /// Reports then point to the `scaling` set ([`falls_hint`]).
     pub fn falls_without_decreasing_form(&self) -> bool {
         let Some(best) = self.members.first() else { return false };
         self.members.iter().all(|m| m.origin == Origin::Pmnf)

@@ -217,11 +217,11 @@ fn growing_forms_on_falling_data_point_to_scaling() {
     let data = "../shared/extrap-data/tests/data/text/strong_scaling/one_parameter_1.txt";
     let hint = "every form of `--family pmnf` grows";
     let brief = ok(&[data, "--family", "pmnf", "--at", "x=100", "--brief"]);
-    has(&brief, &["hint: the data fall as the variable grows", hint, "`--family scaling`"]);
+    has(&brief, &["hint: the data fall as x grows", hint, "`--family scaling`", "c0 + c1/x."]);
     let text = ok(&[data, "--family", "pmnf", "--at", "x=100"]);
-    has(&text, &["note: the data fall as the variable grows"]);
+    has(&text, &["note: the data fall as x grows"]);
     let md = ok(&[data, "--family", "pmnf", "--at", "x=100", "--format", "md"]);
-    has(&md, &["- hint: the data fall as the variable grows", "Note: the data fall as the variable grows"]);
+    has(&md, &["- hint: the data fall as x grows", "Note: the data fall as x grows"]);
     let doc = json(&[data, "--family", "pmnf", "--at", "x=100"]);
     assert_eq!(doc["family"]["falls_without_decreasing_form"], true);
     let best = &doc["family"]["forms"][0];

@@ -32,7 +32,7 @@ impl Answer {
     /// `discovered`: the model is the family's best form, found without a
     /// model file; `best_of`: the number of forms when the recommended form
     /// is that best form; `falls`: the family's forms only grow and the
-    /// data fall ([`crate::family::FALLS_HINT`]).
+    /// data fall ([`crate::family::falls_hint`]).
     pub(crate) fn of(
         model: &ModelInfo,
         r: &RecommendationDocument,
@@ -167,7 +167,7 @@ impl Answer {
             });
         }
         if falls {
-            notes.push(format!("hint: {}", crate::family::FALLS_HINT));
+            notes.push(format!("hint: {}", crate::family::falls_hint(var)));
         }
         Answer { points, notes }
     }

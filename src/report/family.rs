@@ -117,6 +117,11 @@ fn summary(f: &FamilyDocument) -> String {
     format!("{n} form{} ({}); {RANKING}", if n == 1 { "" } else { "s" }, parts.join(", "))
 }
 
+/// The model's first variable (the one a falling trend falls along).
+fn var(model: &ModelInfo) -> &str {
+    model.variables.first().map_or("x", String::as_str)
+}
+
 /// The family, for the text report.
 pub(crate) fn family_text(o: &mut String, f: &FamilyDocument, model: &ModelInfo, digits: usize, exact: bool) {
     o.push_str(&format!("\nFamily: {}\n", summary(f)));
@@ -132,7 +137,7 @@ pub(crate) fn family_text(o: &mut String, f: &FamilyDocument, model: &ModelInfo,
         o.push_str(&format!("  left out: {} more forms\n", f.skipped.len() - 3));
     }
     if f.falls_without_decreasing_form {
-        o.push_str(&format!("  note: {}\n", crate::family::FALLS_HINT));
+        o.push_str(&format!("  note: {}\n", crate::family::falls_hint(var(model))));
     }
     if f.bands.is_empty() {
         o.push_str("  (no prediction point: give --at for the family band)\n");
@@ -164,7 +169,7 @@ pub(crate) fn family_markdown(
         o.push_str(&format!("\n{hidden} more forms, none consistent.\n"));
     }
     if f.falls_without_decreasing_form {
-        o.push_str(&format!("\nNote: {}\n", md_escape(crate::family::FALLS_HINT)));
+        o.push_str(&format!("\nNote: {}\n", md_escape(&crate::family::falls_hint(var(model)))));
     }
     if !f.bands.is_empty() {
         let rows = band_rows(f, model, digits, exact);
