@@ -741,8 +741,8 @@ impl FamilyAnalysis {
 
     /// Per point, the hull of the new-measurement bands at threshold
     /// `level` of the forms ranked alike with the best ([`Member::tier`]:
-    /// as many coefficients, consistent at as many thresholds, a positive
-    /// time at every point, the same self-check outcome) and positive
+    /// as many coefficients, consistent at `level`, a positive time at
+    /// every point, the same self-check outcome) and positive
     /// there, with how many forms it spans. `None` at a point where the
     /// best form has no band.
     ///
@@ -751,9 +751,9 @@ impl FamilyAnalysis {
     /// their every repetition cannot: [`crate::trust::fits_medians`]).
     pub fn alike(&self, level: usize, fits: impl Fn(&Member) -> bool) -> Vec<Option<(Band, usize)>> {
         let Some(best) = self.members.first() else { return vec![None; self.points.len()] };
-        let key = best.tier();
+        let key = best.tier(level);
         let alike: Vec<&Member> = std::iter::once(best)
-            .chain(self.members[1..].iter().filter(|m| m.tier() == key && fits(m)))
+            .chain(self.members[1..].iter().filter(|m| m.tier(level) == key && fits(m)))
             .collect();
         (0..self.points.len())
             .map(|p| {
@@ -773,16 +773,18 @@ impl FamilyAnalysis {
 }
 
 impl Member {
-    /// What ranks this form before the cross-validated error does: at how
-    /// many thresholds it is consistent, whether it predicts a positive
-    /// time at every point, the outcome of its self-check (0 not made for
-    /// want of consistency, 1 passed, 2 missed, 3 refused, 4 too few
-    /// scales) and its number of coefficients. Forms with the same tier are
-    /// ranked alike: what orders them (the cross-validated error, remax)
-    /// chooses a prediction but refutes none of them. A form with more
-    /// coefficients is not alike: it fits at least as well wherever it
-    /// nests a simpler one, and parsimony, not the data, sets it aside.
-    pub fn tier(&self) -> (usize, bool, u8, usize) {
+    /// What ranks this form alike with others at threshold `level` (the
+    /// one whose band is recommended): whether it is consistent there,
+    /// whether it predicts a positive time at every point, the outcome of
+    /// its self-check (0 not made for want of consistency, 1 passed, 2
+    /// missed, 3 refused, 4 too few scales) and its number of coefficients.
+    /// Forms with the same tier are ranked alike: what orders them (the
+    /// thresholds the user also asked for, the cross-validated error,
+    /// remax) chooses a prediction but refutes none of them; only the
+    /// threshold of the band refutes a form. A form with more coefficients
+    /// is not alike: it fits at least as well wherever it nests a simpler
+    /// one, and parsimony, not the data, sets it aside.
+    pub fn tier(&self, level: usize) -> (bool, bool, u8, usize) {
         let check = match self.check.as_ref().map(|c| &c.outcome) {
             None => 0,
             Some(crate::trust::Outcome::Passed) => 1,
@@ -791,7 +793,7 @@ impl Member {
             Some(crate::trust::Outcome::NotChecked(_)) => 4,
         };
         (
-            self.consistent.iter().filter(|c| **c).count(),
+            self.consistent.get(level).copied().unwrap_or(false),
             self.positive.iter().all(|p| *p),
             check,
             self.model.k(),

@@ -29,11 +29,13 @@
 //!    ([`widen_unchecked`]).
 //! 3. **Forms alike** ([`widen_to_alike`]): without a model file the form
 //!    is the family's best, and the cross-validated error chose it among
-//!    forms with the same evidence: as many coefficients, consistent at as
-//!    many thresholds, a positive time at every point, the same self-check
-//!    outcome. That error chooses a prediction but refutes none of the
-//!    others (a square root and a logarithm through four points both
-//!    pass), so the band spans the bands of them all. With repetitions a
+//!    forms with the same evidence: as many coefficients, consistent at
+//!    the trusted threshold (the band's own), a positive time at every
+//!    point, the same self-check outcome. That error chooses a prediction
+//!    but refutes none of the others (a square root and a logarithm
+//!    through four points both pass), nor does a tighter threshold such
+//!    as `max`, which only the best-fitting forms meet: only the band's
+//!    threshold refutes a form. So the band spans the bands of them all. With repetitions a
 //!    form alike must also fit their medians within the chosen form's
 //!    trusted bound on them ([`fits_medians`]).
 //! 4. **Regime changes** ([`regime`]): when the earlier scales do not follow

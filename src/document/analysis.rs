@@ -695,8 +695,8 @@ pub struct RecommendedPoint {
     /// (`null`: not widened so).
     pub family_forms: Option<usize>,
     /// Widened to the bands of the forms ranked alike with the chosen one
-    /// (as many coefficients, consistent at as many thresholds, a positive
-    /// time at every point, the same self-check outcome and, with
+    /// (as many coefficients, consistent at the trusted threshold, a
+    /// positive time at every point, the same self-check outcome and, with
     /// repetitions, fitting their medians within the chosen form's trusted
     /// bound on them): how many forms the band spans (`null`: not widened
     /// so).

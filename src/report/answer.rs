@@ -144,7 +144,7 @@ impl Answer {
         });
         if let Some(n) = alike {
             notes.push(format!(
-                "alike: {n} forms have what this one has (as many coefficients, consistent at as many thresholds, a positive time at every point, the same self-check outcome{}); the cross-validated error chose this one, but the data refute none of the others, so each band spans theirs",
+                "alike: {n} forms have what this one has (as many coefficients, consistent at the trusted threshold, a positive time at every point, the same self-check outcome{}); the cross-validated error chose this one, but the data refute none of the others, so each band spans theirs",
                 if r.repetitions.is_some() { ", fitting the medians of the repetitions within this one's trusted bound on them" } else { "" }
             ));
         }
