@@ -35,9 +35,9 @@
 //!    but refutes none of the others (a square root and a logarithm
 //!    through four points both pass), nor does a tighter threshold such
 //!    as `max`, which only the best-fitting forms meet: only the band's
-//!    threshold refutes a form. So the band spans the bands of them all. With repetitions a
-//!    form alike must also fit their medians within the chosen form's
-//!    trusted bound on them ([`fits_medians`]).
+//!    threshold refutes a form. So the band spans the bands of them all.
+//!    With repetitions a form alike must also fit their medians within
+//!    the chosen form's trusted bound on them ([`fits_medians`]).
 //! 4. **Regime changes** ([`regime`]): when the earlier scales do not follow
 //!    the trend of the last ones within the last ones' own tolerance, the
 //!    trend changed inside the data. With enough scales after the change
