@@ -250,3 +250,43 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, failure_persistence: None, rng_seed: RngSeed::Fixed(0x19_0005), ..ProptestConfig::default() })]
+
+    /// The forms ranked alike with the best at `trusted` are judged at
+    /// that threshold alone: with `max` or a relative threshold beside it,
+    /// or with `trusted` alone, the same best form gets the same hull of
+    /// the same forms, and each form in it is consistent at `trusted` with
+    /// as many coefficients as the best.
+    #[test]
+    fn forms_alike_depend_on_the_bands_threshold_alone(raw in data_strategy(), at in 65i64..2000, pct in 3i64..30) {
+        use errband::family::{analyse, forms_of, FamilyAnalysis, FamilySet};
+        let base = Model::parse("T(p) = c0\nparam c0", "base", 40).unwrap();
+        let data = measurements(&raw);
+        let x = vec![int(at)];
+        let family = |extra: Option<String>| -> Option<(FamilyAnalysis, usize)> {
+            let mut ts: Vec<Threshold> = extra.iter().map(|t| Threshold::parse(t).unwrap()).collect();
+            ts.push(Threshold::trusted(&q(5, 100)));
+            let opts = Options::default().thresholds(ts);
+            let forms = forms_of(&base, false, Some(FamilySet::Scaling), &data, &opts).ok()?;
+            let f = analyse(forms, &data, "d.csv", &opts, std::slice::from_ref(&x)).ok()?;
+            let t = f.levels.iter().position(|l| l.threshold.is_trusted())?;
+            Some((f, t))
+        };
+        let runs: Vec<(FamilyAnalysis, usize)> =
+            [None, Some("max".to_string()), Some(format!("{pct}%"))].into_iter().filter_map(family).collect();
+        let Some((first, t0)) = runs.first() else { return Ok(()) };
+        let want = first.alike(*t0, |_| true);
+        let best = &first.members[0];
+        for m in first.members.iter().filter(|m| m.tier(*t0) == best.tier(*t0)) {
+            prop_assert!(m.consistent[*t0] && m.model.k() == best.model.k(), "{}", m.form);
+        }
+        for (f, t) in &runs[1..] {
+            if f.members[0].form != best.form {
+                continue; // another best form: other forms are alike with it
+            }
+            prop_assert_eq!(&f.alike(*t, |_| true), &want);
+        }
+    }
+}
