@@ -198,6 +198,21 @@ proptest! {
     }
 }
 
+/// The family `set` of one-variable forms on `data`, judged at
+/// `thresholds` and predicting at `x` (`None` when it cannot be analysed).
+fn family(
+    data: &[Measurement],
+    set: errband::family::FamilySet,
+    thresholds: Vec<Threshold>,
+    x: &[Rat],
+) -> Option<errband::family::FamilyAnalysis> {
+    use errband::family::{analyse, forms_of};
+    let base = Model::parse("T(p) = c0\nparam c0", "base", 40).unwrap();
+    let opts = Options::default().thresholds(thresholds);
+    let forms = forms_of(&base, false, Some(set), data, &opts).ok()?;
+    analyse(forms, data, "d.csv", &opts, &[x.to_vec()]).ok()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 12, failure_persistence: None, rng_seed: RngSeed::Fixed(0x19_0004), ..ProptestConfig::default() })]
 
@@ -208,13 +223,10 @@ proptest! {
     /// forms' bands.
     #[test]
     fn family_bands_match_brute_force(raw in data_strategy(), at in 65i64..2000, pct in 3i64..30) {
-        use errband::family::{analyse, forms_of};
-        let base = Model::parse("T(p) = c0\nparam c0", "base", 40).unwrap();
         let data = measurements(&raw);
-        let opts = Options::default().thresholds(vec![Threshold::parse(&format!("{pct}%")).unwrap()]);
-        let Ok(forms) = forms_of(&base, false, Some(errband::family::FamilySet::Pmnf), &data, &opts) else { return Ok(()) };
         let x = vec![int(at)];
-        let Ok(f) = analyse(forms, &data, "d.csv", &opts, std::slice::from_ref(&x)) else { return Ok(()) };
+        let ts = vec![Threshold::parse(&format!("{pct}%")).unwrap()];
+        let Some(f) = family(&data, errband::family::FamilySet::Pmnf, ts, &x) else { return Ok(()) };
         let r = q(pct, 100);
         let (mut lo, mut hi): (Option<Rat>, Option<Rat>) = (None, None);
         let mut count = 0;
@@ -261,21 +273,18 @@ proptest! {
     /// as many coefficients as the best.
     #[test]
     fn forms_alike_depend_on_the_bands_threshold_alone(raw in data_strategy(), at in 65i64..2000, pct in 3i64..30) {
-        use errband::family::{analyse, forms_of, FamilyAnalysis, FamilySet};
-        let base = Model::parse("T(p) = c0\nparam c0", "base", 40).unwrap();
+        use errband::family::{FamilyAnalysis, FamilySet};
         let data = measurements(&raw);
         let x = vec![int(at)];
-        let family = |extra: Option<String>| -> Option<(FamilyAnalysis, usize)> {
+        let judged = |extra: Option<String>| -> Option<(FamilyAnalysis, usize)> {
             let mut ts: Vec<Threshold> = extra.iter().map(|t| Threshold::parse(t).unwrap()).collect();
             ts.push(Threshold::trusted(&q(5, 100)));
-            let opts = Options::default().thresholds(ts);
-            let forms = forms_of(&base, false, Some(FamilySet::Scaling), &data, &opts).ok()?;
-            let f = analyse(forms, &data, "d.csv", &opts, std::slice::from_ref(&x)).ok()?;
+            let f = family(&data, FamilySet::Scaling, ts, &x)?;
             let t = f.levels.iter().position(|l| l.threshold.is_trusted())?;
             Some((f, t))
         };
         let runs: Vec<(FamilyAnalysis, usize)> =
-            [None, Some("max".to_string()), Some(format!("{pct}%"))].into_iter().filter_map(family).collect();
+            [None, Some("max".to_string()), Some(format!("{pct}%"))].into_iter().filter_map(judged).collect();
         let Some((first, t0)) = runs.first() else { return Ok(()) };
         let want = first.alike(*t0, |_| true);
         let best = &first.members[0];

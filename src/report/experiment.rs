@@ -862,12 +862,9 @@ impl<'a> ExperimentReport<'a> {
             Ok(an) => {
                 let digits = self.digits();
                 let emax = Exact::new(&an.emax, digits);
-                fn decimal(x: &Option<Exact>) -> String {
-                    x.as_ref().map_or_else(String::new, |x| x.decimal.clone())
-                }
-                fn exact(x: &Option<Exact>) -> String {
-                    x.as_ref().map_or_else(String::new, |x| x.exact.clone())
-                }
+                // A band end as its decimal or exact cell, empty when absent.
+                let cell =
+                    |x: &Option<Exact>, exact: bool| x.as_ref().map_or("", |x| num(x, exact)).to_string();
                 for p in crate::document::analysis::prediction_bands(self.model, an, digits) {
                     for t in &p.bands {
                         let b = &t.band;
@@ -875,10 +872,14 @@ impl<'a> ExperimentReport<'a> {
                         r.extend(self.model.vars.iter().map(|v| p.point.get(v).cloned().unwrap_or_default()));
                         r.push(t.threshold.label.clone());
                         r.push(p.model.decimal.clone());
-                        r.extend([decimal(&b.lower), decimal(&b.upper), decimal(&b.relative_half_width)]);
+                        r.extend([
+                            cell(&b.lower, false),
+                            cell(&b.upper, false),
+                            cell(&b.relative_half_width, false),
+                        ]);
                         r.push(emax.decimal.clone());
                         r.push(p.model.exact.clone());
-                        r.extend([exact(&b.lower), exact(&b.upper)]);
+                        r.extend([cell(&b.lower, true), cell(&b.upper, true)]);
                         r.push(emax.exact.clone());
                         r.push(String::new());
                         let _ = w.write_record(&r);
