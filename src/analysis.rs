@@ -1210,6 +1210,20 @@ fn region(
     t: &Bound,
     qopts: &qe::Options,
 ) -> Result<Region, AnalysisError> {
+    match square_region(design, c, dnames, t, qopts) {
+        Some(r) => Ok(r),
+        None => region_listed(design, c, dnames, t, qopts),
+    }
+}
+
+/// [`region`] by elimination, whatever the design.
+fn region_listed(
+    design: &Design,
+    c: &[Rat],
+    dnames: &[String],
+    t: &Bound,
+    qopts: &qe::Options,
+) -> Result<Region, AnalysisError> {
     let k = c.len();
     let p = Analysis::problem_of(design, dnames, Rows::Fixed(t));
     let absolute = match qe::solve(&p, qopts) {
@@ -1483,13 +1497,11 @@ fn vertex_band(listed: &Listed, b: &[Rat]) -> Option<Band> {
 /// have closed forms (exact, as the LPs' optima they replace). Common with
 /// few scales per series (two points and a line, a form checked on the
 /// scales below the largest).
-fn square(design: &Design, k: usize) -> Option<Vec<Vec<Rat>>> {
-    if k == 0 || k > SQUARE_MAX || design.groups.len() != k {
+fn square(design: &Design, k: usize) -> Option<std::borrow::Cow<'_, [Vec<Rat>]>> {
+    if k > SQUARE_MAX {
         return None;
     }
-    crate::fit::invert(
-        design.groups.iter().map(|g| g.basis.get(1..=k).map(<[Rat]>::to_vec)).collect::<Option<_>>()?,
-    )
+    design.square_inverse(k)
 }
 
 /// Largest `k` for [`square`]: its elimination is `k³` exact operations,
@@ -1501,23 +1513,7 @@ const SQUARE_MAX: usize = 6;
 /// `b` the extremes of `b0 + w·(v − F0)` with `w = f·A⁻¹` over it; `None`
 /// when the box is empty (some `L_g > U_g`).
 fn square_bands(design: &Design, inv: &[Vec<Rat>], bound: &Bound, bases: &[Vec<Rat>]) -> Option<Vec<Band>> {
-    let one = Rat::one();
-    let (a, r) = (&bound.absolute, &bound.relative);
-    let (up, down) = (crate::num::add(&one, r), crate::num::sub_lowest(&one, r));
-    let mut lo = Vec::with_capacity(inv.len());
-    let mut hi = Vec::with_capacity(inv.len());
-    for g in &design.groups {
-        let d = if *r > one { &g.ymin } else { &g.ymax };
-        let (l, u) = (
-            crate::num::sub_lowest(&crate::num::mul(d, &down), a),
-            crate::num::add(&crate::num::mul(&g.ymin, &up), a),
-        );
-        if l > u {
-            return None;
-        }
-        lo.push(l);
-        hi.push(u);
-    }
+    let (lo, hi) = square_box(design, bound)?;
     let bands = bases
         .iter()
         .map(|b| {
@@ -1548,6 +1544,131 @@ fn square_bands(design: &Design, inv: &[Vec<Rat>], bound: &Bound, bases: &[Vec<R
         })
         .collect();
     Some(bands)
+}
+
+/// The box of a [`square`] design under `bound`: each point's model value
+/// `v_g` lies in `[L_g, U_g]`, from `|v_g − d| ≤ a + r·d` for every
+/// measurement `d` there (its tightest rows: `d·(1 − r) − a` is largest at
+/// `ymax` for `r ≤ 1`, at `ymin` beyond; `d·(1 + r) + a` smallest at `ymin`);
+/// `None` when the box is empty (some `L_g > U_g`).
+fn square_box(design: &Design, bound: &Bound) -> Option<(Vec<Rat>, Vec<Rat>)> {
+    let one = Rat::one();
+    let (a, r) = (&bound.absolute, &bound.relative);
+    let (up, down) = (crate::num::add(&one, r), crate::num::sub_lowest(&one, r));
+    let mut lo = Vec::with_capacity(design.groups.len());
+    let mut hi = Vec::with_capacity(design.groups.len());
+    for g in &design.groups {
+        let d = if *r > one { &g.ymin } else { &g.ymax };
+        let (l, u) = (
+            crate::num::sub_lowest(&crate::num::mul(d, &down), a),
+            crate::num::add(&crate::num::mul(&g.ymin, &up), a),
+        );
+        if l > u {
+            return None;
+        }
+        lo.push(l);
+        hi.push(u);
+    }
+    Some((lo, hi))
+}
+
+/// [`region`] on a [`square`] design whose box has interior, without the
+/// cylindrical form: the region is the box's image under the inverse
+/// basis, `c = A⁻¹·(v − F0)`, so its vertices are the `2^k` corners'
+/// images and its facets the box's `2k` faces, exactly what the general
+/// elimination lists (vertices sorted the same way, facets normalised the
+/// same way). `None` (the general path decides) when the design is not
+/// square, the box is empty or flat in more than one direction, a variable
+/// order is asked for, the cells are, or the corners exceed the vertex
+/// limit.
+fn square_region(
+    design: &Design,
+    c: &[Rat],
+    dnames: &[String],
+    t: &Bound,
+    qopts: &qe::Options,
+) -> Option<Region> {
+    let k = c.len();
+    if !qopts.no_cells
+        || !qopts.order.is_empty()
+        || k >= usize::BITS as usize
+        || (1usize << k) > qopts.limits.vertices
+    {
+        return None;
+    }
+    let inv = square(design, k)?;
+    let (lo, hi) = square_box(design, t)?;
+    // A box flat in one direction (the e_max region: the point of the
+    // widest spread pins its value) is a facet of itself, with that
+    // point's row as the one equation; flatter boxes take the general path,
+    // whose basis of several equations is its own choice.
+    let flat: Vec<bool> = lo.iter().zip(&hi).map(|(l, u)| l == u).collect();
+    if flat.iter().filter(|&&f| f).count() > 1 {
+        return None;
+    }
+    // Each point's value relative to the basis' constant part, at either end.
+    let ends: Vec<[Rat; 2]> = design
+        .groups
+        .iter()
+        .zip(lo.iter().zip(&hi))
+        .map(|(g, (l, u))| [crate::num::sub_lowest(l, &g.basis[0]), crate::num::sub_lowest(u, &g.basis[0])])
+        .collect();
+    let mut params_at: Vec<Vec<Rat>> = (0..1usize << k)
+        .map(|corner| {
+            (0..k)
+                .map(|j| {
+                    let mut s = crate::num::Sum::default();
+                    for (g, e) in ends.iter().enumerate() {
+                        s.add_product(&inv[j][g], &e[(corner >> g) & 1]);
+                    }
+                    s.value()
+                })
+                .collect()
+        })
+        .collect();
+    params_at.sort();
+    params_at.dedup();
+    let vertices: Vec<Vec<Rat>> =
+        params_at.iter().map(|v| v.iter().zip(c).map(|(x, cj)| crate::num::sub(x, cj)).collect()).collect();
+    // Facets in the absolute parameters: f_g·c ≤ U_g − F0_g and
+    // −f_g·c ≤ −(L_g − F0_g); a flat point's pair is its equation.
+    let row = |g: &crate::fit::Group| g.basis[1..=k].to_vec();
+    let facets =
+        design.groups.iter().zip(&ends).zip(&flat).filter(|(_, &f)| !f).flat_map(|((g, [l, u]), _)| {
+            let f = row(g);
+            let neg: Vec<Rat> = f.iter().map(|x| -x).collect();
+            [Constraint::new(f, Kind::Le, u.clone()), Constraint::new(neg, Kind::Le, -l.clone())]
+        });
+    let equalities = design
+        .groups
+        .iter()
+        .zip(&ends)
+        .zip(&flat)
+        .filter(|(_, &f)| f)
+        .map(|((g, [l, _]), _)| crate::poly::canonical_equality(Constraint::new(row(g), Kind::Eq, l.clone())))
+        .collect();
+    let shape = if params_at.len() == 1 { Shape::Point } else { Shape::Bounded };
+    let minimal = crate::poly::Minimal {
+        empty: false,
+        equalities,
+        inequalities: crate::poly::canonical_inequalities(facets.collect()),
+        generators: crate::poly::Generators { vertices: params_at.clone(), rays: vec![], lines: vec![] },
+    };
+    let absolute = QeResult {
+        vars: VarTable::from_names(dnames.to_vec()),
+        origin: (0..k).collect(),
+        pieces: vec![qe::Piece { minimal, cells: vec![] }],
+    };
+    Some(Region {
+        threshold: unnamed(t),
+        bound: t.clone(),
+        value: t.absolute.clone(),
+        result: absolute.shifted(c),
+        vertices,
+        params_at,
+        shape,
+        lp: None,
+    })
 }
 
 fn lp_band(lp: &crate::lp::Prepared, b: &[Rat]) -> Option<Band> {
@@ -1680,6 +1801,83 @@ mod tests {
                 );
             }
         }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+        /// A square design's region in closed form is the one elimination
+        /// lists: the same vertices in the same order, the same shape, the
+        /// same facets and equation, for lines, reciprocals and parabolas,
+        /// at bounds from e_max (a box flat at the widest point) to wide.
+        #[test]
+        fn square_regions_are_the_listed_ones(
+            reps in proptest::collection::vec(proptest::collection::vec(1i64..400, 1..5), 3),
+            xs in (1i64..20, 1i64..20, 1i64..20),
+            form in 0usize..3,
+            a in 0i64..60,
+            r in 0i64..130,
+            at_emax in proptest::bool::ANY,
+        ) {
+            let src = ["T(p) = c0 + c1*p\nparam c0, c1", "T(p) = c0 + c1/p\nparam c0, c1", "T(p) = c0 + c1*p + c2*p^2\nparam c0, c1, c2"][form];
+            let k = if form == 2 { 3 } else { 2 };
+            let xs = [xs.0, xs.1, xs.2];
+            proptest::prop_assume!(xs[..k].iter().enumerate().all(|(i, x)| !xs[..i].contains(x)));
+            let model = Model::parse(src, "t.tm", 40).unwrap();
+            let data: Vec<Measurement> = xs[..k]
+                .iter()
+                .zip(&reps)
+                .flat_map(|(&x, ys)| ys.iter().map(move |&y| Measurement { x: vec![int(x)], y: frac(y, 10), line: 1 }))
+                .collect();
+            let design = Design::new(&model, &data, "t.csv").unwrap();
+            proptest::prop_assume!(square(&design, k).is_some());
+            let c = design.params(&model).unwrap();
+            let names: Vec<String> = (0..k).map(|j| format!("dc{j}")).collect();
+            let q = qe::Options::default().no_cells(true);
+            let bound = if at_emax {
+                Bound::absolute(minimax(&design, k, Rows::Absolute, &q).unwrap())
+            } else {
+                Bound { absolute: frac(a, 10), relative: frac(r, 100) }
+            };
+            let listed = region_listed(&design, &c, &names, &bound, &q).unwrap();
+            if let Some(closed) = square_region(&design, &c, &names, &bound, &q) {
+                proptest::prop_assert_eq!(&closed.vertices, &listed.vertices);
+                proptest::prop_assert_eq!(&closed.params_at, &listed.params_at);
+                proptest::prop_assert_eq!(&closed.shape, &listed.shape);
+                proptest::prop_assert_eq!(closed.result.origin.clone(), listed.result.origin.clone());
+                proptest::prop_assert_eq!(closed.result.pieces.len(), 1);
+                proptest::prop_assert_eq!(listed.result.pieces.len(), 1);
+                let (m1, m2) = (&closed.result.pieces[0].minimal, &listed.result.pieces[0].minimal);
+                proptest::prop_assert_eq!(&m1.equalities, &m2.equalities);
+                proptest::prop_assert_eq!(&m1.inequalities, &m2.inequalities);
+                proptest::prop_assert_eq!(&m1.generators.vertices, &m2.generators.vertices);
+            } else {
+                // Only an empty box or one flat in several directions is left to elimination.
+                let flat_or_empty = square_box(&design, &bound).is_none_or(|(lo, hi)| lo.iter().zip(&hi).filter(|(l, u)| l == u).count() > 1);
+                proptest::prop_assert!(flat_or_empty);
+            }
+        }
+    }
+
+    #[test]
+    fn square_regions_take_the_closed_form_without_cells_only() {
+        let model = Model::parse("T(p) = c0 + c1*p\nparam c0, c1", "t.tm", 40).unwrap();
+        let m = |x: i64, y: i64| Measurement { x: vec![int(x)], y: int(y), line: 1 };
+        let design = Design::new(&model, &[m(1, 5), m(1, 6), m(2, 7), m(2, 9)], "t.csv").unwrap();
+        let c = design.params(&model).unwrap();
+        let names = vec!["dc0".to_string(), "dc1".to_string()];
+        let bound = Bound::absolute(int(2));
+        let no_cells = qe::Options::default().no_cells(true);
+        let r = square_region(&design, &c, &names, &bound, &no_cells)
+            .expect("a square design with a box of interior");
+        assert_eq!((r.shape.clone(), r.vertices.len()), (Shape::Bounded, 4));
+        assert!(
+            square_region(&design, &c, &names, &bound, &qe::Options::default()).is_none(),
+            "cells asked for"
+        );
+        // At e_max the box is flat at p = 2 (spread 2, the widest): a segment.
+        let flat = square_region(&design, &c, &names, &Bound::absolute(int(1)), &no_cells).unwrap();
+        assert_eq!(flat.vertices.len(), 2);
+        assert_eq!(flat.result.pieces[0].minimal.equalities.len(), 1);
     }
 
     #[test]

@@ -61,7 +61,19 @@ pub struct Design {
     pub log: EvalLog,
     /// The data, as named in messages.
     pub file: String,
+    /// The inverse of the basis at the points when there are as many as
+    /// parameters, once found ([`Design::square_inverse`]).
+    square: SquareInverse,
 }
+
+/// A square design's basis inverse, remembered with the rows it inverts: a
+/// series' bounds, regions and bands each want it (a tenth of a run of
+/// two-point series inverted the same matrix nine times).
+#[derive(Debug, Clone, Default)]
+struct SquareInverse(std::sync::OnceLock<(Matrix, Option<Matrix>)>);
+
+/// A matrix of exact values, by rows.
+type Matrix = Vec<Vec<Rat>>;
 
 impl Design {
     /// True when every measurement is positive: run times, whose bands are
@@ -69,6 +81,31 @@ impl Design {
     pub fn all_positive(&self) -> bool {
         use num_traits::Signed;
         self.groups.iter().all(|g| g.ymin.is_positive())
+    }
+
+    /// The inverse of the `k`-parameter basis at the points, when there
+    /// are exactly `k` points and it is invertible: found once and reused
+    /// while the rows are the ones it inverted (the fields are public; an
+    /// edited design gets its own inverse).
+    pub(crate) fn square_inverse(&self, k: usize) -> Option<std::borrow::Cow<'_, [Vec<Rat>]>> {
+        use std::borrow::Cow;
+        if k == 0 || self.groups.len() != k {
+            return None;
+        }
+        let rows: Vec<&[Rat]> = self.groups.iter().map(|g| g.basis.get(1..=k)).collect::<Option<_>>()?;
+        let same =
+            |kept: &[Vec<Rat>]| kept.len() == rows.len() && kept.iter().zip(&rows).all(|(a, b)| a[..] == **b);
+        let owned = || rows.iter().map(|r| r.to_vec()).collect::<Vec<_>>();
+        let (kept, inv) = self.square.0.get_or_init(|| {
+            let rows = owned();
+            let inv = invert(rows.clone());
+            (rows, inv)
+        });
+        if same(kept) {
+            inv.as_deref().map(Cow::Borrowed)
+        } else {
+            invert(owned()).map(Cow::Owned)
+        }
     }
 }
 
@@ -297,7 +334,13 @@ impl Design {
             }
             groups.push(Group { basis, weight, ..g.clone() });
         }
-        Ok(Design { groups, group_of: tally.group_of.clone(), log, file: file.to_string() })
+        Ok(Design {
+            groups,
+            group_of: tally.group_of.clone(),
+            log,
+            file: file.to_string(),
+            square: SquareInverse::default(),
+        })
     }
 
     /// A design for `tally`, whose points are some of this design's in the
@@ -316,7 +359,16 @@ impl Design {
                 None => return Design::from_tally(model, tally, file),
             }
         }
-        Ok(Design { groups, group_of: tally.group_of.clone(), log: self.log.clone(), file: file.to_string() })
+        // The same points in the same order share the basis, so its inverse.
+        let square =
+            if groups.len() == self.groups.len() { self.square.clone() } else { SquareInverse::default() };
+        Ok(Design {
+            groups,
+            group_of: tally.group_of.clone(),
+            log: self.log.clone(),
+            file: file.to_string(),
+            square,
+        })
     }
 
     /// Number of parameters.

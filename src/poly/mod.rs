@@ -776,6 +776,22 @@ fn canonical_sign(c: Constraint) -> Constraint {
     }
 }
 
+/// An equation of the affine hull as [`Polyhedron::minimize`] lists it:
+/// normalised, its first nonzero coefficient positive.
+pub(crate) fn canonical_equality(c: Constraint) -> Constraint {
+    canonical_sign(c.normalized())
+}
+
+/// Facet inequalities as [`Polyhedron::minimize`] lists them: each
+/// normalised, sorted, without repeats (for a caller that knows the facets
+/// in closed form).
+pub(crate) fn canonical_inequalities(cons: Vec<Constraint>) -> Vec<Constraint> {
+    let mut out: Vec<Constraint> = cons.iter().map(Constraint::normalized).collect();
+    out.sort_by(cmp_constraints);
+    out.dedup();
+    out
+}
+
 fn cmp_constraints(a: &Constraint, b: &Constraint) -> std::cmp::Ordering {
     a.a.cmp(&b.a).then_with(|| a.b.cmp(&b.b)).then_with(|| a.kind.cmp(&b.kind))
 }
