@@ -867,6 +867,25 @@ mod tests {
     use crate::num::{frac, int};
 
     #[test]
+    fn a_square_designs_inverse_is_found_once_and_follows_an_edit() {
+        let model = Model::parse("T(p) = c0 + c1*p\nparam c0, c1", "t.tm", 40).unwrap();
+        let m = |x: i64, y: i64| Measurement { x: vec![int(x)], y: int(y), line: 1 };
+        let mut design = Design::new(&model, &[m(1, 5), m(2, 7), m(2, 8)], "t.csv").unwrap();
+        let first = design.square_inverse(2).unwrap().into_owned();
+        // c0 + c1 at p = 1 and c0 + 2*c1 at p = 2: the inverse of [[1, 1], [1, 2]].
+        assert_eq!(first, vec![vec![int(2), int(-1)], vec![int(-1), int(1)]]);
+        assert!(matches!(design.square_inverse(2), Some(std::borrow::Cow::Borrowed(_))), "remembered");
+        assert!(design.square_inverse(1).is_none(), "two points, one parameter: not square");
+        // A caller edits the public rows: the remembered inverse is not theirs.
+        design.groups[1].basis[2] = int(3);
+        let edited = design.square_inverse(2).unwrap().into_owned();
+        assert_eq!(edited, invert(vec![vec![int(1), int(1)], vec![int(1), int(3)]]).unwrap());
+        // A singular edit has none.
+        design.groups[1].basis[2] = int(1);
+        assert!(design.square_inverse(2).is_none());
+    }
+
+    #[test]
     fn floats_propose_the_usual_roots() {
         for (ms, want) in [("2", "1.41421"), ("4", "2"), ("1/9", "0.333333"), ("90.0845", "9.49129")] {
             let ms = crate::num::parse_rat(ms).unwrap();
