@@ -1264,7 +1264,19 @@ fn region_listed(
         }
         _ => (vec![], vec![], Shape::Empty),
     };
-    Ok(Region {
+    Ok(listed(t, result, vertices, params_at, shape))
+}
+
+/// The region of the bound `t` whose generators were listed (by
+/// elimination or in closed form).
+fn listed(
+    t: &Bound,
+    result: QeResult,
+    vertices: Vec<Vec<Rat>>,
+    params_at: Vec<Vec<Rat>>,
+    shape: Shape,
+) -> Region {
+    Region {
         threshold: unnamed(t),
         bound: t.clone(),
         value: t.absolute.clone(),
@@ -1273,7 +1285,7 @@ fn region_listed(
         params_at,
         shape,
         lp: None,
-    })
+    }
 }
 
 /// The region of a threshold that gives no band ([`Shape::Untrusted`]).
@@ -1589,14 +1601,14 @@ fn square_region(
     qopts: &qe::Options,
 ) -> Option<Region> {
     let k = c.len();
-    if !qopts.no_cells
-        || !qopts.order.is_empty()
-        || k >= usize::BITS as usize
-        || (1usize << k) > qopts.limits.vertices
-    {
+    if !qopts.no_cells || !qopts.order.is_empty() {
         return None;
     }
+    // (k is at most SQUARE_MAX here, so the corners' count fits.)
     let inv = square(design, k)?;
+    if (1usize << k) > qopts.limits.vertices {
+        return None;
+    }
     let (lo, hi) = square_box(design, t)?;
     // A box flat in one direction (the e_max region: the point of the
     // widest spread pins its value) is a facet of itself, with that
@@ -1628,8 +1640,6 @@ fn square_region(
         .collect();
     params_at.sort();
     params_at.dedup();
-    let vertices: Vec<Vec<Rat>> =
-        params_at.iter().map(|v| v.iter().zip(c).map(|(x, cj)| crate::num::sub(x, cj)).collect()).collect();
     // Facets in the absolute parameters: f_g·c ≤ U_g − F0_g and
     // −f_g·c ≤ −(L_g − F0_g); a flat point's pair is its equation.
     let row = |g: &crate::fit::Group| g.basis[1..=k].to_vec();
@@ -1659,16 +1669,10 @@ fn square_region(
         origin: (0..k).collect(),
         pieces: vec![qe::Piece { minimal, cells: vec![] }],
     };
-    Some(Region {
-        threshold: unnamed(t),
-        bound: t.clone(),
-        value: t.absolute.clone(),
-        result: absolute.shifted(c),
-        vertices,
-        params_at,
-        shape,
-        lp: None,
-    })
+    // The Δc vertices are the shifted result's (one subtraction each).
+    let result = absolute.shifted(c);
+    let vertices = result.pieces[0].minimal.generators.vertices.clone();
+    Some(listed(t, result, vertices, params_at, shape))
 }
 
 fn lp_band(lp: &crate::lp::Prepared, b: &[Rat]) -> Option<Band> {

@@ -261,10 +261,6 @@ proptest! {
             prop_assert_eq!(h.forms, count);
         }
     }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 12, failure_persistence: None, rng_seed: RngSeed::Fixed(0x19_0005), ..ProptestConfig::default() })]
 
     /// The forms ranked alike with the best at `trusted` are judged at
     /// that threshold alone: with `max` or a relative threshold beside it,

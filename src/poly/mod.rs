@@ -450,8 +450,7 @@ impl Polyhedron {
                 inequalities.push(c.normalized());
             }
         }
-        inequalities.sort_by(cmp_constraints);
-        inequalities.dedup();
+        in_listing_order(&mut inequalities);
         Ok(Minimal { empty: false, equalities, inequalities, generators: gens })
     }
 
@@ -764,8 +763,7 @@ fn hull_equalities<'a>(gens: impl Iterator<Item = &'a [BigInt]>, n: usize) -> Ve
     };
     eqs.iter()
         .filter(|v| v[..n].iter().any(|x| !x.is_zero()))
-        .map(|v| Constraint::new(v[..n].to_vec(), Kind::Eq, -v[n].clone()).normalized())
-        .map(canonical_sign)
+        .map(|v| canonical_equality(Constraint::new(v[..n].to_vec(), Kind::Eq, -v[n].clone())))
         .collect()
 }
 
@@ -787,9 +785,15 @@ pub(crate) fn canonical_equality(c: Constraint) -> Constraint {
 /// in closed form).
 pub(crate) fn canonical_inequalities(cons: Vec<Constraint>) -> Vec<Constraint> {
     let mut out: Vec<Constraint> = cons.iter().map(Constraint::normalized).collect();
-    out.sort_by(cmp_constraints);
-    out.dedup();
+    in_listing_order(&mut out);
     out
+}
+
+/// Normalised inequalities sorted and without repeats, the order every
+/// minimal description lists them in.
+fn in_listing_order(cons: &mut Vec<Constraint>) {
+    cons.sort_by(cmp_constraints);
+    cons.dedup();
 }
 
 fn cmp_constraints(a: &Constraint, b: &Constraint) -> std::cmp::Ordering {
