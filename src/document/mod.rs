@@ -87,24 +87,90 @@ impl Header {
 }
 
 /// An exact rational and its decimal view.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+///
+/// It holds the value and the digits of its view, and writes the fraction
+/// and the decimal only when it is rendered: a text report shows only
+/// decimals, a CSV row writes both in place, and a document of 10^5 series
+/// formatted every value twice before. It serialises as
+/// `{"exact": "p/q", "decimal": "…"}` ([`ExactShape`] is its schema).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Exact {
+    value: Rat,
+    digits: usize,
+}
+
+// The shape of an [`Exact`] in a document: its JSON Schema, whose
+// description is this struct's first doc line.
+/// An exact rational and its decimal view.
+#[derive(JsonSchema)]
+#[schemars(rename = "Exact")]
+#[allow(dead_code)] // only its schema is used
+struct ExactShape {
     /// The exact value: an integer or a reduced fraction `p/q`.
     #[schemars(regex(pattern = r"^-?[0-9]+(/[0-9]+)?$"))]
-    pub exact: String,
+    exact: String,
     /// The value correctly rounded to the document's significant digits.
-    pub decimal: String,
+    decimal: String,
+}
+
+impl JsonSchema for Exact {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        ExactShape::schema_name()
+    }
+
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        ExactShape::schema_id()
+    }
+
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        ExactShape::json_schema(g)
+    }
+}
+
+impl Serialize for Exact {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Exact", 2)?;
+        st.serialize_field("exact", &self.exact())?;
+        st.serialize_field("decimal", &self.decimal())?;
+        st.end()
+    }
 }
 
 impl Exact {
     /// `x` exactly, and rounded to `digits` significant digits.
     pub fn new(x: &Rat, digits: usize) -> Exact {
-        Exact { exact: fmt_fraction(x), decimal: fmt_sig(x, digits) }
+        Exact { value: x.clone(), digits }
     }
 
     /// [`Exact::new`] of a value that may be absent.
     pub fn opt(x: Option<&Rat>, digits: usize) -> Option<Exact> {
         x.map(|x| Exact::new(x, digits))
+    }
+
+    /// The value.
+    pub fn value(&self) -> &Rat {
+        &self.value
+    }
+
+    /// The exact value: an integer or a reduced fraction `p/q`.
+    pub fn exact(&self) -> String {
+        fmt_fraction(&self.value)
+    }
+
+    /// The value correctly rounded to the document's significant digits.
+    pub fn decimal(&self) -> String {
+        fmt_sig(&self.value, self.digits)
+    }
+
+    /// Appends [`Exact::exact`] to `out`.
+    pub fn write_exact(&self, out: &mut String) {
+        crate::num::write_fraction(out, &self.value);
+    }
+
+    /// Appends [`Exact::decimal`] to `out`.
+    pub fn write_decimal(&self, out: &mut String) {
+        crate::num::write_sig_parts(out, self.value.numer(), self.value.denom(), self.digits);
     }
 }
 
@@ -524,8 +590,19 @@ mod tests {
     #[test]
     fn exact_is_the_reduced_fraction_and_its_rounded_decimal() {
         let e = Exact::new(&frac(2, 3), 4);
-        assert_eq!((e.exact.as_str(), e.decimal.as_str()), ("2/3", "0.6667"));
-        assert_eq!(Exact::new(&int(-5), 3).exact, "-5");
+        assert_eq!((e.exact().as_str(), e.decimal().as_str()), ("2/3", "0.6667"));
+        assert_eq!(Exact::new(&int(-5), 3).exact(), "-5");
+        // Written in place as it is shown, and serialised as both views
+        // (flattened into a parameter too).
+        let mut out = String::from("x=");
+        e.write_decimal(&mut out);
+        out.push(' ');
+        e.write_exact(&mut out);
+        assert_eq!(out, "x=0.6667 2/3");
+        assert_eq!(to_value(&e), serde_json::json!({"exact": "2/3", "decimal": "0.6667"}));
+        let p = Param { name: "c".into(), value: Exact::new(&frac(-7, 2), 2) };
+        assert_eq!(to_value(&p), serde_json::json!({"name": "c", "exact": "-7/2", "decimal": "-3.5"}));
+        assert_eq!(e.value(), &frac(2, 3));
     }
 
     #[test]

@@ -50,7 +50,7 @@ impl Answer {
         for (p, extrapolated) in r.points.iter().zip(extrapolated) {
             let at = point_label(&p.point, &model.variables);
             let star = if *extrapolated { "*" } else { "" };
-            let value = p.value.as_ref().map_or("undefined".into(), |v| with_unit(&v.decimal));
+            let value = p.value.as_ref().map_or("undefined".into(), |v| with_unit(&v.decimal()));
             let band = match p.band.status {
                 BandStatus::Ok => {
                     let (lo, hi) = band_ends(&p.band, false);

@@ -863,24 +863,25 @@ impl<'a> ExperimentReport<'a> {
                 let digits = self.digits();
                 let emax = Exact::new(&an.emax, digits);
                 // A band end as its decimal or exact cell, empty when absent.
-                let cell =
-                    |x: &Option<Exact>, exact: bool| x.as_ref().map_or("", |x| num(x, exact)).to_string();
+                let cell = |x: &Option<Exact>, exact: bool| {
+                    x.as_ref().map_or_else(|| "".to_string(), |x| num(x, exact))
+                };
                 for p in crate::document::analysis::prediction_bands(self.model, an, digits) {
                     for t in &p.bands {
                         let b = &t.band;
                         let mut r = name.to_vec();
                         r.extend(self.model.vars.iter().map(|v| p.point.get(v).cloned().unwrap_or_default()));
                         r.push(t.threshold.label.clone());
-                        r.push(p.model.decimal.clone());
+                        r.push(p.model.decimal());
                         r.extend([
                             cell(&b.lower, false),
                             cell(&b.upper, false),
                             cell(&b.relative_half_width, false),
                         ]);
-                        r.push(emax.decimal.clone());
-                        r.push(p.model.exact.clone());
+                        r.push(emax.decimal());
+                        r.push(p.model.exact());
                         r.extend([cell(&b.lower, true), cell(&b.upper, true)]);
-                        r.push(emax.exact.clone());
+                        r.push(emax.exact());
                         r.push(String::new());
                         let _ = w.write_record(&r);
                     }

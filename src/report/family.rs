@@ -54,7 +54,7 @@ fn rank_rows(f: &FamilyDocument) -> (Vec<Vec<String>>, usize) {
             m.from.clone(),
             m.params.len().to_string(),
             m.remax.as_ref().map_or("-".into(), |r| pct(r, 3, " %")),
-            m.emax.decimal.clone(),
+            m.emax.decimal(),
             m.rms.decimal.clone(),
         ];
         row.extend(m.consistent.iter().map(|c| (if c.consistent { "consistent" } else { "-" }).to_string()));

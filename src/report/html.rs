@@ -139,19 +139,16 @@ impl Report<'_> {
             }
             b.push_str("</ul>\n");
         }
-        let params: Vec<Vec<String>> = a
-            .params
-            .iter()
-            .map(|p| vec![p.name.clone(), p.value.decimal.clone(), p.value.exact.clone()])
-            .collect();
+        let params: Vec<Vec<String>> =
+            a.params.iter().map(|p| vec![p.name.clone(), p.value.decimal(), p.value.exact()]).collect();
         b.push_str("<h2>Parameters</h2>\n");
         b.push_str(&html_table(&["parameter".into(), "value".into(), "exact".into()], &params));
         b.push_str(&format!(
             "<p>Max|e<sub>i</sub>| = {}, RMS = {}, e<sub>max</sub> = {} (exact {}).</p>\n",
-            esc(&a.max_residual.value.decimal),
+            esc(&a.max_residual.value.decimal()),
             esc(&a.rms.decimal),
-            esc(&a.emax.value.decimal),
-            esc(&a.emax.value.exact)
+            esc(&a.emax.value.decimal()),
+            esc(&a.emax.value.exact())
         ));
         b.push_str("<h2>Bands</h2>\n<p>* marks coordinates outside the range of the data.</p>\n");
         let mut head: Vec<String> = m.variables.clone();
@@ -164,7 +161,7 @@ impl Report<'_> {
             .iter()
             .map(|p| {
                 let mut row = coords(&p.point, &m.variables, &p.beyond);
-                row.push(p.model.decimal.clone());
+                row.push(p.model.decimal());
                 for t in &p.bands {
                     let (l, u) = band_ends(&t.band, self.exact);
                     row.extend([l, u]);

@@ -123,7 +123,7 @@ pub(crate) fn latex_of(doc: &AnalysisDocument, exact: bool, digits: usize) -> St
                     format!("${value}{}$", if p.beyond.contains(v) { "^{*}" } else { "" })
                 })
                 .collect();
-            row.push(number(&p.model.decimal));
+            row.push(number(&p.model.decimal()));
             for t in &p.bands {
                 let (l, u) = band_ends(&t.band, exact);
                 row.extend([number(&l), number(&u)]);
@@ -139,7 +139,7 @@ pub(crate) fn latex_of(doc: &AnalysisDocument, exact: bool, digits: usize) -> St
         "Prediction bands of {f}{units} from {} ({} measurements): the extremes of the model over the parameter region allowed by each residual threshold; $e_{{\\max}} = {}$. Points marked $^*$ are extrapolated.{} Exact values by errband {}.",
         escape(&doc.data.info.file),
         doc.data.info.measurements,
-        a.emax.value.decimal,
+        a.emax.value.decimal(),
         if clipped {
             " A lower end marked $^\\dagger$ reached below zero and is bounded by zero (run times are positive)."
         } else {

@@ -55,18 +55,18 @@ pub(crate) fn markdown_of(
     ));
     o.push_str("## Parameters\n\n| parameter | value | exact |\n|---|---|---|\n");
     for p in &a.params {
-        o.push_str(&format!("| {} | {} | {} |\n", md_escape(&p.name), p.value.decimal, p.value.exact));
+        o.push_str(&format!("| {} | {} | {} |\n", md_escape(&p.name), p.value.decimal(), p.value.exact()));
     }
     o.push_str(&format!(
         "\nMax|e_i| = {}, RMS = {}, e_max = {} (exact {}){}.\n\n",
-        a.max_residual.value.decimal,
+        a.max_residual.value.decimal(),
         a.rms.decimal,
-        a.emax.value.decimal,
-        a.emax.value.exact,
+        a.emax.value.decimal(),
+        a.emax.value.exact(),
         a.remax.as_ref().map_or(String::new(), |r| format!(
             ", remax = {} % (exact {})",
             super::view::pct(r, digits, ""),
-            r.exact
+            r.exact()
         ))
     ));
     o.push_str("## Residuals\n\n");
@@ -77,14 +77,14 @@ pub(crate) fn markdown_of(
     for r in residuals {
         let mut row = vec![r.row.to_string()];
         row.extend(coords(&r.point, &m.variables, &[]));
-        row.extend([r.measured.decimal, r.model.decimal, r.residual.decimal]);
+        row.extend([r.measured.decimal(), r.model.decimal(), r.residual.decimal()]);
         o.push_str(&md_row(&row));
     }
     o.push_str("\n## Regions\n\n");
     for r in &a.regions {
         o.push_str(&format!("- threshold `{}`: ", md_escape(&threshold_label(&r.threshold, exact, digits))));
         match (r.shape, &r.unlisted) {
-            (RegionShape::Empty, _) => o.push_str(&format!("empty (e_max = {})\n", a.emax.value.decimal)),
+            (RegionShape::Empty, _) => o.push_str(&format!("empty (e_max = {})\n", a.emax.value.decimal())),
             (RegionShape::Untrusted, _) => {
                 o.push_str("no trustworthy band: the model misses its own data by too much\n")
             }
@@ -102,8 +102,8 @@ pub(crate) fn markdown_of(
                     .vertices
                     .iter()
                     .map(|v| {
-                        let xs: Vec<&str> =
-                            m.perturbations.iter().filter_map(|d| v.get(d)).map(|x| x.decimal.as_str()).collect();
+                        let xs: Vec<String> =
+                            m.perturbations.iter().filter_map(|d| v.get(d)).map(crate::document::Exact::decimal).collect();
                         format!("({})", xs.join(", "))
                     })
                     .collect();
@@ -132,7 +132,7 @@ pub(crate) fn markdown_of(
     o.push_str(&md_table_head(&head));
     for p in &a.bands {
         let mut row = coords(&p.point, &m.variables, &p.beyond);
-        row.push(p.model.decimal.clone());
+        row.push(p.model.decimal());
         for t in &p.bands {
             for b in [&t.band, &t.measurement_band] {
                 let (l, u) = band_ends(b, exact);
@@ -153,7 +153,7 @@ pub(crate) fn markdown_of(
             let (pruned, shrink) = pruned_at(p, &full.point);
             for (i, t) in full.bands.iter().enumerate() {
                 let width = |b: Option<&crate::document::Band>| {
-                    b.and_then(|b| b.width.as_ref()).map_or("-".into(), |w| w.decimal.clone())
+                    b.and_then(|b| b.width.as_ref()).map_or("-".into(), |w| w.decimal())
                 };
                 let mut row = coords(&full.point, &m.variables, &[]);
                 row.extend([
@@ -180,7 +180,7 @@ pub(crate) fn markdown_of(
 fn hint(o: &mut String, a: &FitDocument) {
     if let Some(h) = &a.hint {
         let vals: Vec<String> =
-            h.params.iter().map(|p| format!("{} = {}", p.name, p.value.decimal)).collect();
+            h.params.iter().map(|p| format!("{} = {}", p.name, p.value.decimal())).collect();
         o.push_str(&format!(
             "\n**Hint:** RMS > e_max; the minimax point {} has Max|e_i| = e_max.\n",
             vals.join(", ")

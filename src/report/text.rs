@@ -123,7 +123,7 @@ pub(crate) fn text_of(doc: &AnalysisDocument, residuals: &Residuals, exact: bool
     line(&mut o, if matches!(a.fit, FitKind::None) { "Parameters (given)" } else { "Fit" });
     for p in &a.params {
         let shown = num(&p.value, exact);
-        let f = &p.value.exact;
+        let f = p.value.exact();
         let also = if exact || f.len() > 70 || f == shown { String::new() } else { format!("   = {f}") };
         line(&mut o, format!("  {} = {shown}{also}", p.name));
     }
@@ -141,7 +141,7 @@ pub(crate) fn text_of(doc: &AnalysisDocument, residuals: &Residuals, exact: bool
             &mut o,
             format!(
                 "Hint: RMS = {} > e_max = {}: the model improves by moving to the minimax point C + Δc* (paper §4.3):",
-                a.rms.decimal, a.emax.value.decimal
+                a.rms.decimal, a.emax.value.decimal()
             ),
         );
         let vals: Vec<String> = h.params.iter().map(|p| format!("{} = {}", p.name, n(&p.value))).collect();
@@ -150,7 +150,8 @@ pub(crate) fn text_of(doc: &AnalysisDocument, residuals: &Residuals, exact: bool
             &mut o,
             format!(
                 "  (with `fit none`: Max|e_i| = e_max = {}, RMS = {})",
-                a.emax.value.decimal, h.rms.decimal
+                a.emax.value.decimal(),
+                h.rms.decimal
             ),
         );
     }
@@ -257,7 +258,8 @@ fn emax_text(o: &mut String, m: &ModelInfo, a: &FitDocument, exact: bool, digits
     let e = &a.emax;
     o.push_str(&format!(
         "e_max = {}   (exact {}): the smallest threshold any Δc meets on every measurement (paper eq. 6)\n",
-        e.value.decimal, e.value.exact
+        e.value.decimal(),
+        e.value.exact()
     ));
     let dc: Vec<String> = m
         .perturbations
@@ -284,7 +286,7 @@ fn emax_text(o: &mut String, m: &ModelInfo, a: &FitDocument, exact: bool, digits
         Some(r) => o.push_str(&format!(
             "remax = {} %   (exact {}): the smallest relative threshold, |T − d_i| ≤ r·d_i on every measurement; the fit's Max|e_i|/d_i is {} %\n",
             pct(r, digits, ""),
-            r.exact,
+            r.exact(),
             a.rmax.as_ref().map_or(String::new(), |v| pct(v, digits, ""))
         )),
         None => o.push_str("remax: none (relative thresholds need every measurement positive)\n"),
@@ -302,9 +304,9 @@ fn regions_text(o: &mut String, m: &ModelInfo, a: &FitDocument, exact: bool, dig
             RegionShape::Empty => {
                 o.push_str(&format!(
                     "  threshold {label}: empty: e_max = {} (exact {}); no Δc fits every measurement within {}\n",
-                    a.emax.value.decimal,
-                    a.emax.value.exact,
-                    r.threshold.absolute.as_ref().map_or("?", |v| num(v, exact))
+                    a.emax.value.decimal(),
+                    a.emax.value.exact(),
+                    r.threshold.absolute.as_ref().map_or_else(|| "?".to_string(), |v| num(v, exact))
                 ));
                 continue;
             }
@@ -457,8 +459,8 @@ fn pruned_text(o: &mut String, doc: &AnalysisDocument, exact: bool) {
         n(&a.max_residual.value),
         b.rms.decimal,
         a.rms.decimal,
-        b.emax.value.decimal,
-        a.emax.value.decimal
+        b.emax.value.decimal(),
+        a.emax.value.decimal()
     ));
     let mut head: Vec<String> = m.variables.clone();
     head.extend(["threshold".into(), "band (all data)".into(), "band (pruned)".into(), "shrink".into()]);
@@ -491,7 +493,7 @@ fn pruned_text(o: &mut String, doc: &AnalysisDocument, exact: bool) {
 /// `[lo, hi]` of an envelope piece, `≈` marking an end that is an exact
 /// enclosure of an irrational or unresolved switch point.
 fn piece_range(p: &EnvelopePiece) -> String {
-    let end = |x: &Exact, exact: bool| if exact { x.decimal.clone() } else { format!("≈{}", x.decimal) };
+    let end = |x: &Exact, exact: bool| if exact { x.decimal() } else { format!("≈{}", x.decimal()) };
     format!("[{}, {}]", end(&p.from, p.from_exact), end(&p.to, p.to_exact))
 }
 
@@ -507,7 +509,7 @@ pub(crate) fn function_text(
     if let Some(var) = m.variables.first().filter(|_| m.variables.len() == 1) {
         o.push_str(&format!(
             "Band as a function of {var} over [{}, {}]: each envelope piece is the model at one region vertex\n",
-            f.range.from.decimal, f.range.to.decimal
+            f.range.from.decimal(), f.range.to.decimal()
         ));
         for (r, e) in a.regions.iter().zip(&f.envelopes) {
             o.push_str(&format!("  threshold {}:", threshold_label(&r.threshold, exact, digits)));
@@ -544,9 +546,9 @@ pub(crate) fn function_text(
             let b = &bp.band;
             rows.push(vec![
                 num(&bp.value, exact).to_string(),
-                b.lower.as_ref().map_or("-inf", |v| num(v, exact)).to_string(),
-                b.upper.as_ref().map_or("+inf", |v| num(v, exact)).to_string(),
-                b.width.as_ref().map_or("inf", |v| num(v, exact)).to_string(),
+                b.lower.as_ref().map_or_else(|| "-inf".to_string(), |v| num(v, exact)),
+                b.upper.as_ref().map_or_else(|| "+inf".to_string(), |v| num(v, exact)),
+                b.width.as_ref().map_or_else(|| "inf".to_string(), |v| num(v, exact)),
             ]);
         }
         o.push_str(&table(&rows, 4));
