@@ -68,6 +68,12 @@ impl Band {
         }
     }
 
+    /// [`Band::width`] as an unreduced numerator and denominator (`d > 0`).
+    pub fn width_parts(&self) -> Option<(BigInt, BigInt)> {
+        let (l, u) = (self.lower.as_ref()?, self.upper.as_ref()?);
+        Some((u.numer() * l.denom() - l.numer() * u.denom(), u.denom() * l.denom()))
+    }
+
     /// `(upper − lower)/(2|model|)`: the half-width relative to the
     /// prediction `model`; `None` when the band is unbounded or `model` is
     /// zero.
@@ -79,12 +85,11 @@ impl Band {
     /// denominator (`d > 0`), one product each: a table that only shows
     /// its decimals never reduces it.
     pub fn relative_half_width_parts(&self, model: &Rat) -> Option<(BigInt, BigInt)> {
-        let (l, u) = (self.lower.as_ref()?, self.upper.as_ref()?);
         if model.is_zero() {
             return None;
         }
-        let w = u.numer() * l.denom() - l.numer() * u.denom();
+        let (w, d) = self.width_parts()?;
         let two_t = BigInt::from(2) * model.numer().abs();
-        Some((w * model.denom(), u.denom() * l.denom() * two_t))
+        Some((w * model.denom(), d * two_t))
     }
 }

@@ -930,39 +930,46 @@ fn region(a: &Analysis, r: &Region, digits: usize) -> RegionDocument {
 pub fn prediction_bands(m: &Model, a: &Analysis, digits: usize) -> Vec<PointBands> {
     // Each threshold rendered once, not once per point.
     let thresholds: Vec<Threshold> = a.regions.iter().map(|r| Threshold::of(r, digits)).collect();
-    a.predictions.iter().map(|p| point_bands(m, a, &thresholds, p, digits)).collect()
+    a.predictions.iter().map(|p| PointBands::new(m, a, &thresholds, p, digits)).collect()
 }
 
-fn point_bands(
-    m: &Model,
-    a: &Analysis,
-    thresholds: &[Threshold],
-    p: &Prediction,
-    digits: usize,
-) -> PointBands {
-    let bands = a
-        .regions
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let (band, measurement_band) = match crate::analysis::bands_of(r, p, i) {
-                Ok((b, mb)) => {
-                    (Band::of(Some(b), Some(&p.model), digits), Band::of(Some(mb), Some(&p.model), digits))
-                }
-                Err(why) => {
-                    let none = Band::no(why);
-                    (none.clone(), none)
-                }
-            };
-            ThresholdBand { threshold: thresholds[i].clone(), band, measurement_band }
-        })
-        .collect();
-    PointBands {
-        point: point(m, &p.x),
-        model: Exact::new(&p.model, digits),
-        extrapolated: p.extrapolated(),
-        beyond: m.vars.iter().zip(&p.outside).filter(|(_, &o)| o).map(|(v, _)| v.clone()).collect(),
-        bands,
+impl PointBands {
+    /// The bands of `a` at its prediction `p` (one of its predictions, or
+    /// one its [`Predictor`](crate::analysis::Predictor) made), under
+    /// `thresholds`: its regions' thresholds ([`Threshold::of`]), given
+    /// rendered once for every point.
+    pub fn new(
+        m: &Model,
+        a: &Analysis,
+        thresholds: &[Threshold],
+        p: &Prediction,
+        digits: usize,
+    ) -> PointBands {
+        let bands = a
+            .regions
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let (band, measurement_band) = match crate::analysis::bands_of(r, p, i) {
+                    Ok((b, mb)) => (
+                        Band::of(Some(b), Some(&p.model), digits),
+                        Band::of(Some(mb), Some(&p.model), digits),
+                    ),
+                    Err(why) => {
+                        let none = Band::no(why);
+                        (none.clone(), none)
+                    }
+                };
+                ThresholdBand { threshold: thresholds[i].clone(), band, measurement_band }
+            })
+            .collect();
+        PointBands {
+            point: point(m, &p.x),
+            model: Exact::new(&p.model, digits),
+            extrapolated: p.extrapolated(),
+            beyond: m.vars.iter().zip(&p.outside).filter(|(_, &o)| o).map(|(v, _)| v.clone()).collect(),
+            bands,
+        }
     }
 }
 

@@ -93,11 +93,24 @@ impl Header {
 /// decimals, a CSV row writes both in place, and a document of 10^5 series
 /// formatted every value twice before. It serialises as
 /// `{"exact": "p/q", "decimal": "…"}` ([`ExactShape`] is its schema).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Exact {
+    /// Not always in lowest terms: a value only a decimal may show (a
+    /// band's width and relative half-width in a CSV row) is reduced when
+    /// its fraction is written, not before.
     value: Rat,
+    lowest: bool,
     digits: usize,
 }
+
+impl PartialEq for Exact {
+    fn eq(&self, other: &Exact) -> bool {
+        // Ratio's equality compares values, reduced or not.
+        self.digits == other.digits && self.value == other.value
+    }
+}
+
+impl Eq for Exact {}
 
 // The shape of an [`Exact`] in a document: its JSON Schema, whose
 // description is this struct's first doc line.
@@ -140,7 +153,13 @@ impl Serialize for Exact {
 impl Exact {
     /// `x` exactly, and rounded to `digits` significant digits.
     pub fn new(x: &Rat, digits: usize) -> Exact {
-        Exact { value: x.clone(), digits }
+        Exact { value: x.clone(), lowest: true, digits }
+    }
+
+    /// `n/d` (`d > 0`), not yet in lowest terms: reduced only if its
+    /// fraction is written.
+    pub fn unreduced(n: num_bigint::BigInt, d: num_bigint::BigInt, digits: usize) -> Exact {
+        Exact { value: Rat::new_raw(n, d), lowest: false, digits }
     }
 
     /// [`Exact::new`] of a value that may be absent.
@@ -148,14 +167,21 @@ impl Exact {
         x.map(|x| Exact::new(x, digits))
     }
 
-    /// The value.
-    pub fn value(&self) -> &Rat {
-        &self.value
+    /// The value, in lowest terms.
+    pub fn value(&self) -> std::borrow::Cow<'_, Rat> {
+        if self.lowest {
+            std::borrow::Cow::Borrowed(&self.value)
+        } else {
+            std::borrow::Cow::Owned(crate::num::reduced(
+                self.value.numer().clone(),
+                self.value.denom().clone(),
+            ))
+        }
     }
 
     /// The exact value: an integer or a reduced fraction `p/q`.
     pub fn exact(&self) -> String {
-        fmt_fraction(&self.value)
+        fmt_fraction(&self.value())
     }
 
     /// The value correctly rounded to the document's significant digits.
@@ -165,7 +191,7 @@ impl Exact {
 
     /// Appends [`Exact::exact`] to `out`.
     pub fn write_exact(&self, out: &mut String) {
-        crate::num::write_fraction(out, &self.value);
+        crate::num::write_fraction(out, &self.value());
     }
 
     /// Appends [`Exact::decimal`] to `out`.
@@ -242,6 +268,21 @@ pub enum BandStatus {
     Failed,
 }
 
+impl BandStatus {
+    /// Its name in a document (`ok`, `empty`, `below_zero`…), as a CSV
+    /// cell writes it where a band has no ends.
+    pub fn key(self) -> &'static str {
+        match self {
+            BandStatus::Ok => "ok",
+            BandStatus::Empty => "empty",
+            BandStatus::Untrusted => "untrusted",
+            BandStatus::BelowZero => "below_zero",
+            BandStatus::Refused => "refused",
+            BandStatus::Failed => "failed",
+        }
+    }
+}
+
 /// A band of predictions at one point: the one shape of a band in every
 /// document.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -299,15 +340,18 @@ impl Band {
     /// the prediction `model` when one is given.
     pub fn of(b: Option<&crate::band::Band>, model: Option<&Rat>, digits: usize) -> Band {
         let Some(b) = b else { return Band::empty() };
-        let width = b.width();
-        let rel = model.and_then(|t| b.relative_half_width(t));
+        // Width and relative half-width unreduced: a table that shows only
+        // their decimals never pays their gcds.
+        let width = b.width_parts().map(|(n, d)| Exact::unreduced(n, d, digits));
+        let rel =
+            model.and_then(|t| b.relative_half_width_parts(t)).map(|(n, d)| Exact::unreduced(n, d, digits));
         Band {
             status: BandStatus::Ok,
             reason: None,
             lower: Exact::opt(b.lower.as_ref(), digits),
             upper: Exact::opt(b.upper.as_ref(), digits),
-            width: Exact::opt(width.as_ref(), digits),
-            relative_half_width: Exact::opt(rel.as_ref(), digits),
+            width,
+            relative_half_width: rel,
             clipped: b.clipped,
         }
     }
@@ -599,10 +643,10 @@ mod tests {
         out.push(' ');
         e.write_exact(&mut out);
         assert_eq!(out, "x=0.6667 2/3");
-        assert_eq!(to_value(&e), serde_json::json!({"exact": "2/3", "decimal": "0.6667"}));
+        assert_eq!(serde_json::to_string(&e).unwrap(), r#"{"exact":"2/3","decimal":"0.6667"}"#);
         let p = Param { name: "c".into(), value: Exact::new(&frac(-7, 2), 2) };
-        assert_eq!(to_value(&p), serde_json::json!({"name": "c", "exact": "-7/2", "decimal": "-3.5"}));
-        assert_eq!(e.value(), &frac(2, 3));
+        assert_eq!(serde_json::to_string(&p).unwrap(), r#"{"name":"c","exact":"-7/2","decimal":"-3.5"}"#);
+        assert_eq!(*e.value(), frac(2, 3));
     }
 
     #[test]
@@ -620,6 +664,43 @@ mod tests {
         assert_eq!(ok["relative_half_width"]["exact"], "1/10");
         assert_eq!(empty["status"], "empty");
         assert!(empty["lower"].is_null() && empty["reason"].is_string());
+    }
+
+    #[test]
+    fn a_width_and_relative_half_width_are_written_in_lowest_terms() {
+        // Formed unreduced (3/4 − 1/4 over 4·4, then over 2·|−1/3|), they
+        // still read as reduced fractions, equal their reduced values, and
+        // round as those do.
+        let b = Band::of(
+            Some(&crate::band::Band::new(Some(frac(1, 4)), Some(frac(3, 4)))),
+            Some(&frac(-1, 3)),
+            4,
+        );
+        let (w, r) = (b.width.unwrap(), b.relative_half_width.unwrap());
+        assert_eq!((w.exact(), w.decimal()), ("1/2".to_string(), "0.5".to_string()));
+        assert_eq!((r.exact(), r.decimal()), ("3/4".to_string(), "0.75".to_string()));
+        assert_eq!(r, Exact::new(&frac(3, 4), 4));
+        assert_eq!(*r.value(), frac(3, 4));
+        assert_eq!(r.value().denom(), &num_bigint::BigInt::from(4));
+        assert_ne!(r, Exact::new(&frac(3, 4), 5));
+        let mut out = String::new();
+        w.write_exact(&mut out);
+        assert_eq!(out, "1/2");
+        assert_eq!(serde_json::to_string(&r).unwrap(), r#"{"exact":"3/4","decimal":"0.75"}"#);
+    }
+
+    #[test]
+    fn band_statuses_are_written_by_their_document_names() {
+        for s in [
+            BandStatus::Ok,
+            BandStatus::Empty,
+            BandStatus::Untrusted,
+            BandStatus::BelowZero,
+            BandStatus::Refused,
+            BandStatus::Failed,
+        ] {
+            assert_eq!(to_value(&s), s.key());
+        }
     }
 
     #[test]

@@ -28,7 +28,7 @@ mod view;
 
 pub(crate) use tables::{csv_line, md_escape, md_row, md_table_head, plural, table, table_left};
 
-use crate::analysis::{Analysis, Band, Region};
+use crate::analysis::{Analysis, Region};
 use crate::data::Measurement;
 use crate::envelope::BandFunction;
 use crate::model::Model;
@@ -38,7 +38,7 @@ use crate::num::{fmt_fraction, fmt_sig, Rat};
 const LEGEND_DIGITS: usize = 4;
 use serde_json::Value;
 
-/// The mark of a band's lower end bounded by zero ([`Band::positive`]).
+/// The mark of a band's lower end bounded by zero ([`crate::band::Band::positive`]).
 pub(crate) const CLIPPED: &str = "†";
 /// What the mark means, under a table that shows it.
 pub(crate) const CLIPPED_NOTE: &str = "† bounded by zero: the band reached below zero, and a run time is never negative (every measurement is positive), so positivity is a constraint at that point; \"below 0\": the whole band is below zero there, no parameters of the region give a positive time";

@@ -3,8 +3,8 @@
 //! spreadsheets, Markdown that cannot carry HTML).
 
 use super::*;
-use crate::model::show_value;
-use crate::num::Point;
+use crate::document::analysis::PointBands;
+use crate::document::{BandStatus, Exact, Threshold};
 
 /// Prediction points rendered per batch by [`Report::write_csv`]: enough
 /// for both cores, few enough that the batch's text stays small.
@@ -96,35 +96,65 @@ impl Report<'_> {
             );
         }
         let out = csv_line(&head);
+        // Every cell is read from the typed document: a point's bands
+        // ([`PointBands`], made a run of points at a time), the pruned
+        // analysis and the family (made once: those runs hold every point).
+        let digits = self.digits();
+        let thresholds: Vec<Threshold> =
+            self.analysis.regions.iter().map(|r| Threshold::of(r, digits)).collect();
+        let pruned = self.pruned.map(|p| {
+            crate::document::analysis::pruned_document(
+                m,
+                self.analysis,
+                self.data,
+                &p.dropped,
+                &p.analysis,
+                0,
+                digits,
+            )
+        });
+        let family = self.family.map(|f| crate::document::analysis::family(m, f, digits));
+        // The family's bands by point: the first of the point's run of
+        // thresholds (a search per point was quadratic).
+        let per_point = thresholds.len().max(1);
+        let family_at: std::collections::HashMap<&crate::document::Point, usize> = family
+            .as_ref()
+            .map(|f| {
+                f.bands.iter().enumerate().step_by(per_point).rev().map(|(k, b)| (&b.point, k)).collect()
+            })
+            .unwrap_or_default();
         // A band end written into its row in place (no string per cell):
         // the exact fraction or the correctly rounded decimal, `±inf` when
         // unbounded.
-        let digits = self.digits();
-        let end_cell = |row: &mut CsvRow<'_>, v: &Option<Rat>, neg: bool, exact: bool| match v {
-            Some(x) if exact => row.number(|o| crate::num::write_fraction(o, x)),
-            Some(x) => row.number(|o| crate::num::write_sig_parts(o, x.numer(), x.denom(), digits)),
+        let end_cell = |row: &mut CsvRow<'_>, v: &Option<Exact>, neg: bool, exact: bool| match v {
+            Some(x) if exact => row.number(|o| x.write_exact(o)),
+            Some(x) => row.number(|o| x.write_decimal(o)),
             None => row.cell(if neg { "-inf" } else { "+inf" }),
         };
-        // The family's points by position (a search per point was quadratic).
-        let family_at: std::collections::HashMap<Point<&[Rat]>, usize> = self
-            .family
-            .map(|f| f.points.iter().enumerate().rev().map(|(k, x)| (Point(x.as_slice()), k)).collect())
-            .unwrap_or_default();
+        // A band's two ends; a band that is none writes its status twice
+        // (`none` for the family's and the pruned analysis' own words).
+        let ends = |row: &mut CsvRow<'_>, b: &crate::document::Band, none: Option<&str>, exact: bool| {
+            if b.status == BandStatus::Ok {
+                end_cell(row, &b.lower, true, exact);
+                end_cell(row, &b.upper, false, exact);
+            } else {
+                let key = none.unwrap_or_else(|| b.status.key());
+                row.cell(key);
+                row.cell(key);
+            }
+        };
         // What every row of a threshold repeats, rendered once.
-        let regions: Vec<[String; 3]> = self
-            .analysis
-            .regions
-            .iter()
-            .map(|r| [r.threshold.text.clone(), self.dec(&r.value), self.dec(&r.bound.relative)])
-            .collect();
-        // One prediction's lines, appended to `out` (correctly rounded
-        // decimals and exact fractions of long values; the model's value
-        // rendered once for all its thresholds).
-        let lines = |out: &mut String, pi: usize, p: &crate::analysis::Prediction| {
-            let coords: Vec<String> = p.x.iter().map(show_value).collect();
-            let extrapolated = if p.extrapolated() { "true" } else { "false" };
-            let (model_dec, model_exact) = (self.dec(&p.model), fmt_fraction(&p.model));
-            for (ri, r) in self.analysis.regions.iter().enumerate() {
+        let dec = |e: &Option<Exact>| e.as_ref().map_or_else(String::new, Exact::decimal);
+        let regions: Vec<[String; 3]> =
+            thresholds.iter().map(|t| [t.label.clone(), dec(&t.absolute), dec(&t.relative)]).collect();
+        // One point's lines, appended to `out` (the model's value rendered
+        // once for all its thresholds).
+        let lines = |out: &mut String, pi: usize, p: &PointBands| {
+            let coords: Vec<&str> =
+                m.vars.iter().map(|v| p.point.get(v).map_or("", String::as_str)).collect();
+            let extrapolated = if p.extrapolated { "true" } else { "false" };
+            let (model_dec, model_exact) = (p.model.decimal(), p.model.exact());
+            for (ri, t) in p.bands.iter().enumerate() {
                 let mut row = CsvRow::new(out);
                 for c in &coords {
                     row.cell(c);
@@ -134,78 +164,52 @@ impl Report<'_> {
                     row.cell(c);
                 }
                 row.cell(&model_dec);
-                let (b, mb) = (&p.bands[ri], &p.measurement[ri]);
-                let none = crate::analysis::NoBand::of(&r.shape).key();
-                let ends = |row: &mut CsvRow<'_>, band: &Option<Band>, exact: bool| match band {
-                    None => {
-                        row.cell(none);
-                        row.cell(none);
-                    }
-                    Some(b) => {
-                        end_cell(row, &b.lower, true, exact);
-                        end_cell(row, &b.upper, false, exact);
-                    }
-                };
-                ends(&mut row, b, false);
-                match b.as_ref().and_then(|b| b.relative_half_width_parts(&p.model)) {
-                    Some((n, d)) => row.number(|o| crate::num::write_sig_parts(o, &n, &d, digits)),
+                ends(&mut row, &t.band, None, false);
+                match &t.band.relative_half_width {
+                    Some(r) => row.number(|o| r.write_decimal(o)),
                     None => row.cell(""),
                 }
-                ends(&mut row, mb, false);
+                ends(&mut row, &t.measurement_band, None, false);
                 row.cell(&model_exact);
-                ends(&mut row, b, true);
-                ends(&mut row, mb, true);
+                ends(&mut row, &t.band, None, true);
+                ends(&mut row, &t.measurement_band, None, true);
                 // The pruned analysis predicts at the same points in the
                 // same order; a point it lacks (never, today) reads "none"
                 // rather than another point's band.
-                match self.pruned.map(|pr| pr.analysis.predictions.get(pi).filter(|q| q.x == p.x)) {
-                    None => {}
-                    Some(None) => {
-                        for _ in 0..6 {
-                            row.cell("none");
+                if let Some(pr) = &pruned {
+                    match pr.analysis.bands.get(pi).filter(|q| q.point == p.point) {
+                        None => {
+                            for _ in 0..6 {
+                                row.cell("none");
+                            }
+                        }
+                        Some(q) => {
+                            row.cell(&q.model.decimal());
+                            let qb = &q.bands[ri].band;
+                            ends(&mut row, qb, Some("empty"), false);
+                            let ratio = pr.shrink.get(pi).and_then(|s| s.ratios.get(ri)?.ratio.as_ref());
+                            row.cell(&ratio.map_or_else(String::new, Exact::decimal));
+                            ends(&mut row, qb, Some("empty"), true);
                         }
                     }
-                    Some(Some(q)) => {
-                        row.cell(&self.dec(&q.model));
-                        let pruned_ends = |row: &mut CsvRow<'_>, exact: bool| match &q.bands[ri] {
-                            None => {
-                                row.cell("empty");
-                                row.cell("empty");
-                            }
-                            Some(qb) => {
-                                end_cell(row, &qb.lower, true, exact);
-                                end_cell(row, &qb.upper, false, exact);
-                            }
-                        };
-                        pruned_ends(&mut row, false);
-                        row.cell(&shrink_ratio(b, &q.bands[ri]).map_or(String::new(), |v| self.dec(&v)));
-                        pruned_ends(&mut row, true);
-                    }
                 }
-                if let Some(f) = self.family {
+                if let Some(f) = &family {
                     // The family's thresholds are the analysis' (same order);
                     // its points are the analysis' prediction points.
-                    let h =
-                        family_at.get(&Point(p.x.as_slice())).and_then(|&k| f.hull.get(ri)?.get(k)?.as_ref());
-                    match h {
+                    let h = family_at.get(&p.point).and_then(|&k| f.bands.get(k + ri));
+                    match h.filter(|h| h.band.status == BandStatus::Ok) {
                         None => {
-                            let why = if f.levels.get(ri).is_some_and(|l| l.bound.is_none()) {
-                                "untrusted"
-                            } else {
-                                "none"
-                            };
+                            let untrusted = h.is_some_and(|h| h.band.status == BandStatus::Untrusted);
                             row.cell("0");
                             for _ in 0..8 {
-                                row.cell(why);
+                                row.cell(if untrusted { "untrusted" } else { "none" });
                             }
                         }
                         Some(h) => {
                             row.cell(&h.forms.to_string());
                             for exact in [false, true] {
-                                end_cell(&mut row, &h.model.lower, true, exact);
-                                end_cell(&mut row, &h.model.upper, false, exact);
-                                end_cell(&mut row, &h.measurement.lower, true, exact);
-                                end_cell(&mut row, &h.measurement.upper, false, exact);
+                                ends(&mut row, &h.band, None, exact);
+                                ends(&mut row, &h.measurement_band, None, exact);
                             }
                         }
                     }
@@ -224,7 +228,8 @@ impl Report<'_> {
                 .map(|(r, run)| {
                     let mut out = String::new();
                     for (i, p) in run.iter().enumerate() {
-                        lines(&mut out, start + r * CSV_RUN + i, p);
+                        let p = PointBands::new(m, self.analysis, &thresholds, p, digits);
+                        lines(&mut out, start + r * CSV_RUN + i, &p);
                     }
                     out
                 })
@@ -256,6 +261,7 @@ impl Report<'_> {
                         let mut out = String::new();
                         for (i, x) in run.into_iter().enumerate() {
                             let p = predictor.predict(x, &mut log).map_err(std::io::Error::other)?;
+                            let p = PointBands::new(m, self.analysis, &thresholds, &p, digits);
                             lines(&mut out, start + r * CSV_RUN + i, &p);
                         }
                         Ok(out)

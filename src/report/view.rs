@@ -29,7 +29,7 @@ pub(crate) fn pct(e: &Exact, digits: usize, unit: &str) -> String {
 
 /// A scale as written in the data (`256`, `0.5`, `1/3`).
 pub(crate) fn shown(e: &Exact) -> String {
-    show_value(e.value())
+    show_value(&e.value())
 }
 
 /// The coordinates of `point` in the model's variable order, each marked
@@ -79,14 +79,14 @@ pub(crate) fn pruned_at<'a>(
 pub(crate) fn shrink_cell(s: Option<&Shrink>, i: usize) -> String {
     s.and_then(|s| s.ratios.get(i))
         .and_then(|r| r.ratio.as_ref())
-        .map_or("-".into(), |r| format!("×{}", fmt_sig(r.value(), 3)))
+        .map_or("-".into(), |r| format!("×{}", fmt_sig(&r.value(), 3)))
 }
 
 /// The bound of a resolved threshold (`None` when it has none).
 fn bound_of(t: &Threshold) -> Option<Bound> {
     Some(Bound {
-        absolute: t.absolute.as_ref()?.value().clone(),
-        relative: t.relative.as_ref()?.value().clone(),
+        absolute: t.absolute.as_ref()?.value().into_owned(),
+        relative: t.relative.as_ref()?.value().into_owned(),
     })
 }
 
