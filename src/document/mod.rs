@@ -92,7 +92,7 @@ impl Header {
 /// and the decimal only when it is rendered: a text report shows only
 /// decimals, a CSV row writes both in place, and a document of 10^5 series
 /// formatted every value twice before. It serialises as
-/// `{"exact": "p/q", "decimal": "…"}` ([`ExactShape`] is its schema).
+/// `{"exact": "p/q", "decimal": "…"}` (its JSON Schema says the same).
 #[derive(Debug, Clone)]
 pub struct Exact {
     /// Not always in lowest terms: a value only a decimal may show (a
