@@ -263,6 +263,7 @@ pub enum Shape {
 
 /// The Δc region at one threshold.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Region {
     /// The threshold.
     pub threshold: Threshold,
@@ -280,8 +281,8 @@ pub struct Region {
     /// Empty, a point, bounded, unbounded, or not enumerated.
     pub shape: Shape,
     /// For an [`Shape::Unlisted`] region: its rows in the absolute
-    /// parameters, prepared for the band LPs.
-    pub lp: Option<crate::lp::Prepared>,
+    /// parameters, prepared for the band LPs (the engine's own state).
+    pub(crate) lp: Option<crate::lp::Prepared>,
 }
 
 /// `width / width(base)`: how much of the base band a new width keeps.

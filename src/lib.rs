@@ -1,12 +1,17 @@
 //! errband: a symbolic prediction-error analyser for parallel-performance
 //! models.
 //!
-//! The exact core is a chain of small modules: [`num`] (exact rationals),
-//! [`linear`] (affine forms and constraints), [`lp`] (exact LP with float
-//! warm starts and certificates), [`poly`] (polyhedra: redundancy, vertices,
-//! projection) and [`qe`] (quantifier elimination for linear real
-//! arithmetic). [`lang`] holds the shared lexer, expression parser and
-//! diagnostics.
+//! The front door is [`session`] (a whole series or experiment, as the
+//! command line runs it), [`Analysis`] (one model on one data set, its
+//! fit, regions and bands) and the typed results in [`document`]. Below
+//! them sits the exact core: [`num`] (exact rationals), [`linear`] (affine
+//! forms and constraints), an exact LP with float warm starts and
+//! certificates, polyhedra (redundancy, vertices, projection), and [`qe`]
+//! (quantifier elimination for linear real arithmetic, also the `errband
+//! qe` command). The LP and polyhedra modules are internal: they are
+//! reachable for the crate's own tests and benchmarks but hidden from this
+//! documentation and not part of its interface. [`lang`] holds the shared
+//! lexer, expression parser and diagnostics.
 //!
 //! The whole method in a few lines (the same as `examples/library.rs` and
 //! the README's): load a model and its data, run, read the band at a
@@ -44,6 +49,10 @@ pub mod hypothesis;
 pub mod lang;
 pub mod limits;
 pub mod linear;
+// The exact LP and the polyhedra are the engine under the analysis and
+// `qe`; public only for the property tests and benchmarks that drive them
+// from outside, so hidden from the documentation.
+#[doc(hidden)]
 pub mod lp;
 pub mod measure;
 pub mod model;
@@ -52,6 +61,7 @@ pub mod num;
 pub mod plan;
 #[doc(hidden)]
 pub mod plot;
+#[doc(hidden)]
 pub mod poly;
 pub mod prune;
 pub mod qe;

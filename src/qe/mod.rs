@@ -20,6 +20,9 @@ pub mod formula;
 pub mod output;
 pub mod syntax;
 
+/// A result piece's irredundant description (the polyhedra engine's own
+/// types, part of what `qe` returns).
+pub use crate::poly::{Generators, Minimal};
 pub use cylinder::{Cell, LevelBound, Side};
 pub use eliminate::ElimError;
 pub use formula::{Atom, Formula, Problem, Rel};
@@ -28,7 +31,7 @@ pub use syntax::parse_problem;
 use crate::limits::Limits;
 use crate::linear::{Constraint, Kind, LinExpr, VarId, VarTable};
 use crate::num::{self, NumFormat, Rat};
-use crate::poly::{Minimal, Polyhedron};
+use crate::poly::Polyhedron;
 use num_traits::Zero;
 use rayon::prelude::*;
 
@@ -212,7 +215,9 @@ impl QeResult {
 
 /// Cylindrical cells of a convex set, its variables taken in index order
 /// (outermost first); empty for an empty set. Library entry point for
-/// regions built directly as polyhedra (e.g. a fit's Δc region).
+/// regions built directly as polyhedra (e.g. a fit's Δc region); takes
+/// the engine's own polyhedron, so it is for the crate's benchmarks.
+#[doc(hidden)]
 pub fn cylindrical_form(p: &Polyhedron) -> Vec<Cell> {
     let m = p.minimize();
     if m.empty {
