@@ -46,12 +46,12 @@ fn optimum(out: LpOutcome) -> LpOutcome {
 }
 
 fn qe_paper(c: &mut Criterion) {
-    const EQ5: &str = include_str!("../models/seed003_eq5.qe");
-    const EQ6: &str = include_str!("../models/seed003_eq6.qe");
+    const EQ5: &str = include_str!("../models/hpl_eq5.qe");
+    const EQ6: &str = include_str!("../models/hpl_eq6.qe");
     let mut g = c.benchmark_group("qe_paper");
     let cases: [(&str, &str, &str, Vec<String>); 2] = [
-        ("eq5", EQ5, "seed003_eq5.qe", vec!["dc2".to_string(), "dc1".to_string()]),
-        ("eq6", EQ6, "seed003_eq6.qe", vec![]),
+        ("eq5", EQ5, "hpl_eq5.qe", vec!["dc2".to_string(), "dc1".to_string()]),
+        ("eq6", EQ6, "hpl_eq6.qe", vec![]),
     ];
     for (name, src, file, order) in cases {
         let opts = qe::Options::default().order(order);

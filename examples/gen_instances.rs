@@ -9,7 +9,7 @@
 //! `phi1,...,phiK,y`, M rows of exact decimal strings) with the sidecar
 //! `cheb_m{M}_k{K}.json` = `{"threshold": "<decimal>", "point": ["<decimal>", ...]}`
 //! for M in 100, 1000, 10000, 100000 (those <= --max-m) and K in 2, 4, 6; and
-//! `eq5.qe`, `eq6.qe` copied from `models/seed003_eq5.qe`, `models/seed003_eq6.qe`.
+//! `eq5.qe`, `eq6.qe` copied from `models/hpl_eq5.qe`, `models/hpl_eq6.qe`.
 //! The threshold is `e_max * 3/2` rounded up to 6 significant digits, with
 //! `e_max` solved exactly by errband (its certificate is checked here for
 //! M <= 10000; `cheb_bench` checks it for every M).
@@ -58,7 +58,7 @@ fn main() {
 fn run(dir: &Path, max_m: usize) -> Result<(), String> {
     instances::self_check();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for (src, dst) in [("models/seed003_eq5.qe", "eq5.qe"), ("models/seed003_eq6.qe", "eq6.qe")] {
+    for (src, dst) in [("models/hpl_eq5.qe", "eq5.qe"), ("models/hpl_eq6.qe", "eq6.qe")] {
         std::fs::copy(root.join(src), dir.join(dst)).map_err(|e| format!("copying {src}: {e}"))?;
     }
     for &m in MS.iter().filter(|&&m| m <= max_m) {

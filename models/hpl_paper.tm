@@ -1,4 +1,4 @@
-# HPL (seed 003, eq. 4) with the paper's own parameter values, analysed as
+# HPL (Orii and Anai [OA], eq. 4) with the paper's own parameter values, analysed as
 # given (`fit none`): the method applies to a model from anywhere.
 # The paper's Mathematica program rationalised its constants
 # (Rationalize[0.0088823, 10^-8] = 12/1351, Rationalize[1.9312*10^-7, 10^-12]

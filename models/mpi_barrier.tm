@@ -1,4 +1,4 @@
-# MPI_Barrier over Ethernet alone (seed 001's reference): a dissemination
+# MPI_Barrier over Ethernet alone (the reference of Hayakawa's paper [H]): a dissemination
 # barrier takes about log2 N message rounds, so its time grows with log2 N.
 # Fit it to data/mpi_barrier.csv (SYNTHETIC) and compare with the chassis
 # network: errband barrier --mpi-model models/mpi_barrier.tm --mpi-data data/mpi_barrier.csv

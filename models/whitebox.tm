@@ -1,4 +1,4 @@
-# White-box model of seed 003 §4.2 (its eq. 9): the hot-spot kernel of an MD
+# White-box model of Orii and Anai [OA], section 4.2 (eq. 9): the hot-spot kernel of an MD
 # code on an SP2, with the model parameters of the paper's reference [7] and
 # n = 96800 particles substituted. Given values, analysed as they are.
 T(p) = a * (1/p + c1 + c2*p)

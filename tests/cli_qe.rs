@@ -203,7 +203,7 @@ fn assert_has5(haystack: &[f64], want: f64, what: &str, text: &str) {
 #[test]
 fn eq6_gives_the_papers_emax_exactly() {
     errband()
-        .args(["qe", &model("seed003_eq6.qe")])
+        .args(["qe", &model("hpl_eq6.qe")])
         .assert()
         .success()
         .code(0)
@@ -218,7 +218,7 @@ const FIG2B_CONSTANTS: [f64; 6] =
 
 #[test]
 fn eq5_cells_split_dc2_at_the_six_critical_values_of_fig_2b() {
-    let out = qe_ok(&[&model("seed003_eq5.qe"), "--order", "dc2,dc1", "--decimal", "6"]);
+    let out = qe_ok(&[&model("hpl_eq5.qe"), "--order", "dc2,dc1", "--decimal", "6"]);
     let cells: Vec<&str> = out.trim_end().split('\n').collect();
     assert!(cells.len() >= 5, "expected the five cells of Fig. 2(b), got:\n{out}");
     // The outer range of each cell `lo <(=) dc2 <(=) hi`: its two numbers are critical values.
@@ -249,7 +249,7 @@ fn eq5_cells_split_dc2_at_the_six_critical_values_of_fig_2b() {
 
 #[test]
 fn eq5_bounds_use_the_constants_printed_in_fig_2b() {
-    let out = qe_ok(&[&model("seed003_eq5.qe"), "--order", "dc2,dc1", "--decimal", "6"]);
+    let out = qe_ok(&[&model("hpl_eq5.qe"), "--order", "dc2,dc1", "--decimal", "6"]);
     let magnitudes: Vec<f64> = numbers(&out).into_iter().map(f64::abs).collect();
     for want in FIG2B_CONSTANTS {
         assert_has5(&magnitudes, want, "bounding constant", &out);
@@ -262,7 +262,7 @@ fn eq5_bounds_use_the_constants_printed_in_fig_2b() {
 
 #[test]
 fn eq5_vertices_include_the_isolated_points_of_fig_2b() {
-    let out = qe_ok(&[&model("seed003_eq5.qe"), "--order", "dc2,dc1", "--decimal", "6", "--vertices"]);
+    let out = qe_ok(&[&model("hpl_eq5.qe"), "--order", "dc2,dc1", "--decimal", "6", "--vertices"]);
     let vertices: Vec<(f64, f64)> = out
         .lines()
         .filter(|l| l.starts_with("vertex"))
@@ -288,7 +288,7 @@ fn eq5_vertices_include_the_isolated_points_of_fig_2b() {
 #[test]
 fn eq7_gives_a_single_point_at_the_papers_values() {
     // The paper reports dc1 = 0.000056212, dc2 = 9.4998e-9 (5 significant digits).
-    let out = qe_ok(&[&model("seed003_eq7.qe"), "--order", "dc2,dc1", "--decimal", "5"]);
+    let out = qe_ok(&[&model("hpl_eq7.qe"), "--order", "dc2,dc1", "--decimal", "5"]);
     assert_eq!(out.lines().count(), 1, "one cell:\n{out}");
     let line = out.trim_end();
     assert!(line.starts_with("dc2 = "), "point form starts with `dc2 = `: {line:?}");
@@ -304,7 +304,7 @@ fn eq7_gives_a_single_point_at_the_papers_values() {
         other => panic!("dc1 is one number: {other:?}"),
     }
     // With --vertices the one vertex is the point.
-    let out = qe_ok(&[&model("seed003_eq7.qe"), "--order", "dc2,dc1", "--decimal", "5", "--vertices"]);
+    let out = qe_ok(&[&model("hpl_eq7.qe"), "--order", "dc2,dc1", "--decimal", "5", "--vertices"]);
     assert!(out.contains("1 vertices of (dc2, dc1)"), "{out}");
     let v: Vec<f64> = out.lines().filter(|l| l.starts_with("vertex")).flat_map(numbers).collect();
     assert!(v.len() == 2 && same5(v[0], 9.4998e-9) && same5(v[1], 0.000056212), "{out}");
@@ -312,7 +312,7 @@ fn eq7_gives_a_single_point_at_the_papers_values() {
 
 #[test]
 fn eq7_in_the_default_order_is_the_same_point() {
-    let out = qe_ok(&[&model("seed003_eq7.qe"), "--decimal", "5"]);
+    let out = qe_ok(&[&model("hpl_eq7.qe"), "--decimal", "5"]);
     let toks = tokens(out.trim_end());
     let value = |name: &str| -> f64 {
         let k = toks
@@ -339,7 +339,7 @@ fn a_point_is_printed_with_constant_coordinates() {
 
 #[test]
 fn json_output_has_variables_result_constraints_cells_and_vertices() {
-    let out = qe_ok(&[&model("seed003_eq5.qe"), "--order", "dc2,dc1", "--format", "json", "--vertices"]);
+    let out = qe_ok(&[&model("hpl_eq5.qe"), "--order", "dc2,dc1", "--format", "json", "--vertices"]);
     let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
     assert_eq!(v["variables"], serde_json::json!(["dc2", "dc1"]));
     assert_eq!(v["result"], "formula");
@@ -369,7 +369,7 @@ fn json_output_has_variables_result_constraints_cells_and_vertices() {
         assert!(vx["dc1"]["exact"].is_string() && vx["dc2"]["decimal"].is_string(), "{vx}");
     }
 
-    let plain = qe_ok(&[&model("seed003_eq5.qe"), "--order", "dc2,dc1", "--format", "json"]);
+    let plain = qe_ok(&[&model("hpl_eq5.qe"), "--order", "dc2,dc1", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&plain).expect("valid JSON");
     assert!(v["pieces"][0]["vertices"].is_null(), "no vertices without --vertices");
 }
@@ -387,7 +387,7 @@ fn json_output_of_true_and_false() {
 
 #[test]
 fn smtlib_output_is_one_term() {
-    let out = qe_ok(&[&model("seed003_eq5.qe"), "--format", "smtlib"]);
+    let out = qe_ok(&[&model("hpl_eq5.qe"), "--format", "smtlib"]);
     let t = out.trim_end();
     assert!(t.starts_with('('), "{t}");
     assert_eq!(out.lines().count(), 1, "one line:\n{out}");
@@ -409,7 +409,7 @@ fn smtlib_output_is_one_term() {
 
 #[test]
 fn mathematica_output_uses_double_ampersand_and_double_equals() {
-    let out = qe_ok(&[&model("seed003_eq7.qe"), "--format", "mathematica"]);
+    let out = qe_ok(&[&model("hpl_eq7.qe"), "--format", "mathematica"]);
     assert!(out.contains("&&") && out.contains("=="), "{out}");
     assert!(!out.contains(" and "), "{out}");
     let out = qe_stdin("x != 1", &["--format", "mathematica"]);
@@ -418,7 +418,7 @@ fn mathematica_output_uses_double_ampersand_and_double_equals() {
 
 #[test]
 fn emit_problem_smtlib_declares_the_free_variable_and_asserts_the_formula() {
-    let out = qe_ok(&[&model("seed003_eq6.qe"), "--emit-problem", "smtlib"]);
+    let out = qe_ok(&[&model("hpl_eq6.qe"), "--emit-problem", "smtlib"]);
     assert!(out.contains("(set-logic LRA)"), "{out}");
     assert!(out.contains("(declare-fun emax () Real)"), "{out}");
     assert!(!out.contains("(declare-fun dc1"), "bound variables are not declared:\n{out}");
@@ -427,7 +427,7 @@ fn emit_problem_smtlib_declares_the_free_variable_and_asserts_the_formula() {
 
 #[test]
 fn emit_problem_mathematica_is_a_reduce_call() {
-    let out = qe_ok(&[&model("seed003_eq6.qe"), "--emit-problem", "mathematica"]);
+    let out = qe_ok(&[&model("hpl_eq6.qe"), "--emit-problem", "mathematica"]);
     assert!(out.starts_with("Reduce[Exists[{dc1, dc2}"), "{out}");
     assert!(out.trim_end().ends_with("{emax}, Reals]"), "{out}");
 }
@@ -496,32 +496,32 @@ fn a_missing_file_exits_2_and_names_the_file() {
 
 #[test]
 fn an_unknown_order_variable_exits_2_and_names_it() {
-    let err = qe_fails_with_2(&[&model("seed003_eq6.qe"), "--order", "nosuch"], None);
+    let err = qe_fails_with_2(&[&model("hpl_eq6.qe"), "--order", "nosuch"], None);
     assert!(err.contains("nosuch"), "{err}");
 }
 
 #[test]
 fn ordering_by_a_bound_variable_exits_2() {
-    let err = qe_fails_with_2(&[&model("seed003_eq6.qe"), "--order", "dc1"], None);
+    let err = qe_fails_with_2(&[&model("hpl_eq6.qe"), "--order", "dc1"], None);
     assert!(err.contains("dc1"), "{err}");
     assert!(err.contains("bound"), "{err}");
 }
 
 #[test]
 fn an_unknown_flag_exits_2() {
-    let err = qe_fails_with_2(&[&model("seed003_eq6.qe"), "--no-such-flag"], None);
+    let err = qe_fails_with_2(&[&model("hpl_eq6.qe"), "--no-such-flag"], None);
     assert!(err.contains("--no-such-flag"), "{err}");
 }
 
 #[test]
 fn zero_decimal_digits_exit_2() {
-    let err = qe_fails_with_2(&[&model("seed003_eq6.qe"), "--decimal", "0"], None);
+    let err = qe_fails_with_2(&[&model("hpl_eq6.qe"), "--decimal", "0"], None);
     assert!(err.contains("--decimal"), "{err}");
 }
 
 #[test]
 fn an_unknown_format_exits_2() {
-    qe_fails_with_2(&[&model("seed003_eq6.qe"), "--format", "latex"], None);
+    qe_fails_with_2(&[&model("hpl_eq6.qe"), "--format", "latex"], None);
 }
 
 #[test]
@@ -639,8 +639,8 @@ fn the_order_flag_decides_the_outer_variable() {
 #[test]
 fn decimal_output_rounds_correctly() {
     // 1101248/81125 = 13.57470...
-    assert_eq!(qe_ok(&[&model("seed003_eq6.qe"), "--decimal", "6"]), "13.5747 <= emax\n");
-    assert_eq!(qe_ok(&[&model("seed003_eq6.qe"), "--decimal", "2"]), "14 <= emax\n");
+    assert_eq!(qe_ok(&[&model("hpl_eq6.qe"), "--decimal", "6"]), "13.5747 <= emax\n");
+    assert_eq!(qe_ok(&[&model("hpl_eq6.qe"), "--decimal", "2"]), "14 <= emax\n");
 }
 
 #[test]

@@ -202,7 +202,7 @@ fn help_and_reports_to_a_full_disk_fail_and_a_closed_pipe_is_quiet() {
     }
     let bin = assert_cmd::cargo::cargo_bin!("errband");
     if Path::new("/dev/full").exists() {
-        for args in [&["--help"][..], &["--version"], &[HPL, HPL_DATA], &["qe", "models/seed003_eq6.qe"]] {
+        for args in [&["--help"][..], &["--version"], &[HPL, HPL_DATA], &["qe", "models/hpl_eq6.qe"]] {
             let out = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
             let o = Command::new(bin).args(args).current_dir(root()).stdout(out).output().unwrap();
             let err = String::from_utf8_lossy(&o.stderr);
@@ -303,9 +303,9 @@ fn a_bom_and_old_mac_line_ends_are_read() {
     let data = std::fs::read_to_string(root().join(HPL_DATA)).unwrap();
     let cr = tmp_file("cr.csv", &data.replace('\n', "\r"));
     assert_eq!(json(&[&bom, &cr])["fit"], json(&[HPL, HPL_DATA])["fit"]);
-    let qe = std::fs::read_to_string(root().join("models/seed003_eq6.qe")).unwrap();
+    let qe = std::fs::read_to_string(root().join("models/hpl_eq6.qe")).unwrap();
     let bom_qe = tmp_file("bom.qe", &format!("\u{feff}{qe}"));
-    assert_eq!(ok(&["qe", &bom_qe]), ok(&["qe", "models/seed003_eq6.qe"]));
+    assert_eq!(ok(&["qe", &bom_qe]), ok(&["qe", "models/hpl_eq6.qe"]));
     // An error after lone CRs is on the right line.
     let bad = tmp_file("crbad.csv", "p,T\r10,1\r20,x\r");
     let r = fails(&[HPL, &bad], 2);
@@ -326,7 +326,7 @@ fn control_characters_from_inputs_never_reach_the_terminal() {
 fn silently_accepted_oddities_are_refused() {
     let r = fails(&[HPL, HPL_DATA, "--order", "dc1,dc1"], 2);
     has(&r.stderr, &["`dc1` twice"]);
-    let r = fails(&["qe", "models/seed003_eq7.qe", "--order", "dc1,dc1"], 2);
+    let r = fails(&["qe", "models/hpl_eq7.qe", "--order", "dc1,dc1"], 2);
     has(&r.stderr, &["`dc1` twice"]);
     let r = fails(&[HPL, HPL_DATA, "--x", "p=p", "--x", "p=T"], 2);
     has(&r.stderr, &["--x p=T", "already given the column `p`"]);

@@ -124,7 +124,7 @@ fn every_limit_names_its_flag_and_the_flag_raises_it() {
     // exact LPs); `qe` has nothing else to show, so it stops.
     let text = ok(&[hpl, hpl_data, "--max-vertices", "5"]);
     has(&text, &["not listed", "passed --max-vertices 5 (reached 6)", "exact LPs"]);
-    let r = fails(&["qe", "models/seed003_eq7.qe", "--max-vertices", "5"], 1);
+    let r = fails(&["qe", "models/hpl_eq7.qe", "--max-vertices", "5"], 1);
     has(&r.stderr, &["enumerating the vertices", "reached 6 (limit 5", "--max-vertices"]);
     has(&ok(&[hpl, hpl_data, "--max-vertices", "7"]), &["(reached 8)"]);
     has(&ok(&[hpl, hpl_data, "--max-vertices", "8"]), &["bounded, 6 vertices"]);

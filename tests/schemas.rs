@@ -96,8 +96,8 @@ fn subcommand_outputs_match_their_schemas() {
             Output::Ms,
             &["ms", "predict", "data/mandelbrot_32x32.csv", "--grid", "1024x1024", "--procs", "8..32:8"],
         ),
-        (Output::Qe, &["qe", "models/seed003_eq5.qe", "--vertices"]),
-        (Output::Qe, &["qe", "models/seed003_eq6.qe"]),
+        (Output::Qe, &["qe", "models/hpl_eq5.qe", "--vertices"]),
+        (Output::Qe, &["qe", "models/hpl_eq6.qe"]),
         (
             Output::Check,
             &[

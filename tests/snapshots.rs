@@ -79,7 +79,7 @@ fn energy_formats() {
 
 #[test]
 fn qe_formats() {
-    let q = ["qe", "models/seed003_eq5.qe", "--order", "dc2,dc1", "--vertices"];
+    let q = ["qe", "models/hpl_eq5.qe", "--order", "dc2,dc1", "--vertices"];
     insta::assert_snapshot!("qe_text", with(&q, &[]));
     insta::assert_snapshot!("qe_json", with(&q, &["--format", "json"]));
     insta::assert_snapshot!("qe_smtlib", with(&q, &["--format", "smtlib"]));

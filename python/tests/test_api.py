@@ -127,9 +127,9 @@ def test_repr_html_shows_the_band_plot():
 
 
 def test_qe_mirrors_the_command():
-    r = errband.qe(ROOT / "models" / "seed003_eq5.qe")
+    r = errband.qe(ROOT / "models" / "hpl_eq5.qe")
     cli = subprocess.run(
-        [BIN, "qe", "models/seed003_eq5.qe", "--format", "json", "--vertices"],
+        [BIN, "qe", "models/hpl_eq5.qe", "--format", "json", "--vertices"],
         cwd=ROOT, check=True, capture_output=True, text=True,
     )
     assert r.json == json.loads(cli.stdout)
