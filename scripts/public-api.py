@@ -46,27 +46,22 @@ def main():
                     walk(ci, here)
         elif kind == "use":
             lines.append(("use", f"{path}::{inner['name']} (= {inner['source']})"))
-        elif kind == "struct":
-            lines.append(("struct", here))
-            fields = inner["kind"].get("plain", {}).get("fields", []) if isinstance(inner["kind"], dict) else []
-            for f in fields:
-                fi = item(f)
-                if public(fi) and fi.get("visibility") == "public":
-                    lines.append(("field", f"{here}.{fi['name']}"))
+        elif kind in ("struct", "enum", "trait"):
+            lines.append((kind, here))
+            if kind == "struct":
+                k = inner["kind"]
+                ids, sub, sep = (k.get("plain", {}).get("fields", []) if isinstance(k, dict) else []), "field", "."
+            elif kind == "enum":
+                ids, sub, sep = inner["variants"], "variant", "::"
+            else:
+                ids, sub, sep = inner["items"], "trait item", "::"
+            for i in ids:
+                it2 = item(i)
+                # Fields must be `pub`; variants and trait items are public
+                # with their type.
+                if it2 and (sub != "field" or it2.get("visibility") == "public"):
+                    lines.append((sub, f"{here}{sep}{it2['name']}"))
             impls(inner.get("impls", []), here)
-        elif kind == "enum":
-            lines.append(("enum", here))
-            for v in inner["variants"]:
-                vi = item(v)
-                if vi:
-                    lines.append(("variant", f"{here}::{vi['name']}"))
-            impls(inner.get("impls", []), here)
-        elif kind == "trait":
-            lines.append(("trait", here))
-            for m in inner["items"]:
-                mi = item(m)
-                if mi:
-                    lines.append(("trait item", f"{here}::{mi['name']}"))
         elif kind in ("function", "constant", "static", "type_alias", "macro"):
             lines.append((kind, here))
         else:
