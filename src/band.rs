@@ -85,11 +85,18 @@ impl Band {
     /// denominator (`d > 0`), one product each: a table that only shows
     /// its decimals never reduces it.
     pub fn relative_half_width_parts(&self, model: &Rat) -> Option<(BigInt, BigInt)> {
+        Band::relative_of_width(&self.width_parts()?, model)
+    }
+
+    /// The relative half-width `w / (2·|model|)` of a band whose width is
+    /// `w = n/d` ([`Band::width_parts`]), unreduced; `None` at a zero model.
+    /// For a caller that holds the width already and would otherwise
+    /// compute it twice.
+    pub fn relative_of_width((n, d): &(BigInt, BigInt), model: &Rat) -> Option<(BigInt, BigInt)> {
         if model.is_zero() {
             return None;
         }
-        let (w, d) = self.width_parts()?;
         let two_t = BigInt::from(2) * model.numer().abs();
-        Some((w * model.denom(), d * two_t))
+        Some((n * model.denom(), d * two_t))
     }
 }

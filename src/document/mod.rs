@@ -342,9 +342,12 @@ impl Band {
         let Some(b) = b else { return Band::empty() };
         // Width and relative half-width unreduced: a table that shows only
         // their decimals never pays their gcds.
-        let width = b.width_parts().map(|(n, d)| Exact::unreduced(n, d, digits));
-        let rel =
-            model.and_then(|t| b.relative_half_width_parts(t)).map(|(n, d)| Exact::unreduced(n, d, digits));
+        let parts = b.width_parts();
+        let rel = model
+            .zip(parts.as_ref())
+            .and_then(|(t, w)| crate::band::Band::relative_of_width(w, t))
+            .map(|(n, d)| Exact::unreduced(n, d, digits));
+        let width = parts.map(|(n, d)| Exact::unreduced(n, d, digits));
         Band {
             status: BandStatus::Ok,
             reason: None,
