@@ -48,3 +48,44 @@ fn dropping_the_outlier_at_p110_lowers_emax() {
     let value: f64 = n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap();
     assert!(value < 1101248.0 / 81125.0, "emax without p = 110 is {value}");
 }
+
+#[test]
+fn the_pruned_tables_pair_every_point_with_its_own_pruned_band() {
+    // `--drop`: the Markdown table of widths must show, for every
+    // prediction point and threshold, the full and the pruned analysis'
+    // widths at that same point, as the JSON document holds them.
+    let run = |format: &str| {
+        let out = cargo_bin_cmd!("errband")
+            .args(["models/hpl.tm", "data/hpl.csv", "--drop", "p=60", "--format", format])
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let doc: serde_json::Value = serde_json::from_str(&run("json")).unwrap();
+    let width = |pb: &serde_json::Value, i: usize| {
+        pb["bands"][i]["band"]["width"]["decimal"].as_str().unwrap().to_string()
+    };
+    let mut expected = Vec::new();
+    for (full, pruned) in
+        doc["bands"].as_array().unwrap().iter().zip(doc["pruned"]["bands"].as_array().unwrap())
+    {
+        assert_eq!(full["point"], pruned["point"]);
+        for (i, t) in full["bands"].as_array().unwrap().iter().enumerate() {
+            let p = full["point"]["p"].as_str().unwrap();
+            let label = t["threshold"]["label"].as_str().unwrap();
+            expected.push(format!("| {p} | {label} | {} | {} |", width(full, i), width(pruned, i)));
+        }
+    }
+    assert_eq!(expected.len(), 16, "8 points × 2 thresholds");
+    let md = run("md");
+    let table = md.split("## Pruned").nth(1).expect("a pruned section");
+    for row in &expected {
+        assert!(table.contains(row.as_str()), "missing {row} in\n{table}");
+    }
+    // The text table has the same rows, each with both bands.
+    let text = run("text");
+    let section = text.split("Pruned: without p = 60").nth(1).expect("a pruned section");
+    let rows = section.lines().filter(|l| l.matches('[').count() == 2 && l.contains('×')).count();
+    assert_eq!(rows, 16, "{section}");
+}

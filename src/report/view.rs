@@ -76,6 +76,7 @@ pub(crate) struct PrunedAt<'a> {
 }
 
 impl<'a> PrunedAt<'a> {
+    /// The index of `p`'s bands and shrink ratios.
     pub(crate) fn new(p: &'a PrunedDocument) -> Self {
         // The first entry of a point wins, as a front-to-back search would.
         let mut bands = HashMap::with_capacity(p.analysis.bands.len());
