@@ -245,6 +245,9 @@ pub struct FamilyAnalysis {
     /// Per threshold, per point: the family band (None: no form consistent,
     /// or the threshold gives no band).
     pub hull: Vec<Vec<Option<Hull>>>,
+    /// Every measurement positive (run times): a form whose own prediction
+    /// at a point is zero or below is left out of the hull there.
+    all_positive: bool,
 }
 
 /// The rule forms are ranked by, as reports state it.
@@ -657,12 +660,7 @@ pub fn analyse(
             // is zero or below cannot be the answer there.
             let positive: Vec<bool> = bases
                 .iter()
-                .map(|b| {
-                    !all_positive
-                        || b.as_ref().is_some_and(|b| {
-                            crate::num::affine_unreduced(&b[0], &b[1..], &stats.params).is_positive()
-                        })
-                })
+                .map(|b| !all_positive || b.as_ref().is_some_and(|b| predicts_positive(b, &stats.params)))
                 .collect();
             for l in &levels {
                 let got = l.bound.as_ref().filter(|b| meets(b) != Some(false)).and_then(|b| {
@@ -722,10 +720,44 @@ pub fn analyse(
                 .collect()
         })
         .collect();
-    Ok(FamilyAnalysis { members, skipped, levels, points: points.to_vec(), hull })
+    Ok(FamilyAnalysis { members, skipped, levels, points: points.to_vec(), hull, all_positive })
 }
 
 impl FamilyAnalysis {
+    /// The family band under threshold `level` at further `points` (a
+    /// figure's samples along one variable), by the rule of
+    /// [`FamilyAnalysis::hull`]: per point, the hull of the bands of the
+    /// forms consistent at `level`, leaving out a form whose own prediction
+    /// there is zero or below when every measurement is positive. `None` at
+    /// a point where no form gives a band. Also returns how many forms gave
+    /// bands (each costs two exact LPs per point).
+    pub fn hull_at(&self, level: usize, points: &[Vec<Rat>]) -> (Vec<Option<Hull>>, usize) {
+        let mut at: Vec<Vec<(Band, Band)>> = vec![Vec::new(); points.len()];
+        let Some(bound) = self.levels.get(level).and_then(|l| l.bound.as_ref()) else {
+            return (vec![None; points.len()], 0);
+        };
+        let mut forms = 0;
+        for m in self.members.iter().filter(|m| m.consistent.get(level) == Some(&true)) {
+            let mut log = m.model.new_log();
+            let bases: Vec<Option<Vec<Rat>>> =
+                points.iter().map(|x| m.model.basis_at(x, &mut log).ok()).collect();
+            let all: Vec<Vec<Rat>> = bases.iter().flatten().cloned().collect();
+            let Some(bands) = Analysis::lp_bands(&m.stats.design, m.model.k(), bound, &all, true) else {
+                continue;
+            };
+            forms += 1;
+            let mut bands = bands.into_iter();
+            for (k, b) in bases.iter().enumerate() {
+                let Some(b) = b else { continue };
+                let Some(got) = bands.next().flatten() else { continue };
+                if !self.all_positive || predicts_positive(b, &m.stats.params) {
+                    at[k].push(got);
+                }
+            }
+        }
+        (at.iter().map(|v| hull_of(v.iter())).collect(), forms)
+    }
+
     /// True when the data fall as the variable grows and the family has no
     /// form that does: every form is one of Extra-P's growing terms
     /// (`--family pmnf` on a single variable), and the best one is fitted
@@ -799,6 +831,11 @@ impl Member {
             self.model.k(),
         )
     }
+}
+
+/// Whether a form's fit `params` predicts a positive value at basis `b`.
+fn predicts_positive(b: &[Rat], params: &[Rat]) -> bool {
+    crate::num::affine_unreduced(&b[0], &b[1..], params).is_positive()
 }
 
 /// The hull of bands (a side is unbounded when any band's is).
@@ -964,6 +1001,43 @@ mod tests {
                 assert!(mb.upper.as_ref().unwrap() <= h.model.upper.as_ref().unwrap());
             }
         }
+    }
+
+    #[test]
+    fn the_hull_at_further_points_follows_the_reported_hull() {
+        // A falling series with noise (several forms consistent) and one
+        // growing exactly; at their own points and far beyond, where some
+        // forms predict a time below zero: `hull_at` (what a figure draws)
+        // must be the reported family band, point by point.
+        let falling =
+            [("2", "55.4"), ("4", "29.1"), ("8", "18.2"), ("16", "10.9"), ("32", "8.3"), ("64", "6.4")];
+        let growing = [("2", "7"), ("4", "19"), ("8", "51"), ("16", "131"), ("32", "323"), ("64", "771")];
+        let mut left_out = 0;
+        for (series, set) in [(&falling, FamilySet::Scaling), (&growing, FamilySet::Pmnf)] {
+            let d: Vec<Measurement> = series
+                .iter()
+                .enumerate()
+                .map(|(i, (x, y))| Measurement { x: vec![rat(x)], y: rat(y), line: i })
+                .collect();
+            let opts = Options::default();
+            let forms = forms_of(&base("p"), false, Some(set), &d, &opts).unwrap();
+            let at: Vec<Vec<Rat>> =
+                ["1", "48", "128", "1024", "65536"].iter().map(|p| vec![rat(p)]).collect();
+            let fa = analyse(forms, &d, "d", &opts, &at).unwrap();
+            left_out += fa.members.iter().flat_map(|m| &m.positive).filter(|p| !**p).count();
+            for t in 0..fa.levels.len() {
+                let (hulls, forms) = fa.hull_at(t, &at);
+                let consistent = fa.members.iter().filter(|m| m.consistent[t]).count();
+                assert_eq!(forms, consistent, "level {t}");
+                for (p, (got, want)) in hulls.iter().zip(&fa.hull[t]).enumerate() {
+                    let key = |h: &Option<Hull>| {
+                        h.as_ref().map(|h| (h.model.clone(), h.measurement.clone(), h.forms))
+                    };
+                    assert_eq!(key(got), key(want), "level {t}, point {p}");
+                }
+            }
+        }
+        assert!(left_out > 0, "no form predicted a time below zero: the positivity rule went untested");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! values become floats only when handed to the chart.
 
 use super::{Report, Views};
-use crate::analysis::{Analysis, Shape};
+use crate::analysis::Shape;
 use crate::model::Model;
 use crate::num::{to_f64, Rat};
 use crate::plot::{grid, Axis, Chart, Mark, Scale, Series, SeriesKind};
@@ -25,9 +25,11 @@ const PRUNED_COLORS: [usize; 2] = [2, 4];
 const FAMILY_SAMPLES: usize = 60;
 
 /// The family band of a new measurement at the family's last threshold
-/// (`trusted` by default) along the plotted variable: at each of a subset
-/// of the samples `xs`, the hull over the consistent forms of their exact
-/// LP bands. `None` without a family or without a consistent form.
+/// (`trusted` by default) along the plotted variable, at a subset of the
+/// samples `xs`: the library's hull of the consistent forms' bands there
+/// ([`crate::family::FamilyAnalysis::hull_at`], the rule the reported
+/// family band follows), drawn with a gap where it has no band or an
+/// unbounded side. `None` without a family or without a consistent form.
 #[allow(clippy::type_complexity)]
 fn family_band(
     r: &Report,
@@ -37,62 +39,34 @@ fn family_band(
 ) -> Option<(String, Vec<(f64, f64)>, Vec<(f64, f64)>)> {
     let f = r.family?;
     let t = f.levels.len().checked_sub(1)?;
-    let bound = f.levels[t].bound.as_ref()?;
     let step = (xs.len() / FAMILY_SAMPLES).max(1);
     let picked: Vec<&Rat> = xs.iter().step_by(step).collect();
-    let mut lo: Vec<Option<f64>> = vec![None; picked.len()];
-    let mut hi: Vec<Option<f64>> = vec![None; picked.len()];
-    let mut open = vec![false; picked.len()];
-    let mut forms = 0;
-    for m in f.members.iter().filter(|m| m.consistent[t]) {
-        let mut log = m.model.new_log();
-        let at: Vec<Option<Vec<Rat>>> = picked
-            .iter()
-            .map(|x| {
-                let mut pt = fixed.to_vec();
-                if pt.len() != m.model.vars.len() {
-                    pt = vec![Rat::zero(); m.model.vars.len()];
-                }
-                pt[axis_var] = (*x).clone();
-                m.model.basis_at(&pt, &mut log).ok()
-            })
-            .collect();
-        let bases: Vec<Vec<Rat>> = at.iter().flatten().cloned().collect();
-        let Some(bands) = Analysis::lp_bands(&m.stats.design, m.model.k(), bound, &bases, true) else {
-            continue;
-        };
-        forms += 1;
-        let mut it = bands.into_iter();
-        for (k, b) in at.iter().enumerate() {
-            if b.is_none() {
-                open[k] = true;
-                continue;
-            }
-            let Some(next) = it.next() else { break };
-            let Some((_, n)) = next else {
-                open[k] = true;
-                continue;
-            };
-            match (&n.lower, &n.upper) {
-                (Some(l), Some(u)) => {
-                    let (l, u) = (to_f64(l), to_f64(u));
-                    lo[k] = Some(lo[k].map_or(l, |v: f64| v.min(l)));
-                    hi[k] = Some(hi[k].map_or(u, |v: f64| v.max(u)));
-                }
-                _ => open[k] = true,
-            }
-        }
-    }
+    let nv = f.members.first()?.model.vars.len();
+    let points: Vec<Vec<Rat>> = picked
+        .iter()
+        .map(|x| {
+            let mut pt = if fixed.len() == nv { fixed.to_vec() } else { vec![Rat::zero(); nv] };
+            pt[axis_var] = (*x).clone();
+            pt
+        })
+        .collect();
+    let (hulls, forms) = f.hull_at(t, &points);
     if forms == 0 {
         return None;
     }
-    // An unbounded side leaves a gap in the band (NaN breaks it).
-    let pts = |v: &[Option<f64>]| -> Vec<(f64, f64)> {
+    // A side without a bound leaves a gap in the band (NaN breaks it).
+    let ends: Vec<Option<(f64, f64)>> = hulls
+        .iter()
+        .map(|h| {
+            let b = &h.as_ref()?.measurement;
+            Some((to_f64(b.lower.as_ref()?), to_f64(b.upper.as_ref()?)))
+        })
+        .collect();
+    let side = |upper: bool| -> Vec<(f64, f64)> {
         picked
             .iter()
-            .zip(v)
-            .zip(&open)
-            .map(|((x, y), o)| (to_f64(x), if *o { f64::NAN } else { y.unwrap_or(f64::NAN) }))
+            .zip(&ends)
+            .map(|(x, e)| (to_f64(x), e.map_or(f64::NAN, |(l, u)| if upper { u } else { l })))
             .collect()
     };
     let name = format!(
@@ -100,7 +74,7 @@ fn family_band(
         if forms == 1 { "" } else { "s" },
         f.levels[t].threshold.text
     );
-    Some((name, pts(&lo), pts(&hi)))
+    Some((name, side(false), side(true)))
 }
 
 /// Palette index of region `i`'s band (skipping the data and model colours).
