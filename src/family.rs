@@ -638,9 +638,7 @@ pub fn analyse(
         .into_par_iter()
         .zip(sets_scale)
         .map(|((model, origin, stats), sets_scale)| {
-            let mut log = model.new_log();
-            let bases: Vec<Option<Vec<Rat>>> =
-                points.iter().map(|x| model.basis_at(x, &mut log).ok()).collect();
+            let bases = bases_at(&model, points);
             let mut consistent = Vec::new();
             let mut bands = Vec::new();
             // Whether parameters meet a bound is known from e_max or remax
@@ -658,17 +656,14 @@ pub fn analyse(
             let all: Vec<Vec<Rat>> = bases.iter().flatten().cloned().collect();
             // A run time is positive: a form whose own prediction at a point
             // is zero or below cannot be the answer there.
-            let positive: Vec<bool> = bases
-                .iter()
-                .map(|b| !all_positive || b.as_ref().is_some_and(|b| predicts_positive(b, &stats.params)))
-                .collect();
+            let positive: Vec<bool> =
+                bases.iter().map(|b| may_answer(all_positive, b.as_deref(), &stats.params)).collect();
             for l in &levels {
                 let got = l.bound.as_ref().filter(|b| meets(b) != Some(false)).and_then(|b| {
                     Analysis::lp_bands(&stats.design, model.k(), b, &all, meets(b) == Some(true))
                 });
                 consistent.push(got.is_some());
-                let mut it = got.into_iter().flatten();
-                bands.push(bases.iter().map(|b| b.as_ref().and_then(|_| it.next().flatten())).collect());
+                bands.push(got.map_or_else(|| vec![None; bases.len()], |g| aligned(&bases, g)));
             }
             // What predicts, not only what fits: each form the data allow
             // is fitted without the largest scale and its band there checked.
@@ -738,20 +733,17 @@ impl FamilyAnalysis {
         };
         let mut forms = 0;
         for m in self.members.iter().filter(|m| m.consistent.get(level) == Some(&true)) {
-            let mut log = m.model.new_log();
-            let bases: Vec<Option<Vec<Rat>>> =
-                points.iter().map(|x| m.model.basis_at(x, &mut log).ok()).collect();
+            let bases = bases_at(&m.model, points);
             let all: Vec<Vec<Rat>> = bases.iter().flatten().cloned().collect();
             let Some(bands) = Analysis::lp_bands(&m.stats.design, m.model.k(), bound, &all, true) else {
                 continue;
             };
             forms += 1;
-            let mut bands = bands.into_iter();
-            for (k, b) in bases.iter().enumerate() {
-                let Some(b) = b else { continue };
-                let Some(got) = bands.next().flatten() else { continue };
-                if !self.all_positive || predicts_positive(b, &m.stats.params) {
-                    at[k].push(got);
+            for ((b, got), slot) in bases.iter().zip(aligned(&bases, bands)).zip(&mut at) {
+                if let Some(got) =
+                    got.filter(|_| may_answer(self.all_positive, b.as_deref(), &m.stats.params))
+                {
+                    slot.push(got);
                 }
             }
         }
@@ -833,9 +825,25 @@ impl Member {
     }
 }
 
-/// Whether a form's fit `params` predicts a positive value at basis `b`.
-fn predicts_positive(b: &[Rat], params: &[Rat]) -> bool {
-    crate::num::affine_unreduced(&b[0], &b[1..], params).is_positive()
+/// A form's basis at each point (`None` where it cannot be evaluated).
+fn bases_at(model: &Model, points: &[Vec<Rat>]) -> Vec<Option<Vec<Rat>>> {
+    let mut log = model.new_log();
+    points.iter().map(|x| model.basis_at(x, &mut log).ok()).collect()
+}
+
+/// Bands made at the points that have a basis (in order), spread back over
+/// every point of `bases`: `None` where a point has no basis or no band.
+fn aligned(bases: &[Option<Vec<Rat>>], got: Vec<Option<(Band, Band)>>) -> Vec<Option<(Band, Band)>> {
+    let mut it = got.into_iter();
+    bases.iter().map(|b| b.as_ref().and_then(|_| it.next().flatten())).collect()
+}
+
+/// Whether a form with fit `params` may be the answer at a point of basis
+/// `b`: a run time is positive, so when every measurement is (`all_positive`)
+/// its own prediction there must be too (and a point without a basis
+/// cannot be answered).
+fn may_answer(all_positive: bool, b: Option<&[Rat]>, params: &[Rat]) -> bool {
+    !all_positive || b.is_some_and(|b| crate::num::affine_unreduced(&b[0], &b[1..], params).is_positive())
 }
 
 /// The hull of bands (a side is unbounded when any band's is).

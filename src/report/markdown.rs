@@ -3,7 +3,7 @@
 //! text report, as tables.
 
 use super::tables::{md_escape, md_row, md_table_head};
-use super::view::{any_clipped, band_ends, coords, dropped_text, shrink_cell, threshold_label, PrunedAt};
+use super::view::{any_clipped, band_ends, coords, dropped_text, pruned_at, shrink_cell, threshold_label};
 use crate::document::analysis::{AnalysisDocument, FitDocument, RegionShape, ResidualRow};
 
 impl super::Report<'_> {
@@ -149,9 +149,8 @@ pub(crate) fn markdown_of(
         let mut head: Vec<String> = m.variables.clone();
         head.extend(["threshold".into(), "width (all)".into(), "width (pruned)".into(), "shrink".into()]);
         o.push_str(&md_table_head(&head));
-        let pruned_at = PrunedAt::new(p);
-        for full in &a.bands {
-            let (pruned, shrink) = pruned_at.at(&full.point);
+        for (i, full) in a.bands.iter().enumerate() {
+            let (pruned, shrink) = pruned_at(p, i, &full.point);
             for (i, t) in full.bands.iter().enumerate() {
                 let width = |b: Option<&crate::document::Band>| {
                     b.and_then(|b| b.width.as_ref()).map_or("-".into(), |w| w.decimal())

@@ -173,11 +173,10 @@ impl Report<'_> {
                 row.cell(&model_exact);
                 ends(&mut row, &t.band, None, true);
                 ends(&mut row, &t.measurement_band, None, true);
-                // The pruned analysis predicts at the same points in the
-                // same order; a point it lacks (never, today) reads "none"
-                // rather than another point's band.
+                // A point the pruned analysis lacks reads "none".
                 if let Some(pr) = &pruned {
-                    match pr.analysis.bands.get(pi).filter(|q| q.point == p.point) {
+                    let (q, shrink) = super::view::pruned_at(pr, pi, &p.point);
+                    match q {
                         None => {
                             for _ in 0..6 {
                                 row.cell("none");
@@ -187,7 +186,7 @@ impl Report<'_> {
                             row.cell(&q.model.decimal());
                             let qb = &q.bands[ri].band;
                             ends(&mut row, qb, Some("empty"), false);
-                            let ratio = pr.shrink.get(pi).and_then(|s| s.ratios.get(ri)?.ratio.as_ref());
+                            let ratio = shrink.and_then(|s| s.ratios.get(ri)?.ratio.as_ref());
                             row.cell(&ratio.map_or_else(String::new, Exact::decimal));
                             ends(&mut row, qb, Some("empty"), true);
                         }

@@ -3,7 +3,7 @@
 
 use super::tables::{abbreviated, plural, table};
 use super::view::{
-    band_ends, coords, dropped_text, num, pct, point_label, shrink_cell, threshold_label, PrunedAt,
+    band_ends, coords, dropped_text, num, pct, point_label, pruned_at, shrink_cell, threshold_label,
 };
 use super::{Report, MAX_POINT_TABLE, MAX_ROW_TABLE};
 use crate::document::analysis::{
@@ -476,9 +476,8 @@ fn pruned_text(o: &mut String, doc: &AnalysisDocument, exact: bool) {
             }
         }
     };
-    let pruned_at = PrunedAt::new(p);
-    for full in &a.bands {
-        let (pruned, shrink) = pruned_at.at(&full.point);
+    for (i, full) in a.bands.iter().enumerate() {
+        let (pruned, shrink) = pruned_at(p, i, &full.point);
         for (i, t) in full.bands.iter().enumerate() {
             let mut row = coords(&full.point, &m.variables, &[]);
             row.push(t.threshold.label.clone());

@@ -9,7 +9,6 @@ use crate::document::analysis::{PointBands, PrunedDocument, Shrink};
 use crate::document::{Band, BandStatus, Exact, Point, Threshold};
 use crate::num::{fmt_sig, parse_rat, show_value};
 use crate::threshold::Bound;
-use std::collections::HashMap;
 
 /// As the reader asked: the exact fraction (`--exact`) or the decimal.
 pub(crate) fn num(e: &Exact, exact: bool) -> String {
@@ -67,33 +66,17 @@ pub(crate) fn dropped_text(p: &PrunedDocument, vars: &[String]) -> String {
         .join("; ")
 }
 
-/// The pruned analysis' bands and shrink ratios by point, indexed once so
-/// that a table over every point reads each in constant time (a streamed
-/// analysis may hold fewer points than the full one: `None` then).
-pub(crate) struct PrunedAt<'a> {
-    bands: HashMap<&'a Point, &'a PointBands>,
-    shrink: HashMap<&'a Point, &'a Shrink>,
-}
-
-impl<'a> PrunedAt<'a> {
-    /// The index of `p`'s bands and shrink ratios.
-    pub(crate) fn new(p: &'a PrunedDocument) -> Self {
-        // The first entry of a point wins, as a front-to-back search would.
-        let mut bands = HashMap::with_capacity(p.analysis.bands.len());
-        for b in &p.analysis.bands {
-            bands.entry(&b.point).or_insert(b);
-        }
-        let mut shrink = HashMap::with_capacity(p.shrink.len());
-        for s in &p.shrink {
-            shrink.entry(&s.point).or_insert(s);
-        }
-        PrunedAt { bands, shrink }
-    }
-
-    /// The pruned bands and the shrink ratios at `point`.
-    pub(crate) fn at(&self, point: &Point) -> (Option<&'a PointBands>, Option<&'a Shrink>) {
-        (self.bands.get(point).copied(), self.shrink.get(point).copied())
-    }
+/// The pruned analysis' bands and shrink ratios at the full analysis'
+/// `i`-th point, `point`: the pruned analysis predicts at the same points
+/// in the same order, so this is a look-up by position; a point it lacks
+/// (a streamed analysis may hold fewer) reads `None`, never another
+/// point's bands.
+pub(crate) fn pruned_at<'a>(
+    p: &'a PrunedDocument,
+    i: usize,
+    point: &Point,
+) -> (Option<&'a PointBands>, Option<&'a Shrink>) {
+    (p.analysis.bands.get(i).filter(|b| b.point == *point), p.shrink.get(i).filter(|s| s.point == *point))
 }
 
 /// The shrink ratio of threshold `i` as a cell: `×1.04`, or `-`.
