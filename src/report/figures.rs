@@ -5,6 +5,7 @@
 
 use super::{Report, Views};
 use crate::analysis::Shape;
+use crate::data::Measurement;
 use crate::model::Model;
 use crate::num::{to_f64, Rat};
 use crate::plot::{grid, Axis, Chart, Mark, Scale, Series, SeriesKind};
@@ -104,62 +105,70 @@ pub(crate) fn scale_for(values: impl Iterator<Item = f64>) -> Scale {
     }
 }
 
-fn value_at(b: &[Rat], c: &[Rat]) -> Rat {
-    b[1..].iter().zip(c).fold(b[0].clone(), |a, (f, c)| a + f * c)
+/// A band's two sides as drawn, `(x, y)` samples.
+type Sides = (Vec<(f64, f64)>, Vec<(f64, f64)>);
+
+/// A band's ends as drawn: NaN (a gap in the chart) for a missing band or
+/// an unbounded side.
+fn ends(b: Option<&crate::band::Band>) -> (f64, f64) {
+    let end = |v: Option<&Rat>| v.map_or(f64::NAN, to_f64);
+    b.map_or((f64::NAN, f64::NAN), |b| (end(b.lower.as_ref()), end(b.upper.as_ref())))
 }
 
-/// The band of a region at the (exact) basis `b`, as drawn: the vertex
-/// parameters and the basis are exact, the products only feed pixels.
-fn band_at(params_at: &[Vec<f64>], b: &[f64]) -> Option<(f64, f64)> {
-    let vals = params_at.iter().map(|v| b[1..].iter().zip(v).fold(b[0], |a, (f, c)| a + f * c));
-    vals.fold(None, |acc, x| match acc {
-        None => Some((x, x)),
-        Some((l, u)) => Some((l.min(x), u.max(x))),
-    })
+/// The band plot's curves: samples of the fitted model and, per region,
+/// of its band and of its new-measurement band, `(x, lower, upper)`.
+struct Curves {
+    model: Vec<(f64, f64)>,
+    bands: Vec<Vec<(f64, f64, f64)>>,
+    measurement: Vec<Vec<(f64, f64, f64)>>,
 }
 
-/// Curves along the plotted variable (`xs`, the other variables at `fixed`):
-/// the fitted model, and each region's band (lower, upper) from its exact
-/// vertices (empty for an empty, untrusted or unbounded region).
-#[allow(clippy::type_complexity)]
+impl Curves {
+    /// One side of region `i`'s band (`measurement`: its new-measurement
+    /// band), or `None` when no sample has a band there.
+    fn sides(&self, i: usize, measurement: bool) -> Option<Sides> {
+        let s = if measurement { &self.measurement[i] } else { &self.bands[i] };
+        if s.iter().all(|&(_, l, u)| l.is_nan() && u.is_nan()) {
+            return None;
+        }
+        Some((s.iter().map(|&(x, l, _)| (x, l)).collect(), s.iter().map(|&(x, _, u)| (x, u)).collect()))
+    }
+}
+
+/// Curves along the plotted variable (`xs`, the other variables at
+/// `fixed`): the library's exact predictions there
+/// ([`crate::analysis::Predictor`]: the same bands as the numbers, bounded
+/// by zero for run times), converted to floats only for the chart. A
+/// sample where the model cannot be evaluated is left out.
 fn curves(
     m: &Model,
     a: &crate::analysis::Analysis,
+    data: &[Measurement],
     xs: &[Rat],
     fixed: &[Rat],
     axis_var: usize,
-) -> (Vec<(f64, f64)>, Vec<Vec<(f64, f64)>>, Vec<Vec<(f64, f64)>>) {
+) -> Curves {
     let nv = m.vars.len();
-    let mut log = m.new_log();
-    let mut fit = Vec::new();
-    let mut lowers: Vec<Vec<(f64, f64)>> = vec![Vec::new(); a.regions.len()];
-    let mut uppers: Vec<Vec<(f64, f64)>> = vec![Vec::new(); a.regions.len()];
-    let vertex_f: Vec<Vec<Vec<f64>>> = a
-        .regions
-        .iter()
-        .map(|r| r.params_at.iter().map(|v| v.iter().map(to_f64).collect()).collect())
-        .collect();
+    let predictor = a.predictor(m, data, &crate::analysis::Options::default());
+    let mut log = predictor.new_log();
+    let mut c = Curves {
+        model: Vec::new(),
+        bands: vec![Vec::new(); a.regions.len()],
+        measurement: vec![Vec::new(); a.regions.len()],
+    };
     for x in xs {
-        let mut pt = fixed.to_vec();
-        if pt.len() != nv {
-            pt = vec![Rat::zero(); nv];
-        }
+        let mut pt = if fixed.len() == nv { fixed.to_vec() } else { vec![Rat::zero(); nv] };
         pt[axis_var] = x.clone();
-        let Ok(b) = m.basis_at(&pt, &mut log) else { continue };
+        let Ok(p) = predictor.predict(pt, &mut log) else { continue };
         let xf = to_f64(x);
-        fit.push((xf, to_f64(&value_at(&b, &a.params))));
-        let bf: Vec<f64> = b.iter().map(to_f64).collect();
-        for (i, reg) in a.regions.iter().enumerate() {
-            if matches!(reg.shape, Shape::Empty | Shape::Untrusted { .. } | Shape::Unbounded { .. }) {
-                continue;
-            }
-            if let Some((l, u)) = band_at(&vertex_f[i], &bf) {
-                lowers[i].push((xf, l));
-                uppers[i].push((xf, u));
-            }
+        c.model.push((xf, to_f64(&p.model)));
+        for (i, (b, n)) in p.bands.iter().zip(&p.measurement).enumerate() {
+            let ((bl, bu), (nl, nu)) = (ends(b.as_ref()), ends(n.as_ref()));
+            c.bands[i].push((xf, bl, bu));
+            c.measurement[i].push((xf, nl, nu));
         }
     }
-    (fit, lowers, uppers)
+    c
 }
 
 /// Band plot: data, fitted model and one band per threshold against one
@@ -202,7 +211,8 @@ pub fn band(r: &Report) -> String {
     };
     let dmax = data.iter().map(|(x, _)| x.clone()).max().unwrap_or_else(|| lo.clone());
     let xs = crate::envelope::samples(&lo, &hi, BAND_SAMPLES);
-    let (model_pts, lowers, uppers) = curves(m, a, &xs, &fixed, axis_var);
+    let mut full = curves(m, a, r.data, &xs, &fixed, axis_var);
+    let model_pts = std::mem::take(&mut full.model);
     let var = &m.vars[axis_var.min(nv.saturating_sub(1))];
     let xscale = r.scales[0].unwrap_or_else(|| scale_for(xs.iter().map(to_f64)));
     let yscale = r.scales[1].unwrap_or_else(|| {
@@ -227,62 +237,46 @@ pub fn band(r: &Report) -> String {
     }
     // Then the band of a new measurement (light) at the last threshold
     // (`trusted` by default: the one to bet on; one per threshold would bury
-    // the plot), widened from the model band as `Bound::measurement_band`
-    // does exactly.
+    // the plot).
     for (i, reg) in a.regions.iter().enumerate().skip(a.regions.len().saturating_sub(1)) {
-        if uppers[i].is_empty() {
-            continue;
-        }
-        let (ab, rel) = (to_f64(&reg.bound.absolute), to_f64(&reg.bound.relative));
-        if rel >= 1.0 {
-            continue;
-        }
-        let lower: Vec<(f64, f64)> = lowers[i]
-            .iter()
-            .map(|&(x, l)| {
-                let v = (l - ab) / (1.0 + rel);
-                (x, if rel > 0.0 { v.max(0.0) } else { v })
-            })
-            .collect();
-        let upper: Vec<(f64, f64)> = uppers[i].iter().map(|&(x, u)| (x, (u + ab) / (1.0 - rel))).collect();
+        let Some((lower, upper)) = full.sides(i, true) else { continue };
         let name = format!("new measurement, threshold {}", r.legend_label(reg));
         c.series
             .push(Series::new(name, SeriesKind::Band { lower, upper, light: true }).color(region_color(i)));
     }
-    for (i, reg) in a.regions.iter().enumerate() {
-        if uppers[i].is_empty() {
-            continue;
-        }
-        let name = format!("band, threshold {}", r.legend_label(reg));
+    let region_series = |reg: &crate::analysis::Region, (lower, upper): Sides, dashed: bool| {
         // A region that is one point (e_max when it is attained uniquely)
         // has a band of width zero: drawn as a curve, so that it shows.
-        let kind = if reg.shape == Shape::Point {
-            SeriesKind::Line { pts: uppers[i].clone(), dashed: false }
+        if reg.shape == Shape::Point {
+            SeriesKind::Line { pts: upper, dashed }
         } else {
-            SeriesKind::Band { lower: lowers[i].clone(), upper: uppers[i].clone(), light: false }
-        };
-        c.series.push(Series::new(name, kind).color(region_color(i)));
+            SeriesKind::Band { lower, upper, light: false }
+        }
+    };
+    for (i, reg) in a.regions.iter().enumerate() {
+        let Some(sides) = full.sides(i, false) else { continue };
+        let name = format!("band, threshold {}", r.legend_label(reg));
+        c.series.push(Series::new(name, region_series(reg, sides, false)).color(region_color(i)));
     }
     // With --drop: the pruned fit and its bands (the paper's Fig. 9).
     if let Some(p) = r.pruned {
         let pa = &p.analysis;
-        let (fit, lo, hi) = curves(m, pa, &xs, &fixed, axis_var);
+        let pruned = curves(m, pa, r.data, &xs, &fixed, axis_var);
         let what = p.dropped.iter().map(|&i| m.show_point(&r.data[i].x)).collect::<Vec<_>>().join("; ");
         for (i, reg) in pa.regions.iter().enumerate() {
-            if hi[i].is_empty() {
-                continue;
-            }
+            let Some(sides) = pruned.sides(i, false) else { continue };
             let name = format!("pruned band (without {what}), threshold {}", r.legend_label(reg));
-            let kind = if reg.shape == Shape::Point {
-                SeriesKind::Line { pts: hi[i].clone(), dashed: true }
-            } else {
-                SeriesKind::Band { lower: lo[i].clone(), upper: hi[i].clone(), light: false }
-            };
-            c.series.push(Series::new(name, kind).color(PRUNED_COLORS[i % PRUNED_COLORS.len()]));
+            c.series.push(
+                Series::new(name, region_series(reg, sides, true))
+                    .color(PRUNED_COLORS[i % PRUNED_COLORS.len()]),
+            );
         }
         c.series.push(
-            Series::new(format!("pruned fit (without {what})"), SeriesKind::Line { pts: fit, dashed: true })
-                .color(MODEL_COLOR),
+            Series::new(
+                format!("pruned fit (without {what})"),
+                SeriesKind::Line { pts: pruned.model, dashed: true },
+            )
+            .color(MODEL_COLOR),
         );
     }
     c.series.push(
@@ -512,6 +506,36 @@ pub fn width(r: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::{Analysis, Options};
+    use crate::threshold::Threshold;
+
+    #[test]
+    fn the_band_plot_draws_the_exact_bands_of_the_numbers() {
+        // HPL's 5 % band reaches below zero past p = 1 000: the numbers bound
+        // it by zero, and the plot must show the same band, not a float
+        // re-derivation that dips below.
+        let (m, data) = crate::testdata::hpl("param c1, c2\nweight p\npredict p = 2000");
+        let thresholds = vec![Threshold::parse("max").unwrap(), Threshold::parse("5%").unwrap()];
+        let a = Analysis::run_rows(&m, &data, "hpl.csv", &Options::default().thresholds(thresholds)).unwrap();
+        let xs: Vec<Rat> = [10, 500, 2000, 8000].iter().map(|&p| crate::num::int(p)).collect();
+        let c = curves(&m, &a, &data, &xs, &[Rat::zero()], 0);
+        assert_eq!(c.model.len(), xs.len());
+        let exact = a.predictor(&m, &data, &Options::default());
+        let mut log = exact.new_log();
+        for (j, x) in xs.iter().enumerate() {
+            let p = exact.predict(vec![x.clone()], &mut log).unwrap();
+            assert_eq!(c.model[j], (to_f64(x), to_f64(&p.model)));
+            for i in 0..a.regions.len() {
+                let (l, u) = ends(p.bands[i].as_ref());
+                assert_eq!((c.bands[i][j].1, c.bands[i][j].2), (l, u), "region {i}, p = {x}");
+                let (l, u) = ends(p.measurement[i].as_ref());
+                assert_eq!((c.measurement[i][j].1, c.measurement[i][j].2), (l, u), "region {i}, p = {x}");
+            }
+        }
+        let last = a.regions.len() - 1;
+        assert_eq!(c.bands[last][2].1, 0.0, "the 5 % band at p = 2000 is bounded by zero");
+        assert!(c.bands.iter().flatten().chain(c.measurement.iter().flatten()).all(|&(_, l, _)| l >= 0.0));
+    }
 
     #[test]
     fn hull_and_ccw_keep_convex_vertices() {
