@@ -961,11 +961,8 @@ impl Analysis {
             // Run times: a band never reaches below zero (Band::positive).
             positive: self.design.all_positive(),
             skip_measurement: opts.skip_measurement,
-            views: self
-                .regions
-                .iter()
-                .map(|r| r.params_at.iter().map(|v| v.iter().map(filter_view).collect()).collect())
-                .collect(),
+            views: self.regions.iter().map(|r| Vertices::of(&r.params_at)).collect(),
+            params: crate::num::small::Common::of(&self.params),
         }
     }
 }
@@ -983,8 +980,28 @@ pub struct Predictor<'a> {
     hi: Vec<Rat>,
     positive: bool,
     skip_measurement: bool,
-    /// Float views of each region's vertices (they screen the exact extremes).
-    views: Vec<Vec<Vec<f64>>>,
+    /// Each region's vertices as the prediction loop reads them.
+    views: Vec<Vertices>,
+    /// The parameters over one denominator, when they fit in 128 bits.
+    params: Option<crate::num::small::Common>,
+}
+
+/// A region's vertices as [`band`] reads them at many points: their float
+/// views, which propose the extreme vertices ([`extreme_candidates`]), and
+/// each over one 128-bit common denominator where it fits, which gives
+/// the proposed vertex' exact value without big integers.
+struct Vertices {
+    view: Vec<Vec<f64>>,
+    common: Vec<Option<crate::num::small::Common>>,
+}
+
+impl Vertices {
+    fn of(params_at: &[Vec<Rat>]) -> Vertices {
+        Vertices {
+            view: params_at.iter().map(|v| v.iter().map(filter_view).collect()).collect(),
+            common: params_at.iter().map(|v| crate::num::small::Common::of(v)).collect(),
+        }
+    }
 }
 
 impl Predictor<'_> {
@@ -993,8 +1010,10 @@ impl Predictor<'_> {
         let model = self.model;
         let b = model.basis_at(&x, log).map_err(|e| point_error(model, &e, &x))?;
         let f = &b[1..];
-        let (n, d) = crate::num::affine_unreduced(&b[0], f, &self.analysis.params).into_raw();
-        let value = crate::num::reduced(n, d);
+        let value = self.params.as_ref().and_then(|c| c.affine(&b[0], f)).unwrap_or_else(|| {
+            let (n, d) = crate::num::affine_unreduced(&b[0], f, &self.analysis.params).into_raw();
+            crate::num::reduced(n, d)
+        });
         let bf: Vec<f64> = b.iter().map(filter_view).collect();
         let regions = &self.analysis.regions;
         let bands: Vec<Option<Band>> = regions
@@ -1359,7 +1378,7 @@ fn rows_lp(p: &Problem, k: usize) -> Option<crate::lp::Prepared> {
 /// `f·c` changes makes that side unbounded). `view` is the float view of
 /// the region's `params_at` and `bf` that of `b` ([`filter_view`]), which
 /// only propose the extreme vertices.
-fn band(r: &Region, view: &[Vec<f64>], b: &[Rat], bf: &[f64]) -> Option<Band> {
+fn band(r: &Region, vertices: &Vertices, b: &[Rat], bf: &[f64]) -> Option<Band> {
     if matches!(r.shape, Shape::Empty | Shape::Untrusted { .. }) {
         return None;
     }
@@ -1369,16 +1388,27 @@ fn band(r: &Region, view: &[Vec<f64>], b: &[Rat], bf: &[f64]) -> Option<Band> {
     let f = &b[1..];
     let dot = |v: &Vec<Rat>| f.iter().zip(v).fold(Rat::zero(), |a, (x, y)| a + x * y);
     // Values at the candidate vertices unreduced (comparisons need no
-    // lowest terms); only the two extremes are reduced.
-    let (for_min, for_max) = extreme_candidates(bf, view);
+    // lowest terms); only the two extremes are reduced. A single
+    // candidate (the float view's usual answer) is evaluated in 128-bit
+    // integers when its parts fit.
+    let (for_min, for_max) = extreme_candidates(bf, &vertices.view);
     let lowest = |x: Rat| {
         let (n, d) = x.into_raw();
         crate::num::reduced(n, d)
     };
     let cmp = crate::num::cmp_unreduced;
     let value = |i: &usize| crate::num::affine_unreduced(&b[0], f, &r.params_at[*i]);
-    let mut lower = for_min.iter().map(value).min_by(cmp).map(lowest);
-    let mut upper = for_max.iter().map(value).max_by(cmp).map(lowest);
+    let extreme = |candidates: &[usize], max: bool| -> Option<Rat> {
+        if let [i] = candidates {
+            if let Some(v) = vertices.common[*i].as_ref().and_then(|c| c.affine(&b[0], f)) {
+                return Some(v);
+            }
+        }
+        let values = candidates.iter().map(value);
+        if max { values.max_by(cmp) } else { values.min_by(cmp) }.map(lowest)
+    };
+    let mut lower = extreme(&for_min, false);
+    let mut upper = extreme(&for_max, true);
     if let Shape::Unbounded { rays, lines } = &r.shape {
         for ray in rays {
             let s = dot(ray);
