@@ -1375,9 +1375,9 @@ fn rows_lp(p: &Problem, k: usize) -> Option<crate::lp::Prepared> {
 /// The band of `T(c, x) = b0 + f·c` over the region, for the basis
 /// `b = [b0, f..]` at `x` (extremes at vertices, taken in the absolute
 /// parameters where the numbers are smallest; a ray or line along which
-/// `f·c` changes makes that side unbounded). `view` is the float view of
-/// the region's `params_at` and `bf` that of `b` ([`filter_view`]), which
-/// only propose the extreme vertices.
+/// `f·c` changes makes that side unbounded). `vertices` holds the float
+/// views of the region's `params_at` and `bf` is that of `b`
+/// ([`filter_view`]): they only propose the extreme vertices.
 fn band(r: &Region, vertices: &Vertices, b: &[Rat], bf: &[f64]) -> Option<Band> {
     if matches!(r.shape, Shape::Empty | Shape::Untrusted { .. }) {
         return None;
