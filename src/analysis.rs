@@ -1,4 +1,4 @@
-//! The core method (SPEC §1, seed 003) end to end: fit, residuals, e_max
+//! The core method (Orii and Anai; docs/methods.md \[OA\]) end to end: fit, residuals, e_max
 //! with the Δc attaining it, the Δc region for each threshold, bands at the
 //! prediction points and the re-optimisation hint.
 //!

@@ -1,4 +1,4 @@
-//! Comparing data-pruning choices (SPEC §1 item 7, seed 003 §4.4): drop
+//! Comparing data-pruning choices (Orii and Anai, section 4.4): drop
 //! some measured points, refit, and see how the band at the target points
 //! changes.
 //!

@@ -268,7 +268,7 @@ impl Threshold {
     /// The trusted threshold: `max(2*remax, noise)`, the relative bound
     /// twice as loose as the best any parameters meet, and at least the
     /// run-to-run variability `noise` (a fraction: 1/20 is 5 %); no band
-    /// from 50 % on. On the real measurements of `../shared/holdout` its
+    /// from 50 % on. On real held-out measurements its
     /// next-measurement band is the one that held (README, "How far to
     /// trust the band").
     pub fn trusted(noise: &Rat) -> Threshold {

@@ -137,3 +137,46 @@ fn help_texts_and_the_manual_speak_the_users_language() {
     scan("`errband man`", &String::from_utf8_lossy(&man.stdout), &mut found);
     assert!(found.is_empty(), "project-internal words in --help or the manual page:\n{}", found.join("\n"));
 }
+
+/// The library's documentation (rustdoc: every `//!` and `///` line under
+/// `src/`, test files aside) is what a Rust user reads.
+#[test]
+fn the_library_documentation_speaks_the_users_language() {
+    fn walk(dir: &std::path::Path, files: &mut Vec<std::path::PathBuf>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, files);
+            } else if p.extension().is_some_and(|e| e == "rs") {
+                files.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&docs::root().join("src"), &mut files);
+    let mut found = Vec::new();
+    let mut doc_lines = 0;
+    for path in files {
+        let name = path.strip_prefix(docs::root()).unwrap().display().to_string();
+        if name.ends_with("tests.rs") || name.ends_with("testdata.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let docs_only: String =
+            text.lines()
+                .map(|l| {
+                    if l.trim_start().starts_with("//!") || l.trim_start().starts_with("///") {
+                        l
+                    } else {
+                        ""
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+        doc_lines += docs_only.lines().filter(|l| !l.is_empty()).count();
+        scan(&name, &docs_only, &mut found);
+    }
+    assert!(doc_lines > 5000, "only {doc_lines} documentation lines read");
+    assert!(found.is_empty(), "project-internal words in the library's documentation:\n{}", found.join("\n"));
+}

@@ -1,4 +1,4 @@
-//! Barrier latency predictor (SPEC §4, seed 001): when does a chassis-level
+//! Barrier latency predictor (Hayakawa, docs/methods.md \[H\]): when does a chassis-level
 //! hardware barrier beat plain MPI_Barrier over Ethernet?
 //!
 //! Chassis of `per_chassis` nodes form a tree: the root chassis feeds
@@ -6,8 +6,8 @@
 //! Fig. 8), an inter-level chassis feeds `inter_fanout` (its left and right
 //! nodes). Chassis are filled level by level, so `K = ⌈N / per_chassis⌉`
 //! chassis need `L_i` inter levels, the smallest `L ≥ 0` with
-//! `1 + r·(1 + f + … + f^L) ≥ K`. Seed 001 §5.2 (its eq. 2 is garbled in the
-//! scan; SPEC §4 gives this reading):
+//! `1 + r·(1 + f + … + f^L) ≥ K`. \[H\] section 5.2 (its eq. 2 is garbled in the
+//! scan; this is the reading consistent with its text):
 //!
 //! * one chassis (`N ≤ per_chassis`): `T_EB = T_IB`;
 //! * otherwise: `T_EB = (4 + 3·L_i)·T_IB + 3·(L_i + 1)·T_SR`.

@@ -1,4 +1,4 @@
-//! Task files of a master/slave program (seed 004): the measured times of a
+//! Task files of a master/slave program (Mizutani, Ino and Hagihara): the measured times of a
 //! sampled sub-grid of tasks (`i1,…,iN,time`, optionally `k_in,k_out`), an
 //! explicit allocation order (`i1,…,iN`, one line per task) and per-slave
 //! time ratios (`slave,ratio`).
@@ -56,8 +56,8 @@ impl ExactColumn {
     }
 }
 
-/// The measured tasks of a sub-grid `I_s = I_s1 × … × I_sN` (seed 004
-/// §3.1): every combination of the sampled indices has exactly one line.
+/// The measured tasks of a sub-grid `I_s = I_s1 × … × I_sN` (\[M\]
+/// section 3.1): every combination of the sampled indices has exactly one line.
 #[derive(Debug, Clone)]
 pub struct SampledGrid {
     /// The file name, as shown in messages.

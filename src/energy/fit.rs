@@ -1,5 +1,5 @@
-//! One region's fits (SPEC §3): its measured means, the frequency f_opt,
-//! the models of α_p, β_on (and the overhead energy of seed 002 eq. 17)
+//! One region's fits: its measured means, the frequency f_opt,
+//! the models of α_p, β_on (and the overhead energy of \[K2\] eq. 17)
 //! analysed exactly, and the corners of their regions per threshold.
 
 use super::input::{RegionSamples, Sample};

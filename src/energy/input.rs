@@ -4,7 +4,7 @@
 //!   measurement (repetitions allowed; `power` may be empty where it is not
 //!   needed), units in the header (`time [ms]`) or given by the caller;
 //! * **fitted values**, `region,alpha_p,beta_on,p_std,p_opt,f_opt,t_std`
-//!   (seed 000 Table 3), with optional `f_std`, `alpha_f`, `beta_f` columns.
+//!   (\[K1\] Table 3), with optional `f_std`, `alpha_f`, `beta_f` columns.
 //!
 //! Everything is converted exactly to seconds, MHz, watts and joules.
 

@@ -1,6 +1,6 @@
-//! The energy predictor (SPEC §3, seeds 000 and 002): per-region fits of the
+//! The energy predictor (Kimura, Imada and Sato; docs/methods.md \[K1\], \[K2\]): per-region fits of the
 //! parallel fraction α_p and the frequency sensitivity β_on (and, for
-//! overhead regions, the overhead energy of seed 002 eq. 17), each an exact
+//! overhead regions, the overhead energy of \[K2\] eq. 17), each an exact
 //! time model analysed by the core method, then ΔE(n), EE_opt(n), the
 //! energies E^{n,f_opt} and E^{n,f_std}, run times, the four task fractions
 //! and per-region energy shares, each with exact bounds over the fits'
@@ -14,15 +14,15 @@
 //!
 //! `E_r(n, f) = n·P_r(f)·g_r(f)·T_r(n) + (α^f_r·log2 n + β^f_r)`,
 //!
-//! the last term only for overhead regions. This is seed 002 eq. 7–9
+//! the last term only for overhead regions. This is \[K2\] eq. 7–9
 //! (`ω^{p,ON}/ω = α_p·β_on` etc., eq. 13–16, give the same sum) and, without
-//! overhead, seed 000 eq. 4: `ΔE(n) = 1 − Σ_r E_r(n, f_opt,r) / Σ_r E_r(n,
+//! overhead, \[K1\] eq. 4: `ΔE(n) = 1 − Σ_r E_r(n, f_opt,r) / Σ_r E_r(n,
 //! f_std) = 1 − EE_opt(n)`.
 //!
 //! * **α_p**: with node counts starting at 1, the through-origin least
 //!   squares of eq. 5, as the model `T(n) = T1·(1 + α_p·(1/n − 1))` with `T1`
 //!   the measured `T(1, r, f_std)`; otherwise `T(n) = A + B/n` and `α_p =
-//!   B/(A + B)` (SPEC §3).
+//!   B/(A + B)`.
 //! * **β_on**: eq. 6 as `T(f) = Tstd·(1 + β_on·(f_std/f − 1))` on the base
 //!   node count, `Tstd` measured.
 //! * **Overhead regions** (`--overhead-region`): the papers do not say how
@@ -89,7 +89,7 @@ pub struct Settings {
     pub fstd: Option<Rat>,
     /// The base node count; default: the smallest measured at f_std.
     pub base_nodes: Option<Rat>,
-    /// Regions whose extra energy is fitted by seed 002 eq. 17.
+    /// Regions whose extra energy is fitted by \[K2\] eq. 17.
     pub overhead: Vec<String>,
     /// What f_opt minimises.
     pub objective: Objective,

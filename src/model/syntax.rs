@@ -3,7 +3,7 @@
 //! the next line starts with one).
 //!
 //! ```text
-//! # HPL on HPC2500, black-box approach (seed 003, eq. 4)
+//! # HPL on HPC2500, black-box approach (Orii and Anai, eq. 4)
 //! T(p) = a * (1/p + c1 + c2*(p - 1)^2)
 //! const a = 26022
 //! param c1, c2                 # or: param c1 = 0.0088823, c2 = 1.9312e-7

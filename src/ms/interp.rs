@@ -1,4 +1,4 @@
-//! N-dimensional multilinear interpolation of task times (seed 004 §3.2,
+//! N-dimensional multilinear interpolation of task times (Mizutani, Ino and Hagihara, section 3.2,
 //! eq. 1 with its sign slip corrected: the weights are `1 − p_k` and `p_k`).
 //!
 //! The interpolation is separable, so it runs one dimension at a time: each

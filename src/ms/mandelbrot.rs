@@ -1,4 +1,4 @@
-//! The example workload of seed 004 §4.1: Mandelbrot set membership over a
+//! The example workload of Mizutani, Ino and Hagihara (section 4.1): Mandelbrot set membership over a
 //! grid of the complex plane, one task per point, the task's time
 //! proportional to its iteration count.
 //!

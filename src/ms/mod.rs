@@ -1,4 +1,4 @@
-//! Master/slave run-time predictor (SPEC §5, seed 004): predict a
+//! Master/slave run-time predictor (Mizutani, Ino and Hagihara; docs/methods.md \[M\]): predict a
 //! master/slave program's run time for many processor counts from the
 //! measured times of a sub-grid of its tasks.
 //!
@@ -17,7 +17,7 @@
 //! Because the sampled subset is a pruning choice, [`compare_subsets`]
 //! predicts with regular sub-grids of a fully measured workload and
 //! reports each one's error against the full prediction with the paper's
-//! explanation by the total task-time deficit (§4.2, eq. 2–3).
+//! explanation by the total task-time deficit (section 4.2, eq. 2–3).
 
 pub mod args;
 pub mod interp;
@@ -148,7 +148,7 @@ impl Tasks {
     }
 }
 
-/// `a + b·P`, for LogGP's `o` (seed 004 §3.3.1: the improved model lets the
+/// `a + b·P`, for LogGP's `o` (\[M\] section 3.3.1: the improved model lets the
 /// overhead grow with the processor count).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Linear {
@@ -172,7 +172,7 @@ pub struct LogGp {
     pub l: Rat,
     /// Overhead o, linear in P.
     pub o: Linear,
-    /// Gap g between messages (seed 004's O1 and O2 do not use it; see [`Prediction::warnings`]).
+    /// Gap g between messages (\[M\]'s O1 and O2 do not use it; see [`Prediction::warnings`]).
     pub g: Rat,
     /// Gap per byte G.
     pub big_g: Rat,
@@ -572,7 +572,7 @@ fn mean_cycle(m: &Machine, p: u64, mean_t: &Rat, k_in: &Rat, k_out: &Rat) -> (Ra
 /// `n·W ≥ C` at P = n + 1, where W is the master's work per task (O1 and
 /// the receive overhead) and C a slave's mean cycle (O1 + O2 + receive with
 /// the mean task time and the mean ratio of slaves 1..n). Beyond it slaves
-/// wait for the master (seed 004 Fig. 6–7: run time and simulation cost
+/// wait for the master (\[M\] Fig. 6–7: run time and simulation cost
 /// stop changing). `None` when no slave count up to the number of tasks
 /// saturates it.
 pub fn saturation(tasks: &Tasks, m: &Machine) -> Option<u64> {

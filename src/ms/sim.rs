@@ -1,4 +1,4 @@
-//! The master loop of seed 004 §3.3.2 in integer ticks, with a binary heap
+//! The master loop of Mizutani, Ino and Hagihara (section 3.3.2) in integer ticks, with a binary heap
 //! as the event queue Q_E (the paper shifts events into a sorted list and
 //! spends most of its time there, its Fig. 7).
 //!

@@ -154,7 +154,7 @@ impl Polyhedron {
         self.constraints.iter().all(|c| c.holds_at(x))
     }
 
-    /// Exact double description of the closure. Rows are fed seeds first
+    /// Exact double description of the closure. Rows are fed the starting rows first
     /// (those defining LP optima along each axis), then the rest, most
     /// violated first, so few rows ever enter the cone. The cone records
     /// which constraints it kept by their index in `self.constraints`.

@@ -1,6 +1,6 @@
 //! Renders a barrier prediction ([`crate::barrier::Prediction`]): terminal
 //! report, JSON (exact values in seconds), CSV (long form), Markdown and the
-//! plot of T_EB(N) per T_SR case against MPI_Barrier with its band (seed 001
+//! plot of T_EB(N) per T_SR case against MPI_Barrier with its band (\[H\]
 //! Fig. 11).
 
 use super::{csv_line, md_escape, md_row, md_table_head, table};
@@ -427,7 +427,7 @@ impl BarrierReport<'_> {
         s
     }
 
-    /// T_EB(N) per T_SR case against MPI_Barrier with its band (seed 001
+    /// T_EB(N) per T_SR case against MPI_Barrier with its band (\[H\]
     /// Fig. 11); markers at the listed N, curves over [`Prediction::curve`].
     pub fn plot(&self) -> String {
         let p = self.pred;

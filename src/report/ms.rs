@@ -2,7 +2,7 @@
 //! subset comparison ([`crate::ms::Comparison`]): terminal report, JSON
 //! (exact fractions in seconds), CSV (one record per subset and P),
 //! Markdown, and the plot of predicted run time against P per subset
-//! (seed 004 Fig. 5).
+//! (\[M\] Fig. 5).
 
 use super::{csv_line, md_escape, md_row, md_table_head, table};
 use crate::document::ms::{MsDocument, MsInputs};
