@@ -119,6 +119,22 @@ fn band_plots_take_a_slice_of_several_variables() {
     }
 }
 
+/// A region whose vertices were not listed (`--max-vertices` passed) has
+/// its bands from exact LPs in the numbers, and the band plot draws them
+/// too: the figure reads the library's predictions, not the vertices.
+#[test]
+fn band_plots_draw_regions_whose_vertices_were_not_listed() {
+    let dir = tmp_dir();
+    let svg = dir.join("hpl.svg").to_string_lossy().into_owned();
+    let plot = format!("band={svg}");
+    let out = ok(&["models/hpl.tm", "data/hpl.csv", "--max-vertices", "3", "--plot", &plot]);
+    assert!(out.contains("not listed"), "the regions' vertices were not listed:\n{out}");
+    let s = std::fs::read_to_string(&svg).unwrap();
+    for label in ["band, threshold max", "band, threshold trusted", "new measurement, threshold trusted"] {
+        assert!(s.contains(label), "{label} is drawn");
+    }
+}
+
 /// A whole experiment's report draws every series at the `--plot-at` slice.
 #[test]
 fn experiment_reports_take_the_slice_too() {
