@@ -996,12 +996,62 @@ struct Vertices {
 }
 
 impl Vertices {
-    fn of(params_at: &[Vec<Rat>]) -> Vertices {
+    fn of(vertices: &[Vec<Rat>]) -> Vertices {
         Vertices {
-            view: params_at.iter().map(|v| v.iter().map(filter_view).collect()).collect(),
-            common: params_at.iter().map(|v| crate::num::small::Common::of(v)).collect(),
+            view: vertices.iter().map(|v| v.iter().map(filter_view).collect()).collect(),
+            common: vertices.iter().map(|v| crate::num::small::Common::of(v)).collect(),
         }
     }
+
+    /// The least and the greatest `b0 + f·v` over `vertices` (the ones these
+    /// views were made of), for the basis `b = [b0, f..]` with float view
+    /// `bf` ([`filter_view`]); `None` without vertices. The floats only
+    /// propose the candidates ([`extreme_candidates`]); a single candidate
+    /// (their usual answer) is evaluated in 128-bit integers when its parts
+    /// fit, several are compared unreduced and the extreme reduced once.
+    fn extremes(&self, vertices: &[Vec<Rat>], b: &[Rat], bf: &[f64]) -> (Option<Rat>, Option<Rat>) {
+        let f = &b[1..];
+        let (for_min, for_max) = extreme_candidates(bf, &self.view);
+        let cmp = crate::num::cmp_unreduced;
+        let value = |i: &usize| crate::num::affine_unreduced(&b[0], f, &vertices[*i]);
+        let extreme = |candidates: &[usize], max: bool| -> Option<Rat> {
+            if let [i] = candidates {
+                return Some(affine_at(self.common[*i].as_ref(), b, &vertices[*i]));
+            }
+            let values = candidates.iter().map(value);
+            let (n, d) = if max { values.max_by(cmp) } else { values.min_by(cmp) }?.into_raw();
+            Some(crate::num::reduced(n, d))
+        };
+        (extreme(&for_min, false), extreme(&for_max, true))
+    }
+}
+
+/// `b0 + f·v` in lowest terms for the basis `b = [b0, f..]`: in 128-bit
+/// integers through `common` (`v` over one denominator) when it is given
+/// and everything fits, else over big integers with one reduction.
+fn affine_at(common: Option<&crate::num::small::Common>, b: &[Rat], v: &[Rat]) -> Rat {
+    common.and_then(|c| c.affine(&b[0], &b[1..])).unwrap_or_else(|| {
+        let (n, d) = crate::num::affine_unreduced(&b[0], &b[1..], v).into_raw();
+        crate::num::reduced(n, d)
+    })
+}
+
+/// Whether `f·c` stays bounded below and above (in that order) along the
+/// `rays` and `lines` of a region: a ray on which it grows unbounds the
+/// upper side, one on which it falls the lower, a line on which it changes
+/// both.
+fn bounded_sides(f: &[Rat], rays: &[Vec<Rat>], lines: &[Vec<Rat>]) -> (bool, bool) {
+    let dir = |r: &Vec<Rat>| crate::num::affine_unreduced(&Rat::zero(), f, r);
+    let (mut down, mut up) = (true, true);
+    for r in rays {
+        let d = dir(r);
+        up &= !d.is_positive();
+        down &= !d.is_negative();
+    }
+    if lines.iter().any(|l| !dir(l).is_zero()) {
+        (down, up) = (false, false);
+    }
+    (down, up)
 }
 
 impl Predictor<'_> {
@@ -1009,11 +1059,7 @@ impl Predictor<'_> {
     pub fn predict(&self, x: Vec<Rat>, log: &mut crate::model::EvalLog) -> Result<Prediction, AnalysisError> {
         let model = self.model;
         let b = model.basis_at(&x, log).map_err(|e| point_error(model, &e, &x))?;
-        let f = &b[1..];
-        let value = self.params.as_ref().and_then(|c| c.affine(&b[0], f)).unwrap_or_else(|| {
-            let (n, d) = crate::num::affine_unreduced(&b[0], f, &self.analysis.params).into_raw();
-            crate::num::reduced(n, d)
-        });
+        let value = affine_at(self.params.as_ref(), &b, &self.analysis.params);
         let bf: Vec<f64> = b.iter().map(filter_view).collect();
         let regions = &self.analysis.regions;
         let bands: Vec<Option<Band>> = regions
@@ -1385,45 +1431,11 @@ fn band(r: &Region, vertices: &Vertices, b: &[Rat], bf: &[f64]) -> Option<Band> 
     if let Shape::Unlisted { .. } = r.shape {
         return lp_band(r.lp.as_ref()?, b);
     }
-    let f = &b[1..];
-    let dot = |v: &Vec<Rat>| f.iter().zip(v).fold(Rat::zero(), |a, (x, y)| a + x * y);
-    // Values at the candidate vertices unreduced (comparisons need no
-    // lowest terms); only the two extremes are reduced. A single
-    // candidate (the float view's usual answer) is evaluated in 128-bit
-    // integers when its parts fit.
-    let (for_min, for_max) = extreme_candidates(bf, &vertices.view);
-    let lowest = |x: Rat| {
-        let (n, d) = x.into_raw();
-        crate::num::reduced(n, d)
-    };
-    let cmp = crate::num::cmp_unreduced;
-    let value = |i: &usize| crate::num::affine_unreduced(&b[0], f, &r.params_at[*i]);
-    let extreme = |candidates: &[usize], max: bool| -> Option<Rat> {
-        if let [i] = candidates {
-            if let Some(v) = vertices.common[*i].as_ref().and_then(|c| c.affine(&b[0], f)) {
-                return Some(v);
-            }
-        }
-        let values = candidates.iter().map(value);
-        if max { values.max_by(cmp) } else { values.min_by(cmp) }.map(lowest)
-    };
-    let mut lower = extreme(&for_min, false);
-    let mut upper = extreme(&for_max, true);
+    let (mut lower, mut upper) = vertices.extremes(&r.params_at, b, bf);
     if let Shape::Unbounded { rays, lines } = &r.shape {
-        for ray in rays {
-            let s = dot(ray);
-            if s.is_positive() {
-                upper = None;
-            } else if s.is_negative() {
-                lower = None;
-            }
-        }
-        for l in lines {
-            if !dot(l).is_zero() {
-                upper = None;
-                lower = None;
-            }
-        }
+        let (down, up) = bounded_sides(&b[1..], rays, lines);
+        lower = lower.filter(|_| down);
+        upper = upper.filter(|_| up);
     }
     Some(Band::new(lower, upper))
 }
@@ -1490,15 +1502,15 @@ fn listed_generators(lp: &crate::lp::Prepared, k: usize) -> Option<Listed> {
     }
     let m = crate::poly::Polyhedron::new(k, rows.to_vec()).minimize_capped(LISTED_VERTICES).ok()?;
     let g = m.generators;
-    let view = g.vertices.iter().map(|v| v.iter().map(filter_view).collect()).collect();
-    (!m.empty && !g.vertices.is_empty()).then_some(Listed { g, view })
+    let vertices = Vertices::of(&g.vertices);
+    (!m.empty && !g.vertices.is_empty()).then_some(Listed { g, vertices })
 }
 
-/// Generators listed by [`listed_generators`], and the vertices' float
-/// views, which propose the extreme vertices ([`extreme_candidates`]).
+/// Generators listed by [`listed_generators`], and their vertices as
+/// [`Vertices::extremes`] reads them.
 struct Listed {
     g: crate::poly::Generators,
-    view: Vec<Vec<f64>>,
+    vertices: Vertices,
 }
 
 /// [`lp_band`] from the generators of the same rows: the extremes of
@@ -1506,29 +1518,11 @@ struct Listed {
 /// which `f` changes. Values compared unreduced; the two extremes reduced.
 fn vertex_band(listed: &Listed, b: &[Rat]) -> Option<Band> {
     let g = &listed.g;
-    let f = &b[1..];
-    let dir = |r: &Vec<Rat>| crate::num::affine_unreduced(&Rat::zero(), f, r);
-    let mut up = true;
-    let mut down = true;
-    for r in &g.rays {
-        let d = dir(r);
-        up &= !d.is_positive();
-        down &= !d.is_negative();
-    }
-    if g.lines.iter().any(|l| !dir(l).is_zero()) {
-        (up, down) = (false, false);
-    }
-    let cmp = crate::num::cmp_unreduced;
+    let (down, up) = bounded_sides(&b[1..], &g.rays, &g.lines);
     let bf: Vec<f64> = b.iter().map(filter_view).collect();
-    let (for_min, for_max) = extreme_candidates(&bf, &listed.view);
-    let value = |i: &usize| crate::num::affine_unreduced(&b[0], f, &g.vertices[*i]);
-    let lowest = |x: Rat| {
-        let (n, d) = x.into_raw();
-        crate::num::reduced(n, d)
-    };
-    let lower = if down { Some(lowest(for_min.iter().map(value).min_by(cmp)?)) } else { None };
-    let upper = if up { Some(lowest(for_max.iter().map(value).max_by(cmp)?)) } else { None };
-    Some(Band::new(lower, upper))
+    let (lower, upper) = listed.vertices.extremes(&g.vertices, b, &bf);
+    // Listed generators have vertices, so both extremes exist.
+    Some(Band::new(if down { Some(lower?) } else { None }, if up { Some(upper?) } else { None }))
 }
 
 /// `A⁻¹` for a design with exactly `k` distinct points whose `k × k`
