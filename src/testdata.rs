@@ -5,7 +5,7 @@ use crate::linear::{Constraint, Kind};
 use crate::model::Model;
 use crate::num::{frac, int, parse_rat, Rat};
 
-/// The paper's HPL model (seed 003, eq. 4) followed by the statements in
+/// The paper's HPL model (Orii & Anai, eq. 4) followed by the statements in
 /// `rest` (`param …`, `weight …`, `predict …`), and its twelve measurements
 /// (Fig. 2(a)).
 pub(crate) fn hpl(rest: &str) -> (Model, Vec<Measurement>) {

@@ -1,4 +1,4 @@
-//! End-to-end tests of `errband energy` on the bundled examples: seed 000
+//! End-to-end tests of `errband energy` on the bundled examples: Kimura, Imada & Sato
 //! Table 3's ideal regions (exact ΔE(n) and the paper's trends), the
 //! synthetic MG profile (bands, outputs, plots), and bad inputs.
 

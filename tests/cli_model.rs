@@ -1,5 +1,5 @@
 //! End-to-end tests of the main command `errband MODEL DATA`: the paper's
-//! numbers (seed 003, Orii & Anai: eq. 4 fitted and as given, Fig. 2(b),
+//! numbers (Orii & Anai: eq. 4 fitted and as given, Fig. 2(b),
 //! the pruned refit without p = 110), every bundled model in every output
 //! format, exact recovery of exactly generated data, and the error cases
 //! (exit code and message, with file, line and column), including the
@@ -10,7 +10,7 @@ use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use serde_json::Value;
 
-/// Exact e_max of HPL (seed 003, eq. 6 solved): independent of the weight
+/// Exact e_max of HPL (Orii & Anai, eq. 6 solved): independent of the weight
 /// and of the parameter values analysed.
 const HPL_EMAX: &str = "1101248/81125";
 
@@ -80,7 +80,7 @@ const HPL_MODEL_BODY: &str = "T(p) = a * (1/p + c1 + c2*(p - 1)^2)\nconst a = 26
 const HPL: &str = "models/hpl.tm";
 const HPL_DATA: &str = "data/hpl.csv";
 
-// ------------------------------------------------ paper acceptance (seed 003)
+// ------------------------------------------------ paper acceptance (Orii & Anai)
 
 #[test]
 fn hpl_fit_matches_the_paper() {

@@ -1,5 +1,5 @@
 //! End-to-end tests of `errband ms`: the hand check, the Mandelbrot
-//! workload and its subsets against seed 004 eq. 2–3, partial execution by
+//! workload and its subsets against Mizutani, Ino & Hagihara eq. 2–3, partial execution by
 //! `ms sample`, orders and speeds files, outputs, and bad options.
 
 #[path = "common/cli.rs"]

@@ -1,4 +1,4 @@
-//! End-to-end tests of `errband qe`: the paper's numbers (seed 003,
+//! End-to-end tests of `errband qe`: the paper's numbers (Orii & Anai,
 //! Orii & Anai, eqs. (5)-(7) and Fig. 2(b)), every output format, standard
 //! input, error reporting and exit codes, and small semantic cases.
 

@@ -1,5 +1,5 @@
 //! End-to-end tests of `errband prune`, `errband plan`, the plots and the
-//! whole reports: the paper's pruning claim (seed 003 §4.4: without
+//! whole reports: the paper's pruning claim (Orii & Anai section 4.4: without
 //! p = 110 the band at p = 1000 is much narrower) with its exact ratio,
 //! determinism across runs and thread counts, SVG structure, and errors.
 

@@ -32,7 +32,7 @@ fn eq6_built_from_the_bundled_csv_gives_the_papers_emax() {
 
 #[test]
 fn dropping_the_outlier_at_p110_lowers_emax() {
-    // Seed 003 §4.4: p = 110 has the outlying residual; without it the
+    // Orii & Anai section 4.4: p = 110 has the outlying residual; without it the
     // smallest achievable residual bound must not grow (it is a minimax over
     // fewer points) and here it shrinks.
     let rows: Vec<_> = measurements().into_iter().filter(|(p, _)| p != "110").collect();

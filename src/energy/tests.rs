@@ -26,7 +26,7 @@ fn delta_e(p: &Prediction) -> Vec<Rat> {
     p.at.iter().map(|a| a.delta_e.as_ref().unwrap().point.clone()).collect()
 }
 
-/// Seed 000 §4.3 with Table 3 and equal base times: by hand, with
+/// Kimura, Imada & Sato section 4.3 with Table 3 and equal base times: by hand, with
 /// `n·E_opt` and `n·E_std` per pair (g_mem = 1.05, g_comm = 1.14):
 /// calc+mem `(233.675 + 12.075n)/(260 + 15n)`, calc+comm
 /// `(220.76 + 41.04n)/(223 + 42n)`, mem+comm `(204.435 + 53.115n)/(233 + 57n)`.
@@ -228,7 +228,7 @@ fn bad_profiles_get_clear_errors() {
 
 #[test]
 fn negative_alpha_is_kept_with_a_warning() {
-    // Time grows with n: α_p < 0 (like seed 000's CG MPI region).
+    // Time grows with n: α_p < 0 (like Kimura, Imada & Sato's CG MPI region).
     let text = "region,nodes,freq,time,power\nmpi,1,3000,1,100\nmpi,1,2000,1.1,90\nmpi,2,3000,1.5,100\nmpi,4,3000,1.75,100\n";
     let p = predict(&parse(text), "neg", &settings(&[16], false)).unwrap();
     assert!(p.regions[0].point.alpha_p().unwrap().is_negative());

@@ -1737,7 +1737,7 @@ mod tests {
 
     #[test]
     fn rationalize_follows_mathematica() {
-        // Seed 003's program: Rationalize[0.0088823, 0.00000001], Rationalize[1.9312*10^-7, 1*10^-12];
+        // Orii & Anai's program: Rationalize[0.0088823, 0.00000001], Rationalize[1.9312*10^-7, 1*10^-12];
         // these values reproduce every digit of its Fig. 2(b).
         assert_eq!(rationalize(&r("0.0088823"), &r("1e-8")), frac(12, 1351));
         assert_eq!(rationalize(&r("1.9312e-7"), &r("1e-12")), frac(1, 5178127));

@@ -430,7 +430,7 @@ mod tests {
     use num_bigint::BigInt;
     use proptest::prelude::*;
 
-    const EQ6: &str = "# seed 003, eq. (6)
+    const EQ6: &str = "# Orii & Anai, eq. (6)
 let a  = 26022;
 let C1 = 0.0088823;
 let C2 = 1.9312e-7;

@@ -140,7 +140,7 @@ pub(crate) fn text_of(doc: &AnalysisDocument, residuals: &Residuals, exact: bool
         line(
             &mut o,
             format!(
-                "Hint: RMS = {} > e_max = {}: the model improves by moving to the minimax point C + Δc* (paper §4.3):",
+                "Hint: RMS = {} > e_max = {}: the model improves by moving to the minimax point C + Δc* (paper, section 4.3):",
                 a.rms.decimal, a.emax.value.decimal()
             ),
         );
