@@ -116,6 +116,36 @@ fn discovery_from_csv_in_every_format() {
     has(&r.stderr, &["is a model file; give the measurements after it"]);
 }
 
+/// A wide table without a model file (Extra-P's MPI benchmark table:
+/// implementation, collective, ranks and a dozen statistics) is not taken
+/// as twenty variables silently: the message names the flags that choose
+/// the columns, with the table's own numeric and text columns as examples,
+/// and the command it suggests runs.
+#[test]
+fn a_wide_table_without_a_model_file_asks_which_columns_to_use() {
+    let data = "../shared/extrap-data/tests/data/mpi_data.csv";
+    let r = run(&[data]);
+    assert_eq!(r.code, Some(2), "{}", r.show());
+    has(&r.stderr, &["`min` is a reserved word", "--x p=Ranks", "--y COLUMN", "--by mpi,variable"]);
+    let doc = json(&[
+        data,
+        "--x",
+        "p=Ranks",
+        "--y",
+        "median",
+        "--by",
+        "mpi,variable",
+        "--region",
+        "mpi=OpenMPI, variable=MPI_Reduce",
+    ]);
+    assert_eq!(doc["model"]["variables"][0], "p", "{doc}");
+    // A narrow table keeps the short advice.
+    let csv = tmp_file("reserved.csv", "min,time\n2,7\n4,11\n8,19\n");
+    let r = run(&[&csv as &str]);
+    assert_eq!(r.code, Some(2), "{}", r.show());
+    has(&r.stderr, &["name them with --x, e.g. --x 's=min'"]);
+}
+
 /// Backtests check the family band of a new measurement, on forms ranked
 /// without the held-out measurements.
 #[test]

@@ -212,12 +212,36 @@ fn base_model(
     let func = if vars.iter().any(|v| v == "T") { "T_" } else { "T" };
     let names: Vec<&str> = vars.iter().map(String::as_str).collect();
     let m = Spec::new(func, &names, "c0").params(&["c0"]).build("(no model file)", a.digits, limits).map_err(|d| {
-        Failure::input(format!(
-            "without a model file: the variables {} cannot all be names in errband's model language ({}); name them with --x, e.g. --x 's={}', or give a model file",
-            vars.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", "),
-            d.message,
-            vars[0]
-        ))
+        let listed = vars.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
+        let wide = match source {
+            Source::Csv(text) if a.x.is_empty() && vars.len() > 1 => Some(data::text_columns(text, a.delimiter)),
+            _ => None,
+        };
+        match wide {
+            // A wide table: every column but the measured one was taken as
+            // a variable, which is rarely what its author meant.
+            Some(text_cols) => {
+                let scale = vars.iter().find(|v| !text_cols.contains(v)).unwrap_or(&vars[0]);
+                // The text columns before the first number: a table's keys
+                // lead it (`mpi,variable,Ranks,...`); later text columns
+                // are labels of the statistics.
+                let by = vars
+                    .iter()
+                    .take_while(|v| text_cols.contains(v))
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .join(",");
+                let by = if by.is_empty() { String::new() } else { format!(" (here perhaps --by {by})") };
+                Failure::input(format!(
+                    "without a model file every column but the measured one (--y, else the last) is a variable, and {listed} cannot all be names in errband's model language ({}); say which columns to use: --x VAR=COLUMN for each variable (e.g. --x p={scale}), --y COLUMN for the measured one, --by COLUMNS to split the rows into series{by}; or give a model file",
+                    d.message
+                ))
+            }
+            None => Failure::input(format!(
+                "without a model file: the variables {listed} cannot all be names in errband's model language ({}); name them with --x, e.g. --x 's={}', or give a model file",
+                d.message, vars[0]
+            )),
+        }
     })?;
     Ok((m, y))
 }

@@ -43,6 +43,41 @@ pub fn column_names(text: &str, delimiter: Option<dialect::Delimiter>) -> Vec<St
     header_names(&cells).into_iter().map(str::to_string).collect()
 }
 
+/// The columns of CSV text whose first data row holds something other
+/// than a number (`IntelMPI`, `MPI_Bcast`): in a wide table these name a
+/// series rather than measure one, so a message can suggest `--by` for
+/// them. Empty when the header or that row cannot be read.
+pub fn text_columns(text: &str, delimiter: Option<dialect::Delimiter>) -> Vec<String> {
+    let (original, base) = strip_bom(text);
+    let delimiter = delimiter.unwrap_or_else(|| dialect::detect(original));
+    let prepared = dialect::prepare(original, delimiter);
+    let (mut reader, mut locator) = open_reader_with(&prepared, base, delimiter.byte());
+    let mut head = ByteRecord::new();
+    if read_header(&mut reader, &mut head, &mut locator, ("", text.len()), String::new(), "").is_err() {
+        return Vec::new();
+    }
+    let mut row = ByteRecord::new();
+    // The first row that is neither blank nor a comment.
+    loop {
+        match reader.read_byte_record(&mut row) {
+            Ok(true) => {
+                let first = row.get(0).map(|c| bytes_str(c).trim()).unwrap_or("");
+                if !(row.len() == 1 && first.is_empty()) && !first.starts_with('#') {
+                    break;
+                }
+            }
+            _ => return Vec::new(),
+        }
+    }
+    let cells: Vec<HeaderCell<'_>> = head.iter().map(|cell| HeaderCell::parse(bytes_str(cell))).collect();
+    cells
+        .iter()
+        .zip(row.iter())
+        .filter(|(h, v)| !h.name.is_empty() && crate::num::parse_rat(bytes_str(v).trim()).is_err())
+        .map(|(h, _)| h.name.to_string())
+        .collect()
+}
+
 /// Reads CSV text as [`read_csv`] does and splits the rows into groups by
 /// the values of the columns [`ColumnSpec::by`] names: one dataset per
 /// group, named `col=value, col2=value2`, in order of first appearance.
@@ -659,6 +694,16 @@ p,T
             full.contains("1 | p,T [s],T [ms]\n  |         ^^^^^^ second column with this name"),
             "{full}"
         );
+    }
+
+    #[test]
+    fn text_columns_are_those_whose_first_row_is_not_a_number() {
+        let t = "# a comment\nmpi;coll;p [ranks];t\n\n# another\nIntel;Bcast;32;1.5e-3\nOpen;Reduce;64;x\n";
+        assert_eq!(text_columns(t, None), ["mpi", "coll"]);
+        assert_eq!(text_columns("p,t\n1,2\n", None), Vec::<String>::new());
+        // No data row, or no header: nothing to say.
+        assert_eq!(text_columns("p,t\n", None), Vec::<String>::new());
+        assert_eq!(text_columns("", None), Vec::<String>::new());
     }
 
     #[test]

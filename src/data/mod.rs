@@ -38,7 +38,7 @@ use crate::lang::diag::Diagnostic;
 use crate::limits::Limits;
 use crate::num::{parse_rat_with, NumError, Rat};
 
-pub use self::csv::{column_names, read_csv, read_csv_groups};
+pub use self::csv::{column_names, read_csv, read_csv_groups, text_columns};
 pub use self::experiment::{
     Aggregate, Experiment, Format, Selection, Series, SeriesPoint, StoredModel, Summary,
 };
