@@ -62,7 +62,8 @@ pub fn text_columns(text: &str, delimiter: Option<dialect::Delimiter>) -> Vec<St
         match reader.read_byte_record(&mut row) {
             Ok(true) => {
                 let first = row.get(0).map(|c| bytes_str(c).trim()).unwrap_or("");
-                if !(row.len() == 1 && first.is_empty()) && !first.starts_with('#') {
+                let skip = first.starts_with('#') || (row.len() == 1 && first.is_empty());
+                if !skip {
                     break;
                 }
             }
