@@ -139,6 +139,20 @@ fn a_wide_table_without_a_model_file_asks_which_columns_to_use() {
         "mpi=OpenMPI, variable=MPI_Reduce",
     ]);
     assert_eq!(doc["model"]["variables"][0], "p", "{doc}");
+    // A table of valid names is read, and says which columns it took
+    // for variables: here statistics that are not.
+    let wide = tmp_file("wide.csv", "p,mean,sd,median\n32,10,1,9\n64,12,1,11\n128,15,2,14\n256,19,2,18\n");
+    let doc = json(&[&wide as &str]);
+    let warned = doc["data"]["warnings"].to_string();
+    assert!(warned.contains("`p`, `mean`, `sd` (measured: median)"), "{warned}");
+    let out = ok(&[&wide as &str, "--format", "text"]);
+    has(&out, &["warning: without a model file the variables are every column but the measured one"]);
+    // Named with --x, or a model file, the columns are the user's choice.
+    let doc = json(&[&wide as &str, "--x", "p=p", "--y", "median"]);
+    assert_eq!(doc["data"]["warnings"].as_array().map(Vec::len), Some(0), "{doc}");
+    let m = tmp_file("wide.tm", "T(p) = a + b*p\nparam a, b\n");
+    let doc = json(&[&m as &str, &wide, "--y", "median"]);
+    assert_eq!(doc["data"]["warnings"].as_array().map(Vec::len), Some(0), "{doc}");
     // A narrow table keeps the short advice.
     let csv = tmp_file("reserved.csv", "min,time\n2,7\n4,11\n8,19\n");
     let r = run(&[&csv as &str]);

@@ -360,6 +360,8 @@ pub fn load(
             )));
         }
     }
+    // (Only a CSV table read without a model file has a default column.)
+    let implicit_vars = y_default.is_some() && a.x.is_empty() && vars.len() > 1;
     let spec = ColumnSpec {
         vars: vars.clone(),
         y: func.clone(),
@@ -371,9 +373,18 @@ pub fn load(
         by: a.by.clone(),
         delimiter: a.delimiter,
     };
-    let parts = source
+    let mut parts = source
         .into_parts(data_path, &spec, &sel, a.aggregate)
         .map_err(|e| Failure::input(e.render(&dsrc)))?;
+    // A table read without a model file takes every column but the
+    // measured one as a variable: with several, say which were taken, so
+    // that a statistic taken for a variable (`p,mean,sd,median`) is seen.
+    if let Some(y) = spec.y_column.as_ref().filter(|_| implicit_vars) {
+        parts.warn(format!(
+            "without a model file the variables are every column but the measured one: {} (measured: {y}); if some are not variables, choose them with --x VAR=COLUMN and the measured column with --y",
+            vars.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ")
+        ));
+    }
     let (mut model, models) = match input {
         ModelInput::Tm(mut m) => {
             adjust(&mut m, a, model_path)?;

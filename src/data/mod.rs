@@ -341,16 +341,17 @@ struct Lazy {
     spec: ColumnSpec,
     aggregate: Aggregate,
     first: Part,
+    /// Warnings about the whole input ([`Parts::warn`]), given to every
+    /// series as it is built.
+    notes: Vec<String>,
 }
 
 impl Lazy {
     fn part(&self, i: usize) -> Result<Part, DataError> {
         let s = &self.experiment.series[self.chosen[i]];
-        Ok(Part {
-            callpath: s.callpath.clone(),
-            metric: s.metric.clone(),
-            dataset: self.experiment.dataset(self.chosen[i], &self.spec, self.aggregate)?,
-        })
+        let mut dataset = self.experiment.dataset(self.chosen[i], &self.spec, self.aggregate)?;
+        dataset.warnings.extend(self.notes.iter().cloned());
+        Ok(Part { callpath: s.callpath.clone(), metric: s.metric.clone(), dataset })
     }
 }
 
@@ -358,6 +359,18 @@ impl Parts {
     /// Parts already built, at least one.
     pub fn held(format: Format, parts: Vec<Part>, total: usize) -> Parts {
         Parts { format, total, store: Store::Held(parts) }
+    }
+
+    /// Adds a warning about the whole input to every series' data (shown
+    /// where each report lists the data's warnings).
+    pub fn warn(&mut self, warning: String) {
+        match &mut self.store {
+            Store::Held(parts) => parts.iter_mut().for_each(|p| p.dataset.warnings.push(warning.clone())),
+            Store::Lazy(l) => {
+                l.first.dataset.warnings.push(warning.clone());
+                l.notes.push(warning);
+            }
+        }
     }
 
     /// The series selected (at least one).
@@ -608,7 +621,7 @@ pub fn experiment_parts(
     if chosen.len() == 1 {
         return Ok(Parts::held(format, vec![first], total));
     }
-    let lazy = Lazy { experiment, chosen, spec: spec.clone(), aggregate, first };
+    let lazy = Lazy { experiment, chosen, spec: spec.clone(), aggregate, first, notes: Vec::new() };
     Ok(Parts { format, total, store: Store::Lazy(Box::new(lazy)) })
 }
 
