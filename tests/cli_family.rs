@@ -147,6 +147,8 @@ fn a_wide_table_without_a_model_file_asks_which_columns_to_use() {
     assert!(warned.contains("`p`, `mean`, `sd` (measured: median)"), "{warned}");
     let out = ok(&[&wide as &str, "--format", "text"]);
     has(&out, &["warning: without a model file the variables are every column but the measured one"]);
+    let out = ok(&[&wide as &str, "--format", "md"]);
+    has(&out, &["> warning: without a model file the variables are every column but the measured one"]);
     // Named with --x, or a model file, the columns are the user's choice.
     let doc = json(&[&wide as &str, "--x", "p=p", "--y", "median"]);
     assert_eq!(doc["data"]["warnings"].as_array().map(Vec::len), Some(0), "{doc}");

@@ -53,6 +53,10 @@ pub(crate) fn markdown_of(
         doc.data.info.measurements,
         doc.data.info.points
     ));
+    // The data's warnings, as the text report gives them under `Data`.
+    for w in &doc.data.warnings {
+        o.push_str(&format!("> warning: {}\n\n", md_escape(w)));
+    }
     o.push_str("## Parameters\n\n| parameter | value | exact |\n|---|---|---|\n");
     for p in &a.params {
         o.push_str(&format!("| {} | {} | {} |\n", md_escape(&p.name), p.value.decimal(), p.value.exact()));
