@@ -300,6 +300,12 @@ pub struct Check {
     /// The bands of the fit without that scale at the prediction points
     /// (empty when not checked).
     pub bands: Vec<Option<Band>>,
+    /// How wide that fit's band was at the scale left out: its largest
+    /// half-width there relative to the mean of the measurements at its
+    /// point (`None` when not checked, refused, or a band end is
+    /// unbounded). A check passed by a band of ±300 % says little, and the
+    /// answer shows it.
+    pub half_width: Option<Rat>,
 }
 
 /// Fits `model` without the measurements at the largest value of its first
@@ -322,8 +328,12 @@ pub fn check_with(
     opts: &Options,
     at: &[Option<Vec<Rat>>],
 ) -> Check {
-    let not =
-        |at: Option<Rat>, why: String| Check { at, outcome: Outcome::NotChecked(why), bands: Vec::new() };
+    let not = |at: Option<Rat>, why: String| Check {
+        at,
+        outcome: Outcome::NotChecked(why),
+        bands: Vec::new(),
+        half_width: None,
+    };
     // Over the distinct points: comparing 10^6 repetitions with
     // num-rational's comparison took seconds.
     let groups = tally.groups();
@@ -367,11 +377,29 @@ pub fn check_with(
     let mut above = 0;
     let mut below = 0;
     let mut of = 0;
+    // (`Some(None)`: a band end unbounded at some point.)
+    let mut half_width: Option<Option<Rat>> = None;
     for (g, band) in held.iter().zip(at_held) {
         let Some(b) = band else {
-            return Check { at: Some(top), outcome: Outcome::Refused, bands: at_points.to_vec() };
+            return Check {
+                at: Some(top),
+                outcome: Outcome::Refused,
+                bands: at_points.to_vec(),
+                half_width: None,
+            };
         };
         of += g.rows.len();
+        // Half the width over the mean there, the widest over the points.
+        // (w/2)/(ysum/n) = w·n/(2·ysum).
+        let relative = b.width().filter(|_| g.ysum.is_positive()).map(|w| {
+            let n = Rat::from_integer(g.rows.len().into());
+            crate::num::div(&crate::num::mul(&w, &n), &crate::num::mul(&g.ysum, &Rat::from_integer(2.into())))
+        });
+        half_width = match (half_width, relative) {
+            (Some(Some(a)), Some(r)) => Some(Some(a.max(r))),
+            (Some(None), _) | (_, None) => Some(None),
+            (None, r) => Some(r),
+        };
         // The extremes decide: nothing is outside when they are inside.
         if b.contains(&g.ymin) && b.contains(&g.ymax) {
             continue;
@@ -388,7 +416,7 @@ pub fn check_with(
         }
     }
     let outcome = if above + below == 0 { Outcome::Passed } else { Outcome::Missed { above, below, of } };
-    Check { at: Some(top), outcome, bands: at_points.to_vec() }
+    Check { at: Some(top), outcome, bands: at_points.to_vec(), half_width: half_width.flatten() }
 }
 
 /// A change of trend inside the training data (module docs, rule 4).

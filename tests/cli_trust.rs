@@ -276,6 +276,41 @@ fn forms_with_one_spare_point_do_not_set_the_family_threshold() {
     );
 }
 
+/// A self-check passed by a wide band is shown as one: the answer and the
+/// JSON give the half-width of the smaller fit's band at the scale left
+/// out. RELeARN's "Update local trees" at n = 7000 (Extra-P's test data,
+/// `relearn_data.txt`) is flat, then doubles at p = 256: fitted without
+/// p = 256 a steep form bends through the three flat scales, and its band
+/// there is wider than ±100 %. HPL's check is made by a band of ±11.7 %.
+#[test]
+fn a_self_check_says_how_wide_the_band_that_passed_it_was() {
+    let csv = tmp_file(
+        "local_trees.csv",
+        "p,t\n32,0.00122921\n32,0.00133041\n64,0.00120582\n64,0.0010727\n128,0.00121853\n128,0.00119473\n256,0.00221994\n256,0.00223276\n",
+    );
+    let doc = json(&[&csv as &str, "--at", "p=512"]);
+    let check = &doc["recommendation"]["self_check"];
+    assert_eq!(check["outcome"], "passed", "{check}");
+    let wide = exact(&check["half_width"]);
+    assert!(wide > Rat::from_integer(1.into()), "{check}");
+    let out = ok(&[&csv as &str, "--at", "p=512", "--brief"]);
+    let shown = out
+        .split("the band there (±")
+        .nth(1)
+        .and_then(|s| s.split(" %) holds every measurement: passed").next());
+    let shown = shown.and_then(|p| parse_rat(p).ok()).unwrap_or_else(|| panic!("{out}"));
+    assert!(shown > Rat::from_integer(100.into()), "{out}");
+    let doc = json(&["models/hpl.tm", "data/hpl.csv"]);
+    let check = &doc["recommendation"]["self_check"];
+    assert_eq!(check["outcome"], "passed");
+    let hw = exact(&check["half_width"]);
+    assert!(hw > parse_rat("0.116").unwrap() && hw < parse_rat("0.118").unwrap(), "{check}");
+    // Not checked: no width.
+    let few = tmp_file("few.csv", "p,t\n1,10\n2,6\n4,4\n");
+    let doc = json(&[&few as &str, "--at", "p=8"]);
+    assert_eq!(doc["recommendation"]["self_check"]["half_width"], serde_json::Value::Null, "{doc}");
+}
+
 /// Forms ranked alike with the family's best (as many coefficients,
 /// consistent at the trusted threshold, a positive time everywhere, the
 /// same self-check outcome) are as likely: the cross-validated error chose one

@@ -467,6 +467,10 @@ pub struct FormCheck {
     pub missed: usize,
     /// Measurements there.
     pub of: usize,
+    /// The smaller fit's band there: its largest half-width relative to
+    /// the mean of the measurements at its point (`null`: not checked,
+    /// refused, or unbounded).
+    pub half_width: Option<Exact>,
 }
 
 /// What a self-check found.
@@ -657,6 +661,11 @@ pub struct SelfCheck {
     pub below: usize,
     /// Of how many.
     pub of: usize,
+    /// The smaller fit's band there: its largest half-width relative to
+    /// the mean of the measurements at its point (`null`: not checked,
+    /// refused, or unbounded). A check passed by a very wide band says
+    /// little.
+    pub half_width: Option<Exact>,
     /// Why it was not made (`null` when it was).
     pub reason: Option<String>,
 }
@@ -1143,6 +1152,7 @@ pub fn family(m: &Model, f: &FamilyAnalysis, digits: usize) -> FamilyDocument {
                         Outcome::Missed { of, .. } => *of,
                         _ => 0,
                     },
+                    half_width: Exact::opt(c.half_width.as_ref(), digits),
                 }),
                 sets_threshold: mm.sets_scale,
             })
@@ -1217,6 +1227,7 @@ pub fn recommendation(m: &Model, r: &Recommendation, digits: usize) -> Recommend
             above,
             below,
             of,
+            half_width: Exact::opt(check.half_width.as_ref(), digits),
             reason,
         },
         regime: r.regime.as_ref().map(|g| RegimeDocument {

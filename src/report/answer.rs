@@ -115,9 +115,10 @@ impl Answer {
         let var = model.variables.first().map_or("", String::as_str);
         let at = c.at.as_ref().map(|v| format!("{var} = {}", shown(v))).unwrap_or_default();
         notes.push(match c.outcome {
-            CheckOutcome::Passed => {
-                format!("self-check: fitted without {at}, the band there holds every measurement: passed")
-            }
+            CheckOutcome::Passed => format!(
+                "self-check: fitted without {at}, the band there ({}) holds every measurement: passed",
+                c.half_width.as_ref().map_or("unbounded".to_string(), |w| format!("±{}", pct(w, 3, " %")))
+            ),
             CheckOutcome::Missed => format!(
                 "self-check: fitted without {at}, the band there missed {} of {} measurement{} ({}): the form failed its own backtest, so each band is widened to the hull with that fit's band",
                 c.above + c.below,
