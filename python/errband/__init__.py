@@ -345,14 +345,16 @@ class Analysis:
         consistent at, ``positive`` (a positive prediction at every point),
         the self-check (``self_check``: ``"passed"``, ``"missed"``,
         ``"refused"``, ``"not_checked"`` or None; ``self_check_at``, the
-        scale left out; ``self_check_missed``), ``sets_threshold`` (the
+        scale left out; ``self_check_missed``; ``self_check_half_width``,
+        the half-width of the smaller fit's band there over the mean of the
+        measurements, None when not made or unbounded), ``sets_threshold`` (the
         family's thresholds are named from its statistics: the forms with at
         least two distinct points more than coefficients) and its
         parameters (Fractions, with float columns). Empty without a
         family."""
         fam = self.json.get("family") or {}
         extra = self._native.family_extra() if self._native is not None else []
-        recs, exact = [], ["emax", "rmax", "remax", "loo", "self_check_at"]
+        recs, exact = [], ["emax", "rmax", "remax", "loo", "self_check_at", "self_check_half_width"]
         for i, f in enumerate(fam.get("forms", [])):
             rec = {"rank": f.get("rank"), "form": f.get("form"), "from": f.get("from")}
             rec["k"] = extra[i][0] if i < len(extra) else len(f.get("params", []))
@@ -367,6 +369,7 @@ class Analysis:
             rec["self_check"] = check.get("outcome")
             rec["self_check_at"] = _exact(check.get("at"))
             rec["self_check_missed"] = check.get("missed")
+            rec["self_check_half_width"] = _exact(check.get("half_width"))
             rec["sets_threshold"] = f.get("sets_threshold")
             for p in f.get("params", []):
                 rec[p["name"]] = _exact(p)
@@ -390,7 +393,9 @@ class Analysis:
         ``"clipped"``, or why there is no band: ``"untrusted"``,
         ``"below_zero"``, ``"refused"`` (the self-check refuses, or the form cannot be evaluated there)), the form's
         self-check (``gate``: ``"passed"``, ``"missed"``, ``"refused"`` or
-        ``"not_checked"``; ``gate_reason`` why it was not made) and the
+        ``"not_checked"``; ``gate_reason`` why it was not made;
+        ``gate_half_width``, the half-width of the band that passed or
+        failed it, over the mean of the measurements there) and the
         change-of-trend note (``regime``, the answer's sentence, or None).
         Empty when there is no recommendation (:meth:`summary` says why).
         :attr:`set_aside` lists the measurements left out before a change
@@ -413,9 +418,10 @@ class Analysis:
             rec["status"] = _status(band)
             rec["gate"] = check.get("outcome")
             rec["gate_reason"] = check.get("reason")
+            rec["gate_half_width"] = _exact(check.get("half_width"))
             rec["regime"] = regime
             recs.append(rec)
-        df = _with_floats(recs, ["value", "lower", "upper"])
+        df = _with_floats(recs, ["value", "lower", "upper", "gate_half_width"])
         for end, inf in (("lower", float("-inf")), ("upper", float("inf"))):
             if end in df.columns:
                 ok = df["status"].isin(["ok", "clipped"]) & df[end].isna()

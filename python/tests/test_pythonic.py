@@ -69,6 +69,12 @@ def test_model_discovery_gives_the_clis_family_and_recommendation():
     assert (row["lower"], row["upper"]) == (Fraction(wp["band"]["lower"]["exact"]), Fraction(wp["band"]["upper"]["exact"]))
     assert row["clipped"] == wp["band"]["clipped"] and row["status"] in ("ok", "clipped")
     assert row["gate"] == want["recommendation"]["self_check"]["outcome"]
+    hw = want["recommendation"]["self_check"]["half_width"]
+    assert row["gate_half_width"] == (None if hw is None else Fraction(hw["exact"]))
+    assert list(f["self_check_half_width"]) == [
+        None if (x["self_check"] or {}).get("half_width") is None else Fraction(x["self_check"]["half_width"]["exact"])
+        for x in want["family"]["forms"]
+    ]
     assert pd.isna(row["family_forms"]) if wp["family_forms"] is None else row["family_forms"] == wp["family_forms"]
     assert pd.isna(row["alike_forms"]) if wp["alike_forms"] is None else row["alike_forms"] == wp["alike_forms"]
     # The same from a DataFrame, and with the pmnf family.
