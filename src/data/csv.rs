@@ -30,17 +30,9 @@ pub fn read_csv(text: &str, file: &str, spec: &ColumnSpec) -> Result<Dataset, Da
 /// that takes its variables from the data (`errband DATA --family pmnf`);
 /// empty when the header cannot be read (the full read reports why).
 pub fn column_names(text: &str, delimiter: Option<dialect::Delimiter>) -> Vec<String> {
-    let (original, base) = strip_bom(text);
-    let delimiter = delimiter.unwrap_or_else(|| dialect::detect(original));
-    let prepared = dialect::prepare(original, delimiter);
-    let (mut reader, mut locator) = open_reader_with(&prepared, base, delimiter.byte());
-    let mut head = ByteRecord::new();
-    let got = read_header(&mut reader, &mut head, &mut locator, ("", text.len()), String::new(), "");
-    if got.is_err() {
-        return Vec::new();
-    }
-    let cells: Vec<HeaderCell<'_>> = head.iter().map(|cell| HeaderCell::parse(bytes_str(cell))).collect();
-    header_names(&cells).into_iter().map(str::to_string).collect()
+    head_and_first_row(text, delimiter, false)
+        .map(|(names, _)| names.into_iter().filter(|n| !n.is_empty()).collect())
+        .unwrap_or_default()
 }
 
 /// The columns of CSV text whose first data row holds something other
@@ -48,35 +40,42 @@ pub fn column_names(text: &str, delimiter: Option<dialect::Delimiter>) -> Vec<St
 /// series rather than measure one, so a message can suggest `--by` for
 /// them. Empty when the header or that row cannot be read.
 pub fn text_columns(text: &str, delimiter: Option<dialect::Delimiter>) -> Vec<String> {
+    let Some((names, Some(row))) = head_and_first_row(text, delimiter, true) else { return Vec::new() };
+    names
+        .into_iter()
+        .zip(row)
+        .filter(|(n, v)| !n.is_empty() && crate::num::parse_rat(v.trim()).is_err())
+        .map(|(n, _)| n)
+        .collect()
+}
+
+/// The header's column names (units removed; empty for a nameless
+/// column) and, when `row` is asked for, the cells of the first line that
+/// is neither blank nor a comment (`None` when there is none). `None` when
+/// the header cannot be read.
+fn head_and_first_row(
+    text: &str,
+    delimiter: Option<dialect::Delimiter>,
+    row: bool,
+) -> Option<(Vec<String>, Option<Vec<String>>)> {
     let (original, base) = strip_bom(text);
     let delimiter = delimiter.unwrap_or_else(|| dialect::detect(original));
     let prepared = dialect::prepare(original, delimiter);
     let (mut reader, mut locator) = open_reader_with(&prepared, base, delimiter.byte());
     let mut head = ByteRecord::new();
-    if read_header(&mut reader, &mut head, &mut locator, ("", text.len()), String::new(), "").is_err() {
-        return Vec::new();
+    read_header(&mut reader, &mut head, &mut locator, ("", text.len()), String::new(), "").ok()?;
+    let names = head.iter().map(|cell| HeaderCell::parse(bytes_str(cell)).name.to_string()).collect();
+    if !row {
+        return Some((names, None));
     }
-    let mut row = ByteRecord::new();
-    // The first row that is neither blank nor a comment.
-    loop {
-        match reader.read_byte_record(&mut row) {
-            Ok(true) => {
-                let first = row.get(0).map(|c| bytes_str(c).trim()).unwrap_or("");
-                let skip = first.starts_with('#') || (row.len() == 1 && first.is_empty());
-                if !skip {
-                    break;
-                }
-            }
-            _ => return Vec::new(),
+    let mut record = ByteRecord::new();
+    while let Ok(true) = reader.read_byte_record(&mut record) {
+        let first = record.get(0).map(|c| bytes_str(c).trim()).unwrap_or("");
+        if !(first.starts_with('#') || (record.len() == 1 && first.is_empty())) {
+            return Some((names, Some(record.iter().map(|c| bytes_str(c).to_string()).collect())));
         }
     }
-    let cells: Vec<HeaderCell<'_>> = head.iter().map(|cell| HeaderCell::parse(bytes_str(cell))).collect();
-    cells
-        .iter()
-        .zip(row.iter())
-        .filter(|(h, v)| !h.name.is_empty() && crate::num::parse_rat(bytes_str(v).trim()).is_err())
-        .map(|(h, _)| h.name.to_string())
-        .collect()
+    Some((names, None))
 }
 
 /// Reads CSV text as [`read_csv`] does and splits the rows into groups by
