@@ -597,6 +597,73 @@ impl Spelling {
     }
 }
 
+/// The warning model discovery attaches to a CSV table whose variables it
+/// took by default (every column but the measured one, `y`) when it took
+/// more than one, so that a statistic read as a variable
+/// (`p,mean,sd,median`) is seen; `None` for a single variable.
+pub fn default_variables_warning(vars: &[String], y: &str, spelling: Spelling) -> Option<String> {
+    (vars.len() > 1).then(|| {
+        let (without, x, y_arg) = match spelling {
+            Spelling::Cli => ("without a model file", "--x VAR=COLUMN", "--y"),
+            Spelling::Python => ("without a model", "x={VAR: COLUMN}", "y="),
+        };
+        format!(
+            "{without} the variables are every column but the measured one: {} (measured: {y}); if some are not variables, choose them with {x} and the measured column with {y_arg}",
+            crate::data::quoted_list(vars)
+        )
+    })
+}
+
+/// The message when the variables model discovery took from the data
+/// cannot all be names in the model language (`why`, the model's own
+/// complaint: "`min` is a reserved word"). `text_columns`, given when the
+/// variables were every column of a CSV table but the measured one, are
+/// its columns whose first row is not a number ([`crate::data::text_columns`]):
+/// the message then says how to choose the columns, with the table's own
+/// as examples (a numeric one for a variable; the text columns that lead
+/// the table, its keys, for groups).
+pub fn unnamed_variables_message(
+    vars: &[String],
+    why: &str,
+    text_columns: Option<&[String]>,
+    spelling: Spelling,
+) -> String {
+    let listed = crate::data::quoted_list(vars);
+    let first = vars.first().map_or("", String::as_str);
+    let Some(text) = text_columns else {
+        return match spelling {
+            Spelling::Cli => format!(
+                "without a model file: the variables {listed} cannot all be names in errband's model language ({why}); name them with --x, e.g. --x 's={first}', or give a model file"
+            ),
+            Spelling::Python => format!(
+                "without a model: the variables {listed} cannot all be names in errband's model language ({why}); name them with x=, e.g. x={{\"s\": {first:?}}}, or give a model"
+            ),
+        };
+    };
+    let scale = vars.iter().find(|v| !text.contains(v)).map_or(first, String::as_str);
+    // The text columns before the first number: a table's keys lead it
+    // (`mpi,variable,Ranks,...`); later text columns label statistics.
+    let keys: Vec<&str> = vars.iter().take_while(|v| text.contains(v)).map(String::as_str).collect();
+    match spelling {
+        Spelling::Cli => {
+            let by = if keys.is_empty() {
+                String::new()
+            } else {
+                format!(" (here perhaps --by {})", keys.join(","))
+            };
+            format!(
+                "without a model file every column but the measured one (--y, else the last) is a variable, and {listed} cannot all be names in errband's model language ({why}); say which columns to use: --x VAR=COLUMN for each variable (e.g. --x p={scale}), --y COLUMN for the measured one, --by COLUMNS to split the rows into series{by}; or give a model file"
+            )
+        }
+        Spelling::Python => {
+            let by = if keys.is_empty() { String::new() } else { format!(" (here perhaps by={keys:?})") };
+            format!(
+                "without a model every column but the measured one (y=, else the last) is a variable, and {listed} cannot all be names in errband's model language ({why}); say which columns to use: x={{VAR: COLUMN}} for the variables (e.g. x={{\"p\": {scale:?}}}), y=COLUMN for the measured one, by=[COLUMNS] to split the rows into series{by}; or give a model"
+            )
+        }
+    }
+}
+
 /// Why measurements could not be dropped, or the data without them not
 /// analysed.
 #[derive(Debug, Clone)]

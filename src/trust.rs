@@ -377,8 +377,9 @@ pub fn check_with(
     let mut above = 0;
     let mut below = 0;
     let mut of = 0;
-    // (`Some(None)`: a band end unbounded at some point.)
-    let mut half_width: Option<Option<Rat>> = None;
+    // Per point: the band's half-width over the mean there (`None`:
+    // unbounded, or no positive mean).
+    let mut widths: Vec<Option<Rat>> = Vec::with_capacity(held.len());
     for (g, band) in held.iter().zip(at_held) {
         let Some(b) = band else {
             return Check {
@@ -389,17 +390,8 @@ pub fn check_with(
             };
         };
         of += g.rows.len();
-        // Half the width over the mean there, the widest over the points.
-        // (w/2)/(ysum/n) = w·n/(2·ysum).
-        let relative = b.width().filter(|_| g.ysum.is_positive()).map(|w| {
-            let n = Rat::from_integer(g.rows.len().into());
-            crate::num::div(&crate::num::mul(&w, &n), &crate::num::mul(&g.ysum, &Rat::from_integer(2.into())))
-        });
-        half_width = match (half_width, relative) {
-            (Some(Some(a)), Some(r)) => Some(Some(a.max(r))),
-            (Some(None), _) | (_, None) => Some(None),
-            (None, r) => Some(r),
-        };
+        let mean = crate::num::div(&g.ysum, &Rat::from_integer(g.rows.len().into()));
+        widths.push(Some(mean).filter(Rat::is_positive).and_then(|m| b.relative_half_width(&m)));
         // The extremes decide: nothing is outside when they are inside.
         if b.contains(&g.ymin) && b.contains(&g.ymax) {
             continue;
@@ -416,7 +408,9 @@ pub fn check_with(
         }
     }
     let outcome = if above + below == 0 { Outcome::Passed } else { Outcome::Missed { above, below, of } };
-    Check { at: Some(top), outcome, bands: at_points.to_vec(), half_width: half_width.flatten() }
+    // The widest over the points; unknown when any one is.
+    let half_width = widths.into_iter().collect::<Option<Vec<Rat>>>().and_then(|w| w.into_iter().max());
+    Check { at: Some(top), outcome, bands: at_points.to_vec(), half_width }
 }
 
 /// A change of trend inside the training data (module docs, rule 4).

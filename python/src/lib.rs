@@ -220,12 +220,20 @@ fn base_model(
         .params(&["c0"])
         .build("(no model file)", digits, limits)
         .map_err(|d| {
+            // Every column but the measured one taken: the table's own
+            // columns show how to choose.
+            let text_columns = match source {
+                Source::Csv(text) if cols.x.is_empty() && vars.len() > 1 => {
+                    Some(errband::data::text_columns(text, None))
+                }
+                _ => None,
+            };
             fail(
-                format!(
-                    "without a model: the variables {} cannot all be names in errband's model language ({}); name them with x=, e.g. x={{\"s\": {:?}}}, or give a model",
-                    vars.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", "),
-                    d.message,
-                    vars[0]
+                session::unnamed_variables_message(
+                    &vars,
+                    &d.message,
+                    text_columns.as_deref(),
+                    session::Spelling::Python,
                 ),
                 ErrorKind::Input,
             )
@@ -280,6 +288,8 @@ fn read_parts(
         }
         rename.insert(v.clone(), c.clone());
     }
+    // (Only a CSV table read without a model has a default column.)
+    let y_default_taken = y_default.is_some();
     // The measured value and each variable need a column of their own.
     let y_column = cols.y.clone().or_else(|| y_default.clone()).unwrap_or_else(|| model.func.clone());
     let mut owner: std::collections::BTreeMap<String, &String> = std::collections::BTreeMap::new();
@@ -309,7 +319,15 @@ fn read_parts(
         by: cols.by.clone(),
         delimiter: None,
     };
-    let parts = source.into_parts(name, &spec, sel, cols.aggregate).map_err(|e| input(e.render(&text)))?;
+    let mut parts =
+        source.into_parts(name, &spec, sel, cols.aggregate).map_err(|e| input(e.render(&text)))?;
+    // Variables taken by default from a table: say which (as the command
+    // line does).
+    if let (Some(y), true) = (&spec.y_column, y_default_taken && cols.x.is_empty()) {
+        if let Some(w) = session::default_variables_warning(&model.vars, y, session::Spelling::Python) {
+            parts.warn(w);
+        }
+    }
     Ok((model, name.to_string(), parts))
 }
 

@@ -106,6 +106,25 @@ def test_a_change_of_trend_sets_scales_aside_and_says_so():
 # B1. x=, y=, aggregate=, by=, drop= -------------------------------------
 
 
+def test_columns_taken_by_default_are_named_in_pythons_words():
+    # Model discovery on a table of statistics: every column but the last
+    # is a variable, and the data say which were taken.
+    df = pd.DataFrame({"p": [32, 64, 128, 256], "mean": [10, 12, 15, 19], "sd": [1, 1, 2, 2], "median": [9, 11, 14, 18]})
+    a = errband.analyse_series(data=df)
+    warned = " ".join(a.json["data"]["warnings"])
+    assert "without a model the variables are every column but the measured one: `p`, `mean`, `sd` (measured: median)" in warned
+    assert "x={VAR: COLUMN}" in warned and "--x" not in warned
+    # Chosen with x=, nothing to say.
+    assert errband.analyse_series(data=df, x={"p": "p"}, y="median").json["data"]["warnings"] == []
+    # Names the model language refuses, in a table with text keys.
+    keyed = pd.DataFrame({"mpi": ["A"] * 4, "Ranks": [32, 64, 128, 256], "min": [1, 2, 3, 4], "t": [1, 2, 3, 4]})
+    with pytest.raises(errband.InputError) as e:
+        errband.analyse_series(data=keyed)
+    msg = e.value.message
+    assert "`min` is a reserved word" in msg and 'x={"p": "Ranks"}' in msg and 'by=["mpi"]' in msg, msg
+    assert "--x" not in msg and "--by" not in msg
+
+
 def test_x_and_y_name_the_columns_as_the_flags_do():
     df = hpl_frame().rename(columns={"p": "procs", "T": "time"})
     a = errband.analyse_series("models/hpl.tm", df, x={"p": "procs"}, y="time", at="p=1000")

@@ -211,38 +211,25 @@ fn base_model(
     }
     let func = if vars.iter().any(|v| v == "T") { "T_" } else { "T" };
     let names: Vec<&str> = vars.iter().map(String::as_str).collect();
-    let m = Spec::new(func, &names, "c0").params(&["c0"]).build("(no model file)", a.digits, limits).map_err(|d| {
-        let listed = vars.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
-        let wide = match source {
-            Source::Csv(text) if a.x.is_empty() && vars.len() > 1 => Some(data::text_columns(text, a.delimiter)),
-            _ => None,
-        };
-        match wide {
-            // A wide table: every column but the measured one was taken as
-            // a variable, which is rarely what its author meant.
-            Some(text_cols) => {
-                let scale = vars.iter().find(|v| !text_cols.contains(v)).unwrap_or(&vars[0]);
-                // The text columns before the first number: a table's keys
-                // lead it (`mpi,variable,Ranks,...`); later text columns
-                // are labels of the statistics.
-                let by = vars
-                    .iter()
-                    .take_while(|v| text_cols.contains(v))
-                    .map(String::as_str)
-                    .collect::<Vec<_>>()
-                    .join(",");
-                let by = if by.is_empty() { String::new() } else { format!(" (here perhaps --by {by})") };
-                Failure::input(format!(
-                    "without a model file every column but the measured one (--y, else the last) is a variable, and {listed} cannot all be names in errband's model language ({}); say which columns to use: --x VAR=COLUMN for each variable (e.g. --x p={scale}), --y COLUMN for the measured one, --by COLUMNS to split the rows into series{by}; or give a model file",
-                    d.message
-                ))
-            }
-            None => Failure::input(format!(
-                "without a model file: the variables {listed} cannot all be names in errband's model language ({}); name them with --x, e.g. --x 's={}', or give a model file",
-                d.message, vars[0]
-            )),
-        }
-    })?;
+    let m = Spec::new(func, &names, "c0")
+        .params(&["c0"])
+        .build("(no model file)", a.digits, limits)
+        .map_err(|d| {
+            // Every column but the measured one taken: the table's own columns
+            // show how to choose.
+            let text_columns = match source {
+                Source::Csv(text) if a.x.is_empty() && vars.len() > 1 => {
+                    Some(data::text_columns(text, a.delimiter))
+                }
+                _ => None,
+            };
+            Failure::input(crate::session::unnamed_variables_message(
+                &vars,
+                &d.message,
+                text_columns.as_deref(),
+                crate::session::Spelling::Cli,
+            ))
+        })?;
     Ok((m, y))
 }
 
@@ -361,7 +348,7 @@ pub fn load(
         }
     }
     // (Only a CSV table read without a model file has a default column.)
-    let implicit_vars = y_default.is_some() && a.x.is_empty() && vars.len() > 1;
+    let implicit_vars = y_default.is_some() && a.x.is_empty();
     let spec = ColumnSpec {
         vars: vars.clone(),
         y: func.clone(),
@@ -376,14 +363,10 @@ pub fn load(
     let mut parts = source
         .into_parts(data_path, &spec, &sel, a.aggregate)
         .map_err(|e| Failure::input(e.render(&dsrc)))?;
-    // A table read without a model file takes every column but the
-    // measured one as a variable: with several, say which were taken, so
-    // that a statistic taken for a variable (`p,mean,sd,median`) is seen.
     if let Some(y) = spec.y_column.as_ref().filter(|_| implicit_vars) {
-        parts.warn(format!(
-            "without a model file the variables are every column but the measured one: {} (measured: {y}); if some are not variables, choose them with --x VAR=COLUMN and the measured column with --y",
-            vars.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ")
-        ));
+        if let Some(w) = crate::session::default_variables_warning(&vars, y, crate::session::Spelling::Cli) {
+            parts.warn(w);
+        }
     }
     let (mut model, models) = match input {
         ModelInput::Tm(mut m) => {

@@ -651,7 +651,7 @@ const LIST_SHOWN: usize = 12;
 
 /// `a`, `b` and `c` as "`a`, `b`, `c`"; a long list shows its first names
 /// and how many more there are (100 000 region names are not a message).
-fn quoted_list<S: AsRef<str>>(items: &[S]) -> String {
+pub(crate) fn quoted_list<S: AsRef<str>>(items: &[S]) -> String {
     let shown: Vec<String> = items.iter().take(LIST_SHOWN).map(|s| format!("`{}`", s.as_ref())).collect();
     match items.len().saturating_sub(LIST_SHOWN) {
         0 => shown.join(", "),
