@@ -1125,14 +1125,28 @@ impl Predictor<'_> {
 
     /// Checks that the model can be evaluated at every point, before a
     /// streamed output begins (a point where it cannot fails the run with
-    /// nothing written).
-    pub fn check<I: Iterator<Item = Vec<Rat>> + Send>(&self, points: I) -> Result<(), AnalysisError> {
+    /// nothing written). The error is that of the first failing point in
+    /// order.
+    pub fn check<I: Iterator<Item = Vec<Rat>>>(&self, mut points: I) -> Result<(), AnalysisError> {
         use rayon::prelude::*;
         let model = self.model;
-        points.par_bridge().try_for_each_init(
-            || self.analysis.design.log.clone(),
-            |log, x| model.basis_at(&x, log).map(|_| ()).map_err(|e| point_error(model, &e, &x)),
-        )
+        // Runs of points checked in parallel (not a bridge from the
+        // iterator, whose lock every point would take).
+        loop {
+            let run: Vec<Vec<Rat>> = points.by_ref().take(CHECK_RUN).collect();
+            if run.is_empty() {
+                return Ok(());
+            }
+            let failed = run.par_chunks(PREDICTION_CHUNK).find_map_first(|chunk| {
+                let mut log = self.analysis.design.log.clone();
+                chunk
+                    .iter()
+                    .find_map(|x| model.evaluable_at(x, &mut log).err().map(|e| point_error(model, &e, x)))
+            });
+            if let Some(e) = failed {
+                return Err(e);
+            }
+        }
     }
 }
 
@@ -1456,6 +1470,9 @@ fn filter_view(x: &Rat) -> f64 {
 /// Points per parallel task in the prediction loop: large enough that a
 /// task outweighs its log's clone, small enough to spread 10^5 points.
 const PREDICTION_CHUNK: usize = 256;
+
+/// Points held at once by [`Predictor::check`].
+const CHECK_RUN: usize = 1 << 14;
 
 /// The vertices that may attain the minimum and the maximum of
 /// `b0 + f·v` over `view` (float views of the vertices): a float proposal

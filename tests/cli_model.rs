@@ -748,6 +748,14 @@ fn streamed_prediction_points_match_held_ones_and_fail_before_writing() {
     let r = fails(&[HPL, HPL_DATA, "--at", "p=1..5000", "--at", "p=0", "--format", "csv"], 2);
     assert!(r.stdout.is_empty());
     has(&r.stderr, &["division by zero at p = 0 (prediction point)"]);
+    // Of several points that cannot be evaluated, the first in order is
+    // named, whichever thread meets which first.
+    let m = tmp_file("two_poles.tm", "T(p) = c0 + c1/((p - 3000)*(p - 9000))\nparam c0, c1\n");
+    for _ in 0..3 {
+        let r = fails(&[&m, HPL_DATA, "--at", "p=1..20000", "--format", "csv"], 2);
+        assert!(r.stdout.is_empty());
+        has(&r.stderr, &["division by zero at p = 3000 (prediction point)"]);
+    }
 }
 
 #[test]

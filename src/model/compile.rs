@@ -503,6 +503,20 @@ fn affine_fast(n: &Node, x: &[Rat], k: usize, limits: &Limits) -> Option<Vec<Rat
     Some(affine_small(n, &x, k, max_exp)?.into_iter().map(Small::to_rat).collect())
 }
 
+/// Whether [`affine_fast`] evaluates `n` at `x` (then [`affine`] succeeds
+/// there with those values), without forming the values as big rationals:
+/// the check of 10^6 streamed points before anything is written.
+pub(crate) fn evaluates_fast(n: &Node, x: &[Rat], k: usize, limits: &Limits) -> bool {
+    if limits.number_bits() < 512 {
+        return false;
+    }
+    let max_exp = limits.exponent.min(127) as u32;
+    x.iter()
+        .map(Small::of)
+        .collect::<Option<Vec<Small>>>()
+        .is_some_and(|x| affine_small(n, &x, k, max_exp).is_some())
+}
+
 fn affine_small(n: &Node, x: &[Small], k: usize, max_exp: u32) -> Option<Vec<Small>> {
     let mut v = vec![Small::int(0); k + 1];
     if !n.params {

@@ -428,6 +428,16 @@ impl Model {
         compile::affine(&self.body, x, self.k(), log)
     }
 
+    /// Whether [`Model::basis_at`] succeeds at `x`, and its error where it
+    /// does not; the basis itself is only formed when the machine-word path
+    /// cannot decide.
+    pub(crate) fn evaluable_at(&self, x: &[Rat], log: &mut EvalLog) -> Result<(), EvalError> {
+        if compile::evaluates_fast(&self.body, x, self.k(), &log.limits) {
+            return Ok(());
+        }
+        self.basis_at(x, log).map(|_| ())
+    }
+
     /// [`Model::basis_at`] at a data point, remembered by point for logs
     /// with the model's own settings: the same values, and the same rounded
     /// values recorded in `log`. For the few points of a fit (not for a
