@@ -145,10 +145,17 @@ fn a_wide_table_without_a_model_file_asks_which_columns_to_use() {
     let doc = json(&[&wide as &str]);
     let warned = doc["data"]["warnings"].to_string();
     assert!(warned.contains("`p`, `mean`, `sd` (measured: median)"), "{warned}");
+    // The answer, first in the report, points at the warning below it.
     let out = ok(&[&wide as &str, "--format", "text"]);
     has(&out, &["warning: without a model file the variables are every column but the measured one"]);
+    let answer = out.split("\n\n").find(|s| s.starts_with("Answer")).unwrap_or_default();
+    has(answer, &["data: read with 1 warning, listed with the data"]);
     let out = ok(&[&wide as &str, "--format", "md"]);
     has(&out, &["> warning: without a model file the variables are every column but the measured one"]);
+    has(&out, &["- data: read with 1 warning, listed with the data"]);
+    // A table for a paper keeps the warning as a comment, out of the page.
+    let out = ok(&[&wide as &str, "--format", "latex"]);
+    has(&out, &["\n% warning: without a model file the variables are every column but the measured one"]);
     // Named with --x, or a model file, the columns are the user's choice.
     let doc = json(&[&wide as &str, "--x", "p=p", "--y", "median"]);
     assert_eq!(doc["data"]["warnings"].as_array().map(Vec::len), Some(0), "{doc}");

@@ -32,7 +32,9 @@ impl Answer {
     /// `discovered`: the model is the family's best form, found without a
     /// model file; `best_of`: the number of forms when the recommended form
     /// is that best form; `falls`: the family's forms only grow and the
-    /// data fall ([`crate::family::falls_hint`]).
+    /// data fall ([`crate::family::falls_hint`]); `warnings`: how many
+    /// warnings reading the data gave (the answer points at them: a band
+    /// rests on how its data were read).
     pub(crate) fn of(
         model: &ModelInfo,
         r: &RecommendationDocument,
@@ -40,6 +42,7 @@ impl Answer {
         discovered: bool,
         best_of: Option<usize>,
         falls: bool,
+        warnings: usize,
     ) -> Answer {
         let call = format!("{}({})", model.function, model.variables.join(", "));
         let with_unit = |v: &str| match model.units.get(&model.function) {
@@ -170,6 +173,12 @@ impl Answer {
         if falls {
             notes.push(format!("hint: {}", crate::family::falls_hint(var)));
         }
+        if warnings > 0 {
+            notes.push(format!(
+                "data: read with {warnings} warning{}, listed with the data",
+                plural(warnings)
+            ));
+        }
         Answer { points, notes }
     }
 
@@ -206,7 +215,15 @@ impl Answer {
             .filter(|f| doc.discovered && f.forms.first().is_some_and(|b| b.form == r.form))
             .map(|f| f.forms.len());
         let falls = doc.family.as_ref().is_some_and(|f| f.falls_without_decreasing_form);
-        Some(Answer::of(&doc.model, r, &extrapolated, doc.discovered, best_of, falls))
+        Some(Answer::of(
+            &doc.model,
+            r,
+            &extrapolated,
+            doc.discovered,
+            best_of,
+            falls,
+            doc.data.warnings.len(),
+        ))
     }
 }
 
@@ -223,7 +240,7 @@ impl Report<'_> {
             .filter(|f| self.discovered && f.members.first().is_some_and(|b| b.form == r.form))
             .map(|f| f.members.len());
         let falls = self.family.is_some_and(|f| f.falls_without_decreasing_form());
-        Some(Answer::of(&info, &doc, &extrapolated, self.discovered, best_of, falls))
+        Some(Answer::of(&info, &doc, &extrapolated, self.discovered, best_of, falls, self.warnings.len()))
     }
 
     /// The answer section of the text report, as `errband MODEL DATA`

@@ -147,12 +147,17 @@ pub(crate) fn latex_of(doc: &AnalysisDocument, exact: bool, digits: usize) -> St
         },
         doc.header.errband
     );
-    let header = format!(
+    let mut header = format!(
         "% errband {}: {} with {}\n",
         doc.header.errband,
         m.file.replace(char::is_control, " "),
         doc.data.info.file.replace(char::is_control, " ")
     );
+    // The data's warnings as comments: seen by whoever opens the file,
+    // never typeset into the paper.
+    for w in &doc.data.warnings {
+        header.push_str(&format!("% warning: {}\n", w.replace(char::is_control, " ")));
+    }
     header + &table(&caption, "tab:errband-bands", vars.len() + 1, &groups, &head, &rows)
 }
 
