@@ -232,6 +232,13 @@ class Analysis:
         return _exact(self.json.get("rmax"))
 
     @property
+    def warnings(self) -> list:
+        """What reading the data warned of (a line that repeats another,
+        columns taken as variables by default): the ones the answer's
+        ``data:`` note counts."""
+        return list(self.json["data"]["warnings"])
+
+    @property
     def remax(self) -> Optional[Fraction]:
         return _exact(self.json.get("remax"))
 

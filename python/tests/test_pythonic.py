@@ -111,11 +111,14 @@ def test_columns_taken_by_default_are_named_in_pythons_words():
     # is a variable, and the data say which were taken.
     df = pd.DataFrame({"p": [32, 64, 128, 256], "mean": [10, 12, 15, 19], "sd": [1, 1, 2, 2], "median": [9, 11, 14, 18]})
     a = errband.analyse_series(data=df)
-    warned = " ".join(a.json["data"]["warnings"])
+    warned = " ".join(a.warnings)
     assert "without a model the variables are every column but the measured one: `p`, `mean`, `sd` (measured: median)" in warned
     assert "x={VAR: COLUMN}" in warned and "--x" not in warned
+    # The answer points at it.
+    assert "data: read with 1 warning, listed with the data" in a.summary()
     # Chosen with x=, nothing to say.
-    assert errband.analyse_series(data=df, x={"p": "p"}, y="median").json["data"]["warnings"] == []
+    chosen = errband.analyse_series(data=df, x={"p": "p"}, y="median")
+    assert chosen.warnings == [] and "data: read with" not in chosen.summary()
     # Names the model language refuses, in a table with text keys.
     keyed = pd.DataFrame({"mpi": ["A"] * 4, "Ranks": [32, 64, 128, 256], "min": [1, 2, 3, 4], "t": [1, 2, 3, 4]})
     with pytest.raises(errband.InputError) as e:
