@@ -4,7 +4,7 @@
 
 use crate::num::Rat;
 use num_bigint::BigInt;
-use num_traits::{Signed, Zero};
+use num_traits::{Signed, ToPrimitive, Zero};
 
 /// A band: `None` on a side means unbounded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,6 +72,26 @@ impl Band {
     pub fn width_parts(&self) -> Option<(BigInt, BigInt)> {
         let (l, u) = (self.lower.as_ref()?, self.upper.as_ref()?);
         Some((u.numer() * l.denom() - l.numer() * u.denom(), u.denom() * l.denom()))
+    }
+
+    /// [`Band::width_parts`] in 128-bit integers; `None` when unbounded or
+    /// when a part would not fit (the caller then takes the big-integer
+    /// path, to the same value).
+    pub(crate) fn width_parts_i128(&self) -> Option<(i128, i128)> {
+        let (l, u) = (self.lower.as_ref()?, self.upper.as_ref()?);
+        let [ln, ld, un, ud] = [l.numer(), l.denom(), u.numer(), u.denom()].map(ToPrimitive::to_i128);
+        let (ln, ld, un, ud) = (ln?, ld?, un?, ud?);
+        Some((un.checked_mul(ld)?.checked_sub(ln.checked_mul(ud)?)?, ud.checked_mul(ld)?))
+    }
+
+    /// [`Band::relative_of_width`] in 128-bit integers, `None` at a zero
+    /// model or when a part would not fit.
+    pub(crate) fn relative_of_width_i128((n, d): (i128, i128), model: &Rat) -> Option<(i128, i128)> {
+        let (tn, td) = (model.numer().to_i128()?, model.denom().to_i128()?);
+        if tn == 0 {
+            return None;
+        }
+        Some((n.checked_mul(td)?, d.checked_mul(tn.checked_abs()?.checked_mul(2)?)?))
     }
 
     /// `(upper − lower)/(2|model|)`: the half-width relative to the

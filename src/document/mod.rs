@@ -31,7 +31,8 @@ pub mod prune;
 pub mod qe;
 
 use crate::model::Model;
-use crate::num::{fmt_fraction, fmt_sig, show_value, Rat};
+use crate::num::{show_value, Rat};
+use num_traits::ToPrimitive;
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -95,18 +96,27 @@ impl Header {
 /// `{"exact": "p/q", "decimal": "…"}` (its JSON Schema says the same).
 #[derive(Debug, Clone)]
 pub struct Exact {
-    /// Not always in lowest terms: a value only a decimal may show (a
-    /// band's width and relative half-width in a CSV row) is reduced when
-    /// its fraction is written, not before.
-    value: Rat,
-    lowest: bool,
+    value: Value,
     digits: usize,
+}
+
+/// An [`Exact`]'s value. Not always in lowest terms: a value only a
+/// decimal may show (a band's width and relative half-width in a CSV row)
+/// is reduced when its fraction is written, not before.
+#[derive(Debug, Clone)]
+enum Value {
+    /// `n/d` with `d > 0` in 128-bit integers (most values of a table of
+    /// prediction points): held without an allocation, and written with
+    /// word-sized arithmetic.
+    Word { n: i128, d: i128, lowest: bool },
+    /// Any other value, `d > 0`.
+    Big { value: Rat, lowest: bool },
 }
 
 impl PartialEq for Exact {
     fn eq(&self, other: &Exact) -> bool {
         // Ratio's equality compares values, reduced or not.
-        self.digits == other.digits && self.value == other.value
+        self.digits == other.digits && self.value() == other.value()
     }
 }
 
@@ -153,13 +163,26 @@ impl Serialize for Exact {
 impl Exact {
     /// `x` exactly, and rounded to `digits` significant digits.
     pub fn new(x: &Rat, digits: usize) -> Exact {
-        Exact { value: x.clone(), lowest: true, digits }
+        let value = match (x.numer().to_i128(), x.denom().to_i128()) {
+            (Some(n), Some(d)) => Value::Word { n, d, lowest: true },
+            _ => Value::Big { value: x.clone(), lowest: true },
+        };
+        Exact { value, digits }
     }
 
     /// `n/d` (`d > 0`), not yet in lowest terms: reduced only if its
     /// fraction is written.
     pub fn unreduced(n: num_bigint::BigInt, d: num_bigint::BigInt, digits: usize) -> Exact {
-        Exact { value: Rat::new_raw(n, d), lowest: false, digits }
+        let value = match (n.to_i128(), d.to_i128()) {
+            (Some(n), Some(d)) => Value::Word { n, d, lowest: false },
+            _ => Value::Big { value: Rat::new_raw(n, d), lowest: false },
+        };
+        Exact { value, digits }
+    }
+
+    /// [`Exact::unreduced`] of a value formed in 128-bit integers (`d > 0`).
+    pub(crate) fn unreduced_i128(n: i128, d: i128, digits: usize) -> Exact {
+        Exact { value: Value::Word { n, d, lowest: false }, digits }
     }
 
     /// [`Exact::new`] of a value that may be absent.
@@ -169,34 +192,62 @@ impl Exact {
 
     /// The value, in lowest terms.
     pub fn value(&self) -> std::borrow::Cow<'_, Rat> {
-        if self.lowest {
-            std::borrow::Cow::Borrowed(&self.value)
-        } else {
-            std::borrow::Cow::Owned(crate::num::reduced(
-                self.value.numer().clone(),
-                self.value.denom().clone(),
-            ))
+        use std::borrow::Cow;
+        match &self.value {
+            Value::Big { value, lowest: true } => Cow::Borrowed(value),
+            Value::Big { value, lowest: false } => {
+                Cow::Owned(crate::num::reduced(value.numer().clone(), value.denom().clone()))
+            }
+            Value::Word { .. } => {
+                let (n, d) = self.word_lowest().unwrap_or_default();
+                Cow::Owned(Rat::new_raw(n.into(), d.into()))
+            }
+        }
+    }
+
+    /// A word-sized value's parts in lowest terms.
+    fn word_lowest(&self) -> Option<(i128, i128)> {
+        match self.value {
+            Value::Word { n, d, lowest: true } => Some((n, d)),
+            Value::Word { n, d, lowest: false } => {
+                // The gcd divides d > 0, so both quotients fit.
+                let g = crate::num::gcd_i128(n, d);
+                Some((n / g, d / g))
+            }
+            Value::Big { .. } => None,
         }
     }
 
     /// The exact value: an integer or a reduced fraction `p/q`.
     pub fn exact(&self) -> String {
-        fmt_fraction(&self.value())
+        let mut out = String::new();
+        self.write_exact(&mut out);
+        out
     }
 
     /// The value correctly rounded to the document's significant digits.
     pub fn decimal(&self) -> String {
-        fmt_sig(&self.value, self.digits)
+        let mut out = String::new();
+        self.write_decimal(&mut out);
+        out
     }
 
     /// Appends [`Exact::exact`] to `out`.
     pub fn write_exact(&self, out: &mut String) {
-        crate::num::write_fraction(out, &self.value());
+        match self.word_lowest() {
+            Some((n, d)) => crate::num::write_fraction_i128(out, n, d),
+            None => crate::num::write_fraction(out, &self.value()),
+        }
     }
 
     /// Appends [`Exact::decimal`] to `out`.
     pub fn write_decimal(&self, out: &mut String) {
-        crate::num::write_sig_parts(out, self.value.numer(), self.value.denom(), self.digits);
+        match &self.value {
+            Value::Word { n, d, .. } => crate::num::write_sig_i128(out, *n, *d, self.digits),
+            Value::Big { value, .. } => {
+                crate::num::write_sig_parts(out, value.numer(), value.denom(), self.digits)
+            }
+        }
     }
 }
 
@@ -341,13 +392,27 @@ impl Band {
     pub fn of(b: Option<&crate::band::Band>, model: Option<&Rat>, digits: usize) -> Band {
         let Some(b) = b else { return Band::empty() };
         // Width and relative half-width unreduced: a table that shows only
-        // their decimals never pays their gcds.
-        let parts = b.width_parts();
-        let rel = model
-            .zip(parts.as_ref())
-            .and_then(|(t, w)| crate::band::Band::relative_of_width(w, t))
-            .map(|(n, d)| Exact::unreduced(n, d, digits));
-        let width = parts.map(|(n, d)| Exact::unreduced(n, d, digits));
+        // their decimals never pays their gcds. In machine words where
+        // they fit (a table of 10^6 points), else in big integers.
+        use crate::band::Band as B;
+        let (width, rel) = match b.width_parts_i128() {
+            Some(w) => {
+                let rel = model.and_then(|t| match B::relative_of_width_i128(w, t) {
+                    Some((n, d)) => Some(Exact::unreduced_i128(n, d, digits)),
+                    None => B::relative_of_width(&(w.0.into(), w.1.into()), t)
+                        .map(|(n, d)| Exact::unreduced(n, d, digits)),
+                });
+                (Some(Exact::unreduced_i128(w.0, w.1, digits)), rel)
+            }
+            None => {
+                let parts = b.width_parts();
+                let rel = model
+                    .zip(parts.as_ref())
+                    .and_then(|(t, w)| B::relative_of_width(w, t))
+                    .map(|(n, d)| Exact::unreduced(n, d, digits));
+                (parts.map(|(n, d)| Exact::unreduced(n, d, digits)), rel)
+            }
+        };
         Band {
             status: BandStatus::Ok,
             reason: None,
@@ -667,6 +732,43 @@ mod tests {
         assert_eq!(ok["relative_half_width"]["exact"], "1/10");
         assert_eq!(empty["status"], "empty");
         assert!(empty["lower"].is_null() && empty["reason"].is_string());
+    }
+
+    proptest::proptest! {
+        /// A band's ends, width and relative half-width read the same
+        /// whether their parts fit in machine words or not: the same band
+        /// scaled past 128 bits (each value times 2^200/2^200, which
+        /// `Exact::unreduced` keeps) writes the same fractions and decimals.
+        #[test]
+        fn word_and_big_band_documents_agree(
+            ln in -(1i64 << 40)..(1i64 << 40),
+            ld in 1i64..(1 << 20),
+            w in 0i64..(1i64 << 40),
+            wd in 1i64..(1 << 20),
+            tn in -(1i64 << 40)..(1i64 << 40),
+            td in 1i64..(1 << 20),
+            digits in 1usize..14,
+            long in 0u32..3,
+        ) {
+            // Short parts (the word path), or parts whose products pass
+            // 128 bits (the big-integer path of the same function).
+            let k = Rat::from_integer(num_bigint::BigInt::from(1) << (45 * long));
+            let (l, t) = (frac(ln, ld) * &k, frac(tn, td) / &k);
+            let u = &l + frac(w, wd) * &k;
+            let word = Band::of(Some(&crate::band::Band::new(Some(l.clone()), Some(u.clone()))), Some(&t), digits);
+            let views = |e: &Option<Exact>| e.as_ref().map(|e| (e.exact(), e.decimal(), e.value().into_owned()));
+            // The same values from big integers only.
+            let big = |x: &Rat| {
+                let k = num_bigint::BigInt::from(1) << 200u32;
+                Exact::unreduced(x.numer() * &k, x.denom() * &k, digits)
+            };
+            let width = &u - &l;
+            proptest::prop_assert_eq!(views(&word.width), views(&Some(big(&width))));
+            let rel = (!num_traits::Zero::is_zero(&t)).then(|| &width / (Rat::from_integer(2.into()) * num_traits::Signed::abs(&t)));
+            proptest::prop_assert_eq!(views(&word.relative_half_width), views(&rel.as_ref().map(big)));
+            proptest::prop_assert_eq!(views(&word.lower), views(&Some(big(&l))));
+            proptest::prop_assert_eq!(views(&word.upper), views(&Some(big(&u))));
+        }
     }
 
     #[test]

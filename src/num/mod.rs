@@ -252,12 +252,41 @@ pub fn write_fraction(out: &mut String, x: &Rat) {
     use std::fmt::Write;
     // Machine-word fast path: num-bigint's Display converts through a digit
     // vector, a third of a 100 000-point CSV's time.
-    let _ = match (x.numer().to_i128(), x.denom().to_u128()) {
-        (Some(n), Some(1)) => write!(out, "{n}"),
-        (Some(n), Some(d)) => write!(out, "{n}/{d}"),
+    let _ = match (x.numer().to_i128(), x.denom().to_i128()) {
+        (Some(n), Some(d)) => {
+            write_fraction_i128(out, n, d);
+            Ok(())
+        }
         _ if x.denom().is_one() => write!(out, "{}", x.numer()),
         _ => write!(out, "{}/{}", x.numer(), x.denom()),
     };
+}
+
+/// [`write_fraction`] of `n/d`, already in lowest terms with `d > 0`.
+pub(crate) fn write_fraction_i128(out: &mut String, n: i128, d: i128) {
+    use std::fmt::Write;
+    let _ = if d == 1 { write!(out, "{n}") } else { write!(out, "{n}/{d}") };
+}
+
+/// [`write_sig_parts`] of `n/d` (`d > 0`, not necessarily in lowest
+/// terms) in 128-bit integers: the float proposal is formed from the two
+/// words directly (each converted with one rounding, one division: a
+/// relative error below 2^-51, inside [`round_sig_float`]'s margin), and
+/// only a proposal that cannot be certified takes the big-integer path.
+pub(crate) fn write_sig_i128(out: &mut String, n: i128, d: i128, sig: usize) {
+    let sig = sig.max(1);
+    if n == 0 {
+        out.push('0');
+        return;
+    }
+    match round_sig_float(n.unsigned_abs() as f64 / d as f64, sig) {
+        Some((q, e)) => {
+            let mut buf = [0u8; 20];
+            let digits = u64_digits(q, &mut buf);
+            write_layout(out, n < 0, digits, e, sig);
+        }
+        None => write_sig_parts(out, &BigInt::from(n), &BigInt::from(d), sig),
+    }
 }
 
 /// `floor(log10(n/d))` for `n, d > 0`, from an estimate by bit lengths
@@ -1796,6 +1825,34 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// A decimal written from two words is the one written from the
+        /// same value in big integers, at every length of either word and
+        /// every number of digits (ties and powers of ten among them).
+        #[test]
+        fn word_decimals_and_fractions_agree_with_big_ones(
+            n in proptest::num::i128::ANY,
+            d in 1i128..=i128::MAX,
+            sn in 0u32..127,
+            sd in 0u32..127,
+            sig in 1usize..16,
+            ten in 0u32..30,
+        ) {
+            let (n, d) = (n >> sn, (d >> sd).max(1));
+            for (n, d) in [(n, d), (n.saturating_mul(10i128.pow(ten % 20)), 10i128.pow(ten % 20)), (2 * (n >> 2) + 1, 2)] {
+                let (mut word, mut big) = (String::new(), String::new());
+                write_sig_i128(&mut word, n, d, sig);
+                write_sig_parts(&mut big, &BigInt::from(n), &BigInt::from(d), sig);
+                proptest::prop_assert_eq!(&word, &big, "{}/{} at {} digits", n, d, sig);
+                let x = Rat::new(BigInt::from(n), BigInt::from(d));
+                let (mut word, mut big) = (String::new(), format!("{}", x));
+                write_fraction(&mut word, &x);
+                if x.is_integer() {
+                    big = x.numer().to_string();
+                }
+                proptest::prop_assert_eq!(word, big);
+            }
+        }
+
         /// The two-word gcd agrees with num-integer's on operands of every
         /// length up to two words, with common factors (powers of two
         /// among them) and zeros.
