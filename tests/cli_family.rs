@@ -149,7 +149,7 @@ fn a_wide_table_without_a_model_file_asks_which_columns_to_use() {
     let out = ok(&[&wide as &str, "--format", "text"]);
     has(&out, &["warning: without a model file the variables are every column but the measured one"]);
     let answer = out.split("\n\n").find(|s| s.starts_with("Answer")).unwrap_or_default();
-    has(answer, &["data: read with 1 warning, listed with the data"]);
+    has(answer, &["data: read with 1 warning, listed with the data", "(the only form fitted to the data)"]);
     let out = ok(&[&wide as &str, "--format", "md"]);
     has(&out, &["> warning: without a model file the variables are every column but the measured one"]);
     has(&out, &["- data: read with 1 warning, listed with the data"]);

@@ -85,6 +85,7 @@ impl Answer {
         }
         let mut notes = Vec::new();
         let how = match best_of {
+            Some(1) => "the only form fitted to the data".into(),
             Some(n) => format!("the best of {n} forms fitted to the data"),
             None => "the model".into(),
         };
