@@ -597,6 +597,94 @@ impl Spelling {
     }
 }
 
+/// The columns model discovery reads from a CSV table, as the user named
+/// them (`--x`, `--y`, `--by`, `--delimiter`; Python's `x=`, `y=`, `by=`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DiscoveryColumns<'a> {
+    /// The variables named (`--x VAR=COLUMN`): their names. Empty: every
+    /// column but the measured one and the `by` ones.
+    pub x: &'a [String],
+    /// The measured column; `None`: the last.
+    pub y: Option<&'a str>,
+    /// The columns that split the rows into series.
+    pub by: &'a [String],
+    /// The field delimiter; `None`: detected.
+    pub delimiter: Option<crate::data::dialect::Delimiter>,
+}
+
+/// Why model discovery has no model to start from (its message is spelled
+/// for the command line or for Python).
+#[derive(Debug, Clone)]
+pub struct DiscoveryError(pub String);
+
+impl std::fmt::Display for DiscoveryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for DiscoveryError {}
+
+impl Classified for DiscoveryError {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::Input
+    }
+}
+
+/// The model a family is built on when no model is given (model
+/// discovery, `errband DATA`): `T(vars) = c0` over an experiment's
+/// parameters, or a CSV table's columns but the measured one and the `by`
+/// ones (the named variables instead, when given). Returns the model and
+/// the measured column of a CSV table. Both front ends call this, so the
+/// command line and Python read a table alike and explain alike why its
+/// columns cannot be variables.
+pub fn discovery_base(
+    source: &crate::data::Source<'_>,
+    cols: &DiscoveryColumns<'_>,
+    digits: u32,
+    limits: &crate::limits::Limits,
+    spelling: Spelling,
+) -> Result<(Model, Option<String>), DiscoveryError> {
+    use crate::data::Source;
+    let (vars, y): (Vec<String>, Option<String>) = match source {
+        Source::Experiment { experiment, .. } => (experiment.params.clone(), None),
+        Source::Csv(text) => {
+            let names = crate::data::column_names(text, cols.delimiter);
+            let y =
+                cols.y.map(str::to_string).or_else(|| names.last().cloned()).unwrap_or_else(|| "T".into());
+            let vars = if cols.x.is_empty() {
+                names.into_iter().filter(|c| *c != y && !cols.by.contains(c)).collect()
+            } else {
+                cols.x.to_vec()
+            };
+            (vars, Some(y))
+        }
+    };
+    if vars.is_empty() {
+        return Err(DiscoveryError(match spelling {
+            Spelling::Cli => "without a model file: the data name no variable (a CSV file needs a column besides the measured one)",
+            Spelling::Python => "without a model: the data name no variable (a CSV table needs a column besides the measured one)",
+        }.into()));
+    }
+    let func = if vars.iter().any(|v| v == "T") { "T_" } else { "T" };
+    let names: Vec<&str> = vars.iter().map(String::as_str).collect();
+    let m = crate::model::Spec::new(func, &names, "c0")
+        .params(&["c0"])
+        .build("(no model file)", digits, limits)
+        .map_err(|d| {
+            // Every column but the measured one taken: the table's own
+            // columns show how to choose.
+            let text_columns = match source {
+                Source::Csv(text) if cols.x.is_empty() && vars.len() > 1 => {
+                    Some(crate::data::text_columns(text, cols.delimiter))
+                }
+                _ => None,
+            };
+            DiscoveryError(unnamed_variables_message(&vars, &d.message, text_columns.as_deref(), spelling))
+        })?;
+    Ok((m, y))
+}
+
 /// The warning model discovery attaches to a CSV table whose variables it
 /// took by default (every column but the measured one, `y`) when it took
 /// more than one, so that a statistic read as a variable
@@ -622,7 +710,7 @@ pub fn default_variables_warning(vars: &[String], y: &str, spelling: Spelling) -
 /// the message then says how to choose the columns, with the table's own
 /// as examples (a numeric one for a variable; the text columns that lead
 /// the table, its keys, for groups).
-pub fn unnamed_variables_message(
+fn unnamed_variables_message(
     vars: &[String],
     why: &str,
     text_columns: Option<&[String]>,

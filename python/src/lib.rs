@@ -183,62 +183,18 @@ fn aggregate_of(name: &str) -> Result<Aggregate, PyErr> {
         })
 }
 
-/// The model a family is built on when no model is given (model
-/// discovery, the command line's `errband DATA`): `T(vars) = c0` over an
-/// experiment's parameters, or a CSV table's columns but the measured one
-/// (`y=`, else the last) and the `by=` ones (the `x=` variables instead,
-/// when given). Returns the model and the default measured column.
+/// The model a family is built on when no model is given
+/// (`session::discovery_base` with the columns `x=`, `y=` and `by=` name).
 fn base_model(
     source: &Source<'_>,
     cols: &Columns,
     digits: u32,
     limits: &Limits,
 ) -> Result<(Model, Option<String>), PyErr> {
-    let (vars, y): (Vec<String>, Option<String>) = match source {
-        Source::Experiment { experiment, .. } => (experiment.params.clone(), None),
-        Source::Csv(text) => {
-            let names = errband::data::column_names(text, None);
-            let y = cols.y.clone().or_else(|| names.last().cloned()).unwrap_or_else(|| "T".into());
-            let vars = if cols.x.is_empty() {
-                names.into_iter().filter(|c| *c != y && !cols.by.contains(c)).collect()
-            } else {
-                cols.x.iter().map(|(v, _)| v.clone()).collect()
-            };
-            (vars, Some(y))
-        }
-    };
-    if vars.is_empty() {
-        return Err(fail(
-            "without a model: the data name no variable (a CSV table needs a column besides the measured one)"
-                .into(),
-            ErrorKind::Input,
-        ));
-    }
-    let func = if vars.iter().any(|v| v == "T") { "T_" } else { "T" };
-    let names: Vec<&str> = vars.iter().map(String::as_str).collect();
-    let m = errband::model::Spec::new(func, &names, "c0")
-        .params(&["c0"])
-        .build("(no model file)", digits, limits)
-        .map_err(|d| {
-            // Every column but the measured one taken: the table's own
-            // columns show how to choose.
-            let text_columns = match source {
-                Source::Csv(text) if cols.x.is_empty() && vars.len() > 1 => {
-                    Some(errband::data::text_columns(text, None))
-                }
-                _ => None,
-            };
-            fail(
-                session::unnamed_variables_message(
-                    &vars,
-                    &d.message,
-                    text_columns.as_deref(),
-                    session::Spelling::Python,
-                ),
-                ErrorKind::Input,
-            )
-        })?;
-    Ok((m, y))
+    let x: Vec<String> = cols.x.iter().map(|(v, _)| v.clone()).collect();
+    let named = session::DiscoveryColumns { x: &x, y: cols.y.as_deref(), by: &cols.by, delimiter: None };
+    session::discovery_base(source, &named, digits, limits, session::Spelling::Python)
+        .map_err(|e| fail(e.to_string(), ErrorKind::Input))
 }
 
 /// Reads the model (or, without one, builds the base model of model

@@ -8,7 +8,7 @@ use crate::data::detect::{self, Kind};
 use crate::data::{self, Aggregate, ColumnSpec, Dataset, Parts, Selection, Source};
 use crate::limits::Limits;
 use crate::model::extrap::{self, ModelSet};
-use crate::model::{FitMode, Model, Spec};
+use crate::model::{FitMode, Model};
 use crate::num::Rat;
 use clap::Args;
 use std::collections::BTreeMap;
@@ -180,57 +180,19 @@ fn adjust(model: &mut Model, a: &CommonArgs, model_path: &str) -> Result<(), Fai
 }
 
 /// The model a family is built on when no model file is given
-/// (`errband DATA --family pmnf`): `T(vars) = c0` over the data's
-/// parameters (an experiment's), or a CSV file's columns but the measured
-/// one (`--y`, else the last) and the `--by` ones (`--x VAR=COLUMN` names
-/// them instead when given).
+/// ([`crate::session::discovery_base`] with the columns `--x`, `--y`,
+/// `--by` and `--delimiter` name).
 fn base_model(
     source: &Source<'_>,
     a: &CommonArgs,
     limits: &Limits,
 ) -> Result<(Model, Option<String>), Failure> {
-    let (vars, y): (Vec<String>, Option<String>) = match source {
-        Source::Experiment { experiment, .. } => (experiment.params.clone(), None),
-        Source::Csv(text) => {
-            let cols = data::column_names(text, a.delimiter);
-            let y = a.y.clone().or_else(|| cols.last().cloned()).unwrap_or_else(|| "T".into());
-            let vars = if a.x.is_empty() {
-                cols.into_iter().filter(|c| *c != y && !a.by.contains(c)).collect()
-            } else {
-                a.x.iter()
-                    .map(|x| x.split_once('=').map_or(x.as_str(), |(v, _)| v).trim().to_string())
-                    .collect()
-            };
-            (vars, Some(y))
-        }
-    };
-    if vars.is_empty() {
-        return Err(Failure::input(
-            "without a model file: the data name no variable (a CSV file needs a column besides the measured one)",
-        ));
-    }
-    let func = if vars.iter().any(|v| v == "T") { "T_" } else { "T" };
-    let names: Vec<&str> = vars.iter().map(String::as_str).collect();
-    let m = Spec::new(func, &names, "c0")
-        .params(&["c0"])
-        .build("(no model file)", a.digits, limits)
-        .map_err(|d| {
-            // Every column but the measured one taken: the table's own columns
-            // show how to choose.
-            let text_columns = match source {
-                Source::Csv(text) if a.x.is_empty() && vars.len() > 1 => {
-                    Some(data::text_columns(text, a.delimiter))
-                }
-                _ => None,
-            };
-            Failure::input(crate::session::unnamed_variables_message(
-                &vars,
-                &d.message,
-                text_columns.as_deref(),
-                crate::session::Spelling::Cli,
-            ))
-        })?;
-    Ok((m, y))
+    let x: Vec<String> =
+        a.x.iter().map(|x| x.split_once('=').map_or(x.as_str(), |(v, _)| v).trim().to_string()).collect();
+    let cols =
+        crate::session::DiscoveryColumns { x: &x, y: a.y.as_deref(), by: &a.by, delimiter: a.delimiter };
+    crate::session::discovery_base(source, &cols, a.digits, limits, crate::session::Spelling::Cli)
+        .map_err(|e| Failure::input(e.to_string()))
 }
 
 /// Reads and checks the model and the data; with no model file, the model

@@ -198,23 +198,10 @@ impl Exact {
             Value::Big { value, lowest: false } => {
                 Cow::Owned(crate::num::reduced(value.numer().clone(), value.denom().clone()))
             }
-            Value::Word { .. } => {
-                let (n, d) = self.word_lowest().unwrap_or_default();
+            &Value::Word { n, d, lowest } => {
+                let (n, d) = word_lowest(n, d, lowest);
                 Cow::Owned(Rat::new_raw(n.into(), d.into()))
             }
-        }
-    }
-
-    /// A word-sized value's parts in lowest terms.
-    fn word_lowest(&self) -> Option<(i128, i128)> {
-        match self.value {
-            Value::Word { n, d, lowest: true } => Some((n, d)),
-            Value::Word { n, d, lowest: false } => {
-                // The gcd divides d > 0, so both quotients fit.
-                let g = crate::num::gcd_i128(n, d);
-                Some((n / g, d / g))
-            }
-            Value::Big { .. } => None,
         }
     }
 
@@ -234,9 +221,12 @@ impl Exact {
 
     /// Appends [`Exact::exact`] to `out`.
     pub fn write_exact(&self, out: &mut String) {
-        match self.word_lowest() {
-            Some((n, d)) => crate::num::write_fraction_i128(out, n, d),
-            None => crate::num::write_fraction(out, &self.value()),
+        match self.value {
+            Value::Word { n, d, lowest } => {
+                let (n, d) = word_lowest(n, d, lowest);
+                crate::num::write_fraction_i128(out, n, d)
+            }
+            Value::Big { .. } => crate::num::write_fraction(out, &self.value()),
         }
     }
 
@@ -249,6 +239,16 @@ impl Exact {
             }
         }
     }
+}
+
+/// `n/d` (`d > 0`) in lowest terms, reduced unless it is (`lowest`).
+fn word_lowest(n: i128, d: i128, lowest: bool) -> (i128, i128) {
+    if lowest {
+        return (n, d);
+    }
+    // The gcd divides d > 0, so both quotients fit.
+    let g = crate::num::gcd_i128(n, d);
+    (n / g, d / g)
 }
 
 /// A point of the model's variables: each variable's exact value as

@@ -495,26 +495,24 @@ pub(crate) fn affine(n: &Node, x: &[Rat], k: usize, log: &mut EvalLog) -> Result
 /// limit). Under limits of fewer than 512 bits per number a value this
 /// path can form might pass the limit, so the general path decides.
 fn affine_fast(n: &Node, x: &[Rat], k: usize, limits: &Limits) -> Option<Vec<Rat>> {
-    if limits.number_bits() < 512 {
-        return None;
-    }
-    let x: Vec<Small> = x.iter().map(Small::of).collect::<Option<_>>()?;
-    let max_exp = limits.exponent.min(127) as u32;
-    Some(affine_small(n, &x, k, max_exp)?.into_iter().map(Small::to_rat).collect())
+    Some(affine_words(n, x, k, limits)?.into_iter().map(Small::to_rat).collect())
 }
 
 /// Whether [`affine_fast`] evaluates `n` at `x` (then [`affine`] succeeds
 /// there with those values), without forming the values as big rationals:
 /// the check of 10^6 streamed points before anything is written.
 pub(crate) fn evaluates_fast(n: &Node, x: &[Rat], k: usize, limits: &Limits) -> bool {
+    affine_words(n, x, k, limits).is_some()
+}
+
+/// [`affine_fast`]'s values, in [`Small`]s.
+fn affine_words(n: &Node, x: &[Rat], k: usize, limits: &Limits) -> Option<Vec<Small>> {
     if limits.number_bits() < 512 {
-        return false;
+        return None;
     }
+    let x: Vec<Small> = x.iter().map(Small::of).collect::<Option<_>>()?;
     let max_exp = limits.exponent.min(127) as u32;
-    x.iter()
-        .map(Small::of)
-        .collect::<Option<Vec<Small>>>()
-        .is_some_and(|x| affine_small(n, &x, k, max_exp).is_some())
+    affine_small(n, &x, k, max_exp)
 }
 
 fn affine_small(n: &Node, x: &[Small], k: usize, max_exp: u32) -> Option<Vec<Small>> {
