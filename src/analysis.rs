@@ -1123,6 +1123,18 @@ impl Predictor<'_> {
         Ok((predictions, log))
     }
 
+    /// [`Predictor::check`] of a set of points as written (`--at
+    /// p=1..1000000`): when the model is shown to be evaluable over the box
+    /// the points span (exact interval arithmetic, once), no point is
+    /// evaluated; otherwise each is, in order.
+    pub fn check_set(&self, points: &crate::model::PointSet) -> Result<(), AnalysisError> {
+        let limits = &self.analysis.design.log.limits;
+        if points.bounds().is_some_and(|b| self.model.evaluable_within(&b, limits)) {
+            return Ok(());
+        }
+        self.check(points.iter())
+    }
+
     /// Checks that the model can be evaluated at every point, before a
     /// streamed output begins (a point where it cannot fails the run with
     /// nothing written). The error is that of the first failing point in

@@ -58,6 +58,7 @@ pub mod measure;
 pub mod model;
 pub mod ms;
 pub mod num;
+mod pipeline;
 pub mod plan;
 #[doc(hidden)]
 pub mod plot;

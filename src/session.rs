@@ -550,17 +550,38 @@ pub fn analyse_experiment_each<'a, T: Send, E>(
         })
     };
     let n = parts.len();
-    for start in (0..n).step_by(chunk) {
-        if opts.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
-            return Ok(Finished::Stopped { analysed: start });
-        }
-        let done: Vec<T> =
-            (start..n.min(start + chunk)).into_par_iter().filter_map(|i| analyse(i).map(&map)).collect();
-        for t in done {
-            each(t)?;
-        }
+    let mut starts = (0..n).step_by(chunk);
+    // The next run of series is analysed while `each` takes the last one.
+    let run = crate::pipeline::pipelined(
+        || starts.next(),
+        |start: usize| {
+            let started = opts.deadline.is_none_or(|d| std::time::Instant::now() < d);
+            let done = started.then(|| {
+                (start..n.min(start + chunk))
+                    .into_par_iter()
+                    .filter_map(|i| analyse(i).map(&map))
+                    .collect::<Vec<T>>()
+            });
+            (start, done)
+        },
+        |(start, done)| match done {
+            None => Err(Halt::Deadline(start)),
+            Some(done) => done.into_iter().try_for_each(|t| each(t).map_err(Halt::Each)),
+        },
+    );
+    match run {
+        Ok(()) => Ok(Finished::All),
+        Err(Halt::Deadline(analysed)) => Ok(Finished::Stopped { analysed }),
+        Err(Halt::Each(e)) => Err(e),
     }
-    Ok(Finished::All)
+}
+
+/// Why [`analyse_experiment_each`]'s pipeline stopped early.
+enum Halt<E> {
+    /// The deadline had passed before this series' run was started.
+    Deadline(usize),
+    /// `each` failed.
+    Each(E),
 }
 
 /// How far [`analyse_experiment_each`] went.

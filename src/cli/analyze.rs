@@ -301,7 +301,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     let streamed =
         stream_at.then(|| (analysis.predictor(model, rows, &opts), at_set.excluding(&model.predict)));
     if let Some((predictor, points)) = &streamed {
-        predictor.check(points.iter()).map_err(|e| Failure::of(&e))?;
+        predictor.check_set(points).map_err(|e| Failure::of(&e))?;
     }
     let t_analysis = t1.elapsed();
     let t2 = Instant::now();

@@ -505,6 +505,172 @@ pub(crate) fn evaluates_fast(n: &Node, x: &[Rat], k: usize, limits: &Limits) -> 
     affine_words(n, x, k, limits).is_some()
 }
 
+/// Whether [`affine`] succeeds at every point whose variables lie in
+/// `within` (per variable: least and greatest value, and a bound on any
+/// value's size in bits), decided once for the whole box with exact
+/// interval arithmetic: no divisor's interval holds zero, no power's
+/// exponent is past the limit, and no sum, product or power can pass the
+/// number limit. `false` means "not shown" (a function, a fractional power,
+/// an interval that holds zero), and the caller checks point by point. A
+/// million streamed points of a model like HPL's are then checked in one
+/// step instead of a million evaluations.
+pub(crate) fn evaluates_within(n: &Node, within: &[VarBox], limits: &Limits) -> bool {
+    affine_within(n, within, limits)
+}
+
+/// One variable's values over a set of points: `lo ≤ x ≤ hi`, and
+/// `bits_of(x) ≤ bits` ([`crate::num::bits_of`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct VarBox {
+    /// The least value.
+    pub lo: Rat,
+    /// The greatest value.
+    pub hi: Rat,
+    /// A bound on any value's numerator and denominator bits together.
+    pub bits: u64,
+}
+
+impl VarBox {
+    /// The smallest box holding both.
+    pub(crate) fn hull(self, o: VarBox) -> VarBox {
+        VarBox { lo: self.lo.min(o.lo), hi: self.hi.max(o.hi), bits: self.bits.max(o.bits) }
+    }
+}
+
+/// A parameter-free node's values over a box: within `[lo, hi]` (`None`:
+/// unbounded on that side), each of at most `bits` bits.
+struct Span {
+    lo: Option<Rat>,
+    hi: Option<Rat>,
+    bits: u64,
+}
+
+impl Span {
+    fn point(r: &Rat) -> Span {
+        Span { lo: Some(r.clone()), hi: Some(r.clone()), bits: crate::num::bits_of(r) }
+    }
+
+    fn excludes_zero(&self) -> bool {
+        self.lo.as_ref().is_some_and(Rat::is_positive) || self.hi.as_ref().is_some_and(Rat::is_negative)
+    }
+
+    /// The least and greatest products of two bounded spans' ends.
+    fn product(a: &Span, b: &Span) -> (Option<Rat>, Option<Rat>) {
+        match (&a.lo, &a.hi, &b.lo, &b.hi) {
+            (Some(al), Some(ah), Some(bl), Some(bh)) => {
+                let ps = [al * bl, al * bh, ah * bl, ah * bh];
+                (ps.iter().min().cloned(), ps.iter().max().cloned())
+            }
+            _ => (None, None),
+        }
+    }
+}
+
+fn affine_within(n: &Node, within: &[VarBox], limits: &Limits) -> bool {
+    if !n.params {
+        return span_within(n, within, limits).is_some();
+    }
+    match &n.kind {
+        NodeKind::Param(_) => true,
+        NodeKind::Neg(a) => affine_within(a, within, limits),
+        NodeKind::Bin(BinOp::Add | BinOp::Sub, l, r) => {
+            affine_within(l, within, limits) && affine_within(r, within, limits)
+        }
+        NodeKind::Bin(BinOp::Mul, l, r) => {
+            let (s, v) = if l.params { (r, l) } else { (l, r) };
+            span_within(s, within, limits).is_some() && affine_within(v, within, limits)
+        }
+        NodeKind::Bin(BinOp::Div, l, r) => {
+            span_within(r, within, limits).is_some_and(|s| s.excludes_zero())
+                && affine_within(l, within, limits)
+        }
+        _ => false,
+    }
+}
+
+/// What [`tracked`] gives over the box, when it succeeds at every point
+/// of it without a rounded value; `None` when that is not shown.
+fn span_within(n: &Node, within: &[VarBox], limits: &Limits) -> Option<Span> {
+    let limit = limits.number_bits();
+    Some(match &n.kind {
+        NodeKind::Num(r) => Span::point(r),
+        NodeKind::Var(i) => {
+            let v = within.get(*i)?;
+            Span { lo: Some(v.lo.clone()), hi: Some(v.hi.clone()), bits: v.bits }
+        }
+        NodeKind::Neg(a) => {
+            let a = span_within(a, within, limits)?;
+            Span { lo: a.hi.map(|x| -x), hi: a.lo.map(|x| -x), bits: a.bits }
+        }
+        NodeKind::Bin(BinOp::Pow, l, r) => {
+            // An integer constant exponent only (a fractional one rounds).
+            if has_var(r) {
+                return None;
+            }
+            let e = span_within(r, within, limits)?;
+            let e = e.lo.filter(|lo| Some(lo) == e.hi.as_ref() && lo.is_integer())?.to_integer();
+            let m = num_traits::ToPrimitive::to_u64(&num_traits::Signed::abs(&e))
+                .filter(|&m| m <= limits.exponent)?;
+            let b = span_within(l, within, limits)?;
+            // Each part of x^m has at most m times the bits of x's (x^0 = 1: 2 bits).
+            let bits = b.bits.checked_mul(m)?.max(2);
+            if bits > limit || (e.is_negative() && !b.excludes_zero()) {
+                return None;
+            }
+            let (lo, hi) = (b.lo?, b.hi?);
+            let m = u32::try_from(m).ok()?;
+            // x ↦ x^m over [lo, hi] (of 1/x for a negative exponent, where
+            // the interval holds no zero).
+            let (lo, hi) = if e.is_negative() { (hi.recip(), lo.recip()) } else { (lo, hi) };
+            let pow = |x: &Rat| num_traits::Pow::pow(x, m);
+            let (lo, hi) = if m == 0 {
+                (Rat::one(), Rat::one())
+            } else if !lo.is_negative() || m % 2 == 1 {
+                // Increasing: from zero on, or an odd power.
+                (pow(&lo), pow(&hi))
+            } else if !hi.is_positive() {
+                (pow(&hi), pow(&lo))
+            } else {
+                (Rat::zero(), pow(&lo).max(pow(&hi)))
+            };
+            Span { lo: Some(lo), hi: Some(hi), bits }
+        }
+        NodeKind::Bin(op, l, r) => {
+            let (a, b) = (span_within(l, within, limits)?, span_within(r, within, limits)?);
+            // arith_checked refuses nothing whose operands' bits, plus one,
+            // stay within the limit.
+            if a.bits.checked_add(b.bits)?.checked_add(1)? > limit {
+                return None;
+            }
+            // A product or quotient has at most its operands' bits. A sum
+            // n1/d1 + n2/d2 = (n1·d2 + n2·d1)/(d1·d2) has at most
+            // max(|n1|+|d2|, |n2|+|d1|) + 1 + |d1| + |d2| bits, below
+            // A + B + max(A, B) + 1 for operands of A and B bits.
+            let bits = match op {
+                BinOp::Add | BinOp::Sub => a.bits + b.bits + a.bits.max(b.bits) + 1,
+                _ => a.bits + b.bits,
+            };
+            let sum = |x: Option<Rat>, y: Option<Rat>| Some(x? + y?);
+            let (lo, hi) = match op {
+                BinOp::Add => (sum(a.lo, b.lo), sum(a.hi, b.hi)),
+                BinOp::Sub => (sum(a.lo, b.hi.map(|x| -x)), sum(a.hi, b.lo.map(|x| -x))),
+                BinOp::Mul => Span::product(&a, &b),
+                BinOp::Div => {
+                    if !b.excludes_zero() {
+                        return None;
+                    }
+                    let recip =
+                        Span { lo: b.hi.map(|x| x.recip()), hi: b.lo.map(|x| x.recip()), bits: b.bits };
+                    Span::product(&a, &recip)
+                }
+                BinOp::Pow => return None,
+            };
+            Span { lo, hi, bits }
+        }
+        NodeKind::Param(_) | NodeKind::Call(..) => return None,
+    })
+}
+
 /// [`affine_fast`]'s values, in [`Small`]s.
 fn affine_words(n: &Node, x: &[Rat], k: usize, limits: &Limits) -> Option<Vec<Small>> {
     if limits.number_bits() < 512 {
@@ -682,6 +848,86 @@ mod tests {
                 None => prop_assert!(slow.is_err() || xs.iter().any(|&(a, _)| a.unsigned_abs() > 1000) || which == 4),
             }
         }
+    }
+
+    /// Models for the box certificate: the fast ones, the slow ones, a
+    /// zero divisor inside the box or not, powers that reach a limit.
+    const BOXED: [&str; 5] = [
+        "T(p, q) = c0 + c1/((p - 3)*(q + 2))\nparam c0, c1",
+        "T(p, q) = c0*p^20 + c1*q^-3\nparam c0, c1",
+        "T(p, q) = c0 + c1/(p^2 - q^2 + 1/3)\nparam c0, c1",
+        "T(p, q) = (c0 - c1*p/q)*(p - q)^2 + 7/(p + 1/2)\nparam c0, c1",
+        "T(p, q) = c0 + c1*(1/p - 1/q)^5\nparam c0, c1",
+    ];
+
+    proptest! {
+        /// Where the box certificate says yes, the general path succeeds
+        /// at every point in the box (tight limits included, so that the
+        /// bits bound is what decides).
+        #[test]
+        fn the_box_certificate_is_never_wrong(
+            which in 0..(FAST.len() + SLOW.len() + BOXED.len()),
+            pts in proptest::collection::vec(((-60i64..60, 1i64..6), (-60i64..60, 1i64..6)), 1..12),
+            digits in prop_oneof![Just(4000usize), 10usize..120],
+            positive in proptest::bool::ANY,
+        ) {
+            // Half the boxes away from zero, where most models are shown.
+            let pts: Vec<((i64, i64), (i64, i64))> = if positive {
+                pts.iter().map(|&((a, b), (c, d))| ((a.abs() + 1, b), (c.abs() + 1, d))).collect()
+            } else {
+                pts
+            };
+            let src = [&FAST[..], &SLOW[..], &BOXED[..]].concat()[which];
+            let m = Model::parse(src, "t.tm", 40).unwrap();
+            let k = m.k();
+            let nv = m.vars.len();
+            let q = |(n, d): (i64, i64)| Rat::new(n.into(), d.into());
+            let points: Vec<Vec<Rat>> = pts.iter().map(|&(a, b)| [q(a), q(b)][..nv].to_vec()).collect();
+            let within: Vec<VarBox> = (0..nv)
+                .map(|j| VarBox {
+                    lo: points.iter().map(|x| x[j].clone()).min().unwrap(),
+                    hi: points.iter().map(|x| x[j].clone()).max().unwrap(),
+                    bits: points.iter().map(|x| crate::num::bits_of(&x[j])).max().unwrap(),
+                })
+                .collect();
+            let limits = Limits { number_digits: digits, ..Limits::default() };
+            if evaluates_within(&m.body, &within, &limits) {
+                // Every point of the box, not only the sampled ones: its
+                // corners and the sampled points.
+                let mut log = EvalLog::new(40);
+                log.limits = limits;
+                let corners: Vec<Vec<Rat>> = (0..1usize << nv)
+                    .map(|c| (0..nv).map(|j| if c >> j & 1 == 1 { within[j].hi.clone() } else { within[j].lo.clone() }).collect())
+                    .collect();
+                for x in points.iter().chain(&corners) {
+                    let r = affine_tracked(&m.body, x, k, &mut log);
+                    prop_assert!(r.is_ok(), "{src} at {x:?}: {r:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_box_certificate_decides_what_it_can() {
+        let int = |n: i64| Rat::from_integer(n.into());
+        let boxed = |lo: i64, hi: i64| VarBox { lo: int(lo), hi: int(hi), bits: 64 };
+        let yes = |src: &str, b: &[VarBox]| evaluates_within(&body(src).0, b, &Limits::default());
+        // HPL over 1..10^6: shown at once.
+        assert!(yes(FAST[0], &[boxed(1, 1_000_000)]));
+        // 1/p with p = 0 in the box, 1/(p - 5) with 5 in it: not shown.
+        assert!(!yes(FAST[0], &[boxed(0, 10)]));
+        assert!(yes(FAST[5], &[boxed(6, 10)]) && !yes(FAST[5], &[boxed(1, 10)]));
+        // A function or a fractional power: not shown.
+        for src in SLOW {
+            assert!(!yes(src, &[boxed(1, 10)]), "{src}");
+        }
+        // Past the number limit: p^127 of 64-bit values is shown under the
+        // default limit, not under 100 digits; an exponent past the limit
+        // is not shown.
+        assert!(yes(FAST[4], &[boxed(1, 10)]));
+        let (n, _) = body(FAST[4]);
+        assert!(!evaluates_within(&n, &[boxed(1, 10)], &Limits { number_digits: 100, ..Limits::default() }));
+        assert!(!evaluates_within(&n, &[boxed(1, 10)], &Limits { exponent: 100, ..Limits::default() }));
     }
 
     #[test]

@@ -438,6 +438,18 @@ impl Model {
         self.basis_at(x, log).map(|_| ())
     }
 
+    /// True when [`Model::basis_at`] is shown to succeed at every point
+    /// whose variables lie in `within` (per variable, in the model's order),
+    /// decided for the whole box at once; `false` when that is not shown
+    /// (the points must then be checked one by one).
+    pub(crate) fn evaluable_within(
+        &self,
+        within: &[compile::VarBox],
+        limits: &crate::limits::Limits,
+    ) -> bool {
+        within.len() == self.vars.len() && compile::evaluates_within(&self.body, within, limits)
+    }
+
     /// [`Model::basis_at`] at a data point, remembered by point for logs
     /// with the model's own settings: the same values, and the same rounded
     /// values recorded in `log`. For the few points of a fit (not for a

@@ -9,9 +9,10 @@
 //! `predict` points) is skipped. Membership is arithmetic for a range and a
 //! hash lookup for a list, so skipping repeats holds nothing per point.
 
+use super::compile::VarBox;
 use crate::num::Rat;
 use num_bigint::BigInt;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::{Signed, ToPrimitive, Zero};
 use std::collections::{HashMap, HashSet};
 
 /// One piece of a variable's values: an arithmetic range or a list.
@@ -36,6 +37,33 @@ impl Piece {
             Piece::Range { ints: Some((s, d)), .. } => Rat::from_integer(s + d * BigInt::from(i)),
             Piece::Range { start, step, .. } => start + step * Rat::from_integer(BigInt::from(i)),
             Piece::List(v) => v[i].clone(),
+        }
+    }
+
+    /// The least and greatest value, and a bound on any value's bits.
+    fn bounds(&self) -> Option<VarBox> {
+        match self {
+            Piece::Range { start, step, count, ints } => {
+                let last = start + step * Rat::from_integer(BigInt::from(count.checked_sub(1)?));
+                let bits = match ints {
+                    // An integer has its own bits and a denominator of one bit.
+                    Some(_) => start.numer().bits().max(last.numer().bits()) + 1,
+                    // start + i·step = (a·d + i·c·b)/(b·d) for start = a/b and
+                    // step = c/d: a denominator dividing b·d and a numerator
+                    // of at most |value|·b·d.
+                    None => {
+                        let bd = start.denom() * step.denom();
+                        let top = start.abs().max(last.abs()).ceil().to_integer();
+                        (top * &bd).bits() + bd.bits()
+                    }
+                };
+                Some(VarBox { lo: start.clone(), hi: last, bits })
+            }
+            Piece::List(v) => Some(VarBox {
+                lo: v.iter().min()?.clone(),
+                hi: v.iter().max()?.clone(),
+                bits: v.iter().map(crate::num::bits_of).max()?,
+            }),
         }
     }
 
@@ -128,6 +156,11 @@ impl Values {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
+    }
+
+    /// The box of the values (`None` when there are none).
+    fn bounds(&self) -> Option<VarBox> {
+        self.pieces.iter().map(Piece::bounds).reduce(|a, b| Some(a?.hull(b?)))?
     }
 
     /// Every value, in order.
@@ -226,6 +259,20 @@ impl PointSet {
         })
     }
 
+    /// Per variable, the box every point lies in (`None` when there are no
+    /// points): what [`crate::model::Model::evaluable_within`] decides on.
+    pub(crate) fn bounds(&self) -> Option<Vec<VarBox>> {
+        let mut out: Option<Vec<VarBox>> = None;
+        for prod in self.products.iter().filter(|p| p.len > 0) {
+            let b: Vec<VarBox> = prod.values.iter().map(Values::bounds).collect::<Option<_>>()?;
+            out = Some(match out {
+                None => b,
+                Some(o) => o.into_iter().zip(b).map(|(x, y)| x.hull(y)).collect(),
+            });
+        }
+        out
+    }
+
     /// The points, each once, in order, as a list.
     pub fn to_vec(&self) -> Vec<Vec<Rat>> {
         self.iter().collect()
@@ -277,6 +324,52 @@ mod tests {
             }
         }
         out
+    }
+
+    proptest::proptest! {
+        /// Every point of a set lies in its box, within its bits: ranges of
+        /// integers and of fractions, lists, several arguments.
+        #[test]
+        fn every_point_lies_in_the_box(
+            pieces in proptest::collection::vec(((-500i64..500, 1i64..9), (1i64..40, 1i64..9), 1usize..30, proptest::bool::ANY), 1..4),
+            listed in proptest::collection::vec((-10_000i64..10_000, 1i64..1000), 0..5),
+        ) {
+            let q = |(n, d): (i64, i64)| Rat::new(n.into(), d.into());
+            let mut x = Values::new();
+            for &(start, step, count, as_list) in &pieces {
+                if as_list {
+                    for i in 0..count as i64 {
+                        x.push_value(q(start) + q(step) * r(i));
+                    }
+                } else {
+                    x.push_range(q(start), q(step), count);
+                }
+            }
+            let mut y = Values::new();
+            for &v in &listed {
+                y.push_value(q(v));
+            }
+            let mut args = vec![product(vec![x.clone(), list(&[1])])];
+            if !y.is_empty() {
+                args.push(product(vec![list(&[0]), y]));
+            }
+            let set = PointSet::new(args);
+            let b = set.bounds().unwrap();
+            for p in set.iter() {
+                for (v, b) in p.iter().zip(&b) {
+                    proptest::prop_assert!(&b.lo <= v && v <= &b.hi, "{v} outside [{}, {}]", b.lo, b.hi);
+                    proptest::prop_assert!(crate::num::bits_of(v) <= b.bits, "{v}: more than {} bits", b.bits);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_empty_set_has_no_box() {
+        assert!(PointSet::new(vec![]).bounds().is_none());
+        assert!(PointSet::new(vec![product(vec![Values::new()])]).bounds().is_none());
+        let b = PointSet::new(vec![product(vec![range(1, 1, 1_000_000)])]).bounds().unwrap();
+        assert_eq!((b[0].lo.clone(), b[0].hi.clone(), b[0].bits), (r(1), r(1_000_000), 21));
     }
 
     #[test]

@@ -46,6 +46,13 @@ impl Small {
 
     /// `self + o` (`o` negated first for a difference).
     pub(crate) fn add(self, o: Small) -> Option<Small> {
+        // Adding zero (a relative threshold's absolute part) keeps lowest terms.
+        if o.n == 0 {
+            return Some(self);
+        }
+        if self.n == 0 {
+            return Some(o);
+        }
         // Integers (most of a basis at an integer point) need no gcd.
         if self.d == 1 && o.d == 1 {
             return Some(Small::int(self.n.checked_add(o.n)?));
@@ -66,6 +73,9 @@ impl Small {
     pub(crate) fn mul(self, o: Small) -> Option<Small> {
         if self.n == 0 || o.n == 0 {
             return Some(Small::int(0));
+        }
+        if o == Small::int(1) {
+            return Some(self);
         }
         if self.d == 1 && o.d == 1 {
             return Some(Small::int(self.n.checked_mul(o.n)?));

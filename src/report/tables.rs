@@ -243,34 +243,35 @@ impl Report<'_> {
             // Each run of points is predicted, rendered and dropped by one
             // task: no batch of predictions waits for a second pass, and
             // none is freed by the writing thread.
+            // The next batch of points is formed, and the last one
+            // written, while one is computed.
             let mut points = points.iter();
             let mut start = predictions.len();
-            loop {
-                let xs: Vec<Vec<Rat>> = points.by_ref().take(CSV_CHUNK).collect();
-                if xs.is_empty() {
-                    break;
-                }
-                let n = xs.len();
-                let parts: Vec<String> = xs
-                    .into_par_iter()
-                    .chunks(CSV_RUN)
-                    .enumerate()
-                    .map(|(r, run)| {
-                        let mut log = predictor.new_log();
-                        let mut out = String::new();
-                        for (i, x) in run.into_iter().enumerate() {
-                            let p = predictor.predict(x, &mut log).map_err(std::io::Error::other)?;
-                            let p = PointBands::new(m, self.analysis, &thresholds, &p, digits);
-                            lines(&mut out, start + r * CSV_RUN + i, &p);
-                        }
-                        Ok(out)
-                    })
-                    .collect::<std::io::Result<_>>()?;
-                for part in &parts {
-                    w.write_all(part.as_bytes())?;
-                }
-                start += n;
-            }
+            crate::pipeline::pipelined(
+                || {
+                    let xs: Vec<Vec<Rat>> = points.by_ref().take(CSV_CHUNK).collect();
+                    let first = start;
+                    start += xs.len();
+                    (!xs.is_empty()).then_some((first, xs))
+                },
+                |(start, xs): (usize, Vec<Vec<Rat>>)| {
+                    xs.into_par_iter()
+                        .chunks(CSV_RUN)
+                        .enumerate()
+                        .map(|(r, run)| {
+                            let mut log = predictor.new_log();
+                            let mut out = String::new();
+                            for (i, x) in run.into_iter().enumerate() {
+                                let p = predictor.predict(x, &mut log).map_err(std::io::Error::other)?;
+                                let p = PointBands::new(m, self.analysis, &thresholds, &p, digits);
+                                lines(&mut out, start + r * CSV_RUN + i, &p);
+                            }
+                            Ok(out)
+                        })
+                        .collect::<std::io::Result<Vec<String>>>()
+                },
+                |parts| parts?.iter().try_for_each(|part| w.write_all(part.as_bytes())),
+            )?;
         }
         Ok(())
     }
