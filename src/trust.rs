@@ -72,6 +72,14 @@ pub struct Spread {
     pub points: usize,
     /// The most repetitions at one point.
     pub most: usize,
+    /// The point whose repetitions scatter most about its median (the
+    /// largest `(max − min)/median`; the first such point in order), where
+    /// one more run tells an outlier from the trend; empty when no
+    /// repetitions differ.
+    pub widest_at: Vec<Rat>,
+    /// There, the slowest repetition over the fastest (`None` when the
+    /// fastest is not positive).
+    pub widest_ratio: Option<Rat>,
 }
 
 /// The median of each point's measurements (one row per distinct point, at
@@ -87,7 +95,15 @@ pub fn centres_of(tally: &Tally) -> Option<(Vec<Measurement>, Spread)> {
     if groups.iter().all(|g| g.rows.len() < 2) {
         return None;
     }
-    let mut spread = Spread { below: Rat::zero(), above: Rat::zero(), points: 0, most: 1 };
+    let mut spread = Spread {
+        below: Rat::zero(),
+        above: Rat::zero(),
+        points: 0,
+        most: 1,
+        widest_at: vec![],
+        widest_ratio: None,
+    };
+    let mut widest: Option<Rat> = None;
     let mut out = Vec::with_capacity(groups.len());
     for ((g, median), line) in groups.iter().zip(tally.medians()).zip(tally.lines()) {
         if !median.is_positive() {
@@ -101,6 +117,12 @@ pub fn centres_of(tally: &Tally) -> Option<(Vec<Measurement>, Spread)> {
             let dev = |y: &Rat| crate::num::div(&crate::num::sub_lowest(y, median), median);
             spread.below = spread.below.min(dev(&g.ymin));
             spread.above = spread.above.max(dev(&g.ymax));
+            let range = crate::num::div(&crate::num::sub_lowest(&g.ymax, &g.ymin), median);
+            if range.is_positive() && widest.as_ref().is_none_or(|w| range > *w) {
+                spread.widest_at = g.x.clone();
+                spread.widest_ratio = g.ymin.is_positive().then(|| crate::num::div(&g.ymax, &g.ymin));
+                widest = Some(range);
+            }
         }
         out.push(Measurement { x: g.x.clone(), y: median.clone(), line: *line });
     }
@@ -775,4 +797,31 @@ pub fn recommend_tallied(
         points: out,
         noise: noise(opts),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::{frac, int};
+
+    fn rows(points: &[(i64, &[i64])]) -> Vec<Measurement> {
+        points
+            .iter()
+            .flat_map(|&(x, ys)| ys.iter().map(move |&y| Measurement { x: vec![int(x)], y: int(y), line: 1 }))
+            .collect()
+    }
+
+    #[test]
+    fn the_widest_scatter_is_named_with_its_ratio() {
+        // Ranges about the medians: 2/10, 9/15 (the widest), 0.
+        let (_, s) = centres(&rows(&[(1, &[9, 11]), (2, &[12, 21]), (4, &[7, 7]), (8, &[5])])).unwrap();
+        assert_eq!(s.widest_at, vec![int(2)]);
+        assert_eq!(s.widest_ratio, Some(frac(21, 12)));
+        assert_eq!((s.points, s.most), (3, 2));
+        // The first of equal ones; none where no repetitions differ.
+        let (_, s) = centres(&rows(&[(1, &[9, 11]), (2, &[18, 22])])).unwrap();
+        assert_eq!(s.widest_at, vec![int(1)]);
+        let (_, s) = centres(&rows(&[(1, &[3, 3]), (2, &[5, 5])])).unwrap();
+        assert!(s.widest_at.is_empty() && s.widest_ratio.is_none());
+    }
 }

@@ -382,3 +382,32 @@ fn medians_refute_forms_heavy_tails_leave_alike() {
     assert_eq!(doc["recommendation"]["points"][0]["alike_forms"], serde_json::Value::Null);
     assert!(!ok(&[&data as &str, "--y", "t", "--at", "p=64"]).contains("ranked alike"));
 }
+
+/// The answer names the point whose repetitions scatter most, with the
+/// slowest run over the fastest there: RELeARN's "Update local trees" at
+/// n = 5000, whose two runs at p = 256 are 0.000876 and 0.00177 s. The
+/// same point and ratio are in the JSON; repetitions that never differ
+/// name no point.
+#[test]
+fn the_answer_names_where_repetitions_scatter_most() {
+    let data = tmp_file(
+        "trees.csv",
+        "p,t\n32,0.000814297\n32,0.000897314\n64,0.000752606\n64,0.000779212\n\
+         128,0.000847228\n128,0.000840412\n256,0.00177413\n256,0.000875752\n",
+    );
+    let out = ok(&[&data, "--at", "p=512"]);
+    has(&out, &["most at p = 256, where the slowest repetition took 2.03 times as long as the fastest"]);
+    let doc = json(&[&data, "--at", "p=512"]);
+    let reps = &doc["recommendation"]["repetitions"];
+    assert_eq!(reps["widest_at"]["p"], "256");
+    assert_eq!(
+        exact(&reps["widest_ratio"]),
+        parse_rat("0.00177413").unwrap() / parse_rat("0.000875752").unwrap()
+    );
+    let flat = tmp_file("flat.csv", "p,t\n1,10\n1,10\n2,6\n2,6\n4,4\n4,4\n8,3\n8,3\n");
+    let out = ok(&[&flat, "--at", "p=16"]);
+    assert!(!out.contains("most at"), "no point named where no repetitions differ:\n{out}");
+    let doc = json(&[&flat, "--at", "p=16"]);
+    assert_eq!(doc["recommendation"]["repetitions"]["widest_at"], serde_json::json!({}));
+    assert!(doc["recommendation"]["repetitions"]["widest_ratio"].is_null());
+}

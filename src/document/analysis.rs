@@ -646,6 +646,12 @@ pub struct Repetitions {
     pub points: usize,
     /// Most repetitions at one point.
     pub most: usize,
+    /// The point whose repetitions scatter most about its median (empty
+    /// when no repetitions differ).
+    pub widest_at: Point,
+    /// There, the slowest repetition over the fastest (absent when the
+    /// fastest is not positive).
+    pub widest_ratio: Option<Exact>,
 }
 
 /// The recommended form's self-check.
@@ -1220,6 +1226,8 @@ pub fn recommendation(m: &Model, r: &Recommendation, digits: usize) -> Recommend
             above: ex(&s.above),
             points: s.points,
             most: s.most,
+            widest_at: super::point(m, &s.widest_at),
+            widest_ratio: Exact::opt(s.widest_ratio.as_ref(), digits),
         }),
         self_check: SelfCheck {
             at: Exact::opt(check.at.as_ref(), digits),

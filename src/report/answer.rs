@@ -26,6 +26,22 @@ fn signed_pct(x: &Exact) -> String {
     }
 }
 
+/// `, most at p = 256, where the slowest repetition took 2.03 times as
+/// long as the fastest`: where one more run would tell an outlier from the trend
+/// (nothing when no repetitions differ).
+fn widest(s: &crate::document::analysis::Repetitions, vars: &[String]) -> String {
+    if s.widest_at.is_empty() {
+        return String::new();
+    }
+    let ratio = s.widest_ratio.as_ref().map_or(String::new(), |q| {
+        format!(
+            ", where the slowest repetition took {} times as long as the fastest",
+            crate::num::fmt_sig(&q.value(), 3)
+        )
+    });
+    format!(", most at {}{ratio}", point_label(&s.widest_at, vars))
+}
+
 impl Answer {
     /// The answer of an analysis: `model` and its recommendation `r`, whose
     /// points are the prediction points flagged `extrapolated` in order;
@@ -105,13 +121,14 @@ impl Answer {
         }
         if let Some(s) = &r.repetitions {
             assumes.push_str(&format!(
-                "; repetitions scatter {} to {} about their point's median{}",
+                "; repetitions scatter {} to {} about their point's median{}{}",
                 signed_pct(&s.below),
                 signed_pct(&s.above),
                 match &s.median_relative {
                     Some(rel) => format!(" (medians: r = {})", pct(rel, 3, " %")),
                     None => " (medians: no trusted band)".into(),
-                }
+                },
+                widest(s, &model.variables)
             ));
         }
         notes.push(assumes);
