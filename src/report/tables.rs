@@ -242,9 +242,9 @@ impl Report<'_> {
         if let Some((predictor, points)) = more {
             // Each run of points is predicted, rendered and dropped by one
             // task: no batch of predictions waits for a second pass, and
-            // none is freed by the writing thread.
-            // The next batch of points is formed, and the last one
-            // written, while one is computed.
+            // none is freed by the writing thread. The next batch of
+            // points is formed, and the last one written, while one is
+            // computed.
             let mut points = points.iter();
             let mut start = predictions.len();
             crate::pipeline::pipelined(
