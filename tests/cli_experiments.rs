@@ -588,12 +588,10 @@ fn json_lines_give_one_object_per_series() {
     );
 }
 
-/// `--timeout` on a whole experiment: no series is started after the
-/// deadline, and the document covers the series analysed and says so.
-#[test]
-fn an_experiment_stopped_by_its_timeout_reports_what_it_analysed_and_says_why() {
-    // 2 000 callpaths with the family: far longer than the timeout even on
-    // a quiet machine; reading them takes far less, even on a loaded one.
+/// 2 000 callpaths of an Extra-P text experiment: with the family, far
+/// longer to analyse than a few seconds even on a quiet machine; reading
+/// them takes far less, even on a loaded one.
+fn long_experiment(name: &str) -> String {
     let mut text = String::from("PARAMETER p\nPOINTS ( 2 ) ( 4 ) ( 8 ) ( 16 ) ( 32 )\nMETRIC time\n\n");
     for r in 0..2000 {
         text.push_str(&format!("REGION k{r:05}\n"));
@@ -605,7 +603,49 @@ fn an_experiment_stopped_by_its_timeout_reports_what_it_analysed_and_says_why() 
         }
         text.push('\n');
     }
-    let data = tmp_file("stopped.txt", &text);
+    tmp_file(name, &text)
+}
+
+/// JSON Lines reach their reader as the series are analysed: the first
+/// line arrives while the run still has most of its 2 000 series to go
+/// (it takes tens of seconds; the first line comes within one), and a
+/// run stopped by `--timeout` has written one parsed line for each series
+/// it says it analysed.
+#[test]
+fn json_lines_are_written_as_the_series_are_analysed() {
+    use std::io::BufRead;
+    let data = long_experiment("streamed.txt");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("errband"))
+        .current_dir(root())
+        .args([&data, "--family", "pmnf", "--format", "jsonl"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("errband runs");
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("piped")).read_line(&mut first).expect("a line");
+    let running = child.try_wait().expect("status").is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(running, "the first line came only when the run had ended");
+    let v: serde_json::Value = serde_json::from_str(&first).expect("the first line parses");
+    assert_eq!(v["callpath"], "k00000");
+
+    let r = run(&[&data, "--family", "pmnf", "--format", "jsonl", "--timeout", "3s"]);
+    assert_eq!(r.code, Some(1), "{}", r.show());
+    for l in r.stdout.lines() {
+        serde_json::from_str::<serde_json::Value>(l).unwrap_or_else(|e| panic!("{e}: {l}"));
+    }
+    let n = r.stdout.lines().count();
+    assert!(n > 0 && n < 2000, "{n}");
+    has(&r.stderr, &[&format!("; {n} of 2000 series were analysed")]);
+}
+
+/// `--timeout` on a whole experiment: no series is started after the
+/// deadline, and the document covers the series analysed and says so.
+#[test]
+fn an_experiment_stopped_by_its_timeout_reports_what_it_analysed_and_says_why() {
+    let data = long_experiment("stopped.txt");
     let r = run(&[&data, "--family", "pmnf", "--format", "json", "--timeout", "3s"]);
     assert_eq!(r.code, Some(1), "{}", r.show());
     let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("the stopped document parses");

@@ -533,11 +533,26 @@ fn run_experiment(
     let deadline = io.take_deadline()?;
     let opts = &Options { deadline: deadline.as_ref().map(|(d, _)| *d), ..opts.clone() };
     let request = session::Request::new(&input.data_path, opts).family(fam).holdout(holdout);
-    let finished =
+    let each = |report: &mut crate::report::experiment::ExperimentReport,
+                w: Option<&mut dyn std::io::Write>| {
+        let mut w = w;
         session::analyse_experiment_each(parts, &input.model, &input.models, &request, render, |r| {
-            report.push(r)
+            report.push_streaming(r, w.as_deref_mut().map(|w| (Section::JsonLine, w)))
         })
-        .map_err(spool_failure)?;
+    };
+    // JSON Lines go out as the series are analysed, in file order: a
+    // consumer reading line by line need not wait for the last series.
+    let streamed = main == Section::JsonLine;
+    let finished = if streamed {
+        let mut finished = session::Finished::All;
+        io.stdout_with(|w| {
+            finished = each(&mut report, Some(w))?;
+            Ok(())
+        })?;
+        finished
+    } else {
+        each(&mut report, None).map_err(spool_failure)?
+    };
     let stopped = match (finished, deadline) {
         (session::Finished::Stopped { analysed }, Some((_, why))) => {
             let why = format!("{why}; {analysed} of {n} series were analysed, and only they are reported");
@@ -561,7 +576,8 @@ fn run_experiment(
         Section::Brief => io.stdout_with(|w| report.write_brief(w))?,
         Section::Text => io.stdout_with(|w| report.write_text(w))?,
         Section::Json => io.stdout_with(|w| report.write_json(w))?,
-        Section::JsonLine => io.stdout_with(|w| report.write_json_lines(w))?,
+        // Written while the series were analysed.
+        Section::JsonLine => {}
         Section::Csv => io.stdout_with(|w| report.write_csv(w))?,
         Section::Markdown | Section::Html => io.stdout_with(|w| report.write_markdown(w))?,
     }

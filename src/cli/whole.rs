@@ -18,7 +18,8 @@ pub enum Format {
     /// JSON with exact values as {exact, decimal} (schema: `errband schema COMMAND`).
     Json,
     /// JSON Lines: the JSON on one line; for a whole experiment, one line
-    /// per series in file order (`{callpath, metric, report}` or `error`).
+    /// per series in file order (`{callpath, metric, report}` or `error`),
+    /// each written as soon as its series is analysed.
     Jsonl,
     /// The main table as CSV, one record per row.
     Csv,

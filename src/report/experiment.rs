@@ -509,7 +509,27 @@ impl<'a> ExperimentReport<'a> {
 
     /// Adds a rendered series (in file order) and spools its sections.
     pub fn push(&mut self, r: Rendered) -> io::Result<()> {
-        let Rendered { mut kept, backtest, first, family_level, sections } = r;
+        self.push_streaming(r, None)
+    }
+
+    /// [`ExperimentReport::push`], with section `stream.0` written to
+    /// `stream.1` at once instead of spooled: JSON Lines, one object per
+    /// series in file order, reach a consumer as the series are analysed
+    /// rather than after the last one (that section is then not copied
+    /// out again).
+    pub fn push_streaming(
+        &mut self,
+        r: Rendered,
+        stream: Option<(Section, &mut (dyn Write + '_))>,
+    ) -> io::Result<()> {
+        let Rendered { mut kept, backtest, first, family_level, mut sections } = r;
+        if let Some((s, w)) = stream {
+            let k = self.slot(s)?;
+            if let Some(text) = sections.get_mut(k) {
+                w.write_all(text.as_bytes())?;
+                text.clear();
+            }
+        }
         if self.first.is_none() {
             self.first = first;
         }
