@@ -969,13 +969,6 @@ impl<'a> ExperimentReport<'a> {
         w.write_all(b"\n")
     }
 
-    /// JSON Lines: one object per series, in file order, with the series'
-    /// report in the main command's schema (or its `error`).
-    pub fn write_json_lines(&self, w: &mut dyn Write) -> io::Result<()> {
-        let file_order: Vec<usize> = (0..self.kept.len()).collect();
-        self.copy(w, self.slot(Section::JsonLine)?, &file_order, "")
-    }
-
     /// A self-contained HTML page: the table, then a band plot and the
     /// text report per series.
     pub fn write_html(&self, w: &mut dyn Write) -> io::Result<()> {
