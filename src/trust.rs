@@ -103,9 +103,10 @@ pub fn centres_of(tally: &Tally) -> Option<(Vec<Measurement>, Spread)> {
         widest_at: vec![],
         widest_ratio: None,
     };
-    let mut widest: Option<Rat> = None;
+    // The widest (max − min)/median so far, and its point's index.
+    let mut widest: Option<(Rat, usize)> = None;
     let mut out = Vec::with_capacity(groups.len());
-    for ((g, median), line) in groups.iter().zip(tally.medians()).zip(tally.lines()) {
+    for (i, ((g, median), line)) in groups.iter().zip(tally.medians()).zip(tally.lines()).enumerate() {
         if !median.is_positive() {
             return None;
         }
@@ -115,16 +116,19 @@ pub fn centres_of(tally: &Tally) -> Option<(Vec<Measurement>, Spread)> {
             spread.most = spread.most.max(n);
             // (y − m)/m over one denominator, reduced once.
             let dev = |y: &Rat| crate::num::div(&crate::num::sub_lowest(y, median), median);
-            spread.below = spread.below.min(dev(&g.ymin));
-            spread.above = spread.above.max(dev(&g.ymax));
-            let range = crate::num::div(&crate::num::sub_lowest(&g.ymax, &g.ymin), median);
-            if range.is_positive() && widest.as_ref().is_none_or(|w| range > *w) {
-                spread.widest_at = g.x.clone();
-                spread.widest_ratio = g.ymin.is_positive().then(|| crate::num::div(&g.ymax, &g.ymin));
-                widest = Some(range);
+            let (below, above) = (dev(&g.ymin), dev(&g.ymax));
+            let range = crate::num::sub_lowest(&above, &below);
+            if range.is_positive() && widest.as_ref().is_none_or(|(w, _)| range > *w) {
+                widest = Some((range, i));
             }
+            spread.below = spread.below.min(below);
+            spread.above = spread.above.max(above);
         }
         out.push(Measurement { x: g.x.clone(), y: median.clone(), line: *line });
+    }
+    if let Some(g) = widest.and_then(|(_, i)| groups.get(i)) {
+        spread.widest_at = g.x.clone();
+        spread.widest_ratio = g.ymin.is_positive().then(|| crate::num::div(&g.ymax, &g.ymin));
     }
     Some((out, spread))
 }

@@ -515,7 +515,25 @@ pub(crate) fn evaluates_fast(n: &Node, x: &[Rat], k: usize, limits: &Limits) -> 
 /// million streamed points of a model like HPL's are then checked in one
 /// step instead of a million evaluations.
 pub(crate) fn evaluates_within(n: &Node, within: &[VarBox], limits: &Limits) -> bool {
-    affine_within(n, within, limits)
+    if !n.params {
+        return span_within(n, within, limits).is_some();
+    }
+    match &n.kind {
+        NodeKind::Param(_) => true,
+        NodeKind::Neg(a) => evaluates_within(a, within, limits),
+        NodeKind::Bin(BinOp::Add | BinOp::Sub, l, r) => {
+            evaluates_within(l, within, limits) && evaluates_within(r, within, limits)
+        }
+        NodeKind::Bin(BinOp::Mul, l, r) => {
+            let (s, v) = if l.params { (r, l) } else { (l, r) };
+            span_within(s, within, limits).is_some() && evaluates_within(v, within, limits)
+        }
+        NodeKind::Bin(BinOp::Div, l, r) => {
+            span_within(r, within, limits).is_some_and(|s| s.excludes_zero())
+                && evaluates_within(l, within, limits)
+        }
+        _ => false,
+    }
 }
 
 /// One variable's values over a set of points: `lo ≤ x ≤ hi`, and
@@ -537,54 +555,24 @@ impl VarBox {
     }
 }
 
-/// A parameter-free node's values over a box: within `[lo, hi]` (`None`:
-/// unbounded on that side), each of at most `bits` bits.
+/// A parameter-free node's values over a box: within `[lo, hi]` (every
+/// variable's box is bounded, so every node's is), each of at most `bits`
+/// bits.
 struct Span {
-    lo: Option<Rat>,
-    hi: Option<Rat>,
+    lo: Rat,
+    hi: Rat,
     bits: u64,
 }
 
 impl Span {
-    fn point(r: &Rat) -> Span {
-        Span { lo: Some(r.clone()), hi: Some(r.clone()), bits: crate::num::bits_of(r) }
-    }
-
     fn excludes_zero(&self) -> bool {
-        self.lo.as_ref().is_some_and(Rat::is_positive) || self.hi.as_ref().is_some_and(Rat::is_negative)
+        self.lo.is_positive() || self.hi.is_negative()
     }
 
-    /// The least and greatest products of two bounded spans' ends.
-    fn product(a: &Span, b: &Span) -> (Option<Rat>, Option<Rat>) {
-        match (&a.lo, &a.hi, &b.lo, &b.hi) {
-            (Some(al), Some(ah), Some(bl), Some(bh)) => {
-                let ps = [al * bl, al * bh, ah * bl, ah * bh];
-                (ps.iter().min().cloned(), ps.iter().max().cloned())
-            }
-            _ => (None, None),
-        }
-    }
-}
-
-fn affine_within(n: &Node, within: &[VarBox], limits: &Limits) -> bool {
-    if !n.params {
-        return span_within(n, within, limits).is_some();
-    }
-    match &n.kind {
-        NodeKind::Param(_) => true,
-        NodeKind::Neg(a) => affine_within(a, within, limits),
-        NodeKind::Bin(BinOp::Add | BinOp::Sub, l, r) => {
-            affine_within(l, within, limits) && affine_within(r, within, limits)
-        }
-        NodeKind::Bin(BinOp::Mul, l, r) => {
-            let (s, v) = if l.params { (r, l) } else { (l, r) };
-            span_within(s, within, limits).is_some() && affine_within(v, within, limits)
-        }
-        NodeKind::Bin(BinOp::Div, l, r) => {
-            span_within(r, within, limits).is_some_and(|s| s.excludes_zero())
-                && affine_within(l, within, limits)
-        }
-        _ => false,
+    /// The least and greatest products of the two spans' ends.
+    fn product(a: &Span, b: (&Rat, &Rat)) -> (Rat, Rat) {
+        let ps = [&a.lo * b.0, &a.lo * b.1, &a.hi * b.0, &a.hi * b.1];
+        (ps.iter().min().cloned().unwrap_or_default(), ps.iter().max().cloned().unwrap_or_default())
     }
 }
 
@@ -593,14 +581,14 @@ fn affine_within(n: &Node, within: &[VarBox], limits: &Limits) -> bool {
 fn span_within(n: &Node, within: &[VarBox], limits: &Limits) -> Option<Span> {
     let limit = limits.number_bits();
     Some(match &n.kind {
-        NodeKind::Num(r) => Span::point(r),
+        NodeKind::Num(r) => Span { lo: r.clone(), hi: r.clone(), bits: crate::num::bits_of(r) },
         NodeKind::Var(i) => {
             let v = within.get(*i)?;
-            Span { lo: Some(v.lo.clone()), hi: Some(v.hi.clone()), bits: v.bits }
+            Span { lo: v.lo.clone(), hi: v.hi.clone(), bits: v.bits }
         }
         NodeKind::Neg(a) => {
             let a = span_within(a, within, limits)?;
-            Span { lo: a.hi.map(|x| -x), hi: a.lo.map(|x| -x), bits: a.bits }
+            Span { lo: -a.hi, hi: -a.lo, bits: a.bits }
         }
         NodeKind::Bin(BinOp::Pow, l, r) => {
             // An integer constant exponent only (a fractional one rounds).
@@ -608,7 +596,7 @@ fn span_within(n: &Node, within: &[VarBox], limits: &Limits) -> Option<Span> {
                 return None;
             }
             let e = span_within(r, within, limits)?;
-            let e = e.lo.filter(|lo| Some(lo) == e.hi.as_ref() && lo.is_integer())?.to_integer();
+            let e = Some(e.lo).filter(|lo| *lo == e.hi && lo.is_integer())?.to_integer();
             let m = num_traits::ToPrimitive::to_u64(&num_traits::Signed::abs(&e))
                 .filter(|&m| m <= limits.exponent)?;
             let b = span_within(l, within, limits)?;
@@ -617,11 +605,10 @@ fn span_within(n: &Node, within: &[VarBox], limits: &Limits) -> Option<Span> {
             if bits > limit || (e.is_negative() && !b.excludes_zero()) {
                 return None;
             }
-            let (lo, hi) = (b.lo?, b.hi?);
             let m = u32::try_from(m).ok()?;
             // x ↦ x^m over [lo, hi] (of 1/x for a negative exponent, where
             // the interval holds no zero).
-            let (lo, hi) = if e.is_negative() { (hi.recip(), lo.recip()) } else { (lo, hi) };
+            let (lo, hi) = if e.is_negative() { (b.hi.recip(), b.lo.recip()) } else { (b.lo, b.hi) };
             let pow = |x: &Rat| num_traits::Pow::pow(x, m);
             let (lo, hi) = if m == 0 {
                 (Rat::one(), Rat::one())
@@ -633,7 +620,7 @@ fn span_within(n: &Node, within: &[VarBox], limits: &Limits) -> Option<Span> {
             } else {
                 (Rat::zero(), pow(&lo).max(pow(&hi)))
             };
-            Span { lo: Some(lo), hi: Some(hi), bits }
+            Span { lo, hi, bits }
         }
         NodeKind::Bin(op, l, r) => {
             let (a, b) = (span_within(l, within, limits)?, span_within(r, within, limits)?);
@@ -650,20 +637,13 @@ fn span_within(n: &Node, within: &[VarBox], limits: &Limits) -> Option<Span> {
                 BinOp::Add | BinOp::Sub => a.bits + b.bits + a.bits.max(b.bits) + 1,
                 _ => a.bits + b.bits,
             };
-            let sum = |x: Option<Rat>, y: Option<Rat>| Some(x? + y?);
             let (lo, hi) = match op {
-                BinOp::Add => (sum(a.lo, b.lo), sum(a.hi, b.hi)),
-                BinOp::Sub => (sum(a.lo, b.hi.map(|x| -x)), sum(a.hi, b.lo.map(|x| -x))),
-                BinOp::Mul => Span::product(&a, &b),
-                BinOp::Div => {
-                    if !b.excludes_zero() {
-                        return None;
-                    }
-                    let recip =
-                        Span { lo: b.hi.map(|x| x.recip()), hi: b.lo.map(|x| x.recip()), bits: b.bits };
-                    Span::product(&a, &recip)
-                }
-                BinOp::Pow => return None,
+                BinOp::Add => (&a.lo + &b.lo, &a.hi + &b.hi),
+                BinOp::Sub => (&a.lo - &b.hi, &a.hi - &b.lo),
+                BinOp::Mul => Span::product(&a, (&b.lo, &b.hi)),
+                // 1/x over [lo, hi] without zero is [1/hi, 1/lo].
+                BinOp::Div if b.excludes_zero() => Span::product(&a, (&b.hi.recip(), &b.lo.recip())),
+                BinOp::Div | BinOp::Pow => return None,
             };
             Span { lo, hi, bits }
         }

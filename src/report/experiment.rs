@@ -545,7 +545,8 @@ impl<'a> ExperimentReport<'a> {
                 }
             }
         }
-        if !sections.is_empty() {
+        // (JSON Lines alone, streamed, need no spool file.)
+        if sections.iter().any(|s| !s.is_empty()) {
             let spool = match &mut self.spool {
                 Some(f) => f,
                 None => self.spool.insert(tempfile::tempfile()?),
