@@ -1047,6 +1047,45 @@ fn timings_are_reported_whatever_else_is_asked() {
     }
 }
 
+/// `--timings` reads the same on every command that takes it: its phases,
+/// then the total, on standard error, and standard output is what it is
+/// without the flag.
+#[test]
+fn timings_read_the_same_on_every_command_that_takes_them() {
+    let cases: [(&[&str], &[&str]); 5] = [
+        (
+            &["prune", HPL, HPL_DATA, "--target", "p=1000"],
+            &["parse ", "search ", "pruning choices", "output "],
+        ),
+        (
+            &["plan", HPL, HPL_DATA, "--target", "p=1000", "--candidate", "p=130..300:50"],
+            &["parse ", "search ", "candidate points"],
+        ),
+        (&["check", HPL, HPL_DATA, "--new", HPL_DATA], &["parse ", "check ", "output "]),
+        (&["data/extrap_experiment.txt"], &["parse ", "analysis ", "series: ", "output "]),
+        (&[HPL, HPL_DATA, "--emit-qe", "region"], &["parse ", "analysis ", "output "]),
+    ];
+    for (args, phases) in cases {
+        let plain = run(args);
+        let timed = run(&[args, &["--timings"]].concat());
+        assert_eq!(timed.code, plain.code, "{:?}: {}", args, timed.show());
+        assert_eq!(timed.stdout, plain.stdout, "{args:?}");
+        let line = timed
+            .stderr
+            .lines()
+            .find(|l| l.starts_with("timings: "))
+            .unwrap_or_else(|| panic!("{args:?}: {}", timed.show()));
+        let mut at = 0;
+        for p in phases.iter().chain(&["total "]) {
+            let i =
+                line[at..].find(p).unwrap_or_else(|| panic!("{args:?}: `{p}` after column {at} in {line}"));
+            at += i + p.len();
+        }
+        assert!(line.ends_with(" ms"), "{line}");
+        assert!(!plain.stderr.contains("timings: "), "{args:?}: {}", plain.show());
+    }
+}
+
 #[test]
 fn latex_and_json_mark_each_coordinate_beyond_the_data() {
     // Two variables: at (2048, 4000) only p lies beyond the measured range,

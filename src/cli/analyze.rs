@@ -2,6 +2,7 @@
 
 use super::files::{check_outputs, Io, Kind, Output};
 use super::input::{load, CommonArgs};
+use super::timings::Timings;
 pub use super::whole::Format;
 use super::Failure;
 use crate::analysis::{Options, Shape};
@@ -13,7 +14,6 @@ use crate::num::{fmt_fraction, fmt_sig};
 use crate::report::{figures, Report};
 use crate::session::{self, FamilyChoice};
 use clap::{Args, ValueEnum};
-use std::time::{Duration, Instant};
 
 /// An axis scale choice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -155,7 +155,7 @@ fn plot_arg(s: &str) -> Result<(PlotKind, String), Failure> {
 
 /// Runs the main command.
 pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
-    let t0 = Instant::now();
+    let mut clock = Timings::start();
     if a.brief && a.format != Format::Text {
         return Err(Failure::input(
             "--brief prints the answer as text; with --format json the same answer is the document's `recommendation`",
@@ -203,7 +203,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     check_outputs(&inputs, &outputs)?;
     let input = load(model_path.as_deref(), &data_path, &a.common, limits)?;
     let dataset = input.dataset();
-    let t_parse = t0.elapsed();
+    clock.lap("parse");
 
     let at_set = input.point_set(&a.at, "--at")?;
     // A CSV band table with nothing else that needs every point (no plot,
@@ -249,7 +249,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         None => FamilyChoice::discover(set.unwrap_or(crate::family::FamilySet::Scaling)),
     };
     if input.parts.len() > 1 {
-        return run_experiment(&a, &input, &opts, fam, (&plots, plot_at.as_ref()), report_kind, io);
+        return run_experiment(&a, &input, &opts, fam, (&plots, plot_at.as_ref()), report_kind, (io, clock));
     }
     let rows = &dataset.rows;
     let hold = match &a.holdout {
@@ -267,18 +267,16 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
             EmitQe::Emax => session::QeProblem::Emax,
             EmitQe::Region => session::QeProblem::Region,
         };
-        let t1 = Instant::now();
         let text = session::qe_problem(&input.model, rows, &request, which).map_err(|e| Failure::of(&e))?;
-        let t_problem = t1.elapsed();
-        let t2 = Instant::now();
+        clock.lap(ANALYSIS);
         io.stdout(&text)?;
+        clock.lap("output");
         if a.timings {
-            io.note(&timings(t_parse, t_problem, t2.elapsed(), t0.elapsed()));
+            io.note(&clock.line());
         }
         return Ok(super::EXIT_OK);
     }
 
-    let t1 = Instant::now();
     let series = session::analyse_series(&input.model, rows, &request).map_err(|e| Failure::of(&e))?;
     let model: &Model = series.best.as_ref().unwrap_or(&input.model);
     let backtest = series.backtest.as_ref();
@@ -303,8 +301,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     if let Some((predictor, points)) = &streamed {
         predictor.check_set(points).map_err(|e| Failure::of(&e))?;
     }
-    let t_analysis = t1.elapsed();
-    let t2 = Instant::now();
+    clock.lap(ANALYSIS);
     // A series chosen from an experiment is named beside the file.
     let data_label = match input.parts.len() {
         1 if input.parts.total > 1 => format!("{data_path} ({})", input.parts.first().name()),
@@ -395,9 +392,9 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         }
         _ => io.stdout(&text)?,
     }
-    let t_output = t2.elapsed();
+    clock.lap("output");
     if a.timings {
-        io.note(&timings(t_parse, t_analysis, t_output, t0.elapsed()));
+        io.note(&clock.line());
     }
     // A requested threshold below e_max leaves nothing to analyse for it:
     // the report says so, and the exit code tells scripts.
@@ -422,17 +419,8 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     Ok(code)
 }
 
-/// The `--timings` line of one series.
-fn timings(parse: Duration, analysis: Duration, output: Duration, total: Duration) -> String {
-    let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    format!(
-        "timings: parse {:.1} ms, analysis {:.1} ms (fit, e_max, regions, bands), output {:.1} ms, total {:.1} ms",
-        ms(parse),
-        ms(analysis),
-        ms(output),
-        ms(total)
-    )
-}
+/// The analysis phase of `--timings` for one series.
+const ANALYSIS: &str = "analysis (fit, e_max, regions, bands)";
 
 /// A whole experiment (several series): one analysis per series, in
 /// parallel, led by the summary table.
@@ -443,7 +431,7 @@ fn run_experiment(
     fam: FamilyChoice,
     (plots, plot_at): (&[(PlotKind, String)], Option<&crate::model::Slice>),
     report_kind: Option<ReportKind>,
-    io: &mut Io,
+    (io, mut clock): (&mut Io, Timings),
 ) -> Result<i32, Failure> {
     let n = input.parts.len();
     let refuse = |what: &str| {
@@ -472,7 +460,6 @@ fn run_experiment(
     };
     let holdout = hold.as_ref().zip(a.holdout.as_deref());
     let parts = &input.parts;
-    let t0 = std::time::Instant::now();
     use crate::report::experiment::Section;
     let main = match a.format {
         _ if a.brief => Section::Brief,
@@ -564,8 +551,7 @@ fn run_experiment(
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let t_analysis = t0.elapsed();
-    let t1 = std::time::Instant::now();
+    clock.lap(format!("analysis ({} series: fit, e_max, regions, bands, rendering)", report.len()));
     if let (Some(kind), Some(file)) = (report_kind, &a.report) {
         match kind {
             ReportKind::Html => io.file_with(file, |w| report.write_html(w))?,
@@ -581,13 +567,9 @@ fn run_experiment(
         Section::Csv => io.stdout_with(|w| report.write_csv(w))?,
         Section::Markdown | Section::Html => io.stdout_with(|w| report.write_markdown(w))?,
     }
+    clock.lap("output");
     if a.timings {
-        io.note(&format!(
-            "timings: analysis {:.1} ms ({} series: fit, e_max, regions, bands, rendering), output {:.1} ms",
-            t_analysis.as_secs_f64() * 1e3,
-            report.len(),
-            t1.elapsed().as_secs_f64() * 1e3,
-        ));
+        io.note(&clock.line());
     }
     let code = report.worst_failure().map_or(super::EXIT_OK, super::exit_code);
     if code != super::EXIT_OK {

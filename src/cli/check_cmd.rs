@@ -55,6 +55,9 @@ pub struct CheckArgs {
     /// Append the new measurements that fell inside their band to DATA (whole rows, after the last; earlier rows are never rewritten).
     #[arg(long)]
     pub accept: bool,
+    /// Print the time spent in each phase to standard error.
+    #[arg(long)]
+    pub timings: bool,
 }
 
 /// The baseline: a loaded model and data, or a saved result.
@@ -74,6 +77,7 @@ fn is_saved_result(path: &str) -> bool {
 
 /// Runs `errband check`.
 pub fn run(a: CheckArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
+    let mut clock = super::timings::Timings::start();
     let set = a.family.map(FamilyKind::set);
     let baseline = match &a.data {
         Some(d) => {
@@ -121,6 +125,7 @@ pub fn run(a: CheckArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
             data::decode_input(bytes, if path == "-" { "<stdin>" } else { path }).map_err(Failure::input)?;
         new.extend(check::read_new(kind, &text, &bytes, path, &spec, layout.unit.as_deref()).map_err(fail)?);
     }
+    clock.lap("parse");
     // The bands, at the new measurements' scales.
     let expected = match &baseline {
         Baseline::Saved(e, _) => e.clone(),
@@ -138,6 +143,7 @@ pub fn run(a: CheckArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
         }
     };
     let report = check::check(expected, &new, a.fail_on).map_err(fail)?;
+    clock.lap("check (fit, bands at the new measurements' scales)");
     let digits = a.common.decimal as usize;
     // `--exact`: fractions wherever a value is shown for reading (JSON
     // always carries both).
@@ -170,6 +176,10 @@ pub fn run(a: CheckArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
         } else if let Baseline::Analysed(l, _) = &baseline {
             accept(&report, l, &a.model, &layout.func, io)?;
         }
+    }
+    clock.lap("output");
+    if a.timings {
+        io.note(&clock.line());
     }
     Ok(if report.failed() { super::EXIT_ANALYSIS } else { super::EXIT_OK })
 }

@@ -12,6 +12,7 @@ mod measure_cmd;
 mod ms_cmd;
 mod qe_cmd;
 mod search_cmd;
+mod timings;
 mod whole;
 
 use clap::{Parser, Subcommand};

@@ -3,6 +3,7 @@
 
 use super::files::{check_outputs, Io, Kind, Output};
 use super::input::{load, CommonArgs, Loaded};
+use super::timings::Timings;
 use super::whole::{self, Format};
 use super::Failure;
 use crate::limits::Limits;
@@ -45,6 +46,9 @@ pub struct SearchArgs {
     /// Worker threads (default: one per core); results do not depend on it.
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub jobs: Option<u32>,
+    /// Print the time spent in each phase to standard error.
+    #[arg(long)]
+    pub timings: bool,
 }
 
 /// `errband prune`.
@@ -133,16 +137,23 @@ fn check_search_outputs(s: &SearchArgs) -> Result<(), Failure> {
 
 /// Writes the chart (`--plot`), the whole report and the chosen format
 /// ([`whole::finish`]).
-fn finish(r: &dyn CommandReport, s: &SearchArgs, io: &mut Io) -> Result<i32, Failure> {
+fn finish(r: &dyn CommandReport, s: &SearchArgs, io: &mut Io, mut clock: Timings) -> Result<i32, Failure> {
     let plots: Vec<_> = s.plot.iter().map(|f| ("chart", f.clone())).collect();
-    whole::finish(r, s.format, &plots, s.report.as_ref(), io)
+    let code = whole::finish(r, s.format, &plots, s.report.as_ref(), io)?;
+    clock.lap("output");
+    if s.timings {
+        io.note(&clock.line());
+    }
+    Ok(code)
 }
 
 /// Runs `errband prune`.
 pub fn run_prune(a: PruneArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     let s = &a.search;
+    let mut clock = Timings::start();
     check_search_outputs(s)?;
     let input = load(Some(&s.model), &s.data, &s.common, limits)?;
+    clock.lap("parse");
     let targets = targets(&input, s)?;
     let mut user = Vec::new();
     for c in &a.candidate {
@@ -164,6 +175,7 @@ pub fn run_prune(a: PruneArgs, limits: &Limits, io: &mut Io) -> Result<i32, Fail
                 "nothing to compare: --max-drop 0, --greedy 0 and no --candidate".to_string(),
             ),
         })?;
+    clock.lap(format!("search ({} pruning choices, each a whole re-analysis)", cmp.outcomes.len()));
     let r = PruneReport {
         model: &input.model,
         data_file: &input.data_path,
@@ -173,14 +185,16 @@ pub fn run_prune(a: PruneArgs, limits: &Limits, io: &mut Io) -> Result<i32, Fail
         exact: s.common.exact,
         show: s.show,
     };
-    finish(&r, s, io)
+    finish(&r, s, io, clock)
 }
 
 /// Runs `errband plan`.
 pub fn run_plan(a: PlanArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
     let s = &a.search;
+    let mut clock = Timings::start();
     check_search_outputs(s)?;
     let input = load(Some(&s.model), &s.data, &s.common, limits)?;
+    clock.lap("parse");
     let targets = targets(&input, s)?;
     let cands = input.model.candidate_points(&a.candidates, "--candidate").map_err(Failure::input)?;
     // Each candidate is a whole re-analysis: the count is checked before
@@ -199,6 +213,7 @@ pub fn run_plan(a: PlanArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failur
             plan::plan(&input.model, rows, &input.data_path, &input.options(), &targets, &cands, &tick)
         })
         .map_err(|e| Failure::of(&e))?;
+    clock.lap(format!("search ({} candidate points, each a whole re-analysis)", cands.len()));
     let r = PlanReport {
         model: &input.model,
         data_file: &input.data_path,
@@ -207,5 +222,5 @@ pub fn run_plan(a: PlanArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failur
         exact: s.common.exact,
         show: s.show,
     };
-    finish(&r, s, io)
+    finish(&r, s, io, clock)
 }
