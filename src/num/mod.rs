@@ -1037,7 +1037,9 @@ pub fn reduced_dividing(mut n: BigInt, mut d: BigInt, s: &BigInt) -> Rat {
     if n.is_zero() {
         return Rat::zero();
     }
-    if s.is_zero() {
+    // Word-sized parts: one gcd of words (`reduced`) costs less than the
+    // remainders and gcds below, each a new big integer.
+    if s.is_zero() || (n.bits() <= 128 && d.bits() <= 128) {
         return reduced(n, d);
     }
     loop {
@@ -1174,6 +1176,9 @@ pub fn cmp_unreduced(x: &Rat, y: &Rat) -> std::cmp::Ordering {
 /// unreduced (QE shifts pass such); [`sub_lowest`] is faster when they are
 /// not.
 pub fn sub(x: &Rat, y: &Rat) -> Rat {
+    if let Some(v) = small_pair(x, y).and_then(|(a, b)| a.sub_reduced(b)) {
+        return v.to_rat();
+    }
     let (n, d) = sub_unreduced(x, y).into_raw();
     reduced(n, d)
 }
@@ -1194,6 +1199,9 @@ pub fn add(x: &Rat, y: &Rat) -> Rat {
     }
     if x.denom().is_one() && y.denom().is_one() {
         return Rat::from_integer(x.numer() + y.numer());
+    }
+    if let Some(s) = small_pair(x, y).and_then(|(a, b)| a.add(b)) {
+        return s.to_rat();
     }
     let (n, d) = (x.numer() * y.denom() + y.numer() * x.denom(), x.denom() * y.denom());
     let short = if x.denom().bits() <= y.denom().bits() { x.denom() } else { y.denom() };
@@ -1229,9 +1237,26 @@ pub fn mul(x: &Rat, y: &Rat) -> Rat {
     if x.is_zero() || y.is_zero() {
         return Rat::zero();
     }
+    if let Some(s) = small_pair(x, y).and_then(|(a, b)| a.mul(b)) {
+        return s.to_rat();
+    }
     let (a, d) = cancel(x.numer(), y.denom());
     let (c, b) = cancel(y.numer(), x.denom());
     Rat::new_raw(&*a * &*c, &*b * &*d)
+}
+
+/// `x` and `y` as [`small::Small`]s when each part is below 2^120: the
+/// word-sized paths of [`add`], [`sub`] and [`mul`] form no big-integer
+/// temporaries (a sum took five: two cross products, the denominators'
+/// product, a remainder and a gcd), only the result. The bound leaves
+/// the 128-bit operations their headroom; past it, or when an
+/// intermediate would not fit, the big-integer path gives the same value.
+fn small_pair(x: &Rat, y: &Rat) -> Option<(small::Small, small::Small)> {
+    let fits = |r: &Rat| r.numer().bits() <= 120 && r.denom().bits() <= 120;
+    if !(fits(x) && fits(y)) {
+        return None;
+    }
+    Some((small::Small::of(x)?, small::Small::of(y)?))
 }
 
 /// `n/g` and `d/g` for `g = gcd(n, d)`, borrowed when `g = 1` (the usual
@@ -1869,6 +1894,44 @@ mod tests {
             let g = u128::from(f) << twos;
             let (a, b) = (a.checked_mul(g).unwrap_or(a), b.checked_mul(g).unwrap_or(b));
             proptest::prop_assert_eq!(BigUint::from(u128_gcd(a, b)), BigUint::from(a).gcd(&BigUint::from(b)));
+        }
+
+        /// The word-sized paths of `add`, `sub`, `sub_lowest`, `mul` and
+        /// `div` give num-rational's value in its own lowest terms (equality
+        /// of `Ratio`s compares values, so the parts are compared too), and
+        /// `sub` takes operands that are not in lowest terms. Parts range
+        /// from one digit to past the 120-bit bound, where the big-integer
+        /// path takes over.
+        #[test]
+        fn word_sized_paths_agree_with_num(
+            parts in proptest::collection::vec((proptest::num::i64::ANY, 1u64..u64::MAX, 0u32..3, 1u32..40), 2),
+            scale in 1u64..1_000,
+        ) {
+            let make = |&(n, d, widen, cut): &(i64, u64, u32, u32)| {
+                // `cut` keeps a few of the parts' bits, where most measured
+                // values live; `widen` then appends whole words of them.
+                let (n, d) = (BigInt::from(n >> (64 - cut)), BigInt::from((d >> (64 - cut)) + 1));
+                let w = BigInt::from(1u8) << (64 * widen as usize);
+                Rat::new(&n * &w + &n, &d * &w + &d)
+            };
+            let (a, b) = (make(&parts[0]), make(&parts[1]));
+            let lowest = |got: Rat, want: Rat| -> Result<(), proptest::test_runner::TestCaseError> {
+                proptest::prop_assert_eq!((got.numer(), got.denom()), (want.numer(), want.denom()));
+                Ok(())
+            };
+            lowest(add(&a, &b), &a + &b)?;
+            lowest(sub(&a, &b), &a - &b)?;
+            lowest(sub_lowest(&a, &b), &a - &b)?;
+            lowest(mul(&a, &b), &a * &b)?;
+            if !b.is_zero() {
+                lowest(div(&a, &b), &a / &b)?;
+            }
+            // Not in lowest terms: both parts times `scale`.
+            let k = BigInt::from(scale);
+            let (ua, ub) = (Rat::new_raw(a.numer() * &k, a.denom() * &k), Rat::new_raw(b.numer() * &k, b.denom() * &k));
+            lowest(sub(&ua, &ub), &a - &b)?;
+            let (n, d) = (a.numer() * b.denom() + b.numer() * a.denom(), a.denom() * b.denom());
+            lowest(reduced_dividing(n, d, b.denom()), &a + &b)?;
         }
 
         /// The fast gcd and `reduced` agree with num-integer's gcd and `Ratio::new`.

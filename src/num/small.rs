@@ -69,6 +69,14 @@ impl Small {
         self.add(o.neg()?)
     }
 
+    /// `self − o` in lowest terms for operands that need not be in lowest
+    /// terms themselves (as [`crate::num::sub`] takes them): the cross
+    /// difference over the product of the denominators, reduced once.
+    pub(crate) fn sub_reduced(self, o: Small) -> Option<Small> {
+        let n = self.n.checked_mul(o.d)?.checked_sub(o.n.checked_mul(self.d)?)?;
+        Small::reduced(n, self.d.checked_mul(o.d)?)
+    }
+
     /// `self · o`, cross-cancelled before multiplying (so already in lowest terms).
     pub(crate) fn mul(self, o: Small) -> Option<Small> {
         if self.n == 0 || o.n == 0 {
