@@ -887,7 +887,11 @@ impl Analysis {
                 (0..k)
                     .map(|j| {
                         let vs = at_emax.as_ref().map_or(&[][..], |r| &r.vertices[..]);
-                        vs.iter().map(|v| &v[j]).fold(Rat::zero(), |a, b| a + b) / &nr
+                        let mut sum = crate::num::Sum::default();
+                        for v in vs {
+                            sum.add(&v[j]);
+                        }
+                        crate::num::div(&sum.value(), &nr)
                     })
                     .collect()
             }

@@ -558,7 +558,12 @@ fn streamed_experiment_sections_follow_the_table_and_json_parses() {
     let page = std::fs::read_to_string(&html).unwrap();
     assert_eq!(page.matches("<h2>").count(), 14);
     assert!(page.ends_with("</html>\n"));
-    assert!(r.stderr.contains("timings: analysis ") && r.stderr.contains("(14 series"), "{}", r.show());
+    let timings =
+        r.stderr.lines().find(|l| l.starts_with("timings: parse ")).unwrap_or_else(|| panic!("{}", r.show()));
+    assert!(
+        timings.contains(" ms, analysis ") && timings.contains("(14 series") && timings.contains(", total "),
+        "{timings}"
+    );
 }
 
 /// `--format jsonl`: one line per series in file order, each the same

@@ -828,8 +828,13 @@ fn spread_at(m: &Model, a: &Analysis) -> Option<Point> {
     if a.emax.is_zero() {
         return None;
     }
-    let two = Rat::from_integer(2.into());
-    a.design.groups.iter().find(|g| (&g.ymax - &g.ymin) / &two == a.emax).map(|g| point(m, &g.x))
+    // Spread = 2·e_max, compared without a division per point.
+    let spread = crate::num::add(&a.emax, &a.emax);
+    a.design
+        .groups
+        .iter()
+        .find(|g| crate::num::sub_lowest(&g.ymax, &g.ymin) == spread)
+        .map(|g| point(m, &g.x))
 }
 
 /// The residuals at one distinct point.

@@ -67,7 +67,17 @@ pub struct Minimal {
 impl Minimal {
     /// All constraints: equalities first.
     pub fn constraints(&self) -> Vec<Constraint> {
-        self.equalities.iter().chain(&self.inequalities).cloned().collect()
+        self.each_constraint().cloned().collect()
+    }
+
+    /// [`Minimal::constraints`] borrowed, for a caller that only reads them.
+    pub fn each_constraint(&self) -> impl Iterator<Item = &Constraint> {
+        self.equalities.iter().chain(&self.inequalities)
+    }
+
+    /// True when no constraint bounds the set (the whole space).
+    pub fn is_unconstrained(&self) -> bool {
+        self.equalities.is_empty() && self.inequalities.is_empty()
     }
 }
 

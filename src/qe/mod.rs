@@ -124,12 +124,12 @@ impl QeResult {
     /// experiment's regions skip them: `Options::no_cells`). A piece
     /// without constraints (the whole space) has none either way.
     pub fn has_cells(&self) -> bool {
-        self.pieces.iter().any(|p| !p.cells.is_empty() || p.minimal.constraints().is_empty())
+        self.pieces.iter().any(|p| !p.cells.is_empty() || p.minimal.is_unconstrained())
     }
 
     /// True when the result is `true` (one piece without constraints).
     pub fn is_true(&self) -> bool {
-        self.pieces.iter().any(|p| p.minimal.constraints().is_empty())
+        self.pieces.iter().any(|p| p.minimal.is_unconstrained())
     }
     /// True when the result is `false`.
     pub fn is_false(&self) -> bool {
@@ -137,7 +137,7 @@ impl QeResult {
     }
     /// Truth value at a point giving one value per result variable.
     pub fn holds_at(&self, x: &[Rat]) -> bool {
-        self.pieces.iter().any(|p| p.minimal.constraints().iter().all(|c| c.holds_at(x)))
+        self.pieces.iter().any(|p| p.minimal.each_constraint().all(|c| c.holds_at(x)))
     }
     /// The result as a formula over [`QeResult::vars`].
     pub fn to_formula(&self) -> Formula {
@@ -306,7 +306,7 @@ fn list(
             .into_par_iter()
             .map(|minimal| {
                 crate::poly::budget::within(budget.clone(), || {
-                    let cells = if opts.no_cells || minimal.constraints().is_empty() {
+                    let cells = if opts.no_cells || minimal.is_unconstrained() {
                         vec![]
                     } else {
                         cylinder::cylinder(&Polyhedron::from_minimal(d, &minimal))
