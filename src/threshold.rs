@@ -70,13 +70,15 @@ impl Bound {
     /// (it is refused otherwise), so its band starts at 0 at the lowest.
     pub fn measurement_band(&self, lower: Option<&Rat>, upper: Option<&Rat>) -> (Option<Rat>, Option<Rat>) {
         let (a, r) = (&self.absolute, &self.relative);
-        let one = Rat::one();
         let side = |x: &Rat, sign: i32| side_small(x, a, r, sign).unwrap_or_else(|| side_big(x, a, r, sign));
         let mut lo = lower.map(|l| side(l, -1));
         if self.is_relative() {
-            lo = Some(lo.map_or_else(Rat::zero, |l| l.max(Rat::zero())));
+            // Clipped at 0 (no zero is formed for a lower end that stays
+            // above it: this runs per point and threshold).
+            lo = Some(lo.filter(|l| !l.is_negative()).unwrap_or_else(Rat::zero));
         }
-        let hi = if *r >= one { None } else { upper.map(|u| side(u, 1)) };
+        // r ≥ 1 (with r's denominator positive), without forming a 1.
+        let hi = if r.numer() >= r.denom() { None } else { upper.map(|u| side(u, 1)) };
         (lo, hi)
     }
 
