@@ -268,7 +268,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
             EmitQe::Region => session::QeProblem::Region,
         };
         let text = session::qe_problem(&input.model, rows, &request, which).map_err(|e| Failure::of(&e))?;
-        clock.lap(ANALYSIS);
+        clock.lap_covering("analysis", ANALYSIS);
         io.stdout(&text)?;
         clock.lap("output");
         if a.timings {
@@ -301,7 +301,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     if let Some((predictor, points)) = &streamed {
         predictor.check_set(points).map_err(|e| Failure::of(&e))?;
     }
-    clock.lap(ANALYSIS);
+    clock.lap_covering("analysis", ANALYSIS);
     // A series chosen from an experiment is named beside the file.
     let data_label = match input.parts.len() {
         1 if input.parts.total > 1 => format!("{data_path} ({})", input.parts.first().name()),
@@ -419,8 +419,8 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     Ok(code)
 }
 
-/// The analysis phase of `--timings` for one series.
-const ANALYSIS: &str = "analysis (fit, e_max, regions, bands)";
+/// What the analysis phase of `--timings` covers for one series.
+const ANALYSIS: &str = "fit, e_max, regions, bands";
 
 /// A whole experiment (several series): one analysis per series, in
 /// parallel, led by the summary table.
@@ -551,7 +551,7 @@ fn run_experiment(
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    clock.lap(format!("analysis ({} series: fit, e_max, regions, bands, rendering)", report.len()));
+    clock.lap_covering("analysis", format!("{} series: fit, e_max, regions, bands, rendering", report.len()));
     if let (Some(kind), Some(file)) = (report_kind, &a.report) {
         match kind {
             ReportKind::Html => io.file_with(file, |w| report.write_html(w))?,

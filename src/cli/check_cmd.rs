@@ -143,7 +143,7 @@ pub fn run(a: CheckArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure> {
         }
     };
     let report = check::check(expected, &new, a.fail_on).map_err(fail)?;
-    clock.lap("check (fit, bands at the new measurements' scales)");
+    clock.lap_covering("check", "fit, bands at the new measurements' scales");
     let digits = a.common.decimal as usize;
     // `--exact`: fractions wherever a value is shown for reading (JSON
     // always carries both).

@@ -175,7 +175,7 @@ pub fn run_prune(a: PruneArgs, limits: &Limits, io: &mut Io) -> Result<i32, Fail
                 "nothing to compare: --max-drop 0, --greedy 0 and no --candidate".to_string(),
             ),
         })?;
-    clock.lap(format!("search ({} pruning choices, each a whole re-analysis)", cmp.outcomes.len()));
+    clock.lap_covering("search", format!("{} pruning choices, each a whole re-analysis", cmp.outcomes.len()));
     let r = PruneReport {
         model: &input.model,
         data_file: &input.data_path,
@@ -213,7 +213,7 @@ pub fn run_plan(a: PlanArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failur
             plan::plan(&input.model, rows, &input.data_path, &input.options(), &targets, &cands, &tick)
         })
         .map_err(|e| Failure::of(&e))?;
-    clock.lap(format!("search ({} candidate points, each a whole re-analysis)", cands.len()));
+    clock.lap_covering("search", format!("{} candidate points, each a whole re-analysis", cands.len()));
     let r = PlanReport {
         model: &input.model,
         data_file: &input.data_path,

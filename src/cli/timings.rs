@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 pub(crate) struct Timings {
     start: Instant,
     mark: Instant,
-    phases: Vec<(String, Duration)>,
+    /// Each phase: its name, what it covered (shown in parentheses), its time.
+    phases: Vec<(&'static str, Option<String>, Duration)>,
 }
 
 impl Timings {
@@ -18,11 +19,20 @@ impl Timings {
         Timings { start: now, mark: now, phases: Vec::new() }
     }
 
-    /// Ends the phase that ran since the last lap (or the start) as
-    /// `what`: a name, optionally with what it covered in parentheses.
-    pub(crate) fn lap(&mut self, what: impl Into<String>) {
+    /// Ends the phase that ran since the last lap (or the start), named
+    /// `name`.
+    pub(crate) fn lap(&mut self, name: &'static str) {
+        self.end(name, None);
+    }
+
+    /// [`Timings::lap`] with what the phase covered (`14 series: fit, …`).
+    pub(crate) fn lap_covering(&mut self, name: &'static str, covered: impl Into<String>) {
+        self.end(name, Some(covered.into()));
+    }
+
+    fn end(&mut self, name: &'static str, covered: Option<String>) {
         let now = Instant::now();
-        self.phases.push((what.into(), now - self.mark));
+        self.phases.push((name, covered, now - self.mark));
         self.mark = now;
     }
 
@@ -31,11 +41,10 @@ impl Timings {
     pub(crate) fn line(&self) -> String {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let mut out = String::from("timings: ");
-        for (what, d) in &self.phases {
-            let (name, note) = what.split_once(" (").map_or((what.as_str(), None), |(n, r)| (n, Some(r)));
+        for (name, covered, d) in &self.phases {
             out.push_str(&format!("{name} {:.1} ms", ms(*d)));
-            if let Some(note) = note {
-                out.push_str(&format!(" ({note}"));
+            if let Some(c) = covered {
+                out.push_str(&format!(" ({c})"));
             }
             out.push_str(", ");
         }
@@ -53,7 +62,7 @@ mod tests {
         let mut t = Timings::start();
         t.lap("parse");
         std::thread::sleep(Duration::from_millis(2));
-        t.lap("analysis (fit, e_max)");
+        t.lap_covering("analysis", "fit, e_max");
         t.lap("output");
         let line = t.line();
         let parse = line.find("parse ").unwrap();

@@ -1011,8 +1011,9 @@ impl Sum {
     /// The sum in lowest terms.
     pub fn value(self) -> Rat {
         if self.n.is_zero() {
-            // Only word-sized terms: reduced in words, one allocation per part.
-            let g = gcd_i128(self.sn, self.sd).max(1);
+            // Only word-sized terms: reduced in words, one allocation per
+            // part (`sd ≥ 1`, so the gcd is too).
+            let g = gcd_i128(self.sn, self.sd);
             return Rat::new_raw(BigInt::from(self.sn / g), BigInt::from(self.sd / g));
         }
         let (n, d) = self.total();
@@ -1187,8 +1188,8 @@ pub fn cmp_unreduced(x: &Rat, y: &Rat) -> std::cmp::Ordering {
 /// unreduced (QE shifts pass such); [`sub_lowest`] is faster when they are
 /// not.
 pub fn sub(x: &Rat, y: &Rat) -> Rat {
-    if let Some(v) = small_pair(x, y).and_then(|(a, b)| a.sub_reduced(b)) {
-        return v.to_rat();
+    if let Some(v) = in_words(x, y, small::Small::sub_reduced) {
+        return v;
     }
     let (n, d) = sub_unreduced(x, y).into_raw();
     reduced(n, d)
@@ -1211,8 +1212,8 @@ pub fn add(x: &Rat, y: &Rat) -> Rat {
     if x.denom().is_one() && y.denom().is_one() {
         return Rat::from_integer(x.numer() + y.numer());
     }
-    if let Some(s) = small_pair(x, y).and_then(|(a, b)| a.add(b)) {
-        return s.to_rat();
+    if let Some(v) = in_words(x, y, small::Small::add) {
+        return v;
     }
     let (n, d) = (x.numer() * y.denom() + y.numer() * x.denom(), x.denom() * y.denom());
     let short = if x.denom().bits() <= y.denom().bits() { x.denom() } else { y.denom() };
@@ -1224,7 +1225,8 @@ pub fn sub_lowest(x: &Rat, y: &Rat) -> Rat {
     if x.is_zero() {
         return -y;
     }
-    add(x, &-y)
+    // In words without forming −y first.
+    in_words(x, y, small::Small::sub).unwrap_or_else(|| add(x, &-y))
 }
 
 /// `x − y` not reduced (positive denominator, no gcd): for values that are
@@ -1248,26 +1250,31 @@ pub fn mul(x: &Rat, y: &Rat) -> Rat {
     if x.is_zero() || y.is_zero() {
         return Rat::zero();
     }
-    if let Some(s) = small_pair(x, y).and_then(|(a, b)| a.mul(b)) {
-        return s.to_rat();
+    if let Some(v) = in_words(x, y, small::Small::mul) {
+        return v;
     }
     let (a, d) = cancel(x.numer(), y.denom());
     let (c, b) = cancel(y.numer(), x.denom());
     Rat::new_raw(&*a * &*c, &*b * &*d)
 }
 
-/// `x` and `y` as [`small::Small`]s when each part is below 2^120: the
-/// word-sized paths of [`add`], [`sub`] and [`mul`] form no big-integer
-/// temporaries (a sum took five: two cross products, the denominators'
-/// product, a remainder and a gcd), only the result. The bound leaves
-/// the 128-bit operations their headroom; past it, or when an
-/// intermediate would not fit, the big-integer path gives the same value.
-fn small_pair(x: &Rat, y: &Rat) -> Option<(small::Small, small::Small)> {
+/// `op(x, y)` in [`small::Small`]s when each part of `x` and `y` is below
+/// 2^120: the word-sized paths of [`add`], [`sub`], [`sub_lowest`],
+/// [`mul`] and [`div`] form no big-integer temporaries (a sum took five:
+/// two cross products, the denominators' product, a remainder and a gcd),
+/// only the result. The bound leaves the 128-bit operations their
+/// headroom; past it, or when an intermediate would not fit (`None`), the
+/// big-integer path gives the same value.
+fn in_words(
+    x: &Rat,
+    y: &Rat,
+    op: impl FnOnce(small::Small, small::Small) -> Option<small::Small>,
+) -> Option<Rat> {
     let fits = |r: &Rat| r.numer().bits() <= 120 && r.denom().bits() <= 120;
     if !(fits(x) && fits(y)) {
         return None;
     }
-    Some((small::Small::of(x)?, small::Small::of(y)?))
+    op(small::Small::of(x)?, small::Small::of(y)?).map(small::Small::to_rat)
 }
 
 /// `n/g` and `d/g` for `g = gcd(n, d)`, borrowed when `g = 1` (the usual
@@ -1284,6 +1291,9 @@ fn cancel<'a>(n: &'a BigInt, d: &'a BigInt) -> (std::borrow::Cow<'a, BigInt>, st
 
 /// `x / y` (`y ≠ 0`) in lowest terms by cross-cancellation ([`mul`]).
 pub fn div(x: &Rat, y: &Rat) -> Rat {
+    if let Some(v) = in_words(x, y, small::Small::div) {
+        return v;
+    }
     let (n, d) = (y.denom().clone(), y.numer().clone());
     mul(x, &if d.is_negative() { Rat::new_raw(-n, -d) } else { Rat::new_raw(n, d) })
 }
