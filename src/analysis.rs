@@ -1013,14 +1013,14 @@ impl Vertices {
     /// propose the candidates ([`extreme_candidates`]); a single candidate
     /// (their usual answer) is evaluated in 128-bit integers when its parts
     /// fit, several are compared unreduced and the extreme reduced once.
-    fn extremes(&self, vertices: &[Vec<Rat>], b: &[Rat], bf: &[f64]) -> (Option<Rat>, Option<Rat>) {
-        let f = &b[1..];
-        let (for_min, for_max) = extreme_candidates(bf, &self.view);
+    fn extremes(&self, vertices: &[Vec<Rat>], at: &BasisAt<'_>) -> (Option<Rat>, Option<Rat>) {
+        let (b, f) = (at.b, &at.b[1..]);
+        let (for_min, for_max) = extreme_candidates(&at.view, &self.view);
         let cmp = crate::num::cmp_unreduced;
         let value = |i: &usize| crate::num::affine_unreduced(&b[0], f, &vertices[*i]);
         let extreme = |candidates: &[usize], max: bool| -> Option<Rat> {
             if let [i] = candidates {
-                return Some(affine_at(self.common[*i].as_ref(), b, &vertices[*i]));
+                return Some(affine_at(self.common[*i].as_ref(), at, &vertices[*i]));
             }
             let values = candidates.iter().map(value);
             let (n, d) = if max { values.max_by(cmp) } else { values.min_by(cmp) }?.into_raw();
@@ -1030,11 +1030,32 @@ impl Vertices {
     }
 }
 
-/// `b0 + f·v` in lowest terms for the basis `b = [b0, f..]`: in 128-bit
-/// integers through `common` (`v` over one denominator) when it is given
-/// and everything fits, else over big integers with one reduction.
-fn affine_at(common: Option<&crate::num::small::Common>, b: &[Rat], v: &[Rat]) -> Rat {
-    common.and_then(|c| c.affine(&b[0], &b[1..])).unwrap_or_else(|| {
+/// A basis `b = [b0, f..]` at one prediction point, with the views every
+/// band there reads: its floats ([`filter_view`]), which propose extreme
+/// vertices, and its parts over one 128-bit denominator where they fit,
+/// made once for the model's value and every region's extremes.
+struct BasisAt<'a> {
+    b: &'a [Rat],
+    view: Vec<f64>,
+    words: Option<crate::num::small::Basis>,
+}
+
+impl BasisAt<'_> {
+    fn of(b: &[Rat]) -> BasisAt<'_> {
+        BasisAt {
+            b,
+            view: b.iter().map(filter_view).collect(),
+            words: crate::num::small::Basis::of(&b[0], &b[1..]),
+        }
+    }
+}
+
+/// `b0 + f·v` in lowest terms for the basis `b = [b0, f..]` at `at`: in
+/// 128-bit integers through `common` (`v` over one denominator) when it is
+/// given and everything fits, else over big integers with one reduction.
+fn affine_at(common: Option<&crate::num::small::Common>, at: &BasisAt<'_>, v: &[Rat]) -> Rat {
+    let b = at.b;
+    common.zip(at.words.as_ref()).and_then(|(c, w)| c.affine_over(w)).unwrap_or_else(|| {
         let (n, d) = crate::num::affine_unreduced(&b[0], &b[1..], v).into_raw();
         crate::num::reduced(n, d)
     })
@@ -1063,14 +1084,14 @@ impl Predictor<'_> {
     pub fn predict(&self, x: Vec<Rat>, log: &mut crate::model::EvalLog) -> Result<Prediction, AnalysisError> {
         let model = self.model;
         let b = model.basis_at(&x, log).map_err(|e| point_error(model, &e, &x))?;
-        let value = affine_at(self.params.as_ref(), &b, &self.analysis.params);
-        let bf: Vec<f64> = b.iter().map(filter_view).collect();
+        let at = BasisAt::of(&b);
+        let value = affine_at(self.params.as_ref(), &at, &self.analysis.params);
         let regions = &self.analysis.regions;
         let bands: Vec<Option<Band>> = regions
             .iter()
             .zip(&self.views)
             .map(|(r, v)| {
-                let b = band(r, v, &b, &bf);
+                let b = band(r, v, &at);
                 if self.positive {
                     b.and_then(Band::positive)
                 } else {
@@ -1451,17 +1472,17 @@ fn rows_lp(p: &Problem, k: usize) -> Option<crate::lp::Prepared> {
 /// The band of `T(c, x) = b0 + f·c` over the region, for the basis
 /// `b = [b0, f..]` at `x` (extremes at vertices, taken in the absolute
 /// parameters where the numbers are smallest; a ray or line along which
-/// `f·c` changes makes that side unbounded). `vertices` holds the float
-/// views of the region's `params_at` and `bf` is that of `b`
-/// ([`filter_view`]): they only propose the extreme vertices.
-fn band(r: &Region, vertices: &Vertices, b: &[Rat], bf: &[f64]) -> Option<Band> {
+/// `f·c` changes makes that side unbounded). `vertices` holds the views
+/// of the region's `params_at` and `at` those of `b` ([`BasisAt`]).
+fn band(r: &Region, vertices: &Vertices, at: &BasisAt<'_>) -> Option<Band> {
+    let b = at.b;
     if matches!(r.shape, Shape::Empty | Shape::Untrusted { .. }) {
         return None;
     }
     if let Shape::Unlisted { .. } = r.shape {
         return lp_band(r.lp.as_ref()?, b);
     }
-    let (mut lower, mut upper) = vertices.extremes(&r.params_at, b, bf);
+    let (mut lower, mut upper) = vertices.extremes(&r.params_at, at);
     if let Shape::Unbounded { rays, lines } = &r.shape {
         let (down, up) = bounded_sides(&b[1..], rays, lines);
         lower = lower.filter(|_| down);
@@ -1552,8 +1573,7 @@ struct Listed {
 fn vertex_band(listed: &Listed, b: &[Rat]) -> Option<Band> {
     let g = &listed.g;
     let (down, up) = bounded_sides(&b[1..], &g.rays, &g.lines);
-    let bf: Vec<f64> = b.iter().map(filter_view).collect();
-    let (lower, upper) = listed.vertices.extremes(&g.vertices, b, &bf);
+    let (lower, upper) = listed.vertices.extremes(&g.vertices, &BasisAt::of(b));
     // Listed generators have vertices, so both extremes exist.
     Some(Band::new(if down { Some(lower?) } else { None }, if up { Some(upper?) } else { None }))
 }

@@ -81,7 +81,14 @@ impl Band {
         let (l, u) = (self.lower.as_ref()?, self.upper.as_ref()?);
         let [ln, ld, un, ud] = [l.numer(), l.denom(), u.numer(), u.denom()].map(ToPrimitive::to_i128);
         let (ln, ld, un, ud) = (ln?, ld?, un?, ud?);
-        Some((un.checked_mul(ld)?.checked_sub(ln.checked_mul(ud)?)?, ud.checked_mul(ld)?))
+        let direct = || Some((un.checked_mul(ld)?.checked_sub(ln.checked_mul(ud)?)?, ud.checked_mul(ld)?));
+        // Past 128 bits (band ends far out, over long denominators), over
+        // lcm(ud, ld) first: one word-sized gcd instead of big integers.
+        direct().or_else(|| {
+            let g = crate::num::gcd_i128(ud, ld);
+            let (a, b) = (ld / g, ud / g);
+            Some((un.checked_mul(a)?.checked_sub(ln.checked_mul(b)?)?, ud.checked_mul(a)?))
+        })
     }
 
     /// [`Band::relative_of_width`] in 128-bit integers, `None` at a zero
@@ -92,6 +99,17 @@ impl Band {
             return None;
         }
         Some((n.checked_mul(td)?, d.checked_mul(tn.checked_abs()?.checked_mul(2)?)?))
+    }
+
+    /// The factor `1/(2|model|)` that turns a width into the relative
+    /// half-width, as `(n, d)` in 128-bit integers (`None` at a zero model
+    /// or when a part would not fit).
+    pub(crate) fn half_width_factor_i128(model: &Rat) -> Option<(i128, i128)> {
+        let (tn, td) = (model.numer().to_i128()?, model.denom().to_i128()?);
+        if tn == 0 {
+            return None;
+        }
+        Some((td, tn.checked_abs()?.checked_mul(2)?))
     }
 
     /// `(upper − lower)/(2|model|)`: the half-width relative to the

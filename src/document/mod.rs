@@ -111,6 +111,13 @@ enum Value {
     Word { n: i128, d: i128, lowest: bool },
     /// Any other value, `d > 0`.
     Big { value: Rat, lowest: bool },
+    /// The product `(a.0/a.1)·(b.0/b.1)` of two 128-bit fractions
+    /// (`a.1, b.1 > 0`) whose products would not fit: a band's relative
+    /// half-width far out, which a table shows only as a decimal. Its
+    /// decimal is proposed in floats and certified ([`crate::num`]); the
+    /// big integers are formed only where that fails or the fraction is
+    /// written.
+    Product { a: (i128, i128), b: (i128, i128) },
 }
 
 impl PartialEq for Exact {
@@ -185,6 +192,13 @@ impl Exact {
         Exact { value: Value::Word { n, d, lowest: false }, digits }
     }
 
+    /// The product `(a.0/a.1)·(b.0/b.1)` (`a.1, b.1 > 0`), formed only if
+    /// its fraction is written or its decimal cannot be certified in
+    /// floats.
+    pub(crate) fn product_i128(a: (i128, i128), b: (i128, i128), digits: usize) -> Exact {
+        Exact { value: Value::Product { a, b }, digits }
+    }
+
     /// [`Exact::new`] of a value that may be absent.
     pub fn opt(x: Option<&Rat>, digits: usize) -> Option<Exact> {
         x.map(|x| Exact::new(x, digits))
@@ -201,6 +215,10 @@ impl Exact {
             &Value::Word { n, d, lowest } => {
                 let (n, d) = word_lowest(n, d, lowest);
                 Cow::Owned(Rat::new_raw(n.into(), d.into()))
+            }
+            &Value::Product { a, b } => {
+                let big = num_bigint::BigInt::from;
+                Cow::Owned(crate::num::reduced(big(a.0) * big(b.0), big(a.1) * big(b.1)))
             }
         }
     }
@@ -226,7 +244,7 @@ impl Exact {
                 let (n, d) = word_lowest(n, d, lowest);
                 crate::num::write_fraction_i128(out, n, d)
             }
-            Value::Big { .. } => crate::num::write_fraction(out, &self.value()),
+            Value::Big { .. } | Value::Product { .. } => crate::num::write_fraction(out, &self.value()),
         }
     }
 
@@ -237,6 +255,7 @@ impl Exact {
             Value::Big { value, .. } => {
                 crate::num::write_sig_parts(out, value.numer(), value.denom(), self.digits)
             }
+            &Value::Product { a, b } => crate::num::write_sig_product_i128(out, a, b, self.digits),
         }
     }
 }
@@ -399,8 +418,12 @@ impl Band {
             Some(w) => {
                 let rel = model.and_then(|t| match B::relative_of_width_i128(w, t) {
                     Some((n, d)) => Some(Exact::unreduced_i128(n, d, digits)),
-                    None => B::relative_of_width(&(w.0.into(), w.1.into()), t)
-                        .map(|(n, d)| Exact::unreduced(n, d, digits)),
+                    // Far out, the products pass 128 bits: kept as factors.
+                    None => match B::half_width_factor_i128(t) {
+                        Some(f) => Some(Exact::product_i128(w, f, digits)),
+                        None => B::relative_of_width(&(w.0.into(), w.1.into()), t)
+                            .map(|(n, d)| Exact::unreduced(n, d, digits)),
+                    },
                 });
                 (Some(Exact::unreduced_i128(w.0, w.1, digits)), rel)
             }

@@ -264,8 +264,12 @@ pub fn write_fraction(out: &mut String, x: &Rat) {
 
 /// [`write_fraction`] of `n/d`, already in lowest terms with `d > 0`.
 pub(crate) fn write_fraction_i128(out: &mut String, n: i128, d: i128) {
-    use std::fmt::Write;
-    let _ = if d == 1 { write!(out, "{n}") } else { write!(out, "{n}/{d}") };
+    let mut buf = itoa::Buffer::new();
+    out.push_str(buf.format(n));
+    if d != 1 {
+        out.push('/');
+        out.push_str(buf.format(d));
+    }
 }
 
 /// [`write_sig_parts`] of `n/d` (`d > 0`, not necessarily in lowest
@@ -375,6 +379,31 @@ pub fn write_sig_parts(out: &mut String, n: &BigInt, d: &BigInt, sig: usize) {
         None => {
             let (q, e) = sig_digits_exact(&n.abs(), d, sig);
             write_layout(out, n.is_negative(), &q.to_string(), e, sig);
+        }
+    }
+}
+
+/// [`write_sig_parts`] of the product `(a.0/a.1)·(b.0/b.1)` (`a.1, b.1 > 0`)
+/// of two 128-bit fractions: the float proposal is formed from the four
+/// words (seven roundings, a relative error below 2^-49, inside
+/// [`round_sig_float`]'s margin); only a proposal that cannot be
+/// certified forms the products in big integers.
+pub(crate) fn write_sig_product_i128(out: &mut String, a: (i128, i128), b: (i128, i128), sig: usize) {
+    let sig = sig.max(1);
+    if a.0 == 0 || b.0 == 0 {
+        out.push('0');
+        return;
+    }
+    let x = (a.0.unsigned_abs() as f64 / a.1 as f64) * (b.0.unsigned_abs() as f64 / b.1 as f64);
+    match round_sig_float(x, sig) {
+        Some((q, e)) => {
+            let mut buf = [0u8; 20];
+            let digits = u64_digits(q, &mut buf);
+            write_layout(out, (a.0 < 0) != (b.0 < 0), digits, e, sig);
+        }
+        None => {
+            let big = BigInt::from;
+            write_sig_parts(out, &(big(a.0) * big(b.0)), &(big(a.1) * big(b.1)), sig)
         }
     }
 }
@@ -1385,21 +1414,22 @@ pub(crate) fn u128_gcd(mut a: u128, mut b: u128) -> u128 {
     }
     let shift = (a | b).trailing_zeros();
     a >>= a.trailing_zeros();
+    b >>= b.trailing_zeros();
     loop {
-        b >>= b.trailing_zeros();
-        if a > b {
-            std::mem::swap(&mut a, &mut b);
-        }
-        if a >> 64 == 0 {
+        // Both odd: the lesser and the difference, with no branch on
+        // which is which.
+        let (lo, hi) = (a.min(b), a.max(b));
+        if lo >> 64 == 0 {
             // One remainder brings the long one to a word too (a 128-bit
             // Stein step shaves only a few bits).
-            let r = (b % a) as u64;
-            return if r == 0 { a << shift } else { (u64_stein(a as u64, r) as u128) << shift };
+            let r = (hi % lo) as u64;
+            return if r == 0 { lo << shift } else { (u64_stein(lo as u64, r) as u128) << shift };
         }
-        b -= a;
-        if b == 0 {
-            return a << shift;
+        let d = hi - lo;
+        if d == 0 {
+            return lo << shift;
         }
+        (a, b) = (lo, d >> d.trailing_zeros());
     }
 }
 
@@ -1408,15 +1438,18 @@ pub(crate) fn u128_gcd(mut a: u128, mut b: u128) -> u128 {
 fn u64_stein(mut a: u64, mut b: u64) -> u64 {
     let shift = (a | b).trailing_zeros();
     a >>= a.trailing_zeros();
+    let mut bz = b.trailing_zeros();
     loop {
-        b >>= b.trailing_zeros();
-        if a > b {
-            std::mem::swap(&mut a, &mut b);
-        }
-        b -= a;
-        if b == 0 {
+        b >>= bz;
+        // The next shift is read off the wrapped difference (it has the
+        // trailing zeros of |b − a|), so it need not wait for the min and
+        // the absolute difference: a shorter chain per step.
+        let d = b.wrapping_sub(a);
+        if d == 0 {
             return a << shift;
         }
+        bz = d.trailing_zeros();
+        (a, b) = (a.min(b), a.abs_diff(b));
     }
 }
 
@@ -1896,6 +1929,27 @@ mod tests {
                     big = x.numer().to_string();
                 }
                 proptest::prop_assert_eq!(word, big);
+            }
+        }
+
+        /// The decimal of a product of two word fractions, proposed in
+        /// floats, is the one written from the product in big integers
+        /// (ties and exact decimals among them: `b` is often a power of ten
+        /// or a half).
+        #[test]
+        fn word_product_decimals_agree_with_big_ones(
+            (an, ad, bn, bd) in (proptest::num::i128::ANY, 1i128..=i128::MAX, proptest::num::i128::ANY, 1i128..=i128::MAX),
+            (sa, sb, sc, se) in (0u32..127, 0u32..127, 0u32..127, 0u32..127),
+            sig in 1usize..16,
+            ten in 0u32..20,
+        ) {
+            let (a, b) = ((an >> sa, (ad >> sb).max(1)), (bn >> sc, (bd >> se).max(1)));
+            for (a, b) in [(a, b), (a, (1, 10i128.pow(ten))), ((2 * (a.0 >> 2) + 1, 1), (1, 2)), (a, (a.1, a.0.unsigned_abs().clamp(1, i128::MAX as u128) as i128))] {
+                let (mut word, mut big) = (String::new(), String::new());
+                write_sig_product_i128(&mut word, a, b, sig);
+                let n = BigInt::from(a.0) * BigInt::from(b.0);
+                write_sig_parts(&mut big, &n, &(BigInt::from(a.1) * BigInt::from(b.1)), sig);
+                proptest::prop_assert_eq!(&word, &big, "{:?}·{:?} at {} digits", a, b, sig);
             }
         }
 

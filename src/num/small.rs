@@ -7,7 +7,7 @@
 
 use super::{gcd_i128 as gcd, Rat};
 use num_bigint::BigInt;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::ToPrimitive;
 
 /// `n/d` in lowest terms with `d > 0`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,7 +36,15 @@ impl Small {
     fn reduced(n: i128, d: i128) -> Option<Small> {
         let (n, d) = if d < 0 { (n.checked_neg()?, d.checked_neg()?) } else { (n, d) };
         let g = gcd(n, d);
-        Some(if g > 1 { Small { n: n / g, d: d / g } } else { Small { n, d } })
+        if g <= 1 {
+            return Some(Small { n, d });
+        }
+        // A 64-bit division where the parts allow (128-bit division is a
+        // library call, several times slower).
+        if let (Ok(n64), Ok(d64), Ok(g64)) = (i64::try_from(n), i64::try_from(d), i64::try_from(g)) {
+            return Some(Small { n: i128::from(n64 / g64), d: i128::from(d64 / g64) });
+        }
+        Some(Small { n: n / g, d: d / g })
     }
 
     /// `−self`.
@@ -131,7 +139,7 @@ impl Small {
 /// A vector of rationals over one common denominator, `v_j = n_j/d`, in
 /// 128-bit integers: a region's vertex, at which a band end is evaluated
 /// at 10^6 prediction points. Its value under a short basis is one dot
-/// product of integers and one word-sized gcd ([`Common::affine`]), where
+/// product of integers and one word-sized gcd ([`Common::affine_over`]), where
 /// the big-integer path multiplies each term over its own denominator and
 /// takes a gcd of numbers past 128 bits.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -156,31 +164,64 @@ impl Common {
         Some(Common { n, d })
     }
 
-    /// `c + f·v` in lowest terms, when every intermediate fits in 128 bits
-    /// (`None`: the caller takes the big-integer path, which gives the
-    /// same value). `f` has one entry per coordinate.
-    pub(crate) fn affine(&self, c: &Rat, f: &[Rat]) -> Option<Rat> {
-        // f_j = fn_j/fd_j over their least common multiple l.
+    /// `c + f·v` in lowest terms for the basis `b = [c, f..]`, when every
+    /// intermediate fits in 128 bits (`None`: the caller takes the
+    /// big-integer path, which gives the same value). The basis is put
+    /// over one denominator once per prediction point ([`Basis::of`]) and
+    /// read for the model's value and each region's extreme vertices.
+    pub(crate) fn affine_over(&self, b: &Basis) -> Option<Rat> {
+        let mut s: i128 = 0;
+        for (x, nj) in b.f.iter().zip(&self.n) {
+            if *nj != 0 && *x != 0 {
+                s = s.checked_add(x.checked_mul(*nj)?)?;
+            }
+        }
+        // c + s/(l·d): over cd·l·d with one reduction where that fits,
+        // else over lcm(cd, l·d) first.
+        let ld = b.l.checked_mul(self.d)?;
+        if let Some(d) = b.cd.checked_mul(ld) {
+            if let Some(n) = b.cn.checked_mul(ld).and_then(|x| x.checked_add(s.checked_mul(b.cd)?)) {
+                return Small::reduced(n, d).map(Small::to_rat);
+            }
+        }
+        let g = gcd(b.cd, ld);
+        let n = b.cn.checked_mul(ld / g)?.checked_add(s.checked_mul(b.cd / g)?)?;
+        let d = b.cd.checked_mul(ld / g)?;
+        Small::reduced(n, d).map(Small::to_rat)
+    }
+}
+
+/// A basis `[c, f..]` at one point in 128-bit integers: `c = cn/cd` and
+/// `f_j = f[j]/l` over the least common multiple `l` of their denominators.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Basis {
+    cn: i128,
+    cd: i128,
+    f: Vec<i128>,
+    l: i128,
+}
+
+impl Basis {
+    /// The basis `[c, f..]`, when every part fits.
+    pub(crate) fn of(c: &Rat, f: &[Rat]) -> Option<Basis> {
         let mut l: i128 = 1;
         for x in f {
             let xd = x.denom().to_i128()?;
-            l = (l / gcd(l, xd)).checked_mul(xd)?;
-        }
-        let mut s: i128 = 0;
-        for (x, nj) in f.iter().zip(&self.n) {
-            if *nj == 0 || x.numer().is_zero() {
-                continue;
+            if xd != 1 {
+                l = (l / gcd(l, xd)).checked_mul(xd)?;
             }
-            let xn = x.numer().to_i128()?.checked_mul(l / x.denom().to_i128()?)?;
-            s = s.checked_add(xn.checked_mul(*nj)?)?;
         }
-        // c + s/(l·d), over lcm(cd, l·d).
-        let (cn, cd) = (c.numer().to_i128()?, c.denom().to_i128()?);
-        let ld = l.checked_mul(self.d)?;
-        let g = gcd(cd, ld);
-        let n = cn.checked_mul(ld / g)?.checked_add(s.checked_mul(cd / g)?)?;
-        let d = cd.checked_mul(ld / g)?;
-        Small::reduced(n, d).map(Small::to_rat)
+        let f = f
+            .iter()
+            .map(|x| {
+                let n = x.numer().to_i128()?;
+                if n == 0 {
+                    return Some(0);
+                }
+                n.checked_mul(l / x.denom().to_i128()?)
+            })
+            .collect::<Option<_>>()?;
+        Some(Basis { cn: c.numer().to_i128()?, cd: c.denom().to_i128()?, f, l })
     }
 }
 
@@ -253,7 +294,10 @@ mod tests {
         // p = 10^6: the 128-bit path answers, with the exact value.
         let v = [rat("-1129839537968951/9987128750862120000"), rat("95096333471/9987128750862120000")];
         let (c, f) = (rat("26022/1000000"), [rat("26022"), rat("26022") * rat("999999") * rat("999999")]);
-        let got = Common::of(&v).and_then(|x| x.affine(&c, &f)).expect("fits in 128 bits");
+        let got = Common::of(&v)
+            .zip(Basis::of(&c, &f))
+            .and_then(|(x, b)| x.affine_over(&b))
+            .expect("fits in 128 bits");
         assert_eq!(got, &c + &f[0] * &v[0] + &f[1] * &v[1]);
     }
 
@@ -273,7 +317,7 @@ mod tests {
             let (c, f, v) = (&b[0], &b[1..=k], &v[..k]);
             let want = f.iter().zip(v).fold(c.clone(), |a, (x, y)| a + x * y);
             if let Some(common) = Common::of(v) {
-                if let Some(got) = common.affine(c, f) {
+                if let Some(got) = Basis::of(c, f).and_then(|b| common.affine_over(&b)) {
                     proptest::prop_assert_eq!(got.numer(), want.numer());
                     proptest::prop_assert_eq!(got.denom(), want.denom());
                 }
