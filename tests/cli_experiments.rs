@@ -566,6 +566,46 @@ fn streamed_experiment_sections_follow_the_table_and_json_parses() {
     );
 }
 
+/// An experiment whose text report spools several megabytes (part of it
+/// written to the spool file, the rest still in memory when the report
+/// is copied out in the table's order): every section is whole, under its
+/// own header, and carries its own series' fit, as the JSON document says.
+#[test]
+fn spooled_sections_come_back_whole_and_in_the_tables_order() {
+    let model = tmp_file("line.tm", "T(p) = c0 + c1*p\nparam c0, c1\npredict p = 128, 1024\n");
+    let mut text = String::from("PARAMETER p\nPOINTS ( 32 ) ( 64 )\nMETRIC time\n\n");
+    for r in 0..900u32 {
+        let (a, b) = (20 + r % 13, 30 + r % 29);
+        text.push_str(&format!(
+            "REGION k{r:04}\nDATA {a}.{:02} {a}.{:02}\nDATA {b}.{:02} {b}.{:02}\n\n",
+            r % 97,
+            r % 89,
+            r % 83,
+            r % 79
+        ));
+    }
+    let data = tmp_file("many.txt", &text);
+    let out = ok(&[&model, &data]);
+    assert!(out.len() > 2 << 20, "{} bytes: the spool should pass its in-memory run", out.len());
+    let doc = json(&[&model, &data]);
+    let c0: std::collections::HashMap<&str, &str> = doc["analyses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["callpath"].as_str().unwrap(), a["report"]["params"][0]["exact"].as_str().unwrap()))
+        .collect();
+    let order: Vec<&str> =
+        doc["summary"].as_array().unwrap().iter().map(|s| s["callpath"].as_str().unwrap()).collect();
+    let sections: Vec<&str> = out.split("\n=== ").skip(1).collect();
+    assert_eq!(sections.len(), 900);
+    for (section, name) in sections.iter().zip(&order) {
+        assert!(section.starts_with(&format!("{name} / time ===\n")), "{section}");
+        let fitted = section.lines().find_map(|l| l.trim().strip_prefix("c0 = ")).unwrap();
+        assert!(fitted.ends_with(&format!(" = {}", c0[name])) || fitted == c0[name], "{name}: {fitted}");
+        assert!(section.contains("\nBands of a new measurement at x"), "{section}");
+    }
+}
+
 /// `--format jsonl`: one line per series in file order, each the same
 /// object as the JSON document's `analyses` entry; one line for a single
 /// series, the same document as `--format json`.

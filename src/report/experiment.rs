@@ -11,7 +11,7 @@
 //! JSON report of 10⁴ callpaths is more than a gigabyte of text).
 
 use std::borrow::Cow;
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Write};
 
 use serde_json::Value;
 
@@ -31,6 +31,26 @@ use crate::error::{Classified, ErrorKind};
 use crate::model::{show_value, Model};
 use crate::num::{fmt_sig, Rat};
 use crate::session::Entry;
+
+/// Spooled bytes gathered before one write to the spool file.
+const SPOOL_RUN: usize = 1 << 20;
+
+/// Fills `buf` from `f` at `offset`: one positioned read where the
+/// platform has it (a series section per call when the report is copied
+/// out in its own order).
+fn read_at(f: &std::fs::File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_exact_at(f, buf, offset)
+    }
+    #[cfg(not(unix))]
+    {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut f = f;
+        f.seek(SeekFrom::Start(offset))?;
+        f.read_exact(buf)
+    }
+}
 
 /// A per-series section an experiment report spools: one for the output
 /// chosen, and one more for a `--report` file.
@@ -85,10 +105,16 @@ pub struct ExperimentReport<'a> {
     sections: Vec<Section>,
     /// One kept summary per series, in file order.
     kept: Vec<Kept>,
-    /// The spooled sections (created with the first one).
+    /// The spooled sections (created when the first buffer is full).
     spool: Option<std::fs::File>,
-    /// Bytes spooled so far.
+    /// Bytes spooled so far, in the file and in `pending`.
     spooled: u64,
+    /// Sections not yet in the file: they go out in runs of
+    /// [`SPOOL_RUN`] bytes, not a system call per series. The sections
+    /// past `flushed` are read from here.
+    pending: Vec<u8>,
+    /// Bytes in the file.
+    flushed: u64,
     /// From the first analysed series: the points predicted and the first
     /// threshold's name (the table's band columns).
     first: Option<(Vec<Vec<Rat>>, String)>,
@@ -268,6 +294,8 @@ impl<'a> ExperimentReport<'a> {
             kept: Vec::new(),
             spool: None,
             spooled: 0,
+            pending: Vec::new(),
+            flushed: 0,
             first: None,
             family_level: None,
             coverage: None,
@@ -547,15 +575,20 @@ impl<'a> ExperimentReport<'a> {
         }
         // (JSON Lines alone, streamed, need no spool file.)
         if sections.iter().any(|s| !s.is_empty()) {
+            for s in &sections {
+                self.pending.extend_from_slice(s.as_bytes());
+                kept.at.push((self.spooled, s.len()));
+                self.spooled += s.len() as u64;
+            }
+        }
+        if self.pending.len() >= SPOOL_RUN {
             let spool = match &mut self.spool {
                 Some(f) => f,
                 None => self.spool.insert(tempfile::tempfile()?),
             };
-            for s in sections {
-                spool.write_all(s.as_bytes())?;
-                kept.at.push((self.spooled, s.len()));
-                self.spooled += s.len() as u64;
-            }
+            spool.write_all(&self.pending)?;
+            self.flushed += self.pending.len() as u64;
+            self.pending.clear();
         }
         self.kept.push(kept);
         Ok(())
@@ -564,15 +597,21 @@ impl<'a> ExperimentReport<'a> {
     /// Copies section `k` of each series in `order` from the spool to `w`,
     /// each followed by `sep` but the last.
     fn copy(&self, w: &mut dyn Write, k: usize, order: &[usize], sep: &str) -> io::Result<()> {
-        let Some(f) = &self.spool else { return Ok(()) };
-        let mut f = f;
         let mut buf = Vec::new();
         for (n, &i) in order.iter().enumerate() {
             let Some(&(at, len)) = self.kept[i].at.get(k) else { continue };
-            f.seek(SeekFrom::Start(at))?;
-            buf.resize(len, 0);
-            f.read_exact(&mut buf)?;
-            w.write_all(&buf)?;
+            // A section lies wholly in the file or wholly in `pending`.
+            if let Some(from) = at.checked_sub(self.flushed) {
+                let from = usize::try_from(from).map_err(io::Error::other)?;
+                let text =
+                    self.pending.get(from..from + len).ok_or_else(|| io::Error::other("spool overrun"))?;
+                w.write_all(text)?;
+            } else {
+                let f = self.spool.as_ref().ok_or_else(|| io::Error::other("spool missing"))?;
+                buf.resize(len, 0);
+                read_at(f, &mut buf, at)?;
+                w.write_all(&buf)?;
+            }
             if n + 1 < order.len() {
                 w.write_all(sep.as_bytes())?;
             }
