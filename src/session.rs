@@ -490,6 +490,10 @@ pub fn analyse_experiment<'a>(
 /// it is rendered).
 const IN_FLIGHT_PER_THREAD: usize = 64;
 
+/// [`IN_FLIGHT_PER_THREAD`] under a deadline (`--timeout`): a run started
+/// before it is finished, so shorter runs stop closer to it.
+const IN_FLIGHT_PER_THREAD_TIMED: usize = 16;
+
 /// [`analyse_experiment`], streamed: the series are analysed in parallel a
 /// few at a time, each entry is passed to `map` on the thread that analysed
 /// it (to render it, say) and the results to `each` in series order, and
@@ -508,7 +512,8 @@ pub fn analyse_experiment_each<'a, T: Send, E>(
     use rayon::prelude::*;
     let opts = &Options { no_cells: true, ..req.options.clone() };
     let req = &Request { options: opts, ..*req };
-    let chunk = IN_FLIGHT_PER_THREAD * rayon::current_num_threads().max(1);
+    let per_thread = if opts.deadline.is_some() { IN_FLIGHT_PER_THREAD_TIMED } else { IN_FLIGHT_PER_THREAD };
+    let chunk = per_thread * rayon::current_num_threads().max(1);
     let analyse = |i: usize| -> Option<Entry<'a>> {
         let part = parts.get(i)?;
         let given = match per_series.get(i) {
