@@ -204,13 +204,18 @@ struct Structure<'a> {
 
 impl<'a> Structure<'a> {
     fn parse(body: &'a str, base: usize, file: &str, spec: &ColumnSpec) -> Result<Self, DataError> {
-        let mut s =
-            Structure { params: Vec::new(), params_span: base..base, points: Vec::new(), blocks: Vec::new() };
+        // One block per REGION line at most (a file of 10^5 regions grows
+        // no list by doubling).
+        let regions = body.matches("\nREGION").count() + usize::from(body.starts_with("REGION"));
+        let mut s = Structure {
+            params: Vec::new(),
+            params_span: base..base,
+            points: Vec::new(),
+            blocks: Vec::with_capacity(regions),
+        };
         let mut region: Option<String> = None;
         let mut metric: Option<String> = None;
-        // Block index by (region, metric): a file of 100 000 regions is
-        // checked for repeats in one pass.
-        let mut seen: std::collections::HashMap<(String, String), usize> = std::collections::HashMap::new();
+        let mut seen = Seen::with_capacity(regions);
         // The span and number of the latest REGION/METRIC line.
         let mut head: Option<(Range<usize>, usize)> = None;
         // Whether DATA lines now go to the last block.
@@ -327,7 +332,10 @@ impl<'a> Structure<'a> {
                     if !open {
                         let r = region.clone().unwrap_or_default();
                         let m = metric.clone().unwrap_or_default();
-                        if let Some(b) = seen.get(&(r.clone(), m.clone())).map(|&i| &s.blocks[i]) {
+                        let k = seen.key(&r, &m);
+                        if let Some(b) =
+                            Seen::repeat(seen.first.get(&k).copied(), &s.blocks, &r, &m).map(|i| &s.blocks[i])
+                        {
                             let (span, hl) = head.clone().unwrap_or((line_span.clone(), line_no));
                             return Err(error(
                                 file,
@@ -341,13 +349,13 @@ impl<'a> Structure<'a> {
                             ));
                         }
                         let (span, hl) = head.clone().unwrap_or((line_span.clone(), line_no));
-                        seen.insert((r.clone(), m.clone()), s.blocks.len());
+                        seen.first.entry(k).or_insert(s.blocks.len());
                         s.blocks.push(Block {
                             region: r,
                             metric: m,
                             head: span,
                             head_line: hl,
-                            data: Vec::new(),
+                            data: Vec::with_capacity(s.points.len()),
                         });
                         open = true;
                     }
@@ -396,6 +404,37 @@ impl<'a> Structure<'a> {
             check_complete(&s, file)?;
         }
         Ok(s)
+    }
+}
+
+/// The first block of each hash of (region, metric): a file of 100 000
+/// regions is checked for repeats in one pass, without a copy of each
+/// name as a key.
+struct Seen {
+    first: std::collections::HashMap<u64, usize>,
+    hasher: std::collections::hash_map::RandomState,
+}
+
+impl Seen {
+    fn with_capacity(n: usize) -> Seen {
+        Seen { first: std::collections::HashMap::with_capacity(n), hasher: Default::default() }
+    }
+
+    fn key(&self, region: &str, metric: &str) -> u64 {
+        std::hash::BuildHasher::hash_one(&self.hasher, (region, metric))
+    }
+
+    /// The block that `region`, `metric` repeats, given the first block
+    /// `first` with their hash: a first block with other names (two pairs
+    /// whose 64-bit hashes collide) is settled by reading every block's
+    /// names.
+    fn repeat(first: Option<usize>, blocks: &[Block<'_>], region: &str, metric: &str) -> Option<usize> {
+        let same = |b: &Block<'_>| b.region == region && b.metric == metric;
+        match first {
+            None => None,
+            Some(i) if same(&blocks[i]) => Some(i),
+            Some(_) => blocks.iter().position(same),
+        }
     }
 }
 
@@ -600,6 +639,27 @@ mod tests {
 
     use crate::data::test_spec as spec;
     use crate::data::Measurement;
+
+    #[test]
+    fn repeated_blocks_are_found_through_colliding_hashes_too() {
+        let block = |region: &str, metric: &str| Block {
+            region: region.into(),
+            metric: metric.into(),
+            head: 0..0,
+            head_line: 1,
+            data: Vec::new(),
+        };
+        let blocks = [block("a", "time"), block("b", "time"), block("c", "visits")];
+        // Block 0 stands for a hash that blocks 1 and 2 share with it.
+        assert_eq!(Seen::repeat(Some(0), &blocks, "a", "time"), Some(0));
+        assert_eq!(Seen::repeat(Some(0), &blocks, "b", "time"), Some(1));
+        assert_eq!(Seen::repeat(Some(0), &blocks, "c", "visits"), Some(2));
+        assert_eq!(Seen::repeat(Some(0), &blocks, "c", "time"), None);
+        assert_eq!(Seen::repeat(None, &blocks, "a", "time"), None);
+        let seen = Seen::with_capacity(2);
+        assert_eq!(seen.key("a", "time"), seen.key("a", "time"));
+        assert_ne!(seen.key("a", "time"), seen.key("atime", ""));
+    }
 
     fn err(text: &str, s: &ColumnSpec) -> (String, String) {
         let e = read_extrap(text, "e.txt", s).expect_err("should fail");
