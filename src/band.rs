@@ -91,19 +91,9 @@ impl Band {
         })
     }
 
-    /// [`Band::relative_of_width`] in 128-bit integers, `None` at a zero
-    /// model or when a part would not fit.
-    pub(crate) fn relative_of_width_i128((n, d): (i128, i128), model: &Rat) -> Option<(i128, i128)> {
-        let (tn, td) = (model.numer().to_i128()?, model.denom().to_i128()?);
-        if tn == 0 {
-            return None;
-        }
-        Some((n.checked_mul(td)?, d.checked_mul(tn.checked_abs()?.checked_mul(2)?)?))
-    }
-
     /// The factor `1/(2|model|)` that turns a width into the relative
-    /// half-width, as `(n, d)` in 128-bit integers (`None` at a zero model
-    /// or when a part would not fit).
+    /// half-width ([`Band::relative_of_width`]), as `(n, d)` in 128-bit
+    /// integers (`None` at a zero model or when a part would not fit).
     pub(crate) fn half_width_factor_i128(model: &Rat) -> Option<(i128, i128)> {
         let (tn, td) = (model.numer().to_i128()?, model.denom().to_i128()?);
         if tn == 0 {

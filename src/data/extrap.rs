@@ -333,9 +333,7 @@ impl<'a> Structure<'a> {
                         let r = region.clone().unwrap_or_default();
                         let m = metric.clone().unwrap_or_default();
                         let k = seen.key(&r, &m);
-                        if let Some(b) =
-                            Seen::repeat(seen.first.get(&k).copied(), &s.blocks, &r, &m).map(|i| &s.blocks[i])
-                        {
+                        if let Some(b) = seen.repeat(k, &s.blocks, &r, &m).map(|i| &s.blocks[i]) {
                             let (span, hl) = head.clone().unwrap_or((line_span.clone(), line_no));
                             return Err(error(
                                 file,
@@ -349,7 +347,7 @@ impl<'a> Structure<'a> {
                             ));
                         }
                         let (span, hl) = head.clone().unwrap_or((line_span.clone(), line_no));
-                        seen.first.entry(k).or_insert(s.blocks.len());
+                        seen.add(k, s.blocks.len());
                         s.blocks.push(Block {
                             region: r,
                             metric: m,
@@ -424,15 +422,19 @@ impl Seen {
         std::hash::BuildHasher::hash_one(&self.hasher, (region, metric))
     }
 
-    /// The block that `region`, `metric` repeats, given the first block
-    /// `first` with their hash: a first block with other names (two pairs
-    /// whose 64-bit hashes collide) is settled by reading every block's
-    /// names.
-    fn repeat(first: Option<usize>, blocks: &[Block<'_>], region: &str, metric: &str) -> Option<usize> {
+    /// Block `index` has hash `key` (the first one with it is kept).
+    fn add(&mut self, key: u64, index: usize) {
+        self.first.entry(key).or_insert(index);
+    }
+
+    /// The block of `blocks` that `region`, `metric` (hash `key`) repeats:
+    /// a first block with other names (two pairs whose 64-bit hashes
+    /// collide) is settled by reading every block's names.
+    fn repeat(&self, key: u64, blocks: &[Block<'_>], region: &str, metric: &str) -> Option<usize> {
         let same = |b: &Block<'_>| b.region == region && b.metric == metric;
-        match first {
+        match self.first.get(&key) {
             None => None,
-            Some(i) if same(&blocks[i]) => Some(i),
+            Some(&i) if same(&blocks[i]) => Some(i),
             Some(_) => blocks.iter().position(same),
         }
     }
@@ -650,13 +652,16 @@ mod tests {
             data: Vec::new(),
         };
         let blocks = [block("a", "time"), block("b", "time"), block("c", "visits")];
-        // Block 0 stands for a hash that blocks 1 and 2 share with it.
-        assert_eq!(Seen::repeat(Some(0), &blocks, "a", "time"), Some(0));
-        assert_eq!(Seen::repeat(Some(0), &blocks, "b", "time"), Some(1));
-        assert_eq!(Seen::repeat(Some(0), &blocks, "c", "visits"), Some(2));
-        assert_eq!(Seen::repeat(Some(0), &blocks, "c", "time"), None);
-        assert_eq!(Seen::repeat(None, &blocks, "a", "time"), None);
-        let seen = Seen::with_capacity(2);
+        // All three blocks under one hash (7), as colliding pairs would be.
+        let mut seen = Seen::with_capacity(2);
+        for i in 0..3 {
+            seen.add(7, i);
+        }
+        assert_eq!(seen.repeat(7, &blocks, "a", "time"), Some(0));
+        assert_eq!(seen.repeat(7, &blocks, "b", "time"), Some(1));
+        assert_eq!(seen.repeat(7, &blocks, "c", "visits"), Some(2));
+        assert_eq!(seen.repeat(7, &blocks, "c", "time"), None);
+        assert_eq!(seen.repeat(8, &blocks, "a", "time"), None);
         assert_eq!(seen.key("a", "time"), seen.key("a", "time"));
         assert_ne!(seen.key("a", "time"), seen.key("atime", ""));
     }

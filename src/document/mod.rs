@@ -416,14 +416,14 @@ impl Band {
         use crate::band::Band as B;
         let (width, rel) = match b.width_parts_i128() {
             Some(w) => {
-                let rel = model.and_then(|t| match B::relative_of_width_i128(w, t) {
-                    Some((n, d)) => Some(Exact::unreduced_i128(n, d, digits)),
-                    // Far out, the products pass 128 bits: kept as factors.
-                    None => match B::half_width_factor_i128(t) {
-                        Some(f) => Some(Exact::product_i128(w, f, digits)),
-                        None => B::relative_of_width(&(w.0.into(), w.1.into()), t)
-                            .map(|(n, d)| Exact::unreduced(n, d, digits)),
-                    },
+                let rel = model.and_then(|t| match B::half_width_factor_i128(t) {
+                    Some(f) => Some(match (w.0.checked_mul(f.0), w.1.checked_mul(f.1)) {
+                        (Some(n), Some(d)) => Exact::unreduced_i128(n, d, digits),
+                        // Far out, the products pass 128 bits: kept as factors.
+                        _ => Exact::product_i128(w, f, digits),
+                    }),
+                    None => B::relative_of_width(&(w.0.into(), w.1.into()), t)
+                        .map(|(n, d)| Exact::unreduced(n, d, digits)),
                 });
                 (Some(Exact::unreduced_i128(w.0, w.1, digits)), rel)
             }

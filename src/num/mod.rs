@@ -278,18 +278,37 @@ pub(crate) fn write_fraction_i128(out: &mut String, n: i128, d: i128) {
 /// relative error below 2^-51, inside [`round_sig_float`]'s margin), and
 /// only a proposal that cannot be certified takes the big-integer path.
 pub(crate) fn write_sig_i128(out: &mut String, n: i128, d: i128, sig: usize) {
-    let sig = sig.max(1);
     if n == 0 {
         out.push('0');
         return;
     }
-    match round_sig_float(n.unsigned_abs() as f64 / d as f64, sig) {
+    write_sig_proposed(out, n.unsigned_abs() as f64 / d as f64, n < 0, sig, || {
+        (BigInt::from(n), BigInt::from(d))
+    });
+}
+
+/// The `sig` significant digits of a non-zero exact value whose magnitude
+/// `x` approximates within [`round_sig_float`]'s margin: written from the
+/// float where it certifies them, else from the exact `n/d` that `exact`
+/// forms (`d > 0`, sign in `n`) only then.
+fn write_sig_proposed(
+    out: &mut String,
+    x: f64,
+    negative: bool,
+    sig: usize,
+    exact: impl FnOnce() -> (BigInt, BigInt),
+) {
+    let sig = sig.max(1);
+    match round_sig_float(x, sig) {
         Some((q, e)) => {
             let mut buf = [0u8; 20];
             let digits = u64_digits(q, &mut buf);
-            write_layout(out, n < 0, digits, e, sig);
+            write_layout(out, negative, digits, e, sig);
         }
-        None => write_sig_parts(out, &BigInt::from(n), &BigInt::from(d), sig),
+        None => {
+            let (n, d) = exact();
+            write_sig_parts(out, &n, &d, sig)
+        }
     }
 }
 
@@ -389,23 +408,13 @@ pub fn write_sig_parts(out: &mut String, n: &BigInt, d: &BigInt, sig: usize) {
 /// [`round_sig_float`]'s margin); only a proposal that cannot be
 /// certified forms the products in big integers.
 pub(crate) fn write_sig_product_i128(out: &mut String, a: (i128, i128), b: (i128, i128), sig: usize) {
-    let sig = sig.max(1);
     if a.0 == 0 || b.0 == 0 {
         out.push('0');
         return;
     }
     let x = (a.0.unsigned_abs() as f64 / a.1 as f64) * (b.0.unsigned_abs() as f64 / b.1 as f64);
-    match round_sig_float(x, sig) {
-        Some((q, e)) => {
-            let mut buf = [0u8; 20];
-            let digits = u64_digits(q, &mut buf);
-            write_layout(out, (a.0 < 0) != (b.0 < 0), digits, e, sig);
-        }
-        None => {
-            let big = BigInt::from;
-            write_sig_parts(out, &(big(a.0) * big(b.0)), &(big(a.1) * big(b.1)), sig)
-        }
-    }
+    let big = BigInt::from;
+    write_sig_proposed(out, x, (a.0 < 0) != (b.0 < 0), sig, || (big(a.0) * big(b.0), big(a.1) * big(b.1)));
 }
 
 /// The decimal digits of `q`, in `buf`.
