@@ -462,84 +462,74 @@ enum Rows<'a> {
 /// whose exact values carry the (possibly huge) denominators of the fit;
 /// results are translated to Δc afterwards ([`QeResult::shifted`]).
 fn residual_atoms(design: &Design, k: usize, rows: Rows<'_>) -> Vec<Formula> {
-    residual_rows(design, k, rows)
+    residual_constraints(design, k, rows)
         .into_iter()
-        .map(|expr| Formula::Atom(Atom { expr, rel: Rel::Le }))
+        .map(|c| Formula::Atom(Atom { expr: LinExpr { coeffs: c.a, constant: -c.b }, rel: Rel::Le }))
         .collect()
 }
 
-/// The rows of [`residual_atoms`] as LP constraints (`a·x <= b`).
+/// The rows of [`residual_atoms`] as LP constraints (`a·x <= b`): each
+/// coefficient cloned once into its row and each right-hand side formed
+/// with its sign (these rows are rebuilt for every LP of a family).
 fn residual_constraints(design: &Design, k: usize, rows: Rows<'_>) -> Vec<Constraint> {
-    residual_rows(design, k, rows)
-        .into_iter()
-        .map(|e| Constraint::new(e.coeffs, Kind::Le, -e.constant))
-        .collect()
-}
-
-/// The rows of [`residual_atoms`], each `expr <= 0`.
-fn residual_rows(design: &Design, k: usize, rows: Rows<'_>) -> Vec<LinExpr> {
     let n = if matches!(rows, Rows::Fixed(_)) { k } else { k + 1 };
     let one = Rat::one();
-    let mut atoms = Vec::with_capacity(2 * design.groups.len());
-    let mut push = |expr: LinExpr| atoms.push(expr);
-    let mut fixed: Option<(Rat, Rat)> = None;
+    let per_group = if matches!(rows, Rows::Relative) { 3 } else { 2 };
+    let mut out = Vec::with_capacity(per_group * design.groups.len());
+    // The rows' coefficients: f (upper) or −f (lower), then the bound's
+    // coefficient when it is a variable.
+    let row = |g: &crate::fit::Group, upper: bool, bound: Option<Rat>| -> Vec<Rat> {
+        let mut a = Vec::with_capacity(n);
+        a.extend(g.basis[1..=k].iter().map(|f| if upper { f.clone() } else { -f.clone() }));
+        a.extend(bound);
+        a
+    };
+    // In lowest terms, as the values are: the same as a·b's exact equality.
+    let same = |a: &Rat, b: &Rat| a.numer() == b.numer() && a.denom() == b.denom();
+    let mut fixed: Option<(Rat, Rat, Rat)> = None;
     for g in &design.groups {
-        let mut form = LinExpr::zero(n);
-        for j in 0..k {
-            form.coeffs[j] = g.basis[j + 1].clone();
-        }
-        // Upper rows: f0 + f·c − d ≤ bound(d); lower rows: d − f0 − f·c ≤ bound(d).
+        let f0 = &g.basis[0];
+        // Upper rows: f0 + f·c − d ≤ bound(d), so f·c − bound ≤ d − f0;
+        // lower rows: d − f0 − f·c ≤ bound(d), so −f·c − bound ≤ f0 − d.
         // num's subtraction for values in lowest terms: num-rational's
         // reduces with binary gcds (seconds on 4 000-digit measurements).
-        let upper = |d: &Rat| {
-            let mut a = form.clone();
-            a.constant = crate::num::sub_lowest(&g.basis[0], d);
-            a
-        };
-        let lower = |d: &Rat| {
-            let mut a = form.negated();
-            a.constant = crate::num::sub_lowest(d, &g.basis[0]);
-            a
-        };
+        let upper_b = |d: &Rat| crate::num::sub_lowest(d, f0);
+        let lower_b = |d: &Rat| crate::num::sub_lowest(f0, d);
         match rows {
             Rows::Absolute => {
-                for mut a in [upper(&g.ymin), lower(&g.ymax)] {
-                    a.coeffs[k] = -one.clone();
-                    push(a);
-                }
+                out.push(Constraint::new(row(g, true, Some(-one.clone())), Kind::Le, upper_b(&g.ymin)));
+                out.push(Constraint::new(row(g, false, Some(-one.clone())), Kind::Le, lower_b(&g.ymax)));
             }
             Rows::Relative => {
-                let mut ds = vec![&g.ymax];
-                if g.ymin != g.ymax {
-                    ds.push(&g.ymin);
-                }
-                let mut a = upper(&g.ymin);
-                a.coeffs[k] = -g.ymin.clone();
-                push(a);
-                for d in ds {
-                    let mut a = lower(d);
-                    a.coeffs[k] = -d.clone();
-                    push(a);
+                out.push(Constraint::new(row(g, true, Some(-g.ymin.clone())), Kind::Le, upper_b(&g.ymin)));
+                out.push(Constraint::new(row(g, false, Some(-g.ymax.clone())), Kind::Le, lower_b(&g.ymax)));
+                if !same(&g.ymin, &g.ymax) {
+                    out.push(Constraint::new(
+                        row(g, false, Some(-g.ymin.clone())),
+                        Kind::Le,
+                        lower_b(&g.ymin),
+                    ));
                 }
             }
             Rows::Fixed(b) => {
-                // f0 − d − (a + r·d) = d·(−(1 + r)) + f0 − a, and
-                // d − f0 − (a + r·d) = d·(1 − r) − f0 − a: each formed over
-                // one denominator and reduced once (r, a multiple of remax,
-                // is often a long fraction: three reductions per row were
-                // most of a family's band LPs).
-                let (plus, minus) = fixed.get_or_insert_with(|| (-(&one + &b.relative), &one - &b.relative));
-                let mut a = form.clone();
-                a.constant = mul_add2(&g.ymin, plus, &g.basis[0], &-&b.absolute);
-                push(a);
+                // f·c ≤ d·(1 + r) − f0 + a and −f·c ≤ d·(r − 1) + f0 + a:
+                // each formed over one denominator and reduced once (r, a
+                // multiple of remax, is often a long fraction: three
+                // reductions per row were most of a family's band LPs).
+                let (plus, minus, a) = fixed.get_or_insert_with(|| {
+                    // r ± 1 over r's own denominator, in lowest terms
+                    // without a gcd: (n ± d)/d.
+                    let (n, d) = (b.relative.numer(), b.relative.denom());
+                    (Rat::new_raw(n + d, d.clone()), Rat::new_raw(n - d, d.clone()), b.absolute.clone())
+                });
+                let neg_f0 = -f0.clone();
+                out.push(Constraint::new(row(g, true, None), Kind::Le, mul_add2(&g.ymin, plus, &neg_f0, a)));
                 let d = if b.relative > one { &g.ymin } else { &g.ymax };
-                let mut a = form.negated();
-                a.constant = mul_add2(d, minus, &-&g.basis[0], &-&b.absolute);
-                push(a);
+                out.push(Constraint::new(row(g, false, None), Kind::Le, mul_add2(d, minus, f0, a)));
             }
         }
     }
-    atoms
+    out
 }
 
 impl Analysis {

@@ -687,24 +687,31 @@ pub fn analyse(
             }
         })
         .collect();
+    // The comparator borrows (it cloned two long fractions per comparison).
+    let ranked = |m: &Member| {
+        let held = m.consistent.iter().filter(|c| **c).count();
+        (
+            std::cmp::Reverse(held),
+            m.positive.iter().any(|p| !p),
+            m.check.as_ref().is_some_and(|c| c.outcome.failed()),
+            // Parsimony among the forms the data allow; the others by fit.
+            if held > 0 { m.model.k() } else { 0 },
+        )
+    };
     members.sort_by(|a, b| {
-        let key = |m: &Member| m.stats.remax.clone().unwrap_or_else(|| m.stats.emax.clone());
-        let held = |m: &Member| m.consistent.iter().filter(|c| **c).count();
-        let negative = |m: &Member| m.positive.iter().any(|p| !p);
-        let failed = |m: &Member| m.check.as_ref().is_some_and(|c| c.outcome.failed());
         // Made ones first, smallest error first.
-        let loo = |m: &Member| (m.loo.is_none(), m.loo.clone());
-        // Parsimony among the forms the data allow; the others by fit.
-        let k = |m: &Member| if held(m) > 0 { m.model.k() } else { 0 };
-        held(b)
-            .cmp(&held(a))
-            .then(negative(a).cmp(&negative(b)))
-            .then(failed(a).cmp(&failed(b)))
-            .then(k(a).cmp(&k(b)))
-            .then(loo(a).cmp(&loo(b)))
-            .then(key(a).cmp(&key(b)))
-            .then(a.stats.residuals.mean_square.cmp(&b.stats.residuals.mean_square))
-            .then(a.form.cmp(&b.form))
+        fn loo(m: &Member) -> (bool, Option<&Rat>) {
+            (m.loo.is_none(), m.loo.as_ref())
+        }
+        fn key(m: &Member) -> &Rat {
+            m.stats.remax.as_ref().unwrap_or(&m.stats.emax)
+        }
+        ranked(a)
+            .cmp(&ranked(b))
+            .then_with(|| loo(a).cmp(&loo(b)))
+            .then_with(|| key(a).cmp(key(b)))
+            .then_with(|| a.stats.residuals.mean_square.cmp(&b.stats.residuals.mean_square))
+            .then_with(|| a.form.cmp(&b.form))
     });
     let hull = (0..levels.len())
         .map(|t| {

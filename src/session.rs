@@ -196,12 +196,14 @@ pub fn analyse_series(given: &Model, rows: &[Measurement], req: &Request<'_>) ->
     // groups (10^6 repetitions were hashed and summed six times).
     let train_tally = crate::fit::Tally::new(&train);
     // A change of trend: judged by the forms that may become the model.
+    // Their remax on the training medians serves the forms alike below.
+    let medians_remax = trust::MedianRemax::default();
     let regime = if choice.own {
-        trust::regime_tallied(&[given], &train, &train_tally, file, opts)
+        trust::regime_tallied(&[given], &train, &train_tally, file, opts, Some(&medians_remax))
     } else {
         let fs = forms(&train).map_err(SeriesError::Family)?;
         let models: Vec<&Model> = fs.iter().map(|(m, _)| m).collect();
-        trust::regime_tallied(&models, &train, &train_tally, file, opts)
+        trust::regime_tallied(&models, &train, &train_tally, file, opts, Some(&medians_remax))
     };
     let segment = trust::segment(&train, regime.as_ref());
     let segment_tally = match &segment {
@@ -329,7 +331,12 @@ pub fn analyse_series(given: &Model, rows: &[Measurement], req: &Request<'_>) ->
                             medians
                                 .get_or_init(|| trust::centres_of(&segment_tally).map(|(rows, _)| rows))
                                 .as_ref()
-                                .is_none_or(|rows| trust::fits_medians(&m.model, rows, b, file, opts))
+                                .is_none_or(|rows| {
+                                    // The training medians unless a regime set
+                                    // scales aside.
+                                    let known = matches!(segment, Cow::Borrowed(_)).then_some(&medians_remax);
+                                    trust::fits_medians(&m.model, rows, b, file, opts, known)
+                                })
                         })
                     });
                     trust::widen_to_alike(&mut r, &alike);

@@ -469,16 +469,42 @@ impl Regime {
 /// bisection: dropping early scales only lowers the best remax). A change
 /// among the last scales themselves is the self-check's to find.
 pub fn regime(forms: &[&Model], rows: &[Measurement], file: &str, opts: &Options) -> Option<Regime> {
-    regime_tallied(forms, rows, &Tally::new(rows), file, opts)
+    regime_tallied(forms, rows, &Tally::new(rows), file, opts, None)
 }
 
-/// [`regime`] with the rows' tally made once by the caller.
+/// remax of forms on the medians of one series' measurements (one per
+/// point; every one positive), each form's found once: the regime check
+/// and the forms ranked alike with the best ([`fits_medians`]) both ask
+/// it of the same medians. Keyed by the form's text.
+#[derive(Debug, Default)]
+pub struct MedianRemax {
+    known: std::sync::Mutex<std::collections::HashMap<String, Option<Rat>>>,
+}
+
+impl MedianRemax {
+    /// The remax of `model` recorded, or `find`'s (then recorded).
+    fn get_or(&self, model: &Model, find: impl FnOnce() -> Option<Rat>) -> Option<Rat> {
+        if let Some(r) = self.known.lock().ok().and_then(|k| k.get(&model.body_text).cloned()) {
+            return r;
+        }
+        let r = find();
+        if let Ok(mut k) = self.known.lock() {
+            k.insert(model.body_text.clone(), r.clone());
+        }
+        r
+    }
+}
+
+/// [`regime`] with the rows' tally made once by the caller; `known`
+/// records each form's remax on the medians of all the scales (when the
+/// measurements repeat), for [`fits_medians`] on the same medians.
 pub fn regime_tallied(
     forms: &[&Model],
     rows: &[Measurement],
     tally: &Tally,
     file: &str,
     opts: &Options,
+    known: Option<&MedianRemax>,
 ) -> Option<Regime> {
     // One variable: a tally's groups are its distinct scales.
     if forms.is_empty() || forms.iter().any(|m| m.vars.len() != 1) || tally.groups().len() <= MIN_LAST_SEGMENT
@@ -497,28 +523,65 @@ pub fn regime_tallied(
     if n <= MIN_LAST_SEGMENT {
         return None;
     }
-    let suffix =
-        |j: usize| -> Vec<Measurement> { data.iter().filter(|m| m.x[0] >= scales[j]).cloned().collect() };
+    // Each form evaluated once at every scale; a suffix's design takes its
+    // basis from there (each form was evaluated anew for every suffix).
+    let whole = match &data {
+        std::borrow::Cow::Borrowed(_) => std::borrow::Cow::Borrowed(tally),
+        std::borrow::Cow::Owned(c) => std::borrow::Cow::Owned(Tally::new(c)),
+    };
+    let designs: Vec<Option<Design>> = {
+        use rayon::prelude::*;
+        forms.par_iter().map(|m| Design::from_tally(m, &whole, file).ok()).collect()
+    };
+    let suffix = |j: usize| -> Tally { whole.keep(|g| g.x[0] >= scales[j]) };
+    // remax on a suffix (every measurement is positive): what
+    // `Analysis::smallest_bound` gives, from the form's shared basis.
+    let medians = matches!(data, std::borrow::Cow::Owned(_));
+    let remax = |i: usize, t: &Tally| -> Option<Rat> {
+        let m = forms[i];
+        let find = || {
+            let d = match &designs[i] {
+                Some(d) => d.for_tally(m, t, file),
+                None => Design::from_tally(m, t, file),
+            };
+            Analysis::remax_on(&d.ok()?, m.k(), opts).ok().flatten()
+        };
+        match known {
+            Some(k) if medians && t.groups().len() == n => k.get_or(m, find),
+            _ => find(),
+        }
+    };
     // The smallest remax on a suffix among the forms it can fit (more
     // distinct scales than coefficients), or whether some form meets `tol`.
-    let best = |d: &[Measurement], len: usize| -> Option<Rat> {
+    // Each form's remax on the last scales, where every form is asked
+    // first; then whether some form meets `tol` on a longer suffix, the
+    // forms tried in the order of those (the best on the last scales is
+    // likeliest to meet it on more, and the search stops there).
+    let w = MIN_LAST_SEGMENT;
+    let last_w = suffix(n - w);
+    let on_last: Vec<(Rat, usize)> = {
         use rayon::prelude::*;
-        forms
-            .par_iter()
-            .filter(|m| m.k() < len)
-            .filter_map(|m| Analysis::smallest_bound(m, d, file, opts).ok())
-            .min()
+        let mut v: Vec<(Rat, usize)> = (0..forms.len())
+            .into_par_iter()
+            .filter(|&i| forms[i].k() < w)
+            .filter_map(|i| remax(i, &last_w).map(|r| (r, i)))
+            .collect();
+        v.sort();
+        v
+    };
+    let order: Vec<usize> = {
+        let mut first = vec![false; forms.len()];
+        for (_, i) in &on_last {
+            first[*i] = true;
+        }
+        on_last.iter().map(|(_, i)| *i).chain((0..forms.len()).filter(|&i| !first[i])).collect()
     };
     let meets = |j: usize, tol: &Rat| -> bool {
         use rayon::prelude::*;
-        let d = suffix(j);
-        forms
-            .par_iter()
-            .filter(|m| m.k() < n - j)
-            .any(|m| Analysis::smallest_bound(m, &d, file, opts).is_ok_and(|r| r <= *tol))
+        let t = suffix(j);
+        order.par_iter().filter(|&&i| forms[i].k() < n - j).any(|&i| remax(i, &t).is_some_and(|r| r <= *tol))
     };
-    let w = MIN_LAST_SEGMENT;
-    let last = best(&suffix(n - w), w)?;
+    let last = on_last.first()?.0.clone();
     let tolerance = (Rat::from_integer(2.into()) * last).max(noise(opts));
     if meets(0, &tolerance) {
         return None;
@@ -626,10 +689,19 @@ pub fn widen_to_alike(r: &mut Recommendation, alike: &[Option<(Band, usize)>]) {
 /// Heavy-tailed repetitions make every form consistent at a wide threshold
 /// and the same e_max; the medians still tell the forms apart. A form that
 /// cannot be fitted to them does not fit.
-pub fn fits_medians(model: &Model, rows: &[Measurement], bound: &Bound, file: &str, opts: &Options) -> bool {
+/// `known`: the remax of forms on these medians found so far.
+pub fn fits_medians(
+    model: &Model,
+    rows: &[Measurement],
+    bound: &Bound,
+    file: &str,
+    opts: &Options,
+    known: Option<&MedianRemax>,
+) -> bool {
     // Medians are positive ([`centres`]): the smallest bound is remax, one
     // LP with no fit and no e_max.
-    Analysis::smallest_bound(model, rows, file, opts).is_ok_and(|r| r <= bound.relative)
+    let find = || Analysis::smallest_bound(model, rows, file, opts).ok();
+    known.map_or_else(find, |k| k.get_or(model, find)).is_some_and(|r| r <= bound.relative)
 }
 
 /// Why no band is recommended at a point.
@@ -827,5 +899,68 @@ mod tests {
         assert_eq!(s.widest_at, vec![int(1)]);
         let (_, s) = centres(&rows(&[(1, &[3, 3]), (2, &[5, 5])])).unwrap();
         assert!(s.widest_at.is_empty() && s.widest_ratio.is_none());
+    }
+
+    /// The regime by its definition, every form asked on every suffix: the
+    /// tolerance from the best remax on the last scales, and the first
+    /// suffix some form meets.
+    fn regime_by_definition(forms: &[&Model], medians: &[Measurement], opts: &Options) -> Option<(Rat, Rat)> {
+        let mut scales: Vec<Rat> = medians.iter().map(|m| m.x[0].clone()).collect();
+        scales.sort();
+        scales.dedup();
+        let n = scales.len();
+        let suffix = |j: usize| -> Vec<Measurement> {
+            medians.iter().filter(|m| m.x[0] >= scales[j]).cloned().collect()
+        };
+        let bound = |m: &Model, j: usize| Analysis::smallest_bound(m, &suffix(j), "t", opts).ok();
+        let w = MIN_LAST_SEGMENT;
+        let last = forms.iter().filter(|m| m.k() < w).filter_map(|m| bound(m, n - w)).min()?;
+        let tol = (int(2) * last).max(noise(opts));
+        let first = (0..=n - w)
+            .find(|&j| forms.iter().any(|m| m.k() < n - j && bound(m, j).is_some_and(|r| r <= tol)))?;
+        (first > 0).then(|| (scales[first - 1].clone(), scales[first].clone()))
+    }
+
+    #[test]
+    fn the_regime_search_agrees_with_its_definition_and_records_what_it_found() {
+        let model = |body: &str| Model::parse(&format!("T(p) = {body}\nparam c0, c1\n"), "m", 30).unwrap();
+        let forms = [model("c0 + c1*p"), model("c0 + c1*log2(p)"), model("c0 + c1*p^2"), model("c0 + c1/p")];
+        let refs: Vec<&Model> = forms.iter().collect();
+        let opts = Options::default();
+        // Flat up to p = 8, then linear; and a series with no change.
+        let changed = rows(&[
+            (1, &[100, 104, 98]),
+            (2, &[101, 99, 103]),
+            (4, &[100, 102, 97]),
+            (8, &[99, 101, 100]),
+            (16, &[160, 158, 163]),
+            (32, &[320, 330, 316]),
+            (64, &[640, 651, 633]),
+            (128, &[1280, 1270, 1291]),
+        ]);
+        let steady = rows(&[
+            (1, &[10, 11, 10]),
+            (2, &[20, 21, 19]),
+            (4, &[40, 41, 40]),
+            (8, &[80, 79, 81]),
+            (16, &[160, 158, 161]),
+        ]);
+        for data in [&changed, &steady] {
+            let tally = Tally::new(data);
+            let known = MedianRemax::default();
+            let got = regime_tallied(&refs, data, &tally, "t", &opts, Some(&known));
+            let (medians, _) = centres_of(&tally).unwrap();
+            assert_eq!(got.map(|r| r.between), regime_by_definition(&refs, &medians, &opts));
+            // What was recorded is each form's remax on all the medians.
+            let recorded = known.known.lock().unwrap().clone();
+            assert!(!recorded.is_empty());
+            for m in &forms {
+                if let Some(r) = recorded.get(&m.body_text) {
+                    assert_eq!(*r, Analysis::smallest_bound(m, &medians, "t", &opts).ok(), "{}", m.body_text);
+                }
+            }
+        }
+        assert!(regime(&refs, &changed, "t", &opts).is_some_and(|r| r.between == (int(8), int(16))));
+        assert!(regime(&refs, &steady, "t", &opts).is_none());
     }
 }

@@ -574,7 +574,10 @@ pub(crate) fn value_at_hint(all: &[Row], fr: &FloatRows, c: &[Rat], hint: &[usiz
         return None;
     }
     let basis = Basis::new(hint[..n].to_vec(), all, fr, n)?;
-    let x = basis.vertex_unreduced(all, fr, n);
+    // The vertex's numerators once: over `det` for the feasibility check,
+    // then for the value.
+    let numer = basis.vertex_numer(all, fr, n);
+    let x: Vec<Rat> = numer.iter().map(|v| Rat::new_raw(v.clone(), basis.det.clone())).collect();
     if !all_satisfied(all, fr, &x, &basis.rows) {
         return None;
     }
@@ -583,7 +586,7 @@ pub(crate) fn value_at_hint(all: &[Row], fr: &FloatRows, c: &[Rat], hint: &[usiz
         return None;
     }
     // c·x = (L c)·X / (L det), X the vertex's numerators.
-    let numer = idot(&c.int, &basis.vertex_numer(all, fr, n));
+    let numer = idot(&c.int, &numer);
     Some(crate::num::reduced(numer, &c.scale * &basis.det))
 }
 
