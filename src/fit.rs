@@ -451,12 +451,51 @@ impl Design {
             if self.groups.len() < k {
                 return Err(self.too_few(k));
             }
-            let dirs = self.null_space(k);
-            if !dirs.is_empty() {
-                return Err(Design::rank_deficient(model, dirs));
+            // The free directions are only wanted to name them.
+            if !self.full_column_rank(k) {
+                let dirs = self.null_space(k);
+                if !dirs.is_empty() {
+                    return Err(Design::rank_deficient(model, dirs));
+                }
             }
         }
         Ok(())
+    }
+
+    /// Whether the `k` basis columns are independent on these points: the
+    /// square design's inverse when it has one (found once and kept for
+    /// its regions), else rows added to an echelon form until `k` pivots
+    /// are found (usually the first `k` rows), in integers: each row
+    /// scaled by the lcm of its denominators, eliminated fraction-free.
+    pub(crate) fn full_column_rank(&self, k: usize) -> bool {
+        if k == 0 {
+            return true;
+        }
+        if self.groups.len() == k && self.square_inverse(k).is_some() {
+            return true;
+        }
+        let mut echelon: Vec<(usize, Vec<BigInt>)> = Vec::with_capacity(k);
+        for g in &self.groups {
+            let Some(f) = g.basis.get(1..=k) else { return false };
+            let l = crate::num::lcm_denoms(f.iter());
+            let mut row: Vec<BigInt> = f.iter().map(|x| x.numer() * (&l / x.denom())).collect();
+            for (c, pivot) in &echelon {
+                if row[*c].is_zero() {
+                    continue;
+                }
+                let (p, r) = (pivot[*c].clone(), row[*c].clone());
+                for (x, y) in row.iter_mut().zip(pivot) {
+                    *x = &*x * &p - &r * y;
+                }
+            }
+            if let Some(c) = row.iter().position(|x| !x.is_zero()) {
+                echelon.push((c, row));
+                if echelon.len() == k {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Parameter values for `model`: fitted, or the given ones.
@@ -912,6 +951,23 @@ mod tests {
             if let Some(fast) = crate::num::fmt_sqrt_sig(ms.numer(), ms.denom(), digits) {
                 proptest::prop_assert_eq!(fast, exact);
             }
+        }
+
+        /// The rank test before a fit says what the null space says: full
+        /// column rank exactly when no direction is free (few points,
+        /// repeated and dependent columns, square designs included).
+        #[test]
+        fn full_rank_agrees_with_the_null_space(
+            m in 1usize..6,
+            cells in proptest::collection::vec((-2i64..3, 1i64..3), 15),
+        ) {
+            let model = crate::model::Model::parse("T(p, q, r) = a*p + b*q + c*r\nparam a, b, c\n", "m", 30).unwrap();
+            let r = |(p, q): (i64, i64)| Rat::new(p.into(), q.into());
+            let data: Vec<Measurement> = (0..m)
+                .map(|i| Measurement { x: (0..3).map(|j| r(cells[3 * i + j])).collect(), y: int(1), line: i + 2 })
+                .collect();
+            let design = Design::new(&model, &data, "t").unwrap();
+            proptest::prop_assert_eq!(design.full_column_rank(3), design.null_space(3).is_empty());
         }
 
         /// Fraction-free elimination solves exactly what rational
