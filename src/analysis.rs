@@ -713,6 +713,11 @@ impl Analysis {
         feasible: bool,
         closed_form: bool,
     ) -> Option<Vec<Option<(Band, Band)>>> {
+        // No point to band and parameters known to exist: nothing to solve
+        // (a family without prediction points built every form's rows).
+        if bases.is_empty() && feasible {
+            return Some(Vec::new());
+        }
         let positive = design.all_positive();
         let finish = |m: Option<Band>| {
             let m = m?;
