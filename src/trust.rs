@@ -551,12 +551,11 @@ pub fn regime_tallied(
             _ => find(),
         }
     };
-    // The smallest remax on a suffix among the forms it can fit (more
-    // distinct scales than coefficients), or whether some form meets `tol`.
-    // Each form's remax on the last scales, where every form is asked
-    // first; then whether some form meets `tol` on a longer suffix, the
-    // forms tried in the order of those (the best on the last scales is
-    // likeliest to meet it on more, and the search stops there).
+    // Each form's remax on the last scales (among the forms they can fit:
+    // more distinct scales than coefficients); then whether some form
+    // meets `tol` on a longer suffix, the forms tried in the order of
+    // those (the best on the last scales is likeliest to meet it on more,
+    // and the search stops there).
     let w = MIN_LAST_SEGMENT;
     let last_w = suffix(n - w);
     let on_last: Vec<(Rat, usize)> = {
