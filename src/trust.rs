@@ -537,6 +537,8 @@ pub fn regime_tallied(
     // remax on a suffix (every measurement is positive): what
     // `Analysis::smallest_bound` gives, from the form's shared basis.
     let medians = matches!(data, std::borrow::Cow::Owned(_));
+    // Each form's remax on every scale, found at most once.
+    let at_all: Vec<std::sync::OnceLock<Option<Rat>>> = forms.iter().map(|_| Default::default()).collect();
     let remax = |i: usize, t: &Tally| -> Option<Rat> {
         let m = forms[i];
         let find = || {
@@ -546,16 +548,34 @@ pub fn regime_tallied(
             };
             Analysis::remax_on(&d.ok()?, m.k(), opts).ok().flatten()
         };
-        match known {
-            Some(k) if medians && t.groups().len() == n => k.get_or(m, find),
-            _ => find(),
+        if t.groups().len() != n {
+            return find();
         }
+        at_all[i]
+            .get_or_init(|| match known {
+                Some(k) if medians => k.get_or(m, find),
+                _ => find(),
+            })
+            .clone()
     };
     // Each form's remax on the last scales (among the forms they can fit:
     // more distinct scales than coefficients); then whether some form
     // meets `tol` on a longer suffix, the forms tried in the order of
     // those (the best on the last scales is likeliest to meet it on more,
     // and the search stops there).
+    // The tolerance is at least the noise: a form within it on every
+    // scale means no change, whatever the best on the last scales is.
+    let floor = noise(opts);
+    let within_noise = {
+        use rayon::prelude::*;
+        (0..forms.len())
+            .into_par_iter()
+            .filter(|&i| forms[i].k() < n)
+            .any(|i| remax(i, &whole).is_some_and(|r| r <= floor))
+    };
+    if within_noise {
+        return None;
+    }
     let w = MIN_LAST_SEGMENT;
     let last_w = suffix(n - w);
     let on_last: Vec<(Rat, usize)> = {
@@ -581,7 +601,7 @@ pub fn regime_tallied(
         order.par_iter().filter(|&&i| forms[i].k() < n - j).any(|&i| remax(i, &t).is_some_and(|r| r <= *tol))
     };
     let last = on_last.first()?.0.clone();
-    let tolerance = (Rat::from_integer(2.into()) * last).max(noise(opts));
+    let tolerance = (Rat::from_integer(2.into()) * last).max(floor);
     if meets(0, &tolerance) {
         return None;
     }
