@@ -484,8 +484,6 @@ fn residual_constraints(design: &Design, k: usize, rows: Rows<'_>) -> Vec<Constr
         a.extend(bound);
         a
     };
-    // In lowest terms, as the values are: the same as a·b's exact equality.
-    let same = |a: &Rat, b: &Rat| a.numer() == b.numer() && a.denom() == b.denom();
     let mut fixed: Option<(Rat, Rat, Rat)> = None;
     for g in &design.groups {
         let f0 = &g.basis[0];
@@ -503,7 +501,7 @@ fn residual_constraints(design: &Design, k: usize, rows: Rows<'_>) -> Vec<Constr
             Rows::Relative => {
                 out.push(Constraint::new(row(g, true, Some(-g.ymin.clone())), Kind::Le, upper_b(&g.ymin)));
                 out.push(Constraint::new(row(g, false, Some(-g.ymax.clone())), Kind::Le, lower_b(&g.ymax)));
-                if !same(&g.ymin, &g.ymax) {
+                if !crate::num::eq_lowest(&g.ymin, &g.ymax) {
                     out.push(Constraint::new(
                         row(g, false, Some(-g.ymin.clone())),
                         Kind::Le,

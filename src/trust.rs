@@ -529,40 +529,31 @@ pub fn regime_tallied(
         std::borrow::Cow::Borrowed(_) => std::borrow::Cow::Borrowed(tally),
         std::borrow::Cow::Owned(c) => std::borrow::Cow::Owned(Tally::new(c)),
     };
-    let designs: Vec<Option<Design>> = {
-        use rayon::prelude::*;
-        forms.par_iter().map(|m| Design::from_tally(m, &whole, file).ok()).collect()
-    };
+    // Evaluated when a form is first asked (the search often stops at one).
+    let designs: Vec<std::sync::OnceLock<Option<Design>>> =
+        forms.iter().map(|_| Default::default()).collect();
     let suffix = |j: usize| -> Tally { whole.keep(|g| g.x[0] >= scales[j]) };
+    // Each form's remax on every scale is found once: recorded in `known`
+    // when these are the medians it is kept for, else here.
+    let local = MedianRemax::default();
+    let at_all = known.filter(|_| matches!(data, std::borrow::Cow::Owned(_))).unwrap_or(&local);
     // remax on a suffix (every measurement is positive): what
     // `Analysis::smallest_bound` gives, from the form's shared basis.
-    let medians = matches!(data, std::borrow::Cow::Owned(_));
-    // Each form's remax on every scale, found at most once.
-    let at_all: Vec<std::sync::OnceLock<Option<Rat>>> = forms.iter().map(|_| Default::default()).collect();
     let remax = |i: usize, t: &Tally| -> Option<Rat> {
         let m = forms[i];
         let find = || {
-            let d = match &designs[i] {
+            let d = match designs[i].get_or_init(|| Design::from_tally(m, &whole, file).ok()) {
                 Some(d) => d.for_tally(m, t, file),
                 None => Design::from_tally(m, t, file),
             };
             Analysis::remax_on(&d.ok()?, m.k(), opts).ok().flatten()
         };
-        if t.groups().len() != n {
-            return find();
+        if t.groups().len() == n {
+            at_all.get_or(m, find)
+        } else {
+            find()
         }
-        at_all[i]
-            .get_or_init(|| match known {
-                Some(k) if medians => k.get_or(m, find),
-                _ => find(),
-            })
-            .clone()
     };
-    // Each form's remax on the last scales (among the forms they can fit:
-    // more distinct scales than coefficients); then whether some form
-    // meets `tol` on a longer suffix, the forms tried in the order of
-    // those (the best on the last scales is likeliest to meet it on more,
-    // and the search stops there).
     // The tolerance is at least the noise: a form within it on every
     // scale means no change, whatever the best on the last scales is.
     let floor = noise(opts);
@@ -576,6 +567,11 @@ pub fn regime_tallied(
     if within_noise {
         return None;
     }
+    // Each form's remax on the last scales (among the forms they can fit:
+    // more distinct scales than coefficients); then whether some form
+    // meets `tol` on a longer suffix, the forms tried in the order of
+    // those (the best on the last scales is likeliest to meet it on more,
+    // and the search stops there).
     let w = MIN_LAST_SEGMENT;
     let last_w = suffix(n - w);
     let on_last: Vec<(Rat, usize)> = {

@@ -830,9 +830,7 @@ impl std::hash::Hash for RowKey<'_> {
 
 impl PartialEq for RowKey<'_> {
     fn eq(&self, other: &Self) -> bool {
-        // Normalized rationals are equal exactly when their parts are (and
-        // comparing parts avoids `Ratio`'s cross-multiplying comparison).
-        let same = |a: &Rat, b: &Rat| a.numer() == b.numer() && a.denom() == b.denom();
+        let same = crate::num::eq_lowest;
         self.0.x.len() == other.0.x.len()
             && self.0.x.iter().zip(&other.0.x).all(|(a, b)| same(a, b))
             && same(&self.0.y, &other.0.y)

@@ -1176,6 +1176,13 @@ pub fn sort_exact(xs: &mut [&Rat]) {
     }
 }
 
+/// Equality of two values in lowest terms (as parsed and computed
+/// values are): their parts are equal exactly when they are, and
+/// comparing parts avoids `Ratio`'s cross-multiplying comparison.
+pub fn eq_lowest(a: &Rat, b: &Rat) -> bool {
+    a.numer() == b.numer() && a.denom() == b.denom()
+}
+
 /// Orders two rationals: their numerators when the denominators agree
 /// (repeated decimal measurements), else [`cmp_unreduced`]. num-rational's
 /// own comparison divides when they differ.
