@@ -903,7 +903,8 @@ impl Analysis {
                 }
                 b => b.map_err(|e| AnalysisError::Threshold(Box::new(e)))?,
             };
-            let mut r = if t.limit.as_ref().is_some_and(|l| bound.relative >= *l) {
+            let mut r = if t.limit.as_ref().is_some_and(|l| crate::num::cmp_fast(&bound.relative, l).is_ge())
+            {
                 untrusted(&bound, k, &dnames, false)
             } else if let Some(r) = at_emax.as_ref().filter(|r| r.bound == bound) {
                 r.clone()
@@ -1267,7 +1268,13 @@ fn minimax(design: &Design, k: usize, rows: Rows<'_>, qopts: &qe::Options) -> Re
             }
             _ => crate::num::div(&crate::num::sub_lowest(&g.ymax, &g.ymin), &two),
         };
-        return Ok(design.groups.iter().map(need).max().unwrap_or_else(Rat::zero));
+        // (The largest by exact comparisons without num-rational's division.)
+        return Ok(design
+            .groups
+            .iter()
+            .map(need)
+            .reduce(|a, b| if crate::num::cmp_fast(&a, &b).is_gt() { a } else { b })
+            .unwrap_or_else(Rat::zero));
     }
     minimax_general(design, k, rows, qopts)
 }
@@ -1581,15 +1588,11 @@ fn vertex_band(listed: &Listed, b: &[Rat]) -> Option<Band> {
 /// few scales per series (two points and a line, a form checked on the
 /// scales below the largest).
 fn square(design: &Design, k: usize) -> Option<std::borrow::Cow<'_, [Vec<Rat>]>> {
-    if k > SQUARE_MAX {
+    if k > crate::fit::SQUARE_MAX {
         return None;
     }
     design.square_inverse(k)
 }
-
-/// Largest `k` for [`square`]: its elimination is `k³` exact operations,
-/// beyond which the LPs are no dearer.
-const SQUARE_MAX: usize = 6;
 
 /// [`Analysis::lp_bands`]' model bands on a [`square`] design: the box
 /// `L_g ≤ v_g ≤ U_g` the bound's rows give each point, and at each basis
@@ -1646,7 +1649,7 @@ fn square_box(design: &Design, bound: &Bound) -> Option<(Vec<Rat>, Vec<Rat>)> {
             crate::num::sub_lowest(&crate::num::mul(d, &down), a),
             crate::num::add(&crate::num::mul(&g.ymin, &up), a),
         );
-        if l > u {
+        if crate::num::cmp_fast(&l, &u).is_gt() {
             return None;
         }
         lo.push(l);
@@ -1675,7 +1678,7 @@ fn square_region(
     if !qopts.no_cells || !qopts.order.is_empty() {
         return None;
     }
-    // (k is at most SQUARE_MAX here, so the corners' count fits.)
+    // (k is at most fit::SQUARE_MAX here, so the corners' count fits.)
     let inv = square(design, k)?;
     if (1usize << k) > qopts.limits.vertices {
         return None;
@@ -1685,7 +1688,7 @@ fn square_region(
     // widest spread pins its value) is a facet of itself, with that
     // point's row as the one equation; flatter boxes take the general path,
     // whose basis of several equations is its own choice.
-    let flat: Vec<bool> = lo.iter().zip(&hi).map(|(l, u)| l == u).collect();
+    let flat: Vec<bool> = lo.iter().zip(&hi).map(|(l, u)| crate::num::cmp_fast(l, u).is_eq()).collect();
     if flat.iter().filter(|&&f| f).count() > 1 {
         return None;
     }
@@ -1709,41 +1712,80 @@ fn square_region(
                 .collect()
         })
         .collect();
-    params_at.sort();
-    params_at.dedup();
-    // Facets in the absolute parameters: f_g·c ≤ U_g − F0_g and
-    // −f_g·c ≤ −(L_g − F0_g); a flat point's pair is its equation.
-    let row = |g: &crate::fit::Group| g.basis[1..=k].to_vec();
-    let facets =
-        design.groups.iter().zip(&ends).zip(&flat).filter(|(_, &f)| !f).flat_map(|((g, [l, u]), _)| {
-            let f = row(g);
-            let neg: Vec<Rat> = f.iter().map(|x| -x).collect();
-            [Constraint::new(f, Kind::Le, u.clone()), Constraint::new(neg, Kind::Le, -l.clone())]
-        });
-    let equalities = design
-        .groups
-        .iter()
-        .zip(&ends)
-        .zip(&flat)
-        .filter(|(_, &f)| f)
-        .map(|((g, [l, _]), _)| crate::poly::canonical_equality(Constraint::new(row(g), Kind::Eq, l.clone())))
-        .collect();
+    // (Exact comparisons without num-rational's dividing one.)
+    params_at.sort_by(|a, b| {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| crate::num::cmp_fast(x, y))
+            .find(|o| o.is_ne())
+            .unwrap_or(a.len().cmp(&b.len()))
+    });
+    params_at.dedup_by(|a, b| {
+        a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| crate::num::cmp_fast(x, y).is_eq())
+    });
+    // The result is posed in Δc = c − C (as `QeResult::shifted` moves an
+    // elimination's): each vertex less C, each facet's right-hand side
+    // less its row at C. Normalising a row scales it by a factor of its
+    // coefficients alone, and moving a facet changes only its right-hand
+    // side, by the same amount for equal rows, so the facets normalised
+    // and sorted here are the listing's, moved.
+    let zero = Rat::zero();
+    let mut inequalities = Vec::with_capacity(2 * k);
+    let mut equalities = Vec::new();
+    for ((g, [l, u]), &f) in design.groups.iter().zip(&ends).zip(&flat) {
+        let row = &g.basis[1..=k];
+        if f {
+            let e = crate::poly::canonical_equality(Constraint::new(row.to_vec(), Kind::Eq, l.clone()));
+            let at = crate::num::affine_unreduced(&zero, &e.a, c);
+            equalities.push(Constraint::new(e.a, Kind::Eq, crate::num::sub(&e.b, &at)));
+            continue;
+        }
+        // f·c ≤ U − F0 and −f·c ≤ −(L − F0), each scaled by `scale` to the
+        // primitive integer row ±a.
+        let (a, scale) = primitive_row(row)?;
+        let at = crate::num::affine_unreduced(&zero, &a, c);
+        let upper = crate::num::sub(&crate::num::mul(u, &scale), &at);
+        let lower = crate::num::sub(&crate::num::mul(&-l, &scale), &-at);
+        let neg: Vec<Rat> = a.iter().map(|x| -x).collect();
+        inequalities.push(Constraint::new(a, Kind::Le, upper));
+        inequalities.push(Constraint::new(neg, Kind::Le, lower));
+    }
+    crate::poly::in_listing_order(&mut inequalities);
+    let vertices: Vec<Vec<Rat>> =
+        params_at.iter().map(|v| v.iter().zip(c).map(|(x, t)| crate::num::sub(x, t)).collect()).collect();
     let shape = if params_at.len() == 1 { Shape::Point } else { Shape::Bounded };
     let minimal = crate::poly::Minimal {
         empty: false,
         equalities,
-        inequalities: crate::poly::canonical_inequalities(facets.collect()),
-        generators: crate::poly::Generators { vertices: params_at.clone(), rays: vec![], lines: vec![] },
+        inequalities,
+        generators: crate::poly::Generators { vertices: vertices.clone(), rays: vec![], lines: vec![] },
     };
-    let absolute = QeResult {
+    let result = QeResult {
         vars: VarTable::from_names(dnames.to_vec()),
         origin: (0..k).collect(),
         pieces: vec![qe::Piece { minimal, cells: vec![] }],
     };
-    // The Δc vertices are the shifted result's (one subtraction each).
-    let result = absolute.shifted(c);
-    let vertices = result.pieces[0].minimal.generators.vertices.clone();
     Some(listed(t, result, vertices, params_at, shape))
+}
+
+/// The primitive integer row `a = s·f` (coefficients coprime, `s > 0`) and
+/// the scale `s`, as [`Constraint::normalized`] scales a row `f` and its
+/// right-hand side; `None` for a zero row.
+fn primitive_row(f: &[Rat]) -> Option<(Vec<Rat>, Rat)> {
+    let den = crate::num::lcm_denoms(f);
+    let ints: Vec<num_bigint::BigInt> = f.iter().map(|x| x.numer() * (&den / x.denom())).collect();
+    let mut g = num_bigint::BigInt::zero();
+    for i in &ints {
+        g = crate::num::gcd(&g, i);
+        if g.is_one() {
+            break;
+        }
+    }
+    if g.is_zero() {
+        return None;
+    }
+    let a = ints.into_iter().map(|i| Rat::from_integer(i / &g)).collect();
+    Some((a, crate::num::reduced(den, g)))
 }
 
 fn lp_band(lp: &crate::lp::Prepared, b: &[Rat]) -> Option<Band> {

@@ -44,11 +44,11 @@ impl Band {
     /// is; clipped when either was).
     pub fn hull(&self, other: &Band) -> Band {
         let lower = match (&self.lower, &other.lower) {
-            (Some(a), Some(b)) => Some(a.min(b).clone()),
+            (Some(a), Some(b)) => Some(crate::num::min_fast(a, b).clone()),
             _ => None,
         };
         let upper = match (&self.upper, &other.upper) {
-            (Some(a), Some(b)) => Some(a.max(b).clone()),
+            (Some(a), Some(b)) => Some(crate::num::max_fast(a, b).clone()),
             _ => None,
         };
         Band { lower, upper, clipped: self.clipped || other.clipped }

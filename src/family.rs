@@ -629,7 +629,10 @@ pub fn analyse(
     let levels: Vec<Level> = thresholds
         .into_iter()
         .map(|t| {
-            let bound = t.bound(&scale).ok().filter(|b| t.limit.as_ref().is_none_or(|l| b.relative < *l));
+            let bound = t
+                .bound(&scale)
+                .ok()
+                .filter(|b| t.limit.as_ref().is_none_or(|l| crate::num::cmp_fast(&b.relative, l).is_lt()));
             Level { threshold: t, bound }
         })
         .collect();

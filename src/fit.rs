@@ -94,7 +94,13 @@ impl Design {
         }
         let rows: Vec<&[Rat]> = self.groups.iter().map(|g| g.basis.get(1..=k)).collect::<Option<_>>()?;
         let same =
-            |kept: &[Vec<Rat>]| kept.len() == rows.len() && kept.iter().zip(&rows).all(|(a, b)| a[..] == **b);
+        // (Parts compared: a value in other terms only costs a new inverse.)
+            |kept: &[Vec<Rat>]| {
+                kept.len() == rows.len()
+                    && kept.iter().zip(&rows).all(|(a, b)| {
+                        a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| crate::num::eq_lowest(x, y))
+                    })
+            };
         let owned = || rows.iter().map(|r| r.to_vec()).collect::<Vec<_>>();
         let (kept, inv) = self.square.0.get_or_init(|| {
             let rows = owned();
@@ -108,6 +114,11 @@ impl Design {
         }
     }
 }
+
+/// Largest `k` for which a square design's inverse is used (the fit, and
+/// the closed forms of the bounds and bands): its elimination is `k³`
+/// exact operations, beyond which the LPs are no dearer.
+pub(crate) const SQUARE_MAX: usize = 6;
 
 /// Why the design or the fit failed.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -406,6 +417,34 @@ impl Design {
         let k = model.k();
         if self.groups.len() < k {
             return Err(self.too_few(k));
+        }
+        // As many points as parameters: each point's fitted value is free,
+        // so the least squares put it at the point's mean (whatever its
+        // weight), and c = A⁻¹·(mean − f0) with the inverse the bounds and
+        // bands use anyway. The solution is unique, so it is the normal
+        // equations' exactly. A singular basis takes them, which name the
+        // free directions.
+        if k <= SQUARE_MAX {
+            if let Some(inv) = self.square_inverse(k) {
+                let centred: Vec<Rat> = self
+                    .groups
+                    .iter()
+                    .map(|g| {
+                        let n = Rat::from_integer(g.rows.len().into());
+                        crate::num::sub_lowest(&crate::num::div(&g.ysum, &n), &g.basis[0])
+                    })
+                    .collect();
+                return Ok(inv
+                    .iter()
+                    .map(|row| {
+                        let mut s = crate::num::Sum::default();
+                        for (a, v) in row.iter().zip(&centred) {
+                            s.add_product(a, v);
+                        }
+                        s.value()
+                    })
+                    .collect());
+            }
         }
         // Normal equations: Σ_g n_g w_g² f f^T c = Σ_g w_g² f (S_g − n_g f0).
         // Sums over a common denominator (`num::Sum`), reduced once each:
@@ -875,7 +914,10 @@ pub fn sqrt_display(x: &Rat, digits: u32) -> Rat {
 
 /// True when `sqrt(ms) > e` (exactly: `ms > e²` for `e >= 0`).
 pub fn rms_exceeds(ms: &Rat, e: &Rat) -> bool {
-    e.is_negative() || *ms > e * e
+    // e² unreduced (it is in lowest terms when e is), compared by one
+    // cross product: num-rational's `*` and `>` take gcds and divide.
+    e.is_negative()
+        || crate::num::cmp_fast(ms, &Rat::new_raw(e.numer() * e.numer(), e.denom() * e.denom())).is_gt()
 }
 
 /// `y²` for `y` in lowest terms (as every value read from data is): the

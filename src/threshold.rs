@@ -33,12 +33,21 @@ pub struct Scale {
 }
 
 /// `|T(c, x_i) − d_i| ≤ absolute + relative·d_i` for every measurement.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Eq, Default)]
 pub struct Bound {
     /// The absolute part (a residual in the measurement's unit).
     pub absolute: Rat,
     /// The relative part (a fraction of the measurement: 0.05 is 5 %).
     pub relative: Rat,
+}
+
+impl PartialEq for Bound {
+    fn eq(&self, other: &Bound) -> bool {
+        // Exact, without num-rational's dividing comparison (bounds are
+        // compared per threshold of every series).
+        crate::num::cmp_fast(&self.absolute, &other.absolute).is_eq()
+            && crate::num::cmp_fast(&self.relative, &other.relative).is_eq()
+    }
 }
 
 impl Bound {
@@ -54,7 +63,7 @@ impl Bound {
 
     /// The bound as text: `17.97`, `r = 5 %`, or `2.5 + 5 %·d`.
     pub fn describe(&self, digits: usize) -> String {
-        let pct = |r: &Rat| format!("{} %", fmt_sig(&(r * Rat::from_integer(100.into())), digits));
+        let pct = |r: &Rat| format!("{} %", crate::num::fmt_pct_sig(r, digits));
         match (self.absolute.is_zero(), self.relative.is_zero()) {
             (_, true) => fmt_sig(&self.absolute, digits),
             (true, false) => format!("r = {}", pct(&self.relative)),
@@ -282,7 +291,7 @@ impl Threshold {
             text: "trusted".into(),
             forms: vec![twice, floor],
             pick: Pick::Largest,
-            limit: Some(Rat::new(1.into(), 2.into())),
+            limit: Some(Rat::new_raw(1.into(), 2.into())),
         }
     }
 
@@ -294,8 +303,8 @@ impl Threshold {
     /// What a named threshold stands for (`trusted` = `max(2*remax, 5 %)`).
     pub fn definition(&self) -> Option<String> {
         self.is_trusted().then(|| {
-            let noise = &self.forms[1].coeffs[PCT] * Rat::from_integer(100.into());
-            format!("max(2*remax, {} %), none from r = 50 % on", fmt_sig(&noise, 6))
+            let noise = crate::num::fmt_pct_sig(&self.forms[1].coeffs[PCT], 6);
+            format!("max(2*remax, {noise} %), none from r = 50 % on")
         })
     }
 

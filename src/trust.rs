@@ -118,11 +118,17 @@ pub fn centres_of(tally: &Tally) -> Option<(Vec<Measurement>, Spread)> {
             let dev = |y: &Rat| crate::num::div(&crate::num::sub_lowest(y, median), median);
             let (below, above) = (dev(&g.ymin), dev(&g.ymax));
             let range = crate::num::sub_lowest(&above, &below);
-            if range.is_positive() && widest.as_ref().is_none_or(|(w, _)| range > *w) {
+            if range.is_positive()
+                && widest.as_ref().is_none_or(|(w, _)| crate::num::cmp_fast(&range, w).is_gt())
+            {
                 widest = Some((range, i));
             }
-            spread.below = spread.below.min(below);
-            spread.above = spread.above.max(above);
+            if crate::num::cmp_fast(&spread.below, &below).is_gt() {
+                spread.below = below;
+            }
+            if crate::num::cmp_fast(&spread.above, &above).is_le() {
+                spread.above = above;
+            }
         }
         out.push(Measurement { x: g.x.clone(), y: median.clone(), line: *line });
     }
@@ -146,7 +152,7 @@ fn trusted_bound(remax: &Option<Rat>, opts: &Options) -> Option<Bound> {
     let scale =
         Scale { max: Rat::zero(), emax: Rat::zero(), rmax: Some(remax.clone()), remax: Some(remax.clone()) };
     let b = t.bound(&scale).ok()?;
-    t.limit.as_ref().is_none_or(|l| b.relative < *l).then_some(b)
+    t.limit.as_ref().is_none_or(|l| crate::num::cmp_fast(&b.relative, l).is_lt()).then_some(b)
 }
 
 /// The trusted new-measurement bands of one model at some points, with

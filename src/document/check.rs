@@ -3,7 +3,7 @@
 
 use super::{Exact, Header, Point};
 use crate::check::{CheckReport, Counts, Verdict};
-use crate::num::{fmt_sig, Rat};
+use crate::num::Rat;
 use num_traits::Signed;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -139,7 +139,7 @@ impl CheckDocument {
 
 /// `+12.3 %`, `-4.1 %`.
 pub(crate) fn percent(x: &Rat) -> String {
-    let p = fmt_sig(&(x * Rat::from_integer(100.into())), 3);
+    let p = crate::num::fmt_pct_sig(x, 3);
     if x.is_negative() {
         format!("{p} %")
     } else {

@@ -381,6 +381,13 @@ pub fn fmt_sig_parts(n: &BigInt, d: &BigInt, sig: usize) -> String {
     out
 }
 
+/// `100·x` as [`fmt_sig`] shows it: a percentage formed only to be shown,
+/// `n·100/d` unreduced (num-rational's `*` takes a gcd of `d`, which may be
+/// long, with 100).
+pub fn fmt_pct_sig(x: &Rat, sig: usize) -> String {
+    fmt_sig_parts(&(x.numer() * 100), x.denom(), sig)
+}
+
 /// [`fmt_sig_parts`] appended to `out`: a table of 10^6 rows writes its
 /// decimals in place, without a string per cell.
 pub fn write_sig_parts(out: &mut String, n: &BigInt, d: &BigInt, sig: usize) {
@@ -1196,6 +1203,26 @@ pub fn cmp_fast(x: &Rat, y: &Rat) -> std::cmp::Ordering {
             (i128::from(a) * i128::from(d)).cmp(&(i128::from(c) * i128::from(b)))
         }
         _ => cmp_unreduced(x, y),
+    }
+}
+
+/// The smaller of two rationals by [`cmp_fast`], `a` when they are equal
+/// (as `Ord::min`, without num-rational's dividing comparison).
+pub fn min_fast<'a>(a: &'a Rat, b: &'a Rat) -> &'a Rat {
+    if cmp_fast(a, b) == std::cmp::Ordering::Greater {
+        b
+    } else {
+        a
+    }
+}
+
+/// The larger of two rationals by [`cmp_fast`], `b` when they are equal
+/// (as `Ord::max`).
+pub fn max_fast<'a>(a: &'a Rat, b: &'a Rat) -> &'a Rat {
+    if cmp_fast(a, b) == std::cmp::Ordering::Greater {
+        a
+    } else {
+        b
     }
 }
 

@@ -790,18 +790,10 @@ pub(crate) fn canonical_equality(c: Constraint) -> Constraint {
     canonical_sign(c.normalized())
 }
 
-/// Facet inequalities as [`Polyhedron::minimize`] lists them: each
-/// normalised, sorted, without repeats (for a caller that knows the facets
-/// in closed form).
-pub(crate) fn canonical_inequalities(cons: Vec<Constraint>) -> Vec<Constraint> {
-    let mut out: Vec<Constraint> = cons.iter().map(Constraint::normalized).collect();
-    in_listing_order(&mut out);
-    out
-}
-
 /// Normalised inequalities sorted and without repeats, the order every
-/// minimal description lists them in.
-fn in_listing_order(cons: &mut Vec<Constraint>) {
+/// minimal description lists them in (also for a caller that knows the
+/// facets in closed form).
+pub(crate) fn in_listing_order(cons: &mut Vec<Constraint>) {
     cons.sort_by(cmp_constraints);
     cons.dedup();
 }

@@ -29,7 +29,7 @@ use crate::document::experiment::{
 use crate::document::{Band, BandStatus, Command, Exact, Header, ModelInfo};
 use crate::error::{Classified, ErrorKind};
 use crate::model::{show_value, Model};
-use crate::num::{fmt_sig, Rat};
+use crate::num::Rat;
 use crate::session::Entry;
 
 /// Spooled bytes gathered before one write to the spool file.
@@ -719,8 +719,7 @@ impl<'a> ExperimentReport<'a> {
                 })
                 .collect();
         }
-        kept.widest_cell =
-            kept.widest.as_ref().map_or("-".into(), |w| fmt_sig(&(w * Rat::from_integer(100.into())), 3));
+        kept.widest_cell = kept.widest.as_ref().map_or("-".into(), |w| crate::num::fmt_pct_sig(w, 3));
     }
 
     /// The summary table: header and rows of text.
