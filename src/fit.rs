@@ -446,6 +446,13 @@ impl Design {
                     .collect());
             }
         }
+        self.normal_equations(model)
+    }
+
+    /// [`Design::least_squares`] by the normal equations, whatever the
+    /// design.
+    fn normal_equations(&self, model: &Model) -> Result<Vec<Rat>, FitError> {
+        let k = model.k();
         // Normal equations: Σ_g n_g w_g² f f^T c = Σ_g w_g² f (S_g − n_g f0).
         // Sums over a common denominator (`num::Sum`), reduced once each:
         // distinct points give every term its own 40-digit denominator.
@@ -996,6 +1003,33 @@ mod tests {
             let regular = solve_rational(gram, vec![Rat::zero(); 3]).is_some();
             proptest::prop_assert_eq!(design.full_column_rank(3), regular);
             proptest::prop_assert_eq!(design.null_space(3).is_empty(), regular);
+        }
+
+        /// A square design's fit through its inverse is the normal
+        /// equations' solution (each point at its mean), with repetitions;
+        /// points are small fractions, so some coincide (too few points:
+        /// both refuse).
+        #[test]
+        fn square_fits_are_the_normal_equations(
+            k in 1usize..4,
+            points in proptest::collection::vec((-3i64..4, 1i64..3), 3),
+            reps in proptest::collection::vec(1usize..4, 3),
+            ys in proptest::collection::vec((-20i64..21, 1i64..5), 9),
+        ) {
+            let body = ["c0", "c0 + c1*p", "c0 + c1*p + c2*p^2"][k - 1];
+            let params = ["c0", "c0, c1", "c0, c1, c2"][k - 1];
+            let model = crate::model::Model::parse(&format!("T(p) = {body}\nparam {params}\n"), "m", 30).unwrap();
+            let r = |(p, q): (i64, i64)| Rat::new(p.into(), q.into());
+            let mut data = Vec::new();
+            for (i, (&pt, &n)) in points.iter().zip(&reps).take(k).enumerate() {
+                for j in 0..n {
+                    data.push(Measurement { x: vec![r(pt)], y: r(ys[3 * i + j]), line: data.len() + 2 });
+                }
+            }
+            let design = Design::new(&model, &data, "t").unwrap();
+            let (fast, normal) = (design.least_squares(&model), design.normal_equations(&model));
+            proptest::prop_assert_eq!(fast.as_ref().ok(), normal.as_ref().ok());
+            proptest::prop_assert_eq!(fast.is_err(), normal.is_err());
         }
 
         /// Fraction-free elimination solves exactly what rational
