@@ -1773,18 +1773,7 @@ fn square_region(
 /// right-hand side; `None` for a zero row.
 fn primitive_row(f: &[Rat]) -> Option<(Vec<Rat>, Rat)> {
     let den = crate::num::lcm_denoms(f);
-    let ints: Vec<num_bigint::BigInt> = f.iter().map(|x| x.numer() * (&den / x.denom())).collect();
-    let mut g = num_bigint::BigInt::zero();
-    for i in &ints {
-        g = crate::num::gcd(&g, i);
-        if g.is_one() {
-            break;
-        }
-    }
-    if g.is_zero() {
-        return None;
-    }
-    let a = ints.into_iter().map(|i| Rat::from_integer(i / &g)).collect();
+    let (a, g) = crate::linear::primitive_over(f, &den)?;
     Some((a, crate::num::reduced(den, g)))
 }
 

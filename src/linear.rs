@@ -285,19 +285,11 @@ impl Constraint {
         // Scaled by den/g: the coefficients become the integers ints/g and
         // only the right-hand side needs a reduction.
         let den = crate::num::lcm_denoms(self.a.iter().chain(std::iter::once(&self.b)));
-        let ints: Vec<num_bigint::BigInt> = self.a.iter().map(|c| c.numer() * (&den / c.denom())).collect();
-        let mut g = num_bigint::BigInt::zero();
-        for i in &ints {
-            g = crate::num::gcd(&g, i);
-            if g.is_one() {
-                break;
-            }
-        }
-        if g.is_zero() {
+        let Some((a, g)) = primitive_over(&self.a, &den) else {
             return self.clone();
-        }
-        let b = crate::num::reduced(self.b.numer() * (&den / self.b.denom()), g.clone());
-        Constraint { a: ints.into_iter().map(|i| Rat::from_integer(i / &g)).collect(), b, kind: self.kind }
+        };
+        let b = crate::num::reduced(self.b.numer() * (&den / self.b.denom()), g);
+        Constraint { a, b, kind: self.kind }
     }
     /// Text form `dc1 + 2401*dc2 <= 0.000754866`.
     pub fn show(&self, vars: &VarTable, fmt: NumFormat) -> String {
@@ -309,6 +301,27 @@ impl Constraint {
     pub fn show_exact(&self, vars: &VarTable) -> String {
         self.show(vars, NumFormat::Exact)
     }
+}
+
+/// The coprime integers `a·den/g` and their scale's divisor `g` (the gcd
+/// of `a·den`), for `den` a common multiple of `a`'s denominators: the
+/// primitive row of `a` is `a·(den/g)`, whatever `den` is. `None` for a
+/// zero row. [`Constraint::normalized`] and the closed-form facets of a
+/// square design's region share it.
+pub(crate) fn primitive_over(a: &[Rat], den: &num_bigint::BigInt) -> Option<(Vec<Rat>, num_bigint::BigInt)> {
+    let ints: Vec<num_bigint::BigInt> = a.iter().map(|c| c.numer() * (den / c.denom())).collect();
+    let mut g = num_bigint::BigInt::zero();
+    for i in &ints {
+        g = crate::num::gcd(&g, i);
+        if g.is_one() {
+            break;
+        }
+    }
+    if g.is_zero() {
+        return None;
+    }
+    let row = ints.into_iter().map(|i| Rat::from_integer(i / &g)).collect();
+    Some((row, g))
 }
 
 #[cfg(test)]
