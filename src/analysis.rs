@@ -1268,12 +1268,11 @@ fn minimax(design: &Design, k: usize, rows: Rows<'_>, qopts: &qe::Options) -> Re
             }
             _ => crate::num::div(&crate::num::sub_lowest(&g.ymax, &g.ymin), &two),
         };
-        // (The largest by exact comparisons without num-rational's division.)
         return Ok(design
             .groups
             .iter()
             .map(need)
-            .reduce(|a, b| if crate::num::cmp_fast(&a, &b).is_gt() { a } else { b })
+            .reduce(|a, b| crate::num::max_fast(&a, &b).clone())
             .unwrap_or_else(Rat::zero));
     }
     minimax_general(design, k, rows, qopts)

@@ -93,14 +93,13 @@ impl Design {
             return None;
         }
         let rows: Vec<&[Rat]> = self.groups.iter().map(|g| g.basis.get(1..=k)).collect::<Option<_>>()?;
-        let same =
         // (Parts compared: a value in other terms only costs a new inverse.)
-            |kept: &[Vec<Rat>]| {
-                kept.len() == rows.len()
-                    && kept.iter().zip(&rows).all(|(a, b)| {
-                        a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| crate::num::eq_lowest(x, y))
-                    })
-            };
+        let same = |kept: &[Vec<Rat>]| {
+            kept.len() == rows.len()
+                && kept.iter().zip(&rows).all(|(a, b)| {
+                    a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| crate::num::eq_lowest(x, y))
+                })
+        };
         let owned = || rows.iter().map(|r| r.to_vec()).collect::<Vec<_>>();
         let (kept, inv) = self.square.0.get_or_init(|| {
             let rows = owned();

@@ -123,12 +123,8 @@ pub fn centres_of(tally: &Tally) -> Option<(Vec<Measurement>, Spread)> {
             {
                 widest = Some((range, i));
             }
-            if crate::num::cmp_fast(&spread.below, &below).is_gt() {
-                spread.below = below;
-            }
-            if crate::num::cmp_fast(&spread.above, &above).is_le() {
-                spread.above = above;
-            }
+            spread.below = crate::num::min_fast(&spread.below, &below).clone();
+            spread.above = crate::num::max_fast(&spread.above, &above).clone();
         }
         out.push(Measurement { x: g.x.clone(), y: median.clone(), line: *line });
     }
@@ -568,7 +564,7 @@ pub fn regime_tallied(
         (0..forms.len())
             .into_par_iter()
             .filter(|&i| forms[i].k() < n)
-            .any(|i| remax(i, &whole).is_some_and(|r| r <= floor))
+            .any(|i| remax(i, &whole).is_some_and(|r| crate::num::cmp_fast(&r, &floor).is_le()))
     };
     if within_noise {
         return None;
@@ -587,7 +583,8 @@ pub fn regime_tallied(
             .filter(|&i| forms[i].k() < w)
             .filter_map(|i| remax(i, &last_w).map(|r| (r, i)))
             .collect();
-        v.sort();
+        // (Exact, without num-rational's dividing comparison.)
+        v.sort_by(|a, b| crate::num::cmp_fast(&a.0, &b.0).then(a.1.cmp(&b.1)));
         v
     };
     let order: Vec<usize> = {
@@ -600,10 +597,14 @@ pub fn regime_tallied(
     let meets = |j: usize, tol: &Rat| -> bool {
         use rayon::prelude::*;
         let t = suffix(j);
-        order.par_iter().filter(|&&i| forms[i].k() < n - j).any(|&i| remax(i, &t).is_some_and(|r| r <= *tol))
+        order
+            .par_iter()
+            .filter(|&&i| forms[i].k() < n - j)
+            .any(|&i| remax(i, &t).is_some_and(|r| crate::num::cmp_fast(&r, tol).is_le()))
     };
     let last = on_last.first()?.0.clone();
-    let tolerance = (Rat::from_integer(2.into()) * last).max(floor);
+    let tolerance =
+        crate::num::max_fast(&crate::num::mul(&Rat::from_integer(2.into()), &last), &floor).clone();
     if meets(0, &tolerance) {
         return None;
     }
@@ -722,7 +723,9 @@ pub fn fits_medians(
     // Medians are positive ([`centres`]): the smallest bound is remax, one
     // LP with no fit and no e_max.
     let find = || Analysis::smallest_bound(model, rows, file, opts).ok();
-    known.map_or_else(find, |k| k.get_or(model, find)).is_some_and(|r| r <= bound.relative)
+    known
+        .map_or_else(find, |k| k.get_or(model, find))
+        .is_some_and(|r| crate::num::cmp_fast(&r, &bound.relative).is_le())
 }
 
 /// Why no band is recommended at a point.

@@ -382,8 +382,8 @@ pub fn fmt_sig_parts(n: &BigInt, d: &BigInt, sig: usize) -> String {
 }
 
 /// `100·x` as [`fmt_sig`] shows it: a percentage formed only to be shown,
-/// `n·100/d` unreduced (num-rational's `*` takes a gcd of `d`, which may be
-/// long, with 100).
+/// `n·100/d` unreduced and rounded once (num-rational's `*` takes a gcd of
+/// `d`, which may be long, with 100).
 pub fn fmt_pct_sig(x: &Rat, sig: usize) -> String {
     fmt_sig_parts(&(x.numer() * 100), x.denom(), sig)
 }

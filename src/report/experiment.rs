@@ -124,9 +124,6 @@ pub struct ExperimentReport<'a> {
     coverage: Option<(String, Vec<crate::backtest::Coverage>)>,
     /// Why the run stopped before every series was analysed.
     stopped: Option<String>,
-    /// [`ExperimentReport::order`], sorted once for the table and the
-    /// sections (forgotten when a series is added).
-    order: std::sync::OnceLock<Vec<usize>>,
 }
 
 super::views!(ExperimentReport);
@@ -303,7 +300,6 @@ impl<'a> ExperimentReport<'a> {
             family_level: None,
             coverage: None,
             stopped: None,
-            order: std::sync::OnceLock::new(),
         }
     }
 
@@ -595,7 +591,6 @@ impl<'a> ExperimentReport<'a> {
             self.pending.clear();
         }
         self.kept.push(kept);
-        self.order.take();
         Ok(())
     }
 
@@ -644,13 +639,9 @@ impl<'a> ExperimentReport<'a> {
         self.kept.iter().filter(|k| k.failed.is_some()).count()
     }
 
-    /// Series indices, the widest relative band first; failures last, in file order.
-    pub fn order(&self) -> &[usize] {
-        self.order.get_or_init(|| self.sorted())
-    }
-
-    /// [`ExperimentReport::order`], sorted.
-    fn sorted(&self) -> Vec<usize> {
+    /// Series indices, the widest relative band first; failures last, in
+    /// file order. A writer sorts once, for its table and its sections.
+    pub fn order(&self) -> Vec<usize> {
         let keys: Vec<(bool, Option<&Rat>)> =
             self.kept.iter().map(|k| (k.failed.is_some(), k.widest.as_ref())).collect();
         widest_first(&keys)
@@ -721,8 +712,9 @@ impl<'a> ExperimentReport<'a> {
         kept.widest_cell = kept.widest.as_ref().map_or("-".into(), |w| crate::num::fmt_pct_sig(w, 3));
     }
 
-    /// The summary table: header and rows of text.
-    pub fn table(&self) -> (Vec<String>, Vec<Vec<String>>) {
+    /// The summary table, its rows in `order` ([`ExperimentReport::order`]):
+    /// header and rows of text.
+    pub fn table(&self, order: &[usize]) -> (Vec<String>, Vec<Vec<String>>) {
         let (points, thr_text) = self.first.clone().unwrap_or_default();
         let same = self.same_model();
         let mut head = vec!["series".to_string(), "points".into()];
@@ -745,7 +737,7 @@ impl<'a> ExperimentReport<'a> {
         }
         head.push("widest ±%".into());
         let mut rows = Vec::new();
-        for &i in self.order() {
+        for &i in order {
             let k = &self.kept[i];
             let mut row = vec![k.name.clone()];
             match &k.failed {
@@ -832,7 +824,8 @@ impl<'a> ExperimentReport<'a> {
             o.push_str(&format!("  {a}\n"));
         }
         o.push('\n');
-        let (head, rows) = self.table();
+        let order = self.order();
+        let (head, rows) = self.table(&order);
         let mut all = vec![head];
         all.extend(rows);
         o.push_str(&table_left(&all, 0, &[0]));
@@ -847,14 +840,14 @@ impl<'a> ExperimentReport<'a> {
             o.push_str(&super::table(&rows, 2));
         }
         w.write_all(o.as_bytes())?;
-        self.copy(w, self.slot(Section::Text)?, self.order(), "")
+        self.copy(w, self.slot(Section::Text)?, &order, "")
     }
 
     /// `--brief`: per series (in the table's order) a line per prediction
     /// point with the predicted value and the recommended band, or why
     /// there is none.
     pub fn write_brief(&self, w: &mut dyn Write) -> io::Result<()> {
-        self.copy(w, self.slot(Section::Brief)?, self.order(), "")
+        self.copy(w, self.slot(Section::Brief)?, &self.order(), "")
     }
 
     /// Markdown: the table, then each series' report.
@@ -863,7 +856,8 @@ impl<'a> ExperimentReport<'a> {
         for a in self.assumptions() {
             o.push_str(&format!("- {a}\n"));
         }
-        let (head, rows) = self.table();
+        let order = self.order();
+        let (head, rows) = self.table(&order);
         if let Some((cond, cov)) = &self.coverage {
             o.push_str(&format!(
                 "\n**Backtest over all series** (`--holdout {}`):\n\n",
@@ -885,7 +879,7 @@ impl<'a> ExperimentReport<'a> {
             ));
         }
         w.write_all(o.as_bytes())?;
-        self.copy(w, self.slot(Section::Markdown)?, self.order(), "")
+        self.copy(w, self.slot(Section::Markdown)?, &order, "")
     }
 
     /// The CSV header: one record per series, prediction point and
@@ -954,7 +948,7 @@ impl<'a> ExperimentReport<'a> {
         let mut head = csv::Writer::from_writer(Vec::new());
         let _ = head.write_record(self.csv_head());
         w.write_all(&head.into_inner().unwrap_or_default())?;
-        self.copy(w, self.slot(Section::Csv)?, self.order(), "")
+        self.copy(w, self.slot(Section::Csv)?, &self.order(), "")
     }
 
     /// JSON: the experiment, the summary rows, and every analysis in the
@@ -986,7 +980,7 @@ impl<'a> ExperimentReport<'a> {
         // the summary in the table's order, the analyses in file order.
         let file_order: Vec<usize> = (0..self.kept.len()).collect();
         let mut arrays = [
-            (format!("\"{ANALYSES}\""), self.slot(Section::Json)?, &file_order[..]),
+            (format!("\"{ANALYSES}\""), self.slot(Section::Json)?, file_order),
             (format!("\"{SUMMARY}\""), self.sections.len(), self.order()),
         ];
         arrays.sort_by_key(|(marker, _, _)| text.find(marker.as_str()));
@@ -1015,12 +1009,13 @@ impl<'a> ExperimentReport<'a> {
             body.push_str(&format!("<li>{}</li>\n", esc(&a)));
         }
         body.push_str("</ul>\n");
-        let (head, rows) = self.table();
+        let order = self.order();
+        let (head, rows) = self.table(&order);
         body.push_str(&html_table(&head, &rows));
         let (top, bottom) = page_parts(&self.title());
         w.write_all(top.as_bytes())?;
         w.write_all(body.as_bytes())?;
-        self.copy(w, self.slot(Section::Html)?, self.order(), "")?;
+        self.copy(w, self.slot(Section::Html)?, &order, "")?;
         w.write_all(bottom.as_bytes())
     }
 
@@ -1037,18 +1032,22 @@ impl<'a> ExperimentReport<'a> {
 /// last; stable (file order among equals).
 fn widest_first(keys: &[(bool, Option<&Rat>)]) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..keys.len()).collect();
-    // Floats propose the order of two widths; exact comparison decides
-    // when they lie within 10^-9 of each other (a width's float is within
-    // a few units in the last place of it). Exact comparisons of long
-    // fractions for every pair took seconds for 150 000 series.
+    // Floats propose the order of two widths (`num::surely_below`, each
+    // float within a few units in the last place of its width); exact
+    // comparison decides when they are too close to call. Exact
+    // comparisons of long fractions for every pair took seconds for
+    // 150 000 series.
     let approx: Vec<f64> = keys.iter().map(|(_, w)| w.map_or(f64::NAN, crate::num::to_f64)).collect();
+    let below = |a: f64, b: f64| crate::num::surely_below(a, 1e-12 * a.abs(), b);
     idx.sort_by(|&a, &b| {
         let ((fa, wa), (fb, wb)) = (keys[a], keys[b]);
         fa.cmp(&fb).then_with(|| match (wa, wb) {
             (Some(x), Some(y)) => {
                 let (fx, fy) = (approx[a], approx[b]);
-                if fx.is_finite() && fy.is_finite() && (fx - fy).abs() > 1e-9 * fx.abs().max(fy.abs()) {
-                    fy.total_cmp(&fx)
+                if below(fy, fx) {
+                    std::cmp::Ordering::Less
+                } else if below(fx, fy) {
+                    std::cmp::Ordering::Greater
                 } else {
                     crate::num::cmp_fast(y, x)
                 }

@@ -22,9 +22,7 @@ pub(crate) fn num(e: &Exact, exact: bool) -> String {
 /// `e` as a percentage, correctly rounded to `digits` significant digits,
 /// with `unit` after it (`" %"` or `"%"`).
 pub(crate) fn pct(e: &Exact, digits: usize, unit: &str) -> String {
-    let v = e.value();
-    // A view needs no reduction: n·100/d rounded once.
-    format!("{}{unit}", crate::num::fmt_sig_parts(&(v.numer() * 100), v.denom(), digits))
+    format!("{}{unit}", crate::num::fmt_pct_sig(&e.value(), digits))
 }
 
 /// A scale as written in the data (`256`, `0.5`, `1/3`).
