@@ -27,6 +27,12 @@
 //!    on four scales) cannot earn that trust: its band widens to the
 //!    family band at `trusted`, the hull over every form the data allow
 //!    ([`widen_unchecked`]).
+//!    The same smaller fit also predicts at each point ([`Check::values`]).
+//!    Where the final band does not hold that prediction, the forecast
+//!    rests on the measurements at the largest scale alone, and the answer
+//!    says so ([`Recommended::hinges`]); no band changes. Widening every
+//!    band to hold the smaller fit's band instead bought coverage only with
+//!    bands wider than ±100 % on the held-out suites.
 //! 3. **Forms alike** ([`widen_to_alike`]): without a model file the form
 //!    is the family's best, and the cross-validated error chose it among
 //!    forms with the same evidence: as many coefficients, consistent at
@@ -138,6 +144,15 @@ pub fn centres_of(tally: &Tally) -> Option<(Vec<Measurement>, Spread)> {
 /// The run-to-run variability the trusted band assumes at least.
 fn noise(opts: &Options) -> Rat {
     opts.noise.clone().unwrap_or_else(crate::threshold::default_noise)
+}
+
+/// `T(C, x)` from the basis at `x` (the constant part first) and the
+/// parameters: formed over one denominator and reduced once (num-rational's
+/// `+` and `*` took a binary gcd per term, a fifth of a run at 10^5
+/// prediction points).
+fn value_at(basis: &[Rat], params: &[Rat]) -> Rat {
+    let (n, d) = crate::num::affine_unreduced(&basis[0], &basis[1..], params).into_raw();
+    crate::num::reduced(n, d)
 }
 
 /// The trusted bound of a fit: `max(2·remax, noise)`, `None` from 50 % on
@@ -334,6 +349,11 @@ pub struct Check {
     /// unbounded). A check passed by a band of ±300 % says little, and the
     /// answer shows it.
     pub half_width: Option<Rat>,
+    /// That fit's prediction `T(C, x)` at each prediction point (`None`
+    /// where it cannot be evaluated; empty when not checked). Where the
+    /// recommended band does not hold it, the forecast rests on the scale
+    /// left out ([`Recommended::hinges`]).
+    pub values: Vec<Option<Rat>>,
 }
 
 /// Fits `model` without the measurements at the largest value of its first
@@ -361,6 +381,7 @@ pub fn check_with(
         outcome: Outcome::NotChecked(why),
         bands: Vec::new(),
         half_width: None,
+        values: Vec::new(),
     };
     // Over the distinct points: comparing 10^6 repetitions with
     // num-rational's comparison took seconds.
@@ -394,10 +415,14 @@ pub fn check_with(
         Some(d) => d.for_tally(model, &kept, file),
         None => Design::from_tally(model, &kept, file),
     };
-    let t = match kept_design
-        .map_err(AnalysisError::from)
-        .and_then(|d| trusted_at(model, &d, None, None, &kept, file, opts, &all))
-    {
+    let fitted = kept_design.map_err(AnalysisError::from).and_then(|d| {
+        let t = trusted_at(model, &d, None, None, &kept, file, opts, &all)?;
+        // The same fit's prediction at each point.
+        let params = d.params(model).map_err(AnalysisError::from)?;
+        let values = at.iter().map(|b| b.as_ref().map(|b| value_at(b, &params))).collect::<Vec<_>>();
+        Ok((t, values))
+    });
+    let (t, values) = match fitted {
         Ok(t) => t,
         Err(e) => return not(Some(top), format!("the fit without the largest scale failed: {e}")),
     };
@@ -415,6 +440,7 @@ pub fn check_with(
                 outcome: Outcome::Refused,
                 bands: at_points.to_vec(),
                 half_width: None,
+                values,
             };
         };
         of += g.rows.len();
@@ -438,7 +464,7 @@ pub fn check_with(
     let outcome = if above + below == 0 { Outcome::Passed } else { Outcome::Missed { above, below, of } };
     // The widest over the points; unknown when any one is.
     let half_width = widths.into_iter().collect::<Option<Vec<Rat>>>().and_then(|w| w.into_iter().max());
-    Check { at: Some(top), outcome, bands: at_points.to_vec(), half_width }
+    Check { at: Some(top), outcome, bands: at_points.to_vec(), half_width, values }
 }
 
 /// A change of trend inside the training data (module docs, rule 4).
@@ -664,6 +690,23 @@ pub struct Recommended {
     pub alike_forms: Option<usize>,
     /// Why there is no band.
     pub refusal: Option<Refusal>,
+    /// The prediction of the same form fitted without the largest scale
+    /// ([`Check::values`]; `None`: not checked, or undefined there).
+    pub without_largest: Option<Rat>,
+}
+
+impl Recommended {
+    /// True when the band does not hold the prediction of the form fitted
+    /// without the largest scale: the forecast rests on the measurements
+    /// at that one scale (a lasting change of trend or a one-off run; one
+    /// more run there tells them apart). Judged on the final band, after
+    /// every widening; never true without a band.
+    pub fn hinges(&self) -> bool {
+        match (&self.band, &self.without_largest) {
+            (Some(b), Some(v)) => !b.contains(v),
+            _ => false,
+        }
+    }
 }
 
 /// The rule for a form that cannot be checked (too few scales besides the
@@ -838,13 +881,7 @@ pub fn recommend_tallied(
         .zip(&at)
         .enumerate()
         .map(|(i, ((x, band), basis))| {
-            let value = basis.as_ref().map(|b| {
-                // Formed over one denominator and reduced once: num-rational's
-                // `+` and `*` took a binary gcd per term, a fifth of a run
-                // at 10^5 prediction points.
-                let (n, d) = crate::num::affine_unreduced(&b[0], &b[1..], &params).into_raw();
-                crate::num::reduced(n, d)
-            });
+            let value = basis.as_ref().map(|b| value_at(b, &params));
             let mut r = Recommended {
                 x: x.clone(),
                 value: value.clone(),
@@ -853,6 +890,7 @@ pub fn recommend_tallied(
                 family_forms: None,
                 alike_forms: None,
                 refusal: None,
+                without_largest: c.values.get(i).cloned().flatten(),
             };
             let Some(v) = value else {
                 r.refusal = Some(Refusal::Undefined);

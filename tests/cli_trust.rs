@@ -311,6 +311,47 @@ fn a_self_check_says_how_wide_the_band_that_passed_it_was() {
     assert_eq!(doc["recommendation"]["self_check"]["half_width"], serde_json::Value::Null, "{doc}");
 }
 
+/// A forecast that rests on the largest scale alone says so: RELeARN's
+/// "Update local trees" (n = 7000, Extra-P's test data) is flat from p = 32
+/// to 128 and doubles at 256, in both runs. The form that bends up through
+/// 256, fitted without it, predicts nothing like its own band at 512; the
+/// held-out runs there (0.00153) fell back near the flat level. JSON gives
+/// that fit's exact prediction (the same as fitting the form to the data
+/// without p = 256 as a model file) and `hinges`; text, Markdown and HTML
+/// give the sentence. HPL's forecast does not hinge.
+#[test]
+fn a_forecast_that_rests_on_the_largest_scale_says_so() {
+    let rows = "32,0.00122921\n32,0.00133041\n64,0.00120582\n64,0.0010727\n128,0.00121853\n128,0.00119473\n";
+    let csv = tmp_file("local_trees.csv", &format!("p,t\n{rows}256,0.00221994\n256,0.00223276\n"));
+    let doc = json(&[&csv as &str, "--at", "p=512"]);
+    let rec = &doc["recommendation"];
+    let point = &rec["points"][0];
+    assert_eq!(point["hinges"], true, "{point}");
+    let without = exact(&point["without_largest"]);
+    let (lo, hi) = (exact(&point["band"]["lower"]), exact(&point["band"]["upper"]));
+    assert!(without < lo || without > hi, "{point}");
+    // The same form fitted to the data without p = 256, as a model file.
+    let form = rec["form"].as_str().unwrap();
+    let model = tmp_file("form.tm", &format!("T(p) = {form}\nparam c0, c1\n"));
+    let short = tmp_file("short.csv", &format!("p,T\n{rows}"));
+    let alone = json(&[&model as &str, &short, "--at", "p=512"]);
+    assert_eq!(without, exact(&alone["bands"][0]["model"]), "{form}");
+    let sentence = "hinge: fitted without p = 256, the form predicts 0.0000286004 at p = 512, outside the band there: the forecast rests on the measurements at p = 256 alone";
+    has(&ok(&[&csv as &str, "--at", "p=512", "--brief"]), &[sentence]);
+    has(&ok(&[&csv as &str, "--at", "p=512", "--format", "md"]), &[sentence]);
+    let html = tmp_dir().join("report.html");
+    ok(&[&csv as &str, "--at", "p=512", "--report", html.to_str().unwrap()]);
+    has(
+        &std::fs::read_to_string(&html).unwrap(),
+        &["hinge: fitted without p = 256, the form predicts 0.0000286004 at p = 512"],
+    );
+    // A forecast the largest scale does not carry: no sentence, no flag.
+    let doc = json(&[HPL, HPL_DATA]);
+    let points = doc["recommendation"]["points"].as_array().unwrap();
+    assert!(points.iter().all(|p| p["hinges"] == false && !p["without_largest"].is_null()), "{points:?}");
+    assert!(!ok(&[HPL, HPL_DATA, "--brief"]).contains("hinge:"));
+}
+
 /// Forms ranked alike with the family's best (as many coefficients,
 /// consistent at the trusted threshold, a positive time everywhere, the
 /// same self-check outcome) are as likely: the cross-validated error chose one

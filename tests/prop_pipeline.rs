@@ -3,7 +3,8 @@
 //! reported vertex meets every residual constraint exactly; e_max is attained
 //! by the reported Δc and nothing below it is feasible; data generated
 //! exactly from the model is recovered exactly; the exact fit agrees with a
-//! float least-squares solve to within rounding.
+//! float least-squares solve to within rounding; the self-check's prediction
+//! is the fit without the largest scale.
 
 mod common;
 
@@ -252,6 +253,28 @@ proptest! {
         for (chain, want) in [(&env.upper, vals.iter().max()), (&env.lower, vals.iter().min())] {
             if let Some(p) = chain.iter().find(|p| p.from <= x && x <= p.to) {
                 prop_assert_eq!(Some(&value(&m, &p.params, std::slice::from_ref(&x))), want);
+            }
+        }
+    }
+
+    #[test]
+    fn the_self_checks_prediction_is_the_fit_without_the_largest_scale(
+        mi in 0usize..4, raw in data_strategy(), at in prop::collection::vec(1i64..5000, 1..4),
+    ) {
+        // Independent path: the analysis of the rows without the largest
+        // scale, predicting at the same points.
+        let m = model(mi);
+        let data = measurements(&raw);
+        let points: Vec<Vec<Rat>> = at.iter().map(|&p| vec![int(p)]).collect();
+        let c = errband::trust::check(&m, &data, "d.csv", &Options::default(), &points);
+        let top = data.iter().map(|d| d.x[0].clone()).max().unwrap();
+        let kept: Vec<Measurement> = data.iter().filter(|d| d.x[0] != top).cloned().collect();
+        match &c.outcome {
+            errband::trust::Outcome::NotChecked(_) => prop_assert!(c.values.is_empty()),
+            _ => {
+                let a = run(&m, &kept, &["max"], &at)?;
+                let want: Vec<Option<Rat>> = a.predictions.iter().map(|p| Some(p.model.clone())).collect();
+                prop_assert_eq!(&c.values, &want);
             }
         }
     }

@@ -6,7 +6,10 @@ measurement is checked against the bands errband gives at its point.
     python3 benches/holdout/discover.py BIN [--before] [--series] [--jobs N] SUITE.json...
 
 Each table ends with the same figures by extrapolation distance: series
-with one held-out scale, and the nearer and the farther of two.
+with one held-out scale, and the nearer and the farther of two. The
+recommended band's table then splits its points by the answer's hinge
+note: `(hinges)`, where the band does not hold the prediction of the form
+fitted without the largest training scale, and `(does not hinge)`.
 With --series every series' points are listed too (refused, or measurements
 inside the recommended band of n, its half-width and the point error).
 
@@ -77,11 +80,13 @@ def run_series(binary, before, work, suite_name, s):
         err = r.stderr.strip().splitlines()[0] if r.stderr.strip() else f"exit {r.returncode}"
         for k in KINDS:
             out[k] = [(True, 0, len(v), None, None) for _, v in held]
+        out["hinges"] = [False for _ in held]
         return s["group"], s["id"], out, err
     doc = json.loads(r.stdout)
     key = lambda point: tuple(Fraction(point[p]) for p in s["params"])
     preds = {key(b["point"]): b for b in doc["bands"]}
     rec = {}
+    out["hinges"] = []  # per point: does the recommended band hold the fit without the largest scale?
     if doc.get("recommendation"):
         rec = {key(p["point"]): p for p in doc["recommendation"]["points"]}
     fam = {}
@@ -103,6 +108,7 @@ def run_series(binary, before, work, suite_name, s):
         f = fam.get(pt)
         if f and not f.get("untrusted") and f["forms"] and usable(f["measurement_band"]):
             bands["family band"] = f["measurement_band"]
+        out["hinges"].append(bool(rec.get(pt, {}).get("hinges")))
         for k in KINDS:
             b = bands.get(k)
             if b is None:
@@ -189,6 +195,15 @@ def main():
             print(summary("(one held out)", one)["line"])
             print(summary("(nearer of two)", [ps[:1] for ps in two])["line"])
             print(summary("(farther of two)", [ps[1:] for ps in two])["line"])
+            if k == "recommended":
+                # The answer's hinge note: points whose band does not hold
+                # the prediction of the form fitted without the largest
+                # training scale, against the rest.
+                split = lambda flag: [
+                    [q for q, h in zip(r[3][k], r[3]["hinges"]) if h == flag and not q[0]] for r in mine
+                ]
+                print(summary("(hinges)", [ps for ps in split(True) if ps])["line"])
+                print(summary("(does not hinge)", [ps for ps in split(False) if ps])["line"])
     print("\nTargets: series-mean coverage >= 90 %, refused <= 15 %, median half-width <= 35 %")
     for sname, k, s in verdict:
         ok = lambda c: "met" if c else "MISSED"

@@ -402,8 +402,12 @@ class Analysis:
         self-check (``gate``: ``"passed"``, ``"missed"``, ``"refused"`` or
         ``"not_checked"``; ``gate_reason`` why it was not made;
         ``gate_half_width``, the half-width of the band that passed or
-        failed it, over the mean of the measurements there) and the
-        change-of-trend note (``regime``, the answer's sentence, or None).
+        failed it, over the mean of the measurements there), the
+        prediction of the same form fitted without the largest training
+        scale (``without_largest``; None when not checked), ``hinges``
+        (the band does not hold that prediction: the forecast rests on the
+        measurements at the largest scale alone) and the change-of-trend
+        note (``regime``, the answer's sentence, or None).
         Empty when there is no recommendation (:meth:`summary` says why).
         :attr:`set_aside` lists the measurements left out before a change
         of trend."""
@@ -426,9 +430,11 @@ class Analysis:
             rec["gate"] = check.get("outcome")
             rec["gate_reason"] = check.get("reason")
             rec["gate_half_width"] = _exact(check.get("half_width"))
+            rec["without_largest"] = _exact(p.get("without_largest"))
+            rec["hinges"] = bool(p.get("hinges"))
             rec["regime"] = regime
             recs.append(rec)
-        df = _with_floats(recs, ["value", "lower", "upper", "gate_half_width"])
+        df = _with_floats(recs, ["value", "lower", "upper", "gate_half_width", "without_largest"])
         for end, inf in (("lower", float("-inf")), ("upper", float("inf"))):
             if end in df.columns:
                 ok = df["status"].isin(["ok", "clipped"]) & df[end].isna()

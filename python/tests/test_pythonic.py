@@ -77,6 +77,9 @@ def test_model_discovery_gives_the_clis_family_and_recommendation():
     ]
     assert pd.isna(row["family_forms"]) if wp["family_forms"] is None else row["family_forms"] == wp["family_forms"]
     assert pd.isna(row["alike_forms"]) if wp["alike_forms"] is None else row["alike_forms"] == wp["alike_forms"]
+    wl = wp["without_largest"]
+    assert row["without_largest"] == (None if wl is None else Fraction(wl["exact"]))
+    assert row["hinges"] == wp["hinges"]
     # The same from a DataFrame, and with the pmnf family.
     same = errband.analyse_series(data=pd.read_csv("data/amdahl.csv", comment="#", dtype=str).rename(columns={"T [s]": "T"}), at="p=1024")
     assert same.json["family"]["forms"][0]["form"] == want["family"]["forms"][0]["form"]

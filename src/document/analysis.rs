@@ -716,6 +716,14 @@ pub struct RecommendedPoint {
     /// bound on them): how many forms the band spans (`null`: not widened
     /// so).
     pub alike_forms: Option<usize>,
+    /// The prediction of the same form fitted without the largest training
+    /// scale, the fit of the self-check (`null`: not checked, or undefined
+    /// there).
+    pub without_largest: Option<Exact>,
+    /// The band does not hold `without_largest`: the forecast rests on the
+    /// measurements at the largest scale alone (a lasting change of trend
+    /// or a one-off run; another run there tells them apart).
+    pub hinges: bool,
 }
 
 /// The ends of a band relative to the prediction.
@@ -1284,6 +1292,8 @@ pub fn recommendation(m: &Model, r: &Recommendation, digits: usize) -> Recommend
                 widened: p.widened,
                 family_forms: p.family_forms,
                 alike_forms: p.alike_forms,
+                without_largest: p.without_largest.as_ref().map(ex),
+                hinges: p.hinges(),
             })
             .collect(),
     }

@@ -164,6 +164,22 @@ impl Answer {
                 }
             ),
         });
+        let hinged: Vec<String> = r
+            .points
+            .iter()
+            .filter(|p| p.hinges)
+            .filter_map(|p| {
+                let v = p.without_largest.as_ref()?;
+                Some(format!("{} at {}", with_unit(&v.decimal()), point_label(&p.point, &model.variables)))
+            })
+            .collect();
+        if !hinged.is_empty() {
+            notes.push(format!(
+                "hinge: fitted without {at}, the form predicts {}, outside the band{} there: the forecast rests on the measurements at {at} alone; another run there tells a lasting change of trend from a one-off",
+                super::tables::abbreviated(&hinged, ", "),
+                plural(hinged.len())
+            ));
+        }
         if let Some(n) = alike {
             notes.push(format!(
                 "alike: {n} forms have what this one has (as many coefficients, consistent at the trusted threshold, a positive time at every point, the same self-check outcome{}); the cross-validated error chose this one, but the data refute none of the others, so each band spans theirs",
