@@ -314,7 +314,7 @@ fn a_self_check_says_how_wide_the_band_that_passed_it_was() {
 /// A forecast that rests on the largest scale alone says so: RELeARN's
 /// "Update local trees" (n = 7000, Extra-P's test data) is flat from p = 32
 /// to 128 and doubles at 256, in both runs. The form that bends up through
-/// 256, fitted without it, predicts nothing like its own band at 512; the
+/// 256, fitted without it, predicts far below the band at 512; the
 /// held-out runs there (0.00153) fell back near the flat level. JSON gives
 /// that fit's exact prediction (the same as fitting the form to the data
 /// without p = 256 as a model file) and `hinges`; text, Markdown and HTML
