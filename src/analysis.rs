@@ -1049,10 +1049,10 @@ impl BasisAt<'_> {
 /// given and everything fits, else over big integers with one reduction.
 fn affine_at(common: Option<&crate::num::small::Common>, at: &BasisAt<'_>, v: &[Rat]) -> Rat {
     let b = at.b;
-    common.zip(at.words.as_ref()).and_then(|(c, w)| c.affine_over(w)).unwrap_or_else(|| {
-        let (n, d) = crate::num::affine_unreduced(&b[0], &b[1..], v).into_raw();
-        crate::num::reduced(n, d)
-    })
+    common
+        .zip(at.words.as_ref())
+        .and_then(|(c, w)| c.affine_over(w))
+        .unwrap_or_else(|| crate::num::affine(&b[0], &b[1..], v))
 }
 
 /// Whether `f·c` stays bounded below and above (in that order) along the

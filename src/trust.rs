@@ -30,7 +30,7 @@
 //!    The same smaller fit also predicts at each point ([`Check::values`]).
 //!    Where the final band does not hold that prediction, the forecast
 //!    rests on the measurements at the largest scale alone, and the answer
-//!    says so ([`Recommended::hinges`]); no band changes. Widening every
+//!    says so ([`Recommendation::hinges`]); no band changes. Widening every
 //!    band to hold the smaller fit's band instead bought coverage only with
 //!    bands wider than ±100 % on the held-out suites.
 //! 3. **Forms alike** ([`widen_to_alike`]): without a model file the form
@@ -144,15 +144,6 @@ pub fn centres_of(tally: &Tally) -> Option<(Vec<Measurement>, Spread)> {
 /// The run-to-run variability the trusted band assumes at least.
 fn noise(opts: &Options) -> Rat {
     opts.noise.clone().unwrap_or_else(crate::threshold::default_noise)
-}
-
-/// `T(C, x)` from the basis at `x` (the constant part first) and the
-/// parameters: formed over one denominator and reduced once (num-rational's
-/// `+` and `*` took a binary gcd per term, a fifth of a run at 10^5
-/// prediction points).
-fn value_at(basis: &[Rat], params: &[Rat]) -> Rat {
-    let (n, d) = crate::num::affine_unreduced(&basis[0], &basis[1..], params).into_raw();
-    crate::num::reduced(n, d)
 }
 
 /// The trusted bound of a fit: `max(2·remax, noise)`, `None` from 50 % on
@@ -352,7 +343,7 @@ pub struct Check {
     /// That fit's prediction `T(C, x)` at each prediction point (`None`
     /// where it cannot be evaluated; empty when not checked). Where the
     /// recommended band does not hold it, the forecast rests on the scale
-    /// left out ([`Recommended::hinges`]).
+    /// left out ([`Recommendation::hinges`]).
     pub values: Vec<Option<Rat>>,
 }
 
@@ -417,9 +408,15 @@ pub fn check_with(
     };
     let fitted = kept_design.map_err(AnalysisError::from).and_then(|d| {
         let t = trusted_at(model, &d, None, None, &kept, file, opts, &all)?;
-        // The same fit's prediction at each point.
+        // The same fit's prediction at each point (no solve without points).
+        if at.is_empty() {
+            return Ok((t, Vec::new()));
+        }
         let params = d.params(model).map_err(AnalysisError::from)?;
-        let values = at.iter().map(|b| b.as_ref().map(|b| value_at(b, &params))).collect::<Vec<_>>();
+        let values = at
+            .iter()
+            .map(|b| b.as_ref().map(|b| crate::num::affine(&b[0], &b[1..], &params)))
+            .collect::<Vec<_>>();
         Ok((t, values))
     });
     let (t, values) = match fitted {
@@ -690,23 +687,6 @@ pub struct Recommended {
     pub alike_forms: Option<usize>,
     /// Why there is no band.
     pub refusal: Option<Refusal>,
-    /// The prediction of the same form fitted without the largest scale
-    /// ([`Check::values`]; `None`: not checked, or undefined there).
-    pub without_largest: Option<Rat>,
-}
-
-impl Recommended {
-    /// True when the band does not hold the prediction of the form fitted
-    /// without the largest scale: the forecast rests on the measurements
-    /// at that one scale (a lasting change of trend or a one-off run; one
-    /// more run there tells them apart). Judged on the final band, after
-    /// every widening; never true without a band.
-    pub fn hinges(&self) -> bool {
-        match (&self.band, &self.without_largest) {
-            (Some(b), Some(v)) => !b.contains(v),
-            _ => false,
-        }
-    }
 }
 
 /// The rule for a form that cannot be checked (too few scales besides the
@@ -823,6 +803,27 @@ pub struct Recommendation {
     pub noise: Rat,
 }
 
+impl Recommendation {
+    /// The prediction at point `i` of the same form fitted without the
+    /// largest scale ([`Check::values`]; `None`: not checked, or undefined
+    /// there).
+    pub fn without_largest(&self, i: usize) -> Option<&Rat> {
+        self.check.values.get(i)?.as_ref()
+    }
+
+    /// True when the band at point `i` does not hold
+    /// [`Recommendation::without_largest`]: the forecast rests on the
+    /// measurements at that one scale (a lasting change of trend or a
+    /// one-off run; one more run there tells them apart). Judged on the
+    /// final band, after every widening; never true without a band.
+    pub fn hinges(&self, i: usize) -> bool {
+        match (self.points.get(i).and_then(|p| p.band.as_ref()), self.without_largest(i)) {
+            (Some(b), Some(v)) => !b.contains(v),
+            _ => false,
+        }
+    }
+}
+
 /// The recommendation for `model` fitted to `rows` (the last segment, when
 /// a regime was found) at `points`; `check` when already made (a family
 /// checks each consistent form).
@@ -881,7 +882,7 @@ pub fn recommend_tallied(
         .zip(&at)
         .enumerate()
         .map(|(i, ((x, band), basis))| {
-            let value = basis.as_ref().map(|b| value_at(b, &params));
+            let value = basis.as_ref().map(|b| crate::num::affine(&b[0], &b[1..], &params));
             let mut r = Recommended {
                 x: x.clone(),
                 value: value.clone(),
@@ -890,7 +891,6 @@ pub fn recommend_tallied(
                 family_forms: None,
                 alike_forms: None,
                 refusal: None,
-                without_largest: c.values.get(i).cloned().flatten(),
             };
             let Some(v) = value else {
                 r.refusal = Some(Refusal::Undefined);

@@ -86,7 +86,7 @@ def run_series(binary, before, work, suite_name, s):
     key = lambda point: tuple(Fraction(point[p]) for p in s["params"])
     preds = {key(b["point"]): b for b in doc["bands"]}
     rec = {}
-    out["hinges"] = []  # per point: does the recommended band hold the fit without the largest scale?
+    out["hinges"] = []  # per point: the recommended band misses the fit without the largest scale
     if doc.get("recommendation"):
         rec = {key(p["point"]): p for p in doc["recommendation"]["points"]}
     fam = {}

@@ -1261,7 +1261,8 @@ pub fn recommendation(m: &Model, r: &Recommendation, digits: usize) -> Recommend
         points: r
             .points
             .iter()
-            .map(|p| RecommendedPoint {
+            .enumerate()
+            .map(|(i, p)| RecommendedPoint {
                 point: point(m, &p.x),
                 value: Exact::opt(p.value.as_ref(), digits),
                 band: match (&p.band, p.refusal) {
@@ -1292,8 +1293,8 @@ pub fn recommendation(m: &Model, r: &Recommendation, digits: usize) -> Recommend
                 widened: p.widened,
                 family_forms: p.family_forms,
                 alike_forms: p.alike_forms,
-                without_largest: p.without_largest.as_ref().map(ex),
-                hinges: p.hinges(),
+                without_largest: r.without_largest(i).map(ex),
+                hinges: r.hinges(i),
             })
             .collect(),
     }

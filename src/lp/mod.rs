@@ -319,8 +319,7 @@ pub fn optimize(
 /// coordinates are long fractions over (mostly) one denominator, where
 /// num-rational's `+=` took a gcd of long numbers per term.
 fn dot(a: &[Rat], x: &[Rat]) -> Rat {
-    let (n, d) = crate::num::affine_unreduced(&Rat::zero(), a, x).into_raw();
-    crate::num::reduced(n, d)
+    crate::num::affine(&Rat::zero(), a, x)
 }
 
 /// Rows up to this count are solved in one exact simplex run.

@@ -1400,6 +1400,14 @@ pub fn affine_unreduced(c: &Rat, f: &[Rat], v: &[Rat]) -> Rat {
     Rat::new_raw(n, d)
 }
 
+/// `c + Σ fᵢ·vᵢ` in lowest terms: summed unreduced and reduced once
+/// (num-rational's `+` and `*` take a gcd of long numbers per term; a
+/// model's value at 10^5 points spent a fifth of a run there).
+pub fn affine(c: &Rat, f: &[Rat], v: &[Rat]) -> Rat {
+    let (n, d) = affine_unreduced(c, f, v).into_raw();
+    reduced(n, d)
+}
+
 /// `gcd(|a|, |b|)`. num-bigint's binary gcd costs about 60 multiplications
 /// at 200 digits; dashu's (Lehmer) is several times faster (4.5 against
 /// 0.9 µs at 100 digits, 225 against 45 µs at 2 000), which matters where
@@ -1687,6 +1695,25 @@ mod tests {
             }
             proptest::prop_assert_eq!(s.value(), want);
             proptest::prop_assert_eq!(sq.value(), want_sq);
+        }
+    }
+
+    proptest::proptest! {
+        /// `affine` is num-rational's `c + Σ fᵢ·vᵢ`, in lowest terms, with
+        /// shared and differing denominators and zero terms.
+        #[test]
+        fn affine_is_the_reduced_sum_of_products(
+            c in (-1000i64..1000, 1i64..50),
+            terms in proptest::collection::vec(((-1000i64..1000, 1i64..12), (-1000i64..1000, 1i64..12)), 0..8)
+        ) {
+            let c = frac(c.0, c.1);
+            let f: Vec<Rat> = terms.iter().map(|(a, _)| frac(a.0, a.1)).collect();
+            let v: Vec<Rat> = terms.iter().map(|(_, b)| frac(b.0, b.1)).collect();
+            let want = f.iter().zip(&v).fold(c.clone(), |s, (x, y)| s + x * y);
+            let got = affine(&c, &f, &v);
+            proptest::prop_assert_eq!(gcd(got.numer(), got.denom()), BigInt::one());
+            proptest::prop_assert!(got.denom().is_positive());
+            proptest::prop_assert_eq!(got, want);
         }
     }
 
