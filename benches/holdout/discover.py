@@ -9,7 +9,9 @@ Each table ends with the same figures by extrapolation distance: series
 with one held-out scale, and the nearer and the farther of two. The
 recommended band's table then splits its points by the answer's hinge
 note: `(hinges)`, where the band does not hold the prediction of the form
-fitted without the largest training scale, and `(does not hinge)`.
+fitted without the largest training scale, and `(does not hinge)`; and
+`(value outside)` gives the points whose band does not hold the best
+form's own least-squares value (the answer's fit note).
 With --series every series' points are listed too (refused, or measurements
 inside the recommended band of n, its half-width and the point error).
 
@@ -81,12 +83,14 @@ def run_series(binary, before, work, suite_name, s):
         for k in KINDS:
             out[k] = [(True, 0, len(v), None, None) for _, v in held]
         out["hinges"] = [False for _ in held]
+        out["outside"] = [False for _ in held]
         return s["group"], s["id"], out, err
     doc = json.loads(r.stdout)
     key = lambda point: tuple(Fraction(point[p]) for p in s["params"])
     preds = {key(b["point"]): b for b in doc["bands"]}
     rec = {}
     out["hinges"] = []  # per point: the recommended band misses the fit without the largest scale
+    out["outside"] = []  # per point: the recommended band misses the best form's own value
     if doc.get("recommendation"):
         rec = {key(p["point"]): p for p in doc["recommendation"]["points"]}
     fam = {}
@@ -109,6 +113,7 @@ def run_series(binary, before, work, suite_name, s):
         if f and not f.get("untrusted") and f["forms"] and usable(f["measurement_band"]):
             bands["family band"] = f["measurement_band"]
         out["hinges"].append(bool(rec.get(pt, {}).get("hinges")))
+        out["outside"].append(bool(rec.get(pt, {}).get("value_outside")))
         for k in KINDS:
             b = bands.get(k)
             if b is None:
@@ -199,11 +204,14 @@ def main():
                 # The answer's hinge note: points whose band does not hold
                 # the prediction of the form fitted without the largest
                 # training scale, against the rest.
-                split = lambda flag: [
-                    [q for q, h in zip(r[3][k], r[3]["hinges"]) if h == flag and not q[0]] for r in mine
+                split = lambda note, flag: [
+                    [q for q, h in zip(r[3][k], r[3][note]) if h == flag and not q[0]] for r in mine
                 ]
-                print(summary("(hinges)", [ps for ps in split(True) if ps])["line"])
-                print(summary("(does not hinge)", [ps for ps in split(False) if ps])["line"])
+                print(summary("(hinges)", [ps for ps in split("hinges", True) if ps])["line"])
+                print(summary("(does not hinge)", [ps for ps in split("hinges", False) if ps])["line"])
+                # The answer's fit note: the band does not hold the best
+                # form's own least-squares value.
+                print(summary("(value outside)", [ps for ps in split("outside", True) if ps])["line"])
     print("\nTargets: series-mean coverage >= 90 %, refused <= 15 %, median half-width <= 35 %")
     for sname, k, s in verdict:
         ok = lambda c: "met" if c else "MISSED"

@@ -406,7 +406,10 @@ class Analysis:
         prediction of the same form fitted without the largest training
         scale (``without_largest``; None when not checked), ``hinges``
         (the band does not hold that prediction: the forecast rests on the
-        measurements at the largest scale alone) and the change-of-trend
+        measurements at the largest scale alone), ``value_outside`` (the
+        band does not hold ``value``: the least-squares fit strays from
+        some measurement by more than the trusted bound: the form does not
+        follow the data at both ends) and the change-of-trend
         note (``regime``, the answer's sentence, or None).
         Empty when there is no recommendation (:meth:`summary` says why).
         :attr:`set_aside` lists the measurements left out before a change
@@ -432,6 +435,7 @@ class Analysis:
             rec["gate_half_width"] = _exact(check.get("half_width"))
             rec["without_largest"] = _exact(p.get("without_largest"))
             rec["hinges"] = bool(p.get("hinges"))
+            rec["value_outside"] = bool(p.get("value_outside"))
             rec["regime"] = regime
             recs.append(rec)
         df = _with_floats(recs, ["value", "lower", "upper", "gate_half_width", "without_largest"])

@@ -80,6 +80,7 @@ def test_model_discovery_gives_the_clis_family_and_recommendation():
     wl = wp["without_largest"]
     assert row["without_largest"] == (None if wl is None else Fraction(wl["exact"]))
     assert row["hinges"] == wp["hinges"]
+    assert row["value_outside"] == wp["value_outside"]
     # The same from a DataFrame, and with the pmnf family.
     same = errband.analyse_series(data=pd.read_csv("data/amdahl.csv", comment="#", dtype=str).rename(columns={"T [s]": "T"}), at="p=1024")
     assert same.json["family"]["forms"][0]["form"] == want["family"]["forms"][0]["form"]

@@ -724,6 +724,11 @@ pub struct RecommendedPoint {
     /// measurements at the largest scale alone (a lasting change of trend
     /// or a one-off run; another run there tells them apart).
     pub hinges: bool,
+    /// The band does not hold `value`: the least-squares fit strays from
+    /// some measurement by more than the bound the band holds (it weighs
+    /// absolute errors, which the largest measurements dominate): the form
+    /// does not follow the data at both ends.
+    pub value_outside: bool,
 }
 
 /// The ends of a band relative to the prediction.
@@ -1295,6 +1300,7 @@ pub fn recommendation(m: &Model, r: &Recommendation, digits: usize) -> Recommend
                 alike_forms: p.alike_forms,
                 without_largest: r.without_largest(i).map(ex),
                 hinges: r.hinges(i),
+                value_outside: r.value_outside(i),
             })
             .collect(),
     }

@@ -5,7 +5,7 @@
 
 use super::view::{band_ends, pct, point_label, shown};
 use super::*;
-use crate::document::analysis::{AnalysisDocument, CheckOutcome, RecommendationDocument};
+use crate::document::analysis::{AnalysisDocument, CheckOutcome, RecommendationDocument, RecommendedPoint};
 use crate::document::{BandStatus, Exact, ModelInfo};
 
 /// The answer's lines, in one wording for every output.
@@ -178,6 +178,22 @@ impl Answer {
                 "hinge: fitted without {at}, the form predicts {}, outside the band{} there: the forecast rests on the measurements at {at} alone; another run there tells a lasting change of trend from a one-off",
                 super::tables::abbreviated(&hinged, ", "),
                 plural(hinged.len())
+            ));
+        }
+        let outside: Vec<&RecommendedPoint> = r.points.iter().filter(|p| p.value_outside).collect();
+        if !outside.is_empty() {
+            let below = |p: &&RecommendedPoint| matches!((&p.value, &p.band.lower), (Some(v), Some(l)) if v.value() < l.value());
+            let side = if outside.iter().all(below) {
+                "below"
+            } else if !outside.iter().any(below) {
+                "above"
+            } else {
+                "outside"
+            };
+            let at: Vec<String> = outside.iter().map(|p| point_label(&p.point, &model.variables)).collect();
+            notes.push(format!(
+                "fit: at {} the least-squares value lies {side} the band: that fit, which the largest measurements dominate, strays from some measurement by more than the trusted bound every fit behind the band meets; the form does not follow the data at both ends, so neither the value nor the band is sure",
+                super::tables::abbreviated(&at, ", ")
             ));
         }
         if let Some(n) = alike {
