@@ -4,7 +4,8 @@
 //! by the reported Δc and nothing below it is feasible; data generated
 //! exactly from the model is recovered exactly; the exact fit agrees with a
 //! float least-squares solve to within rounding; the self-check's prediction
-//! is the fit without the largest scale.
+//! is the fit without the largest scale; a fitted value outside the
+//! recommended band means the fit strays beyond the band's bound.
 
 mod common;
 
@@ -275,6 +276,64 @@ proptest! {
                 let a = run(&m, &kept, &["max"], &at)?;
                 let want: Vec<Option<Rat>> = a.predictions.iter().map(|p| Some(p.model.clone())).collect();
                 prop_assert_eq!(&c.values, &want);
+            }
+        }
+    }
+
+    #[test]
+    fn a_fitted_value_outside_the_band_strays_beyond_its_bound(
+        mi in 0usize..4, noise in prop::collection::vec(-30i64..30, 18), reps in 1usize..=2, at in prop::collection::vec(65i64..5000, 1..4),
+    ) {
+        // A strong-scaling series over orders of magnitude (ppscan on the
+        // Friendster graph, 1 to 64 threads, in ms), each time scattered by
+        // up to ±3 %, once or twice per point: least squares follows the
+        // largest times.
+        // Independent path: the fit of the analysis, and each measurement's
+        // residual against the bounds the band was made with.
+        let m = model(mi);
+        const TIMES: [(i64, i64); 9] = [
+            (1, 1883807), (2, 850437), (4, 451093), (8, 226166), (16, 124456),
+            (24, 87187), (32, 74225), (40, 59526), (64, 53116),
+        ];
+        let data: Vec<Measurement> = TIMES
+            .iter()
+            .flat_map(|t| std::iter::repeat_n(t, reps))
+            .zip(&noise)
+            .enumerate()
+            .map(|(i, (&(p, t), n))| Measurement { x: vec![int(p)], y: q(t * (1000 + n), 1000), line: i + 2 })
+            .collect();
+        let points: Vec<Vec<Rat>> = at.iter().map(|&p| vec![int(p)]).collect();
+        let a = run(&m, &data, &["max"], &at)?;
+        let Ok(r) = errband::trust::recommend(&m, &data, "d.csv", &Options::default(), &points, None, None) else {
+            return Ok(());
+        };
+        let strays = |b: &errband::threshold::Bound, rows: &[(Vec<Rat>, Rat)]| {
+            rows.iter().any(|(x, y)| (value(&m, &a.params, x) - y).abs() > &b.absolute + &b.relative * y)
+        };
+        let rows: Vec<(Vec<Rat>, Rat)> = data.iter().map(|d| (d.x.clone(), d.y.clone())).collect();
+        for (i, p) in r.points.iter().enumerate() {
+            prop_assert_eq!(p.value.as_ref(), Some(&a.predictions[i].model));
+            let outside = matches!((&p.band, &p.value), (Some(b), Some(v)) if !b.contains(v));
+            prop_assert_eq!(r.value_outside(i), outside);
+            if outside {
+                // The band holds every fit within the bound with every
+                // measurement a constraint, and within the bound on the
+                // medians: the fit meets neither.
+                if let Some(b) = &r.trusted.bound {
+                    prop_assert!(strays(b, &rows));
+                }
+                if let Some((Some(b), _)) = &r.trusted.centres {
+                    let mut medians: Vec<(Vec<Rat>, Rat)> = Vec::new();
+                    let mut xs: Vec<Rat> = data.iter().map(|d| d.x[0].clone()).collect();
+                    xs.sort();
+                    xs.dedup();
+                    for x in xs {
+                        let ys: Vec<&Rat> = data.iter().filter(|d| d.x[0] == x).map(|d| &d.y).collect();
+                        medians.push((vec![x], errband::num::median(ys).unwrap()));
+                    }
+                    prop_assert!(strays(b, &medians));
+                }
+                prop_assert!(!r.hinges(i));
             }
         }
     }
