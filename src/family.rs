@@ -264,6 +264,63 @@ pub fn falls_hint(var: &str) -> String {
     )
 }
 
+/// Where the data grow faster than every form of the built-in sets
+/// ([`FamilyAnalysis::steeper_than_family`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Steeper {
+    /// The steepest growing term of the set: `x^3·log2(x)`, or `x^3` where
+    /// log terms are left out.
+    pub term: Term,
+    /// The first of the three largest scales.
+    pub from: Rat,
+    /// The largest scale.
+    pub to: Rat,
+}
+
+/// What reports say when the data grow faster than the family's steepest
+/// term ([`FamilyAnalysis::steeper_than_family`]).
+pub fn steeper_hint(var: &str, term: &str, from: &str, to: &str) -> String {
+    format!(
+        "the data grow faster than {term}, the steepest term of the family, from {var} = {from} to {var} = {to}: no form of the family follows them, so the best one's misfit sets the width of every band. Write a steeper form in a model file, such as T({var}) = c0 + c1*{var}^4 (an exponential for an exhaustive search); `family` lines add others."
+    )
+}
+
+/// True when the mean `yb` at scale `b` over the mean `ya` at `a < b`
+/// exceeds `f(b)/f(a)` for the term `f = x^3·log2(x)` (`logs`) or `x^3`,
+/// decided exactly. With the log factor the question is whether
+/// `c = (yb/ya)·(a/b)^3` exceeds `log2(b)/log2(a)`, irrational in general:
+/// floating point proposes a rational `r = k/1024` just above that ratio,
+/// and exact arithmetic certifies `c > r` and `a^k > b^1024` (that is,
+/// `r > log2(b)/log2(a)`). A case floats cannot represent, or too close
+/// to call, or with powers too large, says no: a hint is left out rather
+/// than guessed.
+fn grows_faster(a: &Rat, ya: &Rat, b: &Rat, yb: &Rat, logs: bool) -> bool {
+    let cube = |x: &Rat| x * x * x;
+    let cubic = yb * cube(a) / (ya * cube(b));
+    if !logs {
+        return cubic > Rat::one();
+    }
+    if *a <= Rat::one() {
+        // log2(a) ≤ 0: the term grows without bound from 1.
+        return false;
+    }
+    const DEN: i64 = 1024;
+    let (fa, fb) = (crate::num::to_f64(a), crate::num::to_f64(b));
+    let ratio = fb.log2() / fa.log2();
+    if !(ratio.is_finite() && ratio > 0.0 && ratio < 16.0) {
+        return false;
+    }
+    // k/1024 > ratio in floating point; certified below.
+    let k = (ratio * DEN as f64).floor() as i64 + 1;
+    let r = Rat::new(k.into(), DEN.into());
+    let digits = |x: &Rat| x.numer().bits() + x.denom().bits();
+    // a^k and b^1024 stay below about 10^6 bits.
+    if cubic <= r || (digits(a) + digits(b)) * k as u64 > 1 << 20 {
+        return false;
+    }
+    num_traits::Pow::pow(a, k as u32) > num_traits::Pow::pow(b, DEN as u32)
+}
+
 /// Why a family could not be analysed.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -773,6 +830,41 @@ impl FamilyAnalysis {
             && best.stats.params.get(1).is_some_and(|c| c.is_negative())
     }
 
+    /// Where the data grow faster than the steepest growing term of the
+    /// built-in sets (`x^3·log2(x)`, Extra-P's steepest; `x^3` where log
+    /// terms are left out): on both intervals between the three largest
+    /// scales, the ratio of the means exceeds that term's. No form of
+    /// `pmnf` or `scaling` follows such data (a problem size whose work
+    /// grows as n^3 elements times n time steps, an exhaustive search), so
+    /// the best one's misfit sets its bands. Only for one variable, every
+    /// measurement positive, and a family of the built-in forms alone (a
+    /// model file may hold steeper ones). Decided exactly: floating point
+    /// only proposes a rational bound on the log factor's ratio, which
+    /// exact powers certify. Reports then point to a model file
+    /// ([`steeper_hint`]).
+    pub fn steeper_than_family(&self) -> Option<Steeper> {
+        let best = self.members.first()?;
+        let builtin = self.members.iter().all(|m| matches!(m.origin, Origin::Pmnf | Origin::Scaling));
+        if !self.all_positive || best.model.vars.len() != 1 || !builtin {
+            return None;
+        }
+        let mut means: Vec<(&Rat, Rat)> = best
+            .stats
+            .design
+            .groups
+            .iter()
+            .map(|g| (&g.x[0], &g.ysum / Rat::from_integer(g.rows.len().into())))
+            .collect();
+        means.sort_by(|a, b| a.0.cmp(b.0));
+        let logs = means.iter().all(|(x, _)| **x >= Rat::one());
+        let last = means.get(means.len().checked_sub(3)?..)?;
+        last.windows(2).all(|w| grows_faster(w[0].0, &w[0].1, w[1].0, &w[1].1, logs)).then(|| Steeper {
+            term: if logs { (3, 1, 1) } else { (3, 1, 0) },
+            from: last[0].0.clone(),
+            to: last[2].0.clone(),
+        })
+    }
+
     /// Per point, the hull of the new-measurement bands at threshold
     /// `level` of the forms ranked alike with the best ([`Member::tier`]:
     /// as many coefficients, consistent at `level`, a positive time at
@@ -1019,6 +1111,47 @@ mod tests {
                 assert!(mb.upper.as_ref().unwrap() <= h.model.upper.as_ref().unwrap());
             }
         }
+    }
+
+    #[test]
+    fn data_steeper_than_every_form_are_found_on_the_three_largest_scales() {
+        let opts = Options::default();
+        let at = vec![vec![rat("50")]];
+        let family = |pts: &[(&str, &str)], set| {
+            let d: Vec<Measurement> = pts
+                .iter()
+                .enumerate()
+                .map(|(i, (x, y))| Measurement { x: vec![rat(x)], y: rat(y), line: i + 2 })
+                .collect();
+            let forms = forms_of(&base("n"), false, Some(set), &d, &opts).unwrap();
+            analyse(forms, &d, "d", &opts, &at).unwrap()
+        };
+        // LULESH by problem size (64 ranks, medians in s): n^3 elements
+        // times n time steps.
+        let lulesh = [("10", "3.340089"), ("20", "34.849173"), ("30", "178.482981"), ("40", "562.900102")];
+        let got = family(&lulesh, FamilySet::Scaling).steeper_than_family();
+        assert_eq!(got, Some(Steeper { term: (3, 1, 1), from: rat("20"), to: rat("40") }));
+        assert_eq!(family(&lulesh, FamilySet::Pmnf).steeper_than_family(), got);
+        // Exactly n^3·log2(n) grows no faster than its own term; a quartic
+        // with an early dip (the first interval slower) neither.
+        let own = [("2", "8"), ("4", "128"), ("8", "1536"), ("16", "16384")];
+        assert_eq!(family(&own, FamilySet::Scaling).steeper_than_family(), None);
+        let dip = [("10", "20000"), ("20", "170000"), ("30", "200000"), ("40", "2560000")];
+        assert_eq!(family(&dip, FamilySet::Scaling).steeper_than_family(), None);
+        // Below 1 there are no log terms: the steepest is n^3, compared
+        // exactly (n^3 itself is not steeper; a little more is).
+        let cubic = [("0.5", "0.125"), ("1", "1"), ("2", "8"), ("4", "64")];
+        assert_eq!(family(&cubic, FamilySet::Scaling).steeper_than_family(), None);
+        let more = [("0.5", "0.125"), ("1", "1"), ("2", "8.001"), ("4", "64.02")];
+        assert_eq!(
+            family(&more, FamilySet::Scaling).steeper_than_family(),
+            Some(Steeper { term: (3, 1, 0), from: rat("1"), to: rat("4") })
+        );
+        // Two scales are too few.
+        assert_eq!(family(&lulesh[2..], FamilySet::Scaling).steeper_than_family(), None);
+        // From 1 the log term grows without bound: never steeper there.
+        assert!(!grows_faster(&rat("1"), &rat("1"), &rat("2"), &rat("1000000"), true));
+        assert!(grows_faster(&rat("1"), &rat("1"), &rat("2"), &rat("8.001"), false));
     }
 
     #[test]

@@ -290,6 +290,52 @@ fn growing_forms_on_falling_data_point_to_scaling() {
     assert_eq!(doc["family"]["falls_without_decreasing_form"], false);
 }
 
+/// Data that grow faster than every form of the family (LULESH by problem
+/// size on 64 ranks, n^3 elements times n time steps, from the public
+/// held-out suite) say so and point to a model file, in the answer, the
+/// family section and JSON; the steeper form the hint names, as a model
+/// file, gives no hint (the family then holds a form of the model file).
+#[test]
+fn data_steeper_than_every_form_point_to_a_model_file() {
+    let data = tmp_file(
+        "lulesh.csv",
+        "n,T\n10,3.369266\n10,3.346252\n10,3.340089\n20,34.830354\n20,34.795095\n20,35.003067\n30,178.114804\n30,178.561613\n30,178.416575\n40,561.178645\n40,562.448798\n40,562.900102\n",
+    );
+    let hint = "the data grow faster than n^3*log2(n), the steepest term of the family, from n = 20 to n = 40: no form of the family follows them";
+    let at = ["--at", "n=50"];
+    let brief = ok(&[&data as &str, at[0], at[1], "--brief"]);
+    has(&brief, &[&format!("hint: {hint}"), "T(n) = c0 + c1*n^4"]);
+    has(&ok(&[&data as &str, at[0], at[1]]), &[&format!("note: {hint}")]);
+    // Markdown escapes the form's `*` and parentheses.
+    let md_hint = hint.replace('*', "\\*").replace('(', "\\(").replace(')', "\\)");
+    has(
+        &ok(&[&data as &str, at[0], at[1], "--format", "md"]),
+        &[&format!("- hint: {md_hint}"), &format!("Note: {md_hint}")],
+    );
+    let html = tmp_dir().join("report.html");
+    ok(&[&data as &str, at[0], at[1], "--report", html.to_str().unwrap()]);
+    has(&std::fs::read_to_string(&html).unwrap(), &["the data grow faster than n^3*log2(n)"]);
+    let doc = json(&[&data as &str, at[0], at[1]]);
+    let st = &doc["family"]["steeper_than_family"];
+    assert_eq!(st["term"], "n^3*log2(n)", "{st}");
+    assert_eq!(
+        (exact_of(&st["between"]["from"]), exact_of(&st["between"]["to"])),
+        ("20".into(), "40".into())
+    );
+    // The hint's form as a model file, alone or with the family: no hint.
+    let model = tmp_file("steep.tm", "T(n) = c0 + c1*n^4\nparam c0, c1\n");
+    for extra in [&[][..], &["--family", "scaling"][..]] {
+        let mut args = vec![&model as &str, &data, at[0], at[1], "--format", "json"];
+        args.extend_from_slice(extra);
+        let doc: Value = serde_json::from_str(&ok(&args)).unwrap();
+        assert!(doc["family"].is_null() || doc["family"]["steeper_than_family"].is_null(), "{extra:?}");
+    }
+    // Data the family follows: none.
+    let doc =
+        json(&["../shared/extrap-data/tests/data/text/strong_scaling/one_parameter_1.txt", "--at", "x=100"]);
+    assert!(doc["family"]["steeper_than_family"].is_null());
+}
+
 /// A change of trend (Extra-P's segmented test data): the early scales are
 /// set aside, said so, and the band comes from the last segment.
 #[test]

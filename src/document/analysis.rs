@@ -411,6 +411,20 @@ pub struct FamilyDocument {
     /// follows the fall with a negative coefficient (`--family pmnf` on
     /// falling data; `--family scaling` adds decreasing forms).
     pub falls_without_decreasing_form: bool,
+    /// The data grow faster than the family's steepest term over the three
+    /// largest scales (`null`: they do not, or the family holds forms of a
+    /// model file): no form of the family follows them, and a model file
+    /// can hold a steeper one.
+    pub steeper_than_family: Option<SteeperDocument>,
+}
+
+/// Where the data grow faster than every form of the family.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct SteeperDocument {
+    /// The family's steepest growing term (`p^3*log2(p)`).
+    pub term: String,
+    /// The first and the last of the three largest scales.
+    pub between: Range,
 }
 
 /// One form of the family.
@@ -1184,7 +1198,17 @@ pub fn family(m: &Model, f: &FamilyAnalysis, digits: usize) -> FamilyDocument {
         skipped: f.skipped.iter().map(|s| SkippedForm { form: s.form.clone(), why: s.why.clone() }).collect(),
         bands,
         falls_without_decreasing_form: f.falls_without_decreasing_form(),
+        steeper_than_family: steeper(m, f, digits),
     }
+}
+
+/// Where the data grow faster than every form of `f`
+/// ([`FamilyAnalysis::steeper_than_family`]).
+pub fn steeper(m: &Model, f: &FamilyAnalysis, digits: usize) -> Option<SteeperDocument> {
+    f.steeper_than_family().map(|st| SteeperDocument {
+        term: crate::family::term_text(m.vars.first().map_or("x", String::as_str), st.term),
+        between: Range { from: Exact::new(&st.from, digits), to: Exact::new(&st.to, digits) },
+    })
 }
 
 /// The backtest `b`.

@@ -47,8 +47,8 @@ impl Answer {
     /// points are the prediction points flagged `extrapolated` in order;
     /// `discovered`: the model is the family's best form, found without a
     /// model file; `best_of`: the number of forms when the recommended form
-    /// is that best form; `falls`: the family's forms only grow and the
-    /// data fall ([`crate::family::falls_hint`]); `warnings`: how many
+    /// is that best form; `hints`: what the family says of the data's
+    /// trend beyond its forms ([`super::family::hints`]); `warnings`: how many
     /// warnings reading the data gave (the answer points at them: a band
     /// rests on how its data were read).
     pub(crate) fn of(
@@ -57,7 +57,7 @@ impl Answer {
         extrapolated: &[bool],
         discovered: bool,
         best_of: Option<usize>,
-        falls: bool,
+        hints: Vec<String>,
         warnings: usize,
     ) -> Answer {
         let call = format!("{}({})", model.function, model.variables.join(", "));
@@ -220,9 +220,7 @@ impl Answer {
                 )
             });
         }
-        if falls {
-            notes.push(format!("hint: {}", crate::family::falls_hint(var)));
-        }
+        notes.extend(hints.into_iter().map(|h| format!("hint: {h}")));
         if warnings > 0 {
             notes.push(format!(
                 "data: read with {warnings} warning{}, listed with the data",
@@ -264,14 +262,14 @@ impl Answer {
             .as_ref()
             .filter(|f| doc.discovered && f.forms.first().is_some_and(|b| b.form == r.form))
             .map(|f| f.forms.len());
-        let falls = doc.family.as_ref().is_some_and(|f| f.falls_without_decreasing_form);
+        let hints = doc.family.as_ref().map(|f| super::family::hints(f, &doc.model)).unwrap_or_default();
         Some(Answer::of(
             &doc.model,
             r,
             &extrapolated,
             doc.discovered,
             best_of,
-            falls,
+            hints,
             doc.data.warnings.len(),
         ))
     }
@@ -289,8 +287,11 @@ impl Report<'_> {
             .family
             .filter(|f| self.discovered && f.members.first().is_some_and(|b| b.form == r.form))
             .map(|f| f.members.len());
-        let falls = self.family.is_some_and(|f| f.falls_without_decreasing_form());
-        Some(Answer::of(&info, &doc, &extrapolated, self.discovered, best_of, falls, self.warnings.len()))
+        let hints = self.family.map_or_else(Vec::new, |f| {
+            let steeper = crate::document::analysis::steeper(self.model, f, self.digits);
+            super::family::hints_of(f.falls_without_decreasing_form(), steeper.as_ref(), &info)
+        });
+        Some(Answer::of(&info, &doc, &extrapolated, self.discovered, best_of, hints, self.warnings.len()))
     }
 
     /// The answer section of the text report, as `errband MODEL DATA`

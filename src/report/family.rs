@@ -5,7 +5,7 @@
 
 use super::tables::{md_escape, md_row, md_table_head, table_left};
 use super::view::{coords, describe, interval, pct};
-use crate::document::analysis::{CheckOutcome, FamilyDocument, FormDocument};
+use crate::document::analysis::{CheckOutcome, FamilyDocument, FormDocument, SteeperDocument};
 use crate::document::{Band, BandStatus, ModelInfo};
 use crate::family::RANKING;
 
@@ -122,6 +122,31 @@ fn var(model: &ModelInfo) -> &str {
     model.variables.first().map_or("x", String::as_str)
 }
 
+/// What the family says about the data's trend beyond its forms: they
+/// fall while every form grows ([`crate::family::falls_hint`]), or they
+/// grow faster than every form ([`crate::family::steeper_hint`]).
+pub(crate) fn hints(f: &FamilyDocument, model: &ModelInfo) -> Vec<String> {
+    hints_of(f.falls_without_decreasing_form, f.steeper_than_family.as_ref(), model)
+}
+
+/// [`hints`] from the two facts: `falls`, and where the data grow faster
+/// than every form.
+pub(crate) fn hints_of(falls: bool, steeper: Option<&SteeperDocument>, model: &ModelInfo) -> Vec<String> {
+    let mut out = Vec::new();
+    if falls {
+        out.push(crate::family::falls_hint(var(model)));
+    }
+    if let Some(st) = steeper {
+        out.push(crate::family::steeper_hint(
+            var(model),
+            &st.term,
+            &super::view::shown(&st.between.from),
+            &super::view::shown(&st.between.to),
+        ));
+    }
+    out
+}
+
 /// The family, for the text report.
 pub(crate) fn family_text(o: &mut String, f: &FamilyDocument, model: &ModelInfo, digits: usize, exact: bool) {
     o.push_str(&format!("\nFamily: {}\n", summary(f)));
@@ -136,8 +161,8 @@ pub(crate) fn family_text(o: &mut String, f: &FamilyDocument, model: &ModelInfo,
     if f.skipped.len() > 3 {
         o.push_str(&format!("  left out: {} more forms\n", f.skipped.len() - 3));
     }
-    if f.falls_without_decreasing_form {
-        o.push_str(&format!("  note: {}\n", crate::family::falls_hint(var(model))));
+    for hint in hints(f, model) {
+        o.push_str(&format!("  note: {hint}\n"));
     }
     if f.bands.is_empty() {
         o.push_str("  (no prediction point: give --at for the family band)\n");
@@ -168,8 +193,8 @@ pub(crate) fn family_markdown(
     if hidden > 0 {
         o.push_str(&format!("\n{hidden} more forms, none consistent.\n"));
     }
-    if f.falls_without_decreasing_form {
-        o.push_str(&format!("\nNote: {}\n", md_escape(&crate::family::falls_hint(var(model)))));
+    for hint in hints(f, model) {
+        o.push_str(&format!("\nNote: {}\n", md_escape(&hint)));
     }
     if !f.bands.is_empty() {
         let rows = band_rows(f, model, digits, exact);
