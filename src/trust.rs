@@ -456,7 +456,7 @@ pub fn check_with(
         if b.contains(&g.ymin) && b.contains(&g.ymax) {
             continue;
         }
-        for &i in &g.rows {
+        for &i in g.rows.iter() {
             let y = &rows[i].y;
             if !b.contains(y) {
                 if b.upper.as_ref().is_some_and(|u| crate::num::cmp_fast(y, u).is_gt()) {

@@ -65,6 +65,13 @@ def cases():
         files=["rows_1000000.csv", "rows.tm"], xp=None,
         args=[d("rows.tm"), d("rows_1000000.csv")],
         stdout="file", t_rel=None, t_abs=1, mb=None))
+    # Model discovery fits ~90 forms to the same rows: each form's design
+    # and residuals share the rows' grouping instead of copying it.
+    out.append(dict(
+        name="discover_1000000", size=1000000, what="10^6 CSV rows at 7 points, no model file --at p=128 --brief",
+        files=["rows_1000000.csv"], xp=None,
+        args=[d("rows_1000000.csv"), "--at", "p=128", "--brief"],
+        stdout="file", t_rel=None, t_abs=None, mb=500))
     # --max-points: 10^6 values exceed the default limit of 10^5 (an error, exit 2).
     out.append(dict(
         name="hpl_at_1000000", size=1000000, what="hpl.tm --at p=1..1000000 --format csv > /dev/null",
