@@ -151,6 +151,11 @@ fn holdout_backtests_the_bands() {
         (Some("recommended"), Some("recommended"))
     );
     assert_eq!(cov[4]["inside"], 2);
+    // The held-out runs are written row by row, as the residuals are:
+    // JSON Lines gives the same document.
+    let line: serde_json::Value =
+        serde_json::from_str(&ok(&[HPL, HPL_DATA, "--holdout", "p>=110", "--format", "jsonl"])).unwrap();
+    assert_eq!(line, doc);
     // The analysis itself is of the 10 training measurements.
     assert_eq!(doc["data"]["measurements"], 10);
     let out = ok(&[HPL, HPL_DATA, "--holdout", "largest"]);

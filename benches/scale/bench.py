@@ -72,6 +72,14 @@ def cases():
         files=["rows_1000000.csv"], xp=None,
         args=[d("rows_1000000.csv"), "--at", "p=128", "--brief"],
         stdout="file", t_rel=None, t_abs=None, mb=500))
+    # A backtest's JSON lists every held-out run with its bands: written row
+    # by row, as the residuals are.
+    out.append(dict(
+        name="holdout_1000000", size=1000000,
+        what="10^6 CSV rows at 7 points, rows.tm --holdout p>=64 --format json",
+        files=["rows_1000000.csv", "rows.tm"], xp=None,
+        args=[d("rows.tm"), d("rows_1000000.csv"), "--holdout", "p>=64", "--format", "json"],
+        stdout="file", t_rel=None, t_abs=None, mb=None))
     # --max-points: 10^6 values exceed the default limit of 10^5 (an error, exit 2).
     out.append(dict(
         name="hpl_at_1000000", size=1000000, what="hpl.tm --at p=1..1000000 --format csv > /dev/null",
