@@ -341,14 +341,9 @@ fn a_forecast_that_rests_on_the_largest_scale_says_so() {
     let short = tmp_file("short.csv", &format!("p,T\n{rows}"));
     let alone = json(&[&model as &str, &short, "--at", "p=512"]);
     assert_eq!(without, exact(&alone["bands"][0]["model"]), "{form}");
-    let sentence = "hinge: fitted without p = 256, the form predicts 0.0000286004 at p = 512, outside the band there: the forecast rests on the measurements at p = 256 alone";
-    has(&ok(&[&csv as &str, "--at", "p=512", "--brief"]), &[sentence]);
-    has(&ok(&[&csv as &str, "--at", "p=512", "--format", "md"]), &[sentence]);
-    let html = tmp_dir().join("report.html");
-    ok(&[&csv as &str, "--at", "p=512", "--report", html.to_str().unwrap()]);
-    has(
-        &std::fs::read_to_string(&html).unwrap(),
-        &["hinge: fitted without p = 256, the form predicts 0.0000286004 at p = 512"],
+    answer_says(
+        &[&csv as &str, "--at", "p=512"],
+        "hinge: fitted without p = 256, the form predicts 0.0000286004 at p = 512, outside the band there: the forecast rests on the measurements at p = 256 alone",
     );
     // A forecast the largest scale does not carry: no sentence, no flag.
     let doc = json(&[HPL, HPL_DATA]);
@@ -378,14 +373,11 @@ fn a_least_squares_value_outside_its_band_says_so() {
         assert_eq!(p["hinges"], false, "{p}");
         assert!(exact(&p["value"]) < exact(&p["band"]["lower"]), "{p}");
     }
-    let sentence = "fit: at threads = 128, threads = 256 the least-squares value lies below the band: that fit, which the largest measurements dominate, strays from some measurement by more than the trusted bound";
-    let brief = ok(&[&csv as &str, at[0], at[1], "--brief"]);
-    has(&brief, &[sentence]);
+    let brief = answer_says(
+        &[&csv as &str, at[0], at[1]],
+        "fit: at threads = 128, threads = 256 the least-squares value lies below the band: that fit, which the largest measurements dominate, strays from some measurement by more than the trusted bound",
+    );
     assert!(!brief.contains("hinge:"), "{brief}");
-    has(&ok(&[&csv as &str, at[0], at[1], "--format", "md"]), &[sentence]);
-    let html = tmp_dir().join("report.html");
-    ok(&[&csv as &str, at[0], at[1], "--report", html.to_str().unwrap()]);
-    has(&std::fs::read_to_string(&html).unwrap(), &[sentence]);
     let doc = json(&[HPL, HPL_DATA]);
     let points = doc["recommendation"]["points"].as_array().unwrap();
     assert!(points.iter().all(|p| p["value_outside"] == false), "{points:?}");

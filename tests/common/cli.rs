@@ -179,3 +179,22 @@ pub fn tmp_file(name: &str, content: &str) -> String {
     std::fs::write(&p, content).expect("write scratch file");
     p.to_str().expect("UTF-8 path").to_string()
 }
+
+/// Asserts that the answer's `sentence` appears in every output that
+/// carries the answer for `args`: `--brief`, Markdown (escaped as Markdown
+/// reports escape text) and the HTML report. Returns the brief output.
+#[track_caller]
+pub fn answer_says(args: &[&str], sentence: &str) -> String {
+    let with = |extra: &[&str]| ok(&[args, extra].concat());
+    let brief = with(&["--brief"]);
+    has(&brief, &[sentence]);
+    let md: String = sentence
+        .chars()
+        .flat_map(|c| if "\\`*_{}[]()#+!|".contains(c) { vec!['\\', c] } else { vec![c] })
+        .collect();
+    has(&with(&["--format", "md"]), &[&md]);
+    let html = tmp_dir().join("report.html");
+    with(&["--report", html.to_str().expect("UTF-8 path")]);
+    has(&std::fs::read_to_string(&html).expect("the report"), &[sentence]);
+    brief
+}
