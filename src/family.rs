@@ -876,18 +876,36 @@ impl FamilyAnalysis {
     /// is left out (the medians of repeated measurements may refute a form
     /// their every repetition cannot: [`crate::trust::fits_medians`]).
     pub fn alike(&self, level: usize, fits: impl Fn(&Member) -> bool) -> Vec<Option<(Band, usize)>> {
+        self.alike_by(level, fits, |m| {
+            m.bands
+                .get(level)
+                .map_or_else(Vec::new, |b| b.iter().map(|b| b.as_ref().map(|b| b.1.clone())).collect())
+        })
+    }
+
+    /// [`FamilyAnalysis::alike`] with each form's bands per point given by
+    /// `bands` instead of its band of a new measurement at `level` (the
+    /// bands on the medians of repeated measurements:
+    /// [`crate::trust::median_bands`]).
+    pub fn alike_by(
+        &self,
+        level: usize,
+        fits: impl Fn(&Member) -> bool,
+        bands: impl Fn(&Member) -> Vec<Option<Band>>,
+    ) -> Vec<Option<(Band, usize)>> {
         let Some(best) = self.members.first() else { return vec![None; self.points.len()] };
         let key = best.tier(level);
-        let alike: Vec<&Member> = std::iter::once(best)
+        let alike: Vec<(&Member, Vec<Option<Band>>)> = std::iter::once(best)
             .chain(self.members[1..].iter().filter(|m| m.tier(level) == key && fits(m)))
+            .map(|m| (m, bands(m)))
             .collect();
         (0..self.points.len())
             .map(|p| {
-                let own = best.bands.get(level)?.get(p)?.as_ref()?;
-                let mut hull = own.1.clone();
+                let own = alike[0].1.get(p)?.as_ref()?;
+                let mut hull = own.clone();
                 let mut forms = 0;
-                for m in &alike {
-                    if let Some((_, b)) = m.bands[level][p].as_ref().filter(|_| m.positive[p]) {
+                for (m, b) in &alike {
+                    if let Some(b) = b.get(p).and_then(Option::as_ref).filter(|_| m.positive[p]) {
                         hull = hull.hull(b);
                         forms += 1;
                     }

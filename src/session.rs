@@ -326,19 +326,30 @@ pub fn analyse_series(given: &Model, rows: &[Measurement], req: &Request<'_>) ->
                     // besides the best, if any.
                     let bound = r.trusted.centres.as_ref().and_then(|(b, _)| b.as_ref());
                     let medians = std::cell::OnceCell::new();
-                    let alike = f.alike(t, |m| {
+                    let median_rows =
+                        || medians.get_or_init(|| trust::centres_of(&segment_tally).map(|(rows, _)| rows));
+                    let fits = |m: &crate::family::Member| {
                         bound.is_none_or(|b| {
-                            medians
-                                .get_or_init(|| trust::centres_of(&segment_tally).map(|(rows, _)| rows))
-                                .as_ref()
-                                .is_none_or(|rows| {
-                                    // The training medians unless a regime set
-                                    // scales aside.
-                                    let known = matches!(segment, Cow::Borrowed(_)).then_some(&medians_remax);
-                                    trust::fits_medians(&m.model, rows, b, file, opts, known)
-                                })
+                            median_rows().as_ref().is_none_or(|rows| {
+                                // The training medians unless a regime set
+                                // scales aside.
+                                let known = matches!(segment, Cow::Borrowed(_)).then_some(&medians_remax);
+                                trust::fits_medians(&m.model, rows, b, file, opts, known)
+                            })
                         })
-                    });
+                    };
+                    // When the chosen band rests on the medians alone, so
+                    // does each alike form's, at the same bound on them.
+                    let on_medians = r
+                        .trusted
+                        .from_medians()
+                        .and_then(|(b, spread)| Some((b, spread, median_rows().as_ref()?)));
+                    let alike = match on_medians {
+                        Some((b, spread, rows)) => f.alike_by(t, fits, |m| {
+                            trust::median_bands(&m.model, rows, b, spread, file, &pts)
+                        }),
+                        None => f.alike(t, fits),
+                    };
                     trust::widen_to_alike(&mut r, &alike);
                 }
             }

@@ -13,9 +13,13 @@
 //!    constraint (the paper's reading: misfit and noise together, doubled),
 //!    and with one median per point (the model's misfit alone, doubled)
 //!    widened by the relative scatter the repetitions showed about their
-//!    medians. The recommended band is the hull of the two: heavy tails
-//!    no longer double through the fit, and nothing the paper's reading
-//!    covers is lost. With one measurement per point both are the same.
+//!    medians. With few repetitions the recommended band is the hull of
+//!    the two: their range says little of the next run, and nothing the
+//!    paper's reading covers is lost. With enough of them
+//!    ([`FREE_DEVIATIONS`]: the range of 19 free deviations holds a new
+//!    run 9 times in 10) the band is the second alone: heavy tails no
+//!    longer double through the fit, and the scatter counts once. With one
+//!    measurement per point both are the same.
 //! 2. **The self-check** ([`check`]): the same band, fitted without the
 //!    largest training scale, must hold every repetition at that scale.
 //!    When it does not, the form failed its own backtest, and the band at
@@ -52,7 +56,9 @@
 //!    as `max`, which only the best-fitting forms meet: only the band's
 //!    threshold refutes a form. So the band spans the bands of them all.
 //!    With repetitions a form alike must also fit their medians within
-//!    the chosen form's trusted bound on them ([`fits_medians`]).
+//!    the chosen form's trusted bound on them ([`fits_medians`]); when the
+//!    chosen band rests on the medians alone, so does each alike form's,
+//!    at that bound ([`median_bands`]).
 //! 4. **Regime changes** ([`regime`]): when the earlier scales do not follow
 //!    the trend of the last ones within the last ones' own tolerance, the
 //!    trend changed inside the data. With enough scales after the change
@@ -75,6 +81,14 @@ use num_traits::{One, Signed, Zero};
 /// scale to spare, so it can be checked ([`check`]).
 pub const MIN_LAST_SEGMENT: usize = 4;
 
+/// The fewest free deviations of repetitions about their point's median
+/// ([`Spread::free`]) whose range alone bounds a new run 9 times in 10.
+/// Of `N + 1` runs that scatter alike, the new one is the lowest or the
+/// highest with probability `2/(N + 1)`, so it falls within the range of
+/// the other `N` with probability `(N − 1)/(N + 1)`: 90 % from `N = 19` on.
+/// The number follows from the band's aim, not from any data set.
+pub const FREE_DEVIATIONS: usize = 19;
+
 /// How the repetitions at each point scatter about the point's median,
 /// relative to it: `d = m·(1 + e)` with `below ≤ e ≤ above`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,6 +101,9 @@ pub struct Spread {
     pub points: usize,
     /// The most repetitions at one point.
     pub most: usize,
+    /// Free deviations about the medians: `Σ (n_i − 1)` over the points
+    /// (each point's median takes one of its `n_i` repetitions' freedom).
+    pub free: usize,
     /// The point whose repetitions scatter most about its median (the
     /// largest `(max − min)/median`; the first such point in order), where
     /// one more run tells an outlier from the trend; empty when no
@@ -95,6 +112,38 @@ pub struct Spread {
     /// There, the slowest repetition over the fastest (`None` when the
     /// fastest is not positive).
     pub widest_ratio: Option<Rat>,
+}
+
+impl Spread {
+    /// Whether the scatter holds enough free deviations
+    /// ([`FREE_DEVIATIONS`]) for its range alone to bound a new run: then
+    /// the trusted band rests on the medians widened by that range
+    /// (module docs, rule 1).
+    pub fn bounds_new_runs(&self) -> bool {
+        self.free >= FREE_DEVIATIONS
+    }
+
+    /// The probability that a new run falls within the range of the
+    /// deviations when it scatters as they did: `(N − 1)/(N + 1)` for `N`
+    /// free deviations ([`FREE_DEVIATIONS`]).
+    pub fn range_coverage(&self) -> Rat {
+        let n = self.free as i64;
+        Rat::new((n - 1).max(0).into(), (n + 1).into())
+    }
+
+    /// `band` (of a new median) widened by the scatter: its lower end
+    /// times `1 + below`, its upper end times `1 + above`.
+    fn widen(&self, band: Band) -> Band {
+        let one = Rat::one();
+        // Cross-cancelled products (num-rational's reduce by binary gcds
+        // of the bands' long fractions).
+        let (below, above) = (crate::num::add(&one, &self.below), crate::num::add(&one, &self.above));
+        Band {
+            lower: band.lower.map(|l| crate::num::mul(&l, &below)),
+            upper: band.upper.map(|u| crate::num::mul(&u, &above)),
+            clipped: band.clipped,
+        }
+    }
 }
 
 /// The median of each point's measurements (one row per distinct point, at
@@ -115,6 +164,7 @@ pub fn centres_of(tally: &Tally) -> Option<(Vec<Measurement>, Spread)> {
         above: Rat::zero(),
         points: 0,
         most: 1,
+        free: 0,
         widest_at: vec![],
         widest_ratio: None,
     };
@@ -129,6 +179,7 @@ pub fn centres_of(tally: &Tally) -> Option<(Vec<Measurement>, Spread)> {
         if n > 1 {
             spread.points += 1;
             spread.most = spread.most.max(n);
+            spread.free += n - 1;
             // (y − m)/m over one denominator, reduced once.
             let dev = |y: &Rat| crate::num::div(&crate::num::sub_lowest(y, median), median);
             let (below, above) = (dev(&g.ymin), dev(&g.ymax));
@@ -177,6 +228,18 @@ pub struct Trusted {
     /// Per point: the band of a new measurement (`None`: refused, or the
     /// model cannot be evaluated there, or the band is wholly below zero).
     pub bands: Vec<Option<Band>>,
+}
+
+impl Trusted {
+    /// The bound on the medians when the bands rest on them and the
+    /// repetitions' scatter alone ([`Spread::bounds_new_runs`]), with that
+    /// scatter; `None` when every repetition is also a constraint.
+    pub fn from_medians(&self) -> Option<(&Bound, &Spread)> {
+        match &self.centres {
+            Some((Some(b), s)) if s.bounds_new_runs() => Some((b, s)),
+            _ => None,
+        }
+    }
 }
 
 /// The bases of `model` at `points` (`None` where it cannot be evaluated).
@@ -284,25 +347,46 @@ fn trusted_at(
     if let Some((mid, spread)) = centres_of(tally) {
         let mid = design.for_tally(model, &Tally::new(&mid), file)?;
         let (cb, scaled) = trusted_on(model, &mid, None, None, file, opts, at)?;
-        let one = Rat::one();
-        // Cross-cancelled products (num-rational's reduce by binary gcds
-        // of the bands' long fractions).
-        let (below, above) = (crate::num::add(&one, &spread.below), crate::num::add(&one, &spread.above));
+        // Enough free deviations: their range bounds a new run, and the
+        // band with every repetition a constraint would count the scatter
+        // twice (doubled through the fit's remax, then again as noise).
+        let alone = cb.is_some() && spread.bounds_new_runs();
         for (band, c) in bands.iter_mut().zip(scaled) {
             let Some(c) = c else { continue };
-            let c = Band {
-                lower: c.lower.map(|l| crate::num::mul(&l, &below)),
-                upper: c.upper.map(|u| crate::num::mul(&u, &above)),
-                clipped: c.clipped,
-            };
+            let c = spread.widen(c);
             *band = Some(match band.take() {
-                Some(a) => a.hull(&c),
-                None => c,
+                Some(a) if !alone => a.hull(&c),
+                _ => c,
             });
         }
         centre_part = Some((cb, spread));
     }
     Ok(Trusted { bound, centres: centre_part, bands })
+}
+
+/// The bands of a new measurement of `model` fitted to the medians
+/// `medians` at `bound`, widened by `spread`, at `points` (`None` where
+/// the model cannot be evaluated, or the band is wholly below zero): the
+/// band of a form ranked alike with one whose band rests on its medians
+/// ([`Trusted::from_medians`]), at that form's bound on them (the one
+/// [`fits_medians`] asks a form alike to meet).
+pub fn median_bands(
+    model: &Model,
+    medians: &[Measurement],
+    bound: &Bound,
+    spread: &Spread,
+    file: &str,
+    points: &[Vec<Rat>],
+) -> Vec<Option<Band>> {
+    let Some(design) =
+        Design::from_tally(model, &Tally::new(medians), file).ok().filter(|d| d.fittable(model).is_ok())
+    else {
+        return vec![None; points.len()];
+    };
+    bands_at(&design, model.k(), bound, &bases(model, points))
+        .into_iter()
+        .map(|b| b.map(|b| spread.widen(b)))
+        .collect()
 }
 
 /// What the self-check found.
@@ -1053,6 +1137,60 @@ mod tests {
         }
         assert!(regime(&refs, &changed, "t", &opts).is_some_and(|r| r.between == (int(8), int(16))));
         assert!(regime(&refs, &steady, "t", &opts).is_none());
+    }
+
+    /// From 19 free deviations on, the band is the medians' band widened
+    /// by the repetitions' scatter alone; with 18 it is also the hull with
+    /// the band of every repetition a constraint, which the one slow run
+    /// per point widens.
+    #[test]
+    fn enough_free_deviations_rest_the_band_on_the_medians() {
+        let amdahl = Model::parse("T(p) = c0 + c1/p\nparam c0, c1\n", "m", 30).unwrap();
+        let opts = Options::default();
+        let at = [vec![int(128)], vec![int(256)]];
+        // Four runs per point, one 20 % slow: 3 free deviations each.
+        let point = |p: i64, devs: &[i64]| -> Vec<i64> {
+            devs.iter().map(|d| (1000 + 64000 / p) * (100 + d)).collect()
+        };
+        let four: Vec<(i64, Vec<i64>)> =
+            [1, 2, 4, 8, 16, 32].iter().map(|&p| (p, point(p, &[0, 2, -2, 20]))).collect();
+        let mut more = four.clone();
+        more.push((64, point(64, &[1, -1])));
+        for (data, free) in [(&four, 18), (&more, 19)] {
+            let data: Vec<(i64, &[i64])> = data.iter().map(|(p, ys)| (*p, ys.as_slice())).collect();
+            let data = rows(&data);
+            let t = trusted(&amdahl, &data, "t", &opts, &at).unwrap();
+            let (cb, spread) = t.centres.clone().unwrap();
+            assert_eq!(spread.free, free);
+            assert_eq!(spread.range_coverage(), Rat::new((free as i64 - 1).into(), (free as i64 + 1).into()));
+            assert_eq!(t.from_medians().is_some(), free >= FREE_DEVIATIONS);
+            // Independently: the band of one median per point, its ends
+            // times 1 + the largest deviations below and above.
+            let (medians, _) = centres(&data).unwrap();
+            let on_medians = trusted(&amdahl, &medians, "t", &opts, &at).unwrap();
+            assert!(on_medians.centres.is_none());
+            assert_eq!(on_medians.bound, cb);
+            let (below, above) = (Rat::one() + &spread.below, Rat::one() + &spread.above);
+            for (band, m) in t.bands.iter().zip(&on_medians.bands) {
+                let (band, m) = (band.as_ref().unwrap(), m.as_ref().unwrap());
+                let widened = Band {
+                    lower: m.lower.as_ref().map(|l| l * &below),
+                    upper: m.upper.as_ref().map(|u| u * &above),
+                    clipped: m.clipped,
+                };
+                if free >= FREE_DEVIATIONS {
+                    assert_eq!(*band, widened);
+                } else {
+                    assert_eq!(band.hull(&widened), *band);
+                    assert_ne!(*band, widened, "every repetition a constraint widens it");
+                }
+            }
+            // A form ranked alike gets the same at the medians' bound.
+            if free >= FREE_DEVIATIONS {
+                let alike = median_bands(&amdahl, &medians, cb.as_ref().unwrap(), &spread, "t", &at);
+                assert_eq!(alike, t.bands);
+            }
+        }
     }
 
     #[test]

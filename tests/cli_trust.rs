@@ -432,13 +432,9 @@ fn the_band_spans_the_forms_ranked_alike() {
     assert_eq!(doc["recommendation"]["points"][0]["alike_forms"], serde_json::Value::Null);
 }
 
-/// With heavy-tailed repetitions every form meets a wide threshold and has
-/// the same e_max, so many forms rank alike; their medians still tell them
-/// apart, and a form alike must also fit the medians within the chosen
-/// form's trusted bound on them. T(p) = 4 + 100/p at p = 1..16, eight runs
-/// each, one of them 25 % slow.
-#[test]
-fn medians_refute_forms_heavy_tails_leave_alike() {
+/// T(p) = 4 + 100/p at p = 1..16, eight runs each, one of them 25 % slow,
+/// as a CSV file (columns p, t).
+fn heavy_tailed() -> String {
     let devs = [0i64, 10, -10, 20, -20, 5, -5, 250];
     let mut csv = String::from("p,t\n");
     for p in 1..=16i64 {
@@ -447,13 +443,71 @@ fn medians_refute_forms_heavy_tails_leave_alike() {
             csv.push_str(&format!("{p},{}/{}\n", (4 * p + 100) * (1000 + d), 1000 * p));
         }
     }
-    let data = tmp_file("heavy.csv", &csv);
+    tmp_file("heavy.csv", &csv)
+}
+
+/// With heavy-tailed repetitions every form meets a wide threshold and has
+/// the same e_max, so many forms rank alike; their medians still tell them
+/// apart, and a form alike must also fit the medians within the chosen
+/// form's trusted bound on them. T(p) = 4 + 100/p at p = 1..16, eight runs
+/// each, one of them 25 % slow.
+#[test]
+fn medians_refute_forms_heavy_tails_leave_alike() {
+    let data = heavy_tailed();
     let doc = json(&[&data as &str, "--y", "t", "--at", "p=64"]);
     let forms = doc["family"]["forms"].as_array().unwrap();
     assert_eq!(forms[0]["form"], "c0 + c1*p^(-1)");
     assert!(forms.iter().filter(|m| tier(m) == tier(&forms[0])).count() > 1, "the tier has several forms");
     assert_eq!(doc["recommendation"]["points"][0]["alike_forms"], serde_json::Value::Null);
     assert!(!ok(&[&data as &str, "--y", "t", "--at", "p=64"]).contains("ranked alike"));
+}
+
+/// With 19 free deviations or more (repetitions less one per point) the
+/// band is the medians' band widened by the repetitions' scatter alone:
+/// the one slow run per point no longer doubles through the fit. The
+/// heavy-tailed series above (112 free deviations): the band at p = 64 is
+/// narrower than the best form's band with every repetition a constraint
+/// and holds every value the series' runs would take there
+/// (T(64) = 5.5625 times 0.98 to 1.25). Two runs at four points (four free
+/// deviations) keep the hull.
+#[test]
+fn enough_repetitions_set_the_band_by_their_scatter() {
+    let data = heavy_tailed();
+    let args = [&data as &str, "--y", "t", "--at", "p=64"];
+    answer_says(
+        &args,
+        "(medians: trusted r = 5 % = max(2*remax, 5 %)); repetitions scatter -2.24 % to +24.7 % about their point's median, most at p = 1, where the slowest repetition took 1.28 times as long as the fastest; of these 112 free deviations a new run that scatters as they did falls within the range with probability 111/113 = 98.2 %, so the band is the medians' band widened by that range (every repetition a constraint would ask r = 24.2 %)",
+    );
+    let doc = json(&args);
+    let reps = &doc["recommendation"]["repetitions"];
+    assert_eq!(reps["free"], 112);
+    assert_eq!(reps["band_from_medians"], true);
+    let band = &doc["recommendation"]["points"][0]["band"];
+    let (lo, hi) = (exact(&band["lower"]), exact(&band["upper"]));
+    let all = doc["bands"][0]["bands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["threshold"]["label"] == "trusted")
+        .map(|b| &b["measurement_band"])
+        .expect("the best form's trusted band");
+    assert!(
+        lo > exact(&all["lower"]) && hi < exact(&all["upper"]),
+        "narrower than every repetition a constraint"
+    );
+    let t64 = Rat::new(89.into(), 16.into());
+    let (slow, fast) = (&t64 * Rat::new(5.into(), 4.into()), &t64 * Rat::new(49.into(), 50.into()));
+    assert!(lo <= fast && slow <= hi, "[{lo}, {hi}] holds the runs at p = 64");
+
+    let few = tmp_file(
+        "few.csv",
+        "p,t\n32,0.000814297\n32,0.000897314\n64,0.000752606\n64,0.000779212\n\
+         128,0.000847228\n128,0.000840412\n256,0.00177413\n256,0.000875752\n",
+    );
+    let doc = json(&[&few, "--at", "p=512"]);
+    assert_eq!(doc["recommendation"]["repetitions"]["free"], 4);
+    assert_eq!(doc["recommendation"]["repetitions"]["band_from_medians"], false);
+    assert!(!ok(&[&few, "--at", "p=512"]).contains("free deviations"));
 }
 
 /// The answer names the point whose repetitions scatter most, with the

@@ -660,6 +660,15 @@ pub struct Repetitions {
     pub points: usize,
     /// Most repetitions at one point.
     pub most: usize,
+    /// Free deviations about the medians: the repetitions less one per
+    /// point.
+    pub free: usize,
+    /// The band rests on the medians widened by the scatter alone: with 19
+    /// free deviations or more, their range holds a new run that scatters
+    /// as they did with probability (free − 1)/(free + 1), at least 90 %
+    /// (false: it is also the hull with the band of every repetition a
+    /// constraint).
+    pub band_from_medians: bool,
     /// The point whose repetitions scatter most about its median (empty
     /// when no repetitions differ).
     pub widest_at: Point,
@@ -1268,6 +1277,8 @@ pub fn recommendation(m: &Model, r: &Recommendation, digits: usize) -> Recommend
             above: ex(&s.above),
             points: s.points,
             most: s.most,
+            free: s.free,
+            band_from_medians: cb.is_some() && s.bounds_new_runs(),
             widest_at: super::point(m, &s.widest_at),
             widest_ratio: Exact::opt(s.widest_ratio.as_ref(), digits),
         }),

@@ -111,15 +111,37 @@ impl Answer {
             r.form,
             if alike.is_some() { " or one of the forms ranked alike with it" } else { "" }
         );
-        match &r.relative {
-            Some(rel) => assumes.push_str(&format!(
+        let from_medians = r.repetitions.as_ref().filter(|s| s.band_from_medians);
+        match (&r.relative, from_medians) {
+            (_, Some(s)) => {
+                // The band rests on the medians and the scatter alone.
+                let rel = s.median_relative.as_ref().map_or_else(String::new, |m| pct(m, 3, " %"));
+                let n = s.free;
+                assumes.push_str(&format!(
+                    " (medians: trusted r = {rel} = max(2*remax, {})); repetitions scatter {} to {} about their point's median{}; of these {n} free deviations a new run that scatters as they did falls within the range with probability {}/{} = {} %, so the band is the medians' band widened by that range ({})",
+                    pct(&r.noise, 3, " %"),
+                    signed_pct(&s.below),
+                    signed_pct(&s.above),
+                    widest(s, &model.variables),
+                    n.saturating_sub(1),
+                    n + 1,
+                    crate::num::fmt_pct_sig(&crate::num::Rat::new(n.saturating_sub(1).into(), (n + 1).into()), 3),
+                    match &r.relative {
+                        Some(rel) => format!("every repetition a constraint would ask r = {}", pct(rel, 3, " %")),
+                        None => "every repetition a constraint gives no trusted band".into(),
+                    }
+                ));
+            }
+            (Some(rel), None) => assumes.push_str(&format!(
                 " (trusted r = {} = max(2*remax, {}))",
                 pct(rel, 3, " %"),
                 pct(&r.noise, 3, " %")
             )),
-            None => assumes.push_str(" (every repetition a constraint: no trusted band, r would reach 50 %)"),
+            (None, None) => {
+                assumes.push_str(" (every repetition a constraint: no trusted band, r would reach 50 %)")
+            }
         }
-        if let Some(s) = &r.repetitions {
+        if let Some(s) = r.repetitions.as_ref().filter(|s| !s.band_from_medians) {
             assumes.push_str(&format!(
                 "; repetitions scatter {} to {} about their point's median{}{}",
                 signed_pct(&s.below),

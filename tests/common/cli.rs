@@ -182,7 +182,8 @@ pub fn tmp_file(name: &str, content: &str) -> String {
 
 /// Asserts that the answer's `sentence` appears in every output that
 /// carries the answer for `args`: `--brief`, Markdown (escaped as Markdown
-/// reports escape text) and the HTML report. Returns the brief output.
+/// reports escape text) and the HTML report (escaped as it escapes text).
+/// Returns the brief output.
 #[track_caller]
 pub fn answer_says(args: &[&str], sentence: &str) -> String {
     let with = |extra: &[&str]| ok(&[args, extra].concat());
@@ -195,6 +196,18 @@ pub fn answer_says(args: &[&str], sentence: &str) -> String {
     has(&with(&["--format", "md"]), &[&md]);
     let html = tmp_dir().join("report.html");
     with(&["--report", html.to_str().expect("UTF-8 path")]);
-    has(&std::fs::read_to_string(&html).expect("the report"), &[sentence]);
+    // Escaped as the report escapes text.
+    let escaped: String = sentence
+        .chars()
+        .map(|c| match c {
+            '&' => "&amp;".to_string(),
+            '<' => "&lt;".to_string(),
+            '>' => "&gt;".to_string(),
+            '"' => "&quot;".to_string(),
+            '\'' => "&#39;".to_string(),
+            c => c.to_string(),
+        })
+        .collect();
+    has(&std::fs::read_to_string(&html).expect("the report"), &[&escaped]);
     brief
 }
