@@ -281,6 +281,69 @@ proptest! {
     }
 
     #[test]
+    fn enough_repetitions_set_the_band_by_their_medians_and_scatter(
+        mi in 0usize..4, points in 3usize..=7, reps in 2usize..=6,
+        noise in prop::collection::vec(-100i64..250, 42), at in prop::collection::vec(65i64..5000, 1..3),
+    ) {
+        // The strong-scaling series below at its first `points` scales,
+        // `reps` runs each scattered by -10 % to +25 % (a heavy upward
+        // tail): 2 to 30 free deviations.
+        // Independent path: medians and deviations by sorting, and the
+        // analyses' trusted bands (region vertices, not the LPs) of every
+        // run and of one median per point.
+        let m = model(mi);
+        const TIMES: [i64; 7] = [1883807, 850437, 451093, 226166, 124456, 87187, 74225];
+        let mut data = Vec::new();
+        let mut medians = Vec::new();
+        let (mut below, mut above) = (Rat::zero(), Rat::zero());
+        for (j, t) in TIMES.iter().take(points).enumerate() {
+            let x = vec![int(1 << j)];
+            let mut ys: Vec<Rat> = (0..reps).map(|r| q(t * (1000 + noise[j * 6 + r]), 1000)).collect();
+            for y in &ys {
+                data.push(Measurement { x: x.clone(), y: y.clone(), line: data.len() + 2 });
+            }
+            ys.sort();
+            let n = ys.len();
+            let med = if n % 2 == 1 { ys[n / 2].clone() } else { (&ys[n / 2 - 1] + &ys[n / 2]) / int(2) };
+            below = below.min((&ys[0] - &med) / &med);
+            above = above.max((&ys[n - 1] - &med) / &med);
+            medians.push(Measurement { x, y: med, line: medians.len() + 2 });
+        }
+        let free = points * (reps - 1);
+        // The default thresholds: `max` and `trusted`.
+        let analyse = |rows: &[Measurement]| -> Result<(Analysis, usize), TestCaseError> {
+            let opts = Options::default().at(at.iter().map(|&p| vec![int(p)]).collect());
+            let a = Analysis::run_rows(&m, rows, "d.csv", &opts)
+                .map_err(|e| TestCaseError::fail(format!("the analysis failed: {e}")))?;
+            let ri = a.regions.iter().position(|r| r.threshold.is_trusted()).unwrap();
+            Ok((a, ri))
+        };
+        let (all, ai) = analyse(&data)?;
+        let (mid, mi_) = analyse(&medians)?;
+        let points_at: Vec<Vec<Rat>> = at.iter().map(|&p| vec![int(p)]).collect();
+        let t = errband::trust::trusted(&m, &data, "d.csv", &Options::default(), &points_at).unwrap();
+        let (_, spread) = t.centres.clone().unwrap();
+        prop_assert_eq!(spread.free, free);
+        prop_assert_eq!((&spread.below, &spread.above), (&below, &above));
+        let alone = free >= errband::trust::FREE_DEVIATIONS && !matches!(mid.regions[mi_].shape, Shape::Untrusted { .. });
+        prop_assert_eq!(t.from_medians().is_some(), alone);
+        for (i, got) in t.bands.iter().enumerate() {
+            let a = all.predictions[i].measurement[ai].clone();
+            let w = mid.predictions[i].measurement[mi_].clone().map(|w| Band {
+                lower: w.lower.map(|l| l * (Rat::from_integer(1.into()) + &below)),
+                upper: w.upper.map(|u| u * (Rat::from_integer(1.into()) + &above)),
+                clipped: w.clipped,
+            });
+            let want = match (a, w) {
+                (a, None) => a,
+                (Some(a), Some(w)) if !alone => Some(a.hull(&w)),
+                (_, Some(w)) => Some(w),
+            };
+            prop_assert_eq!(got, &want, "point {}", at[i]);
+        }
+    }
+
+    #[test]
     fn a_fitted_value_outside_the_band_strays_beyond_its_bound(
         mi in 0usize..4, noise in prop::collection::vec(-30i64..30, 18), reps in 1usize..=2, at in prop::collection::vec(65i64..5000, 1..4),
     ) {
