@@ -22,11 +22,40 @@ fn brief_answers_in_at_most_five_lines() {
     insta::assert_snapshot!("brief_strong_scaling", out);
 }
 
+/// Without `--at` (nor a model's own prediction points) the answer is at
+/// the next scale, and says so: the run after the largest one measured,
+/// one step on as the last scales step. It is the answer `--at` at that
+/// point gives. Data with one scale have no next one: the error asks for
+/// a point.
 #[test]
-fn brief_needs_a_point_and_text() {
+fn brief_answers_at_the_next_scale_without_a_point() {
     let data = tmp_file("strong.csv", STRONG);
-    let r = fails(&[&data, "--brief"], 2);
+    let out = ok(&[&data, "--brief"]);
+    has(
+        &out,
+        &["  at: no --at given: p = 64: one step past the largest scale measured, as the last scales step; give --at for other points\n"],
+    );
+    let at = ok(&[&data, "--brief", "--at", "p=64"]);
+    assert_eq!(
+        out.lines().filter(|l| !l.starts_with("  at:")).collect::<Vec<_>>(),
+        at.lines().collect::<Vec<_>>()
+    );
+    // Evenly spaced scales step evenly.
+    let even = tmp_file("even.csv", "n,t\n100,1.0\n200,2.1\n300,2.9\n400,4.2\n500,5.0\n");
+    has(&ok(&[&even, "--brief"]), &["n = 600*: T(n) = ", "at: no --at given: n = 600: one step"]);
+    // An experiment: each series at that scale, and the note once.
+    let out = ok(&["data/extrap_experiment.txt", "--brief"]);
+    let at = ok(&["data/extrap_experiment.txt", "--brief", "--at", "p=256"]);
+    assert_eq!(out, format!("{at}  at: no --at given: p = 256: one step past the largest scale measured, as the last scales step; give --at for other points\n"));
+    let one = tmp_file("one.csv", "p,time\n8,1.0\n8,1.1\n");
+    let model = tmp_file("const.tm", "T(p) = c0\nparam c0\n");
+    let r = fails(&[&model, &one, "--y", "time", "--brief"], 2);
     has(&r.stderr, &["--brief", "--at p=1024"]);
+}
+
+#[test]
+fn brief_needs_text() {
+    let data = tmp_file("strong.csv", STRONG);
     let r = fails(&[&data, "--at", "p=64", "--brief", "--format", "json"], 2);
     has(&r.stderr, &["--brief", "recommendation"]);
     // A model's own prediction points are points.

@@ -94,7 +94,7 @@ pub struct AnalyzeArgs {
     /// Report format on standard output.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Print only the answer: per prediction point the predicted value and the band errband recommends for the next measurement, what that assumes and the self-check (for an experiment, a line per series and point).
+    /// Print only the answer: per prediction point the predicted value and the band errband recommends for the next measurement, what that assumes and the self-check (for an experiment, a line per series and point). Without --at or a model's own points, at the next scale: one step past the largest measured, as the last scales step.
     #[arg(long)]
     pub brief: bool,
     /// Order of the Δ variables in the cylindrical form, outermost first (e.g. `dc2,dc1`).
@@ -223,7 +223,21 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         && !a.envelope
         && a.emit_qe.is_none()
         && input.parts.len() == 1;
-    let at = if stream_at { Vec::new() } else { at_set.to_vec() };
+    // `--brief` with no point anywhere answers at the next scale: the run
+    // after the largest one measured, which a newcomer most likely asks
+    // about (the answer says so).
+    let next = if a.brief && at_set.is_empty() && input.model.predict.is_empty() {
+        crate::data::next_scales(&dataset.rows, input.model.vars.len())
+    } else {
+        Vec::new()
+    };
+    let at = if stream_at {
+        Vec::new()
+    } else if next.is_empty() {
+        at_set.to_vec()
+    } else {
+        next.clone()
+    };
     let plot_at = a
         .plot_at
         .as_ref()
@@ -337,7 +351,8 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
                     model.vars.first().map_or("p", String::as_str)
                 )));
             }
-            format!("{}\n", report.answer_section().trim_end())
+            let note = if next.is_empty() { String::new() } else { next_note(&next, &model.vars) };
+            format!("{}\n{note}", report.answer_section().trim_end())
         }
         Format::Json | Format::Jsonl | Format::Csv => String::new(),
         Format::Text => report.text(),
@@ -424,6 +439,27 @@ const ANALYSIS: &str = "fit, e_max, regions, bands";
 
 /// A whole experiment (several series): one analysis per series, in
 /// parallel, led by the summary table.
+/// The line that says where a `--brief` answer without `--at` was given:
+/// `at: no --at given: p = 512, one step past the largest scale measured
+/// …`, ending in a newline.
+fn next_note(points: &[Vec<crate::num::Rat>], vars: &[String]) -> String {
+    let shown: Vec<String> = points
+        .iter()
+        .map(|x| {
+            vars.iter()
+                .zip(x)
+                .map(|(v, c)| format!("{v} = {}", crate::num::show_value(c)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .collect();
+    let how = match vars.len() {
+        1 => "one step past the largest scale measured, as the last scales step",
+        _ => "each variable one step past its largest scale as its last scales step, the others at their largest",
+    };
+    format!("  at: no --at given: {}: {how}; give --at for other points\n", shown.join("; "))
+}
+
 fn run_experiment(
     a: &AnalyzeArgs,
     input: &super::input::Loaded,
@@ -559,7 +595,13 @@ fn run_experiment(
         }
     }
     match main {
-        Section::Brief => io.stdout_with(|w| report.write_brief(w))?,
+        Section::Brief => io.stdout_with(|w| {
+            report.write_brief(w)?;
+            if a.at.is_empty() && input.model.predict.is_empty() && !opts.at.is_empty() {
+                w.write_all(next_note(&opts.at, &input.model.vars).as_bytes())?;
+            }
+            Ok(())
+        })?,
         Section::Text => io.stdout_with(|w| report.write_text(w))?,
         Section::Json => io.stdout_with(|w| report.write_json(w))?,
         // Written while the series were analysed.

@@ -190,6 +190,36 @@ pub fn kept_rows(n: usize, dropped: &[usize]) -> Vec<usize> {
     (0..n).filter(|i| !dropped.contains(i)).collect()
 }
 
+/// The next scale of each variable of `rows` (`vars` variables), one point
+/// per variable that has two scales or more: that variable one step past
+/// its largest scale, the others at theirs. The step is the last one the
+/// data take: `b + (b − a)` when the last three scales are evenly spaced
+/// (100, 200, 300 → 400), else `b·(b/a)` when `a` is positive (64, 128,
+/// 256 → 512), else `b + (b − a)` (`a`, `b`: the two largest scales).
+/// What a user who gives no point most likely asks about: the run after
+/// the largest one measured. Exact; empty without rows.
+pub fn next_scales(rows: &[Measurement], vars: usize) -> Vec<Vec<Rat>> {
+    use num_traits::Signed;
+    let largest: Option<Vec<Rat>> =
+        (0..vars).map(|i| rows.iter().filter_map(|m| m.x.get(i)).max().cloned()).collect();
+    let Some(largest) = largest else { return Vec::new() };
+    (0..vars)
+        .filter_map(|i| {
+            let mut scales: Vec<&Rat> = rows.iter().filter_map(|m| m.x.get(i)).collect();
+            scales.sort();
+            scales.dedup();
+            let n = scales.len();
+            let (a, b) = (*scales.get(n.checked_sub(2)?)?, scales[n - 1]);
+            let step = b - a;
+            let even = n >= 3 && step == a - scales[n - 3];
+            let next = if even || !a.is_positive() { b + step } else { b * b / a };
+            let mut point = largest.clone();
+            point[i] = next;
+            Some(point)
+        })
+        .collect()
+}
+
 /// Reads CSV or Extra-P text, detected by content: Extra-P when the first
 /// non-blank, non-comment line starts with an Extra-P keyword (`PARAMETER`,
 /// `POINTS`, `REGION`, `METRIC` or `DATA`), CSV otherwise.
@@ -959,6 +989,38 @@ pub(crate) fn test_spec(vars: &[&str], y: &str) -> ColumnSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_next_scale_steps_as_the_last_scales_do() {
+        use crate::num::{frac, int};
+        let rows = |xs: &[&[i64]]| -> Vec<Measurement> {
+            xs.iter()
+                .enumerate()
+                .map(|(i, x)| Measurement { x: x.iter().map(|&v| int(v)).collect(), y: int(1), line: i + 1 })
+                .collect()
+        };
+        let next = |xs: &[&[i64]], vars| next_scales(&rows(xs), vars);
+        // Doubling, repeated and out of order: the last ratio.
+        assert_eq!(next(&[&[64], &[256], &[128], &[256], &[32]], 1), vec![vec![int(512)]]);
+        // Evenly spaced: the last step.
+        assert_eq!(next(&[&[100], &[200], &[300]], 1), vec![vec![int(400)]]);
+        // Two scales: the ratio; a ratio that is not whole stays exact.
+        assert_eq!(next(&[&[2], &[3]], 1), vec![vec![frac(9, 2)]]);
+        // The last three evenly spaced, though the first are not.
+        assert_eq!(next(&[&[24], &[48], &[96], &[144]], 1), vec![vec![int(192)]]);
+        // Neither: the last ratio (96, 160 → 160·160/96).
+        assert_eq!(next(&[&[24], &[48], &[96], &[160]], 1), vec![vec![frac(800, 3)]]);
+        // From zero or below a ratio means nothing: the step.
+        assert_eq!(next(&[&[-4], &[0]], 1), vec![vec![int(4)]]);
+        // One scale: no next one.
+        assert!(next(&[&[8], &[8]], 1).is_empty());
+        assert!(next(&[], 1).is_empty());
+        // Two variables: each one step on, the other at its largest; a
+        // variable with one scale gives no point.
+        let grid: &[&[i64]] = &[&[32, 5000], &[64, 5000], &[32, 6000], &[64, 6000], &[128, 7000]];
+        assert_eq!(next(grid, 2), vec![vec![int(256), int(7000)], vec![int(128), int(8000)]]);
+        assert_eq!(next(&[&[1, 10], &[2, 10]], 2), vec![vec![int(4), int(10)]]);
+    }
 
     #[test]
     fn input_text_is_decoded_with_a_location_for_bad_bytes() {
