@@ -633,8 +633,10 @@ pub struct RecommendationDocument {
     pub form: String,
     /// The noise it assumes on a measurement, relative.
     pub noise: Exact,
-    /// The relative bound on every residual it holds (`null`: none
-    /// trusted).
+    /// The relative bound on every residual, with every repetition a
+    /// constraint (`null`: none trusted). With
+    /// `repetitions.band_from_medians` the band rests on the medians'
+    /// bound (`repetitions.median_relative`) instead.
     pub relative: Option<Exact>,
     /// With repetitions: the bound on the repetitions' centres, and their
     /// spread.
