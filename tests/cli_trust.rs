@@ -378,6 +378,22 @@ fn a_least_squares_value_outside_its_band_says_so() {
         "fit: at threads = 128, threads = 256 the least-squares value lies below the band: that fit, which the largest measurements dominate, strays from some measurement by more than the trusted bound",
     );
     assert!(!brief.contains("hinge:"), "{brief}");
+    // Four runs per point (27 free deviations): the band rests on the
+    // medians, and the fit strays from a median.
+    let mut four = String::from("threads,time\n");
+    for line in std::fs::read_to_string(&csv).unwrap().lines().skip(1) {
+        let (p, t) = line.split_once(',').unwrap();
+        for d in ["1", "1.01", "0.99", "1.005"] {
+            four.push_str(&format!("{p},{}\n", parse_rat(t).unwrap() * parse_rat(d).unwrap()));
+        }
+    }
+    let four = tmp_file("friendster4.csv", &four);
+    let doc = json(&[&four as &str, "--at", "threads=128"]);
+    assert_eq!(doc["recommendation"]["repetitions"]["band_from_medians"], true);
+    answer_says(
+        &[&four as &str, "--at", "threads=128"],
+        "fit: at threads = 128 the least-squares value lies below the band: that fit, which the largest measurements dominate, strays from some point's median by more than the trusted bound",
+    );
     let doc = json(&[HPL, HPL_DATA]);
     let points = doc["recommendation"]["points"].as_array().unwrap();
     assert!(points.iter().all(|p| p["value_outside"] == false), "{points:?}");

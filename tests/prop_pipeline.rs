@@ -345,11 +345,11 @@ proptest! {
 
     #[test]
     fn a_fitted_value_outside_the_band_strays_beyond_its_bound(
-        mi in 0usize..4, noise in prop::collection::vec(-30i64..30, 18), reps in 1usize..=2, at in prop::collection::vec(65i64..5000, 1..4),
+        mi in 0usize..4, noise in prop::collection::vec(-30i64..30, 36), reps in 1usize..=4, at in prop::collection::vec(65i64..5000, 1..4),
     ) {
         // A strong-scaling series over orders of magnitude (ppscan on the
         // Friendster graph, 1 to 64 threads, in ms), each time scattered by
-        // up to ±3 %, once or twice per point: least squares follows the
+        // up to ±3 %, once to four times per point: least squares follows the
         // largest times.
         // Independent path: the fit of the analysis, and each measurement's
         // residual against the bounds the band was made with.
@@ -379,10 +379,12 @@ proptest! {
             let outside = matches!((&p.band, &p.value), (Some(b), Some(v)) if !b.contains(v));
             prop_assert_eq!(r.value_outside(i), outside);
             if outside {
-                // The band holds every fit within the bound with every
-                // measurement a constraint, and within the bound on the
-                // medians: the fit meets neither.
-                if let Some(b) = &r.trusted.bound {
+                // The band holds every fit within the bound on the medians,
+                // and unless it rests on them alone (19 free deviations
+                // or more: three or four runs at each of the nine
+                // points), within the bound with every measurement a
+                // constraint: the fit meets neither.
+                if let (Some(b), None) = (&r.trusted.bound, r.trusted.from_medians()) {
                     prop_assert!(strays(b, &rows));
                 }
                 if let Some((Some(b), _)) = &r.trusted.centres {

@@ -214,8 +214,10 @@ impl Answer {
             };
             let at: Vec<String> = outside.iter().map(|p| point_label(&p.point, &model.variables)).collect();
             notes.push(format!(
-                "fit: at {} the least-squares value lies {side} the band: that fit, which the largest measurements dominate, strays from some measurement by more than the trusted bound every fit behind the band meets; the form does not follow the data at both ends, so neither the value nor the band is sure",
-                super::tables::abbreviated(&at, ", ")
+                "fit: at {} the least-squares value lies {side} the band: that fit, which the largest measurements dominate, strays from some {} by more than the trusted bound every fit behind the band meets; the form does not follow the data at both ends, so neither the value nor the band is sure",
+                super::tables::abbreviated(&at, ", "),
+                // A band on the medians bounds the fits to them.
+                if from_medians.is_some() { "point's median" } else { "measurement" }
             ));
         }
         if let Some(n) = alike {
