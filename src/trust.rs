@@ -123,14 +123,6 @@ impl Spread {
         self.free >= FREE_DEVIATIONS
     }
 
-    /// The probability that a new run falls within the range of the
-    /// deviations when it scatters as they did: `(N − 1)/(N + 1)` for `N`
-    /// free deviations ([`FREE_DEVIATIONS`]).
-    pub fn range_coverage(&self) -> Rat {
-        let n = self.free as i64;
-        Rat::new((n - 1).max(0).into(), (n + 1).into())
-    }
-
     /// `band` (of a new median) widened by the scatter: its lower end
     /// times `1 + below`, its upper end times `1 + above`.
     fn widen(&self, band: Band) -> Band {
@@ -1162,7 +1154,6 @@ mod tests {
             let t = trusted(&amdahl, &data, "t", &opts, &at).unwrap();
             let (cb, spread) = t.centres.clone().unwrap();
             assert_eq!(spread.free, free);
-            assert_eq!(spread.range_coverage(), Rat::new((free as i64 - 1).into(), (free as i64 + 1).into()));
             assert_eq!(t.from_medians().is_some(), free >= FREE_DEVIATIONS);
             // Independently: the band of one median per point, its ends
             // times 1 + the largest deviations below and above.

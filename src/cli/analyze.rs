@@ -437,10 +437,8 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
 /// What the analysis phase of `--timings` covers for one series.
 const ANALYSIS: &str = "fit, e_max, regions, bands";
 
-/// A whole experiment (several series): one analysis per series, in
-/// parallel, led by the summary table.
 /// The line that says where a `--brief` answer without `--at` was given:
-/// `at: no --at given: p = 512, one step past the largest scale measured
+/// `at: no --at given: p = 512: one step past the largest scale measured
 /// …`, ending in a newline.
 fn next_note(points: &[Vec<crate::num::Rat>], vars: &[String]) -> String {
     let shown: Vec<String> = points
@@ -460,6 +458,8 @@ fn next_note(points: &[Vec<crate::num::Rat>], vars: &[String]) -> String {
     format!("  at: no --at given: {}: {how}; give --at for other points\n", shown.join("; "))
 }
 
+/// A whole experiment (several series): one analysis per series, in
+/// parallel, led by the summary table.
 fn run_experiment(
     a: &AnalyzeArgs,
     input: &super::input::Loaded,

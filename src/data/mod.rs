@@ -200,14 +200,21 @@ pub fn kept_rows(n: usize, dropped: &[usize]) -> Vec<usize> {
 /// the largest one measured. Exact; empty without rows.
 pub fn next_scales(rows: &[Measurement], vars: usize) -> Vec<Vec<Rat>> {
     use num_traits::Signed;
-    let largest: Option<Vec<Rat>> =
-        (0..vars).map(|i| rows.iter().filter_map(|m| m.x.get(i)).max().cloned()).collect();
+    // Distinct scales of each variable in order: hashed first (a few,
+    // however many repetitions; comparing 10^6 rationals took a second).
+    let scales: Vec<Vec<&Rat>> = (0..vars)
+        .map(|i| {
+            let set: std::collections::HashSet<&Rat> = rows.iter().filter_map(|m| m.x.get(i)).collect();
+            let mut v: Vec<&Rat> = set.into_iter().collect();
+            v.sort_by(|a, b| crate::num::cmp_fast(a, b));
+            v
+        })
+        .collect();
+    let largest: Option<Vec<Rat>> = scales.iter().map(|s| s.last().map(|&b| b.clone())).collect();
     let Some(largest) = largest else { return Vec::new() };
     (0..vars)
         .filter_map(|i| {
-            let mut scales: Vec<&Rat> = rows.iter().filter_map(|m| m.x.get(i)).collect();
-            scales.sort();
-            scales.dedup();
+            let scales = &scales[i];
             let n = scales.len();
             let (a, b) = (*scales.get(n.checked_sub(2)?)?, scales[n - 1]);
             let step = b - a;
