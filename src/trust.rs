@@ -227,11 +227,16 @@ impl Trusted {
     /// repetitions' scatter alone ([`Spread::bounds_new_runs`]), with that
     /// scatter; `None` when every repetition is also a constraint.
     pub fn from_medians(&self) -> Option<(&Bound, &Spread)> {
-        match &self.centres {
-            Some((Some(b), s)) if s.bounds_new_runs() => Some((b, s)),
-            _ => None,
-        }
+        let (b, s) = self.centres.as_ref()?;
+        rests_on_medians(b.as_ref(), s).then_some((b.as_ref()?, s))
     }
+}
+
+/// Whether bands with the medians' bound `cb` and the scatter `spread`
+/// rest on them alone (module docs, rule 1): the medians have a trusted
+/// bound and the scatter enough free deviations.
+fn rests_on_medians(cb: Option<&Bound>, spread: &Spread) -> bool {
+    cb.is_some() && spread.bounds_new_runs()
 }
 
 /// The bases of `model` at `points` (`None` where it cannot be evaluated).
@@ -342,7 +347,7 @@ fn trusted_at(
         // Enough free deviations: their range bounds a new run, and the
         // band with every repetition a constraint would count the scatter
         // twice (doubled through the fit's remax, then again as noise).
-        let alone = cb.is_some() && spread.bounds_new_runs();
+        let alone = rests_on_medians(cb.as_ref(), &spread);
         for (band, c) in bands.iter_mut().zip(scaled) {
             let Some(c) = c else { continue };
             let c = spread.widen(c);

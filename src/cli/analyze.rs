@@ -231,12 +231,14 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
     } else {
         Vec::new()
     };
+    // The line that says so, under the answer.
+    let next_line = (!next.is_empty()).then(|| next_note(&next, &input.model.vars));
     let at = if stream_at {
         Vec::new()
     } else if next.is_empty() {
         at_set.to_vec()
     } else {
-        next.clone()
+        next
     };
     let plot_at = a
         .plot_at
@@ -263,7 +265,8 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
         None => FamilyChoice::discover(set.unwrap_or(crate::family::FamilySet::Scaling)),
     };
     if input.parts.len() > 1 {
-        return run_experiment(&a, &input, &opts, fam, (&plots, plot_at.as_ref()), report_kind, (io, clock));
+        let outputs = (plots.as_slice(), plot_at.as_ref(), next_line.as_deref());
+        return run_experiment(&a, &input, &opts, fam, outputs, report_kind, (io, clock));
     }
     let rows = &dataset.rows;
     let hold = match &a.holdout {
@@ -351,8 +354,7 @@ pub fn run(a: AnalyzeArgs, limits: &Limits, io: &mut Io) -> Result<i32, Failure>
                     model.vars.first().map_or("p", String::as_str)
                 )));
             }
-            let note = if next.is_empty() { String::new() } else { next_note(&next, &model.vars) };
-            format!("{}\n{note}", report.answer_section().trim_end())
+            format!("{}\n{}", report.answer_section().trim_end(), next_line.as_deref().unwrap_or_default())
         }
         Format::Json | Format::Jsonl | Format::Csv => String::new(),
         Format::Text => report.text(),
@@ -465,7 +467,7 @@ fn run_experiment(
     input: &super::input::Loaded,
     opts: &Options,
     fam: FamilyChoice,
-    (plots, plot_at): (&[(PlotKind, String)], Option<&crate::model::Slice>),
+    (plots, plot_at, next_line): (&[(PlotKind, String)], Option<&crate::model::Slice>, Option<&str>),
     report_kind: Option<ReportKind>,
     (io, mut clock): (&mut Io, Timings),
 ) -> Result<i32, Failure> {
@@ -597,10 +599,7 @@ fn run_experiment(
     match main {
         Section::Brief => io.stdout_with(|w| {
             report.write_brief(w)?;
-            if a.at.is_empty() && input.model.predict.is_empty() && !opts.at.is_empty() {
-                w.write_all(next_note(&opts.at, &input.model.vars).as_bytes())?;
-            }
-            Ok(())
+            w.write_all(next_line.unwrap_or_default().as_bytes())
         })?,
         Section::Text => io.stdout_with(|w| report.write_text(w))?,
         Section::Json => io.stdout_with(|w| report.write_json(w))?,

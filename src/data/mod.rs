@@ -212,9 +212,10 @@ pub fn next_scales(rows: &[Measurement], vars: usize) -> Vec<Vec<Rat>> {
         .collect();
     let largest: Option<Vec<Rat>> = scales.iter().map(|s| s.last().map(|&b| b.clone())).collect();
     let Some(largest) = largest else { return Vec::new() };
-    (0..vars)
-        .filter_map(|i| {
-            let scales = &scales[i];
+    scales
+        .iter()
+        .enumerate()
+        .filter_map(|(i, scales)| {
             let n = scales.len();
             let (a, b) = (*scales.get(n.checked_sub(2)?)?, scales[n - 1]);
             let step = b - a;

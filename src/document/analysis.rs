@@ -1280,7 +1280,7 @@ pub fn recommendation(m: &Model, r: &Recommendation, digits: usize) -> Recommend
             points: s.points,
             most: s.most,
             free: s.free,
-            band_from_medians: cb.is_some() && s.bounds_new_runs(),
+            band_from_medians: t.from_medians().is_some(),
             widest_at: super::point(m, &s.widest_at),
             widest_ratio: Exact::opt(s.widest_ratio.as_ref(), digits),
         }),
